@@ -1,0 +1,39 @@
+# The two set-up commands of the README: `make run` and `make test`.
+# Each creates .venv when it is missing and (re)installs when pyproject.toml changed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: run test bench screenshots lint clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/gate-tui $(ARGS)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/bench_parse.py
+	@for script in bench/bench_tui.py bench/bench_check.py; do \
+		if [ -f $$script ]; then $(BIN)/python $$script || exit 1; fi; \
+	done
+
+screenshots: $(VENV)/.installed-test
+	$(BIN)/python -m gate_tui.tui.screenshots screenshots
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache build dist *.egg-info

@@ -1,0 +1,182 @@
+"""Load gate configs from YAML, JSON or TOML and report every problem with its location.
+
+Configs come from files people edit by hand, so loading never shows a traceback:
+:func:`check_config` returns the config or the list of problems (file, line when the
+format tells us, the field path and what is wrong). :func:`load_config` is the
+convenient form that raises :class:`ConfigError` carrying those same problems.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from gate_tui.models import GateConfig
+
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+DEFAULT_CONFIG_NAME = "ml_project_intake.yaml"
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """One thing wrong with a config file."""
+
+    path: str
+    message: str
+    location: str = ""
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        field_part = f" at {self.location}" if self.location else ""
+        return f"{where}:{field_part} {self.message}".replace(": :", ":")
+
+
+@dataclass(frozen=True)
+class ConfigLoad:
+    """The outcome of reading a config: exactly one of ``config`` / ``problems`` is set."""
+
+    config: GateConfig | None
+    problems: list[ConfigProblem] = field(default_factory=list)
+
+
+class ConfigError(ValueError):
+    """Raised by :func:`load_config`; ``problems`` lists everything that is wrong."""
+
+    def __init__(self, problems: list[ConfigProblem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def bundled_config_dir() -> Path:
+    """Where the sample configs live, installed (wheel) or in a checkout (editable)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "_bundled"
+    return installed if installed.is_dir() else here.parent / "sample_configs"
+
+
+def default_config_path() -> Path:
+    return bundled_config_dir() / DEFAULT_CONFIG_NAME
+
+
+def load_config(path: str | Path) -> GateConfig:
+    """Read and validate a config file; raise :class:`ConfigError` listing every problem."""
+    result = check_config(path)
+    if result.config is None:
+        raise ConfigError(result.problems)
+    return result.config
+
+
+def check_config(path: str | Path) -> ConfigLoad:
+    """Read and validate a config file without raising."""
+    name = str(path)
+    file = Path(path)
+    if file.suffix.lower() not in CONFIG_SUFFIXES:
+        return _fail(name, f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _fail(name, "file not found")
+    except IsADirectoryError:
+        return _fail(name, "is a directory, not a config file")
+    except UnicodeDecodeError as exc:
+        return _fail(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        return _fail(name, f"cannot read: {exc.strerror or exc}")
+    return config_from_text(text, file.suffix.lower(), name)
+
+
+def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLoad:
+    """Validate config text of the given format (``.yaml``, ``.json`` or ``.toml``)."""
+    data, problem = _decode(text, suffix, name)
+    if problem is not None:
+        return ConfigLoad(None, [problem])
+    if not isinstance(data, dict):
+        return _fail(name, f"the top level must be a mapping, not {_kind(data)}")
+    try:
+        return ConfigLoad(GateConfig.model_validate(data))
+    except ValidationError as exc:
+        lines = _yaml_lines(text) if suffix in (".yaml", ".yml") else {}
+        return ConfigLoad(None, [_problem_from_error(name, err, lines) for err in exc.errors()])
+
+
+def config_fingerprint(config: GateConfig) -> str:
+    """A short stable hash of everything that affects parsing and decisions."""
+    canonical = json.dumps(config.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def config_title(config: GateConfig, path: str | Path | None = None) -> str:
+    """The name shown in headers: the config's own name, else the file's stem."""
+    if config.name:
+        return config.name
+    return Path(path).stem if path is not None else "gate config"
+
+
+def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | None]:
+    try:
+        if suffix == ".json":
+            return json.loads(text), None
+        if suffix == ".toml":
+            return tomllib.loads(text), None
+        return yaml.safe_load(text), None
+    except json.JSONDecodeError as exc:
+        return None, ConfigProblem(name, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)
+    except tomllib.TOMLDecodeError as exc:
+        return None, ConfigProblem(name, f"invalid TOML: {exc}")
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        return None, ConfigProblem(name, f"invalid YAML: {exc.problem or exc}", line=line)
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        return None, ConfigProblem(name, f"cannot read config: {type(exc).__name__}")
+
+
+def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:
+    loc = tuple(str(part) for part in err.get("loc", ()))
+    message = str(err.get("msg", "invalid value"))
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    line = None
+    for cut in range(len(loc), -1, -1):
+        if loc[:cut] in lines:
+            line = lines[loc[:cut]]
+            break
+    return ConfigProblem(name, message, location=".".join(loc), line=line)
+
+
+def _yaml_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Map each mapping key path of a YAML document to its 1-based line."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return {}
+    lines: dict[tuple[str, ...], int] = {}
+    stack: list[tuple[tuple[str, ...], Any]] = [((), root)]
+    while stack:
+        prefix, node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                path = (*prefix, str(key_node.value))
+                lines[path] = key_node.start_mark.line + 1
+                stack.append((path, value_node))
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                path = (*prefix, str(index))
+                lines[path] = item.start_mark.line + 1
+                stack.append((path, item))
+    return lines
+
+
+def _fail(name: str, message: str) -> ConfigLoad:
+    return ConfigLoad(None, [ConfigProblem(name, message)])
+
+
+def _kind(value: Any) -> str:
+    return "a list" if isinstance(value, list) else ("nothing" if value is None else type(value).__name__)

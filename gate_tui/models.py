@@ -1,0 +1,214 @@
+"""The data contract of gate-tui: configs, states, decisions, diffs and parse results.
+
+Every value that crosses a boundary (config files, model replies, the journal, the CLI's
+JSON output) is one of these pydantic v2 models, so that it round-trips through
+``model_dump(mode="json", by_alias=True)`` / ``model_validate`` without loss.
+The JSON key of the decision flag is ``"pass"``, which is a Python keyword; the
+attribute is therefore ``pass_`` and every model serialises by alias.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SUPPORTED_SCHEMA_VERSIONS: tuple[str, ...] = ("1.0",)
+SUMMARY_MAX_CHARS = 200
+
+ErrorCode = Literal[
+    "invalid_json",
+    "missing_key",
+    "invalid_type",
+    "invalid_value",
+    "invalid_key",
+    "missing_required_gate",
+    "invalid_category",
+    "invalid_gate_key",
+    "deletion_not_allowed",
+    "schema_version_mismatch",
+]
+Actor = Literal["assistant", "user"]
+DecisionReason = Literal["all_required_complete", "required_missing", "user_override"]
+
+
+class _Model(BaseModel):
+    """Base for every model: aliases in and out, no silently accepted extra fields."""
+
+    model_config = ConfigDict(
+        populate_by_name=True,
+        serialize_by_alias=True,
+        extra="forbid",
+    )
+
+
+class Policy(_Model):
+    """What a config allows each actor to do; the defaults are the strict ones."""
+
+    allow_user_delete_gate_keys: bool = False
+    allow_user_clear_values: bool = True
+    strict_classified_validation: bool = True
+    allow_user_extra_gate_keys: bool = False
+    reject_unknown_top_level_keys: bool = True
+    allow_user_override: bool = False
+
+
+class GateDef(_Model):
+    """One question that must be answered before work may start."""
+
+    question: str
+    required: bool = True
+    expected_categories: list[str] = Field(default_factory=list)
+    label: str | None = None
+    description: str | None = None
+
+    @property
+    def categorical(self) -> bool:
+        """A gate with categories is complete when ``classified`` is set, else when ``raw`` is."""
+        return bool(self.expected_categories)
+
+
+class GateConfig(_Model):
+    """The list of gates, their order and the policy; loaded by :func:`gate_tui.config.load_config`."""
+
+    schema_version: str = "1.0"
+    name: str | None = None
+    description: str | None = None
+    gate_order: list[str] = Field(default_factory=list)
+    gates: dict[str, GateDef]
+    policy: Policy = Field(default_factory=Policy)
+    keymap: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check_order(self) -> GateConfig:
+        if self.schema_version not in SUPPORTED_SCHEMA_VERSIONS:
+            raise ValueError(
+                f"schema_version {self.schema_version!r} is not supported "
+                f"(supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})"
+            )
+        if not self.gates:
+            raise ValueError("a config needs at least one gate under 'gates'")
+        if not self.gate_order:
+            self.gate_order = list(self.gates)
+            return self
+        problems: list[str] = []
+        seen: set[str] = set()
+        for key in self.gate_order:
+            if key in seen:
+                problems.append(f"{key!r} is listed twice")
+            elif key not in self.gates:
+                problems.append(f"{key!r} is not defined under 'gates'")
+            seen.add(key)
+        missing = [key for key in self.gates if key not in seen]
+        if missing:
+            problems.append("missing from gate_order: " + ", ".join(repr(k) for k in missing))
+        if problems:
+            raise ValueError("gate_order must name every gate exactly once: " + "; ".join(problems))
+        return self
+
+
+class GateValue(_Model):
+    """A gate's answer: free text (``raw``) and, for categorical gates, a category."""
+
+    raw: str | None = None
+    classified: str | None = None
+
+
+class StatusInfo(_Model):
+    """The status block of a state. In a canonical state the system wrote it, not the model."""
+
+    pass_: bool = Field(default=False, alias="pass")
+    next_gate: str | None = None
+    next_query: str | None = None
+
+
+class GateState(_Model):
+    """``{summary, gates, status}``: what the editor shows and the journal records."""
+
+    summary: str = ""
+    gates: dict[str, GateValue] = Field(default_factory=dict)
+    status: StatusInfo = Field(default_factory=StatusInfo)
+
+
+class GateDecision(_Model):
+    """The system's PASS / NO PASS verdict and why."""
+
+    pass_: bool = Field(alias="pass")
+    reason: DecisionReason
+    next_gate: str | None = None
+    next_question: str | None = None
+
+
+class FieldChange(_Model):
+    """One changed field for the diff pane, e.g. ``gates.2_use_case.raw``."""
+
+    path: str
+    before: Any = None
+    after: Any = None
+
+
+class GateDiff(_Model):
+    """What a transition changed, from the previous canonical state to the new one."""
+
+    actor: Actor
+    summary_changed: bool = False
+    gates_added: list[str] = Field(default_factory=list)
+    gates_removed: list[str] = Field(default_factory=list)
+    gates_raw_changed: list[str] = Field(default_factory=list)
+    gates_classified_changed: list[str] = Field(default_factory=list)
+    changes: list[FieldChange] = Field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.changes
+
+
+class ParseError(_Model):
+    """One problem with a payload, with the path of the field it concerns.
+
+    Errors are values: the parser collects every one of them instead of raising.
+    """
+
+    code: ErrorCode
+    message: str
+    field_path: str = ""
+    expected: str | None = None
+    actual: str | None = None
+
+
+class ParseWarning(_Model):
+    """Something the parser accepted but the user should know: a repair, a cleared value,
+    a claimed status the system overruled."""
+
+    code: str
+    message: str
+    field_path: str = ""
+    line: int | None = None
+    column: int | None = None
+
+
+class Repair(_Model):
+    """One fix the repair pass applied to a model's JSON, with its 1-based position."""
+
+    code: str
+    message: str
+    line: int
+    column: int
+
+
+class ParseResult(_Model):
+    """Everything one call of :func:`gate_tui.parse` found out.
+
+    ``ok`` is False exactly when ``errors`` is non-empty; then there is no state,
+    decision or diff and the caller keeps its previous state.
+    """
+
+    ok: bool
+    canonical_state: GateState | None = None
+    decision: GateDecision | None = None
+    diff: GateDiff | None = None
+    errors: list[ParseError] = Field(default_factory=list)
+    warnings: list[ParseWarning] = Field(default_factory=list)
+    repairs: list[Repair] = Field(default_factory=list)
+    claimed_status: StatusInfo | None = None
+    source: str | None = None

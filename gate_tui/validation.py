@@ -1,0 +1,342 @@
+"""Check a decoded payload against a gate config and build the proposed gate values.
+
+Two actors, two rules:
+
+* ``assistant`` sends a *full state*: ``summary``, ``gates`` and ``status`` must all be
+  there, every required gate must be present, and the claimed ``status`` is kept only
+  to tell the user when the model disagreed with the system.
+* ``user`` sends a *patch* over the previous state: absent keys keep their value,
+  ``null``/``""`` clears a value, a gate set to ``null`` is a deletion request, and
+  ``status`` is ignored unless the policy allows a user override.
+
+Every problem is collected (never only the first) as a :class:`ParseError` with the
+dotted path of its field, so the editor can show each one at its field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gate_tui.models import (
+    SUMMARY_MAX_CHARS,
+    SUPPORTED_SCHEMA_VERSIONS,
+    ErrorCode,
+    GateConfig,
+    GateDef,
+    GateState,
+    ParseError,
+    ParseWarning,
+)
+
+TOP_LEVEL_KEYS = ("summary", "gates", "status", "schema_version")
+GATE_FIELDS = ("raw", "classified")
+STATUS_FIELDS = ("pass", "next_gate", "next_query")
+_ABSENT = object()
+
+
+@dataclass
+class Proposal:
+    """Gate values an actor proposes, plus everything found wrong or worth saying."""
+
+    summary: str = ""
+    gates: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    errors: list[ParseError] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+    claimed_status: dict[str, Any] | None = None
+    override: bool | None = None
+
+    def error(self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = _ABSENT) -> None:
+        shown = None if actual is _ABSENT else describe(actual)
+        self.errors.append(ParseError(code=code, message=message, field_path=path, expected=expected, actual=shown))
+
+    def warn(self, code: str, message: str, path: str = "") -> None:
+        self.warnings.append(ParseWarning(code=code, message=message, field_path=path))
+
+
+def describe(value: Any, limit: int = 80) -> str:
+    """A short, bounded, non-recursive description of any value for error messages.
+
+    ``repr`` of a deeply nested payload would recurse (and could be megabytes), so
+    containers are described by their size only.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 1] + "…"
+        return '"' + text + '"'
+    if isinstance(value, int | float):
+        return str(value)[:limit]
+    if isinstance(value, Mapping):
+        return f"object with {len(value)} key{'s' * (len(value) != 1)}"
+    if isinstance(value, list | tuple):
+        return f"array of {len(value)} item{'s' * (len(value) != 1)}"
+    return type(value).__name__
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, list | tuple):
+        return "array"
+    return type(value).__name__
+
+
+def check_envelope(data: Mapping[Any, Any], config: GateConfig, out: Proposal) -> None:
+    """Top-level keys and ``schema_version``, the same for both actors."""
+    for key in data:
+        if key in TOP_LEVEL_KEYS:
+            continue
+        name = key if isinstance(key, str) else describe(key)
+        if config.policy.reject_unknown_top_level_keys:
+            out.error("invalid_key", f"unknown top-level key {name!r}", str(name), expected="one of " + ", ".join(TOP_LEVEL_KEYS[:3]), actual=key)
+        else:
+            out.warn("unknown_key_ignored", f"unknown top-level key {name!r} ignored", str(name))
+    version = data.get("schema_version", _ABSENT)
+    if version is not _ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
+        out.error(
+            "schema_version_mismatch",
+            f"schema_version {describe(version)} is not supported",
+            "schema_version",
+            expected=" or ".join(SUPPORTED_SCHEMA_VERSIONS),
+            actual=version,
+        )
+
+
+def check_summary(value: Any, out: Proposal) -> str | None:
+    """A valid trimmed summary, or None after recording why it is not valid."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        out.error("invalid_type", "summary must be a string", "summary", expected="string", actual=value)
+        return None
+    text = value.strip()
+    if len(text) > SUMMARY_MAX_CHARS:
+        out.error(
+            "invalid_value",
+            f"summary is {len(text)} characters; at most {SUMMARY_MAX_CHARS} allowed",
+            "summary",
+            expected=f"at most {SUMMARY_MAX_CHARS} characters",
+            actual=f"{len(text)} characters",
+        )
+        return None
+    return text
+
+
+def check_text(value: Any, path: str, out: Proposal) -> tuple[bool, str | None]:
+    """(valid, trimmed value or None for empty) for a ``raw``/``classified`` value."""
+    if value is None:
+        return True, None
+    if not isinstance(value, str):
+        out.error("invalid_type", f"{path.rsplit('.', 1)[-1]} must be a string or null", path, expected="string or null", actual=value)
+        return False, None
+    text = value.strip()
+    return True, (text or None)
+
+
+def resolve_category(gate: GateDef, value: str | None, path: str, config: GateConfig, out: Proposal) -> tuple[bool, str | None]:
+    """Match ``classified`` to the gate's categories (case-insensitively, to their spelling)."""
+    if value is None:
+        return True, None
+    for category in gate.expected_categories:
+        if category == value:
+            return True, category
+    folded = value.casefold()
+    for category in gate.expected_categories:
+        if category.casefold() == folded:
+            out.warn("category_normalised", f"{path}: {value!r} read as {category!r}", path)
+            return True, category
+    expected = "one of " + ", ".join(gate.expected_categories) if gate.expected_categories else "null (this gate has no categories)"
+    if config.policy.strict_classified_validation:
+        out.error("invalid_category", f"{value!r} is not a category of this gate", path, expected=expected, actual=value)
+        return False, None
+    out.warn("category_cleared", f"{path}: {value!r} is not a category of this gate; set to null", path)
+    return True, None
+
+
+def check_gate_fields(obj: Mapping[Any, Any], path: str, out: Proposal) -> None:
+    for name in obj:
+        if name not in GATE_FIELDS:
+            shown = name if isinstance(name, str) else describe(name)
+            out.error("invalid_gate_key", f"unknown field {shown!r} in a gate", f"{path}.{shown}", expected="raw or classified", actual=name)
+
+
+def unknown_gate(key: Any, actor: str, config: GateConfig, out: Proposal) -> None:
+    shown = key if isinstance(key, str) else describe(key)
+    path = f"gates.{shown}"
+    if actor == "user" and config.policy.allow_user_extra_gate_keys:
+        out.warn("unknown_gate_ignored", f"{shown!r} is not a gate of this config; ignored", path)
+        return
+    out.error("invalid_key", f"{shown!r} is not a gate of this config", path, expected="one of " + ", ".join(config.gate_order), actual=key)
+
+
+def validate_assistant(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
+    """Check a full state sent by a model."""
+    out = Proposal()
+    check_envelope(data, config, out)
+    if "summary" in data:
+        out.summary = check_summary(data["summary"], out) or ""
+    else:
+        out.error("missing_key", "summary is missing", "summary", expected="string")
+    gates = data.get("gates", _ABSENT)
+    if gates is _ABSENT:
+        out.error("missing_key", "gates is missing", "gates", expected="object")
+    elif not isinstance(gates, Mapping):
+        out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
+    else:
+        _assistant_gates(gates, config, out)
+    status = data.get("status", _ABSENT)
+    if status is _ABSENT:
+        out.error("missing_key", "status is missing", "status", expected="object")
+    else:
+        _assistant_status(status, config, out)
+    return out
+
+
+def _assistant_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal) -> None:
+    for key, value in gates.items():
+        gate = config.gates.get(key) if isinstance(key, str) else None
+        if gate is None:
+            unknown_gate(key, "assistant", config, out)
+            continue
+        path = f"gates.{key}"
+        if not isinstance(value, Mapping):
+            out.error("invalid_type", f"gate {key!r} must be an object with raw and classified", path, expected="object", actual=value)
+            continue
+        check_gate_fields(value, path, out)
+        raw_ok, raw = check_text(value.get("raw"), f"{path}.raw", out)
+        cls_ok, classified = check_text(value.get("classified"), f"{path}.classified", out)
+        if cls_ok:
+            cls_ok, classified = resolve_category(gate, classified, f"{path}.classified", config, out)
+        if raw_ok and cls_ok:
+            out.gates[key] = {"raw": raw, "classified": classified}
+    for key in config.gate_order:
+        if config.gates[key].required and key not in gates:
+            out.error("missing_required_gate", f"required gate {key!r} is missing", f"gates.{key}", expected="object")
+
+
+def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
+    if not isinstance(status, Mapping):
+        out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
+        return
+    for name in status:
+        if name not in STATUS_FIELDS:
+            shown = name if isinstance(name, str) else describe(name)
+            out.error("invalid_key", f"unknown field {shown!r} in status", f"status.{shown}", expected="pass, next_gate or next_query", actual=name)
+    claimed: dict[str, Any] = {}
+    if "pass" not in status:
+        out.error("missing_key", "status.pass is missing", "status.pass", expected="boolean")
+    elif not isinstance(status["pass"], bool):
+        out.error("invalid_type", "status.pass must be true or false", "status.pass", expected="boolean", actual=status["pass"])
+    else:
+        claimed["pass"] = status["pass"]
+    next_gate = status.get("next_gate")
+    if next_gate is not None and not isinstance(next_gate, str):
+        out.error("invalid_type", "status.next_gate must be a gate key or null", "status.next_gate", expected="string or null", actual=next_gate)
+    elif isinstance(next_gate, str) and next_gate not in config.gates:
+        out.error("invalid_value", f"status.next_gate {next_gate!r} is not a gate of this config", "status.next_gate", expected="one of " + ", ".join(config.gate_order), actual=next_gate)
+    else:
+        claimed["next_gate"] = next_gate
+    next_query = status.get("next_query")
+    if next_query is not None and not isinstance(next_query, str):
+        out.error("invalid_type", "status.next_query must be a string or null", "status.next_query", expected="string or null", actual=next_query)
+    else:
+        claimed["next_query"] = next_query
+    out.claimed_status = claimed
+
+
+def apply_user_patch(data: Mapping[Any, Any], base: GateState, config: GateConfig) -> Proposal:
+    """Apply a user's patch over ``base`` (already canonical for ``config``)."""
+    out = Proposal(summary=base.summary)
+    out.gates = {key: {"raw": value.raw, "classified": value.classified} for key, value in base.gates.items()}
+    check_envelope(data, config, out)
+    if "summary" in data:
+        _user_summary(data["summary"], base.summary, config, out)
+    gates = data.get("gates", _ABSENT)
+    if gates is not _ABSENT:
+        if isinstance(gates, Mapping):
+            _user_gates(gates, config, out)
+        else:
+            out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
+    if "status" in data:
+        _user_status(data["status"], config, out)
+    return out
+
+
+def _user_summary(value: Any, previous: str, config: GateConfig, out: Proposal) -> None:
+    summary = check_summary(value, out)
+    if summary is None:
+        return
+    if not summary and previous and not config.policy.allow_user_clear_values:
+        out.error("deletion_not_allowed", "clearing the summary is not allowed by this config's policy", "summary", expected="non-empty string", actual=value)
+        return
+    out.summary = summary
+
+
+def _user_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal) -> None:
+    policy = config.policy
+    for key, value in gates.items():
+        gate = config.gates.get(key) if isinstance(key, str) else None
+        if gate is None:
+            unknown_gate(key, "user", config, out)
+            continue
+        path = f"gates.{key}"
+        current = out.gates[key]
+        if value is None:
+            allowed = policy.allow_user_delete_gate_keys if gate.required else policy.allow_user_clear_values
+            if not allowed and (current["raw"] is not None or current["classified"] is not None or gate.required):
+                why = "deleting a required gate" if gate.required else "clearing values"
+                out.error("deletion_not_allowed", f"{why} is not allowed by this config's policy", path, expected="object", actual=None)
+            else:
+                out.gates[key] = {"raw": None, "classified": None}
+            continue
+        if not isinstance(value, Mapping):
+            out.error("invalid_type", f"gate {key!r} must be an object with raw and/or classified", path, expected="object or null", actual=value)
+            continue
+        check_gate_fields(value, path, out)
+        _user_gate_values(gate, value, path, current, config, out)
+
+
+def _user_gate_values(gate: GateDef, value: Mapping[Any, Any], path: str, current: dict[str, str | None], config: GateConfig, out: Proposal) -> None:
+    updated = dict(current)
+    for name in GATE_FIELDS:
+        if name not in value:
+            continue
+        field_path = f"{path}.{name}"
+        ok, text = check_text(value[name], field_path, out)
+        if ok and name == "classified":
+            ok, text = resolve_category(gate, text, field_path, config, out)
+        if not ok:
+            continue
+        if text is None and current[name] is not None and not config.policy.allow_user_clear_values:
+            out.error("deletion_not_allowed", "clearing values is not allowed by this config's policy", field_path, expected="non-empty string", actual=value[name])
+            continue
+        updated[name] = text
+    current.update(updated)
+
+
+def _user_status(status: Any, config: GateConfig, out: Proposal) -> None:
+    if not config.policy.allow_user_override:
+        out.warn("status_ignored", "status is decided by the system; the user's status was ignored", "status")
+        return
+    if not isinstance(status, Mapping):
+        out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
+        return
+    claimed = status.get("pass", _ABSENT)
+    if claimed is _ABSENT or claimed is None:
+        return
+    if not isinstance(claimed, bool):
+        out.error("invalid_type", "status.pass must be true or false", "status.pass", expected="boolean", actual=claimed)
+        return
+    out.override = claimed
