@@ -1,0 +1,162 @@
+"""The in-memory history of a session: every transition, and undo/redo over them.
+
+Nothing is ever erased. The *timeline* is append-only: accepted edits and replies,
+undo, redo and jumps are all transitions with the state and decision after them.
+Undo/redo move a cursor over the *state-producing* transitions (edits, replies,
+jumps); a new edit after an undo drops only the redo branch from the cursor's reach,
+never from the timeline. The states and decisions stored here are the ones ``parse``
+produced (or the empty state's), so undo never recomputes a decision of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from gate_tui.decision import decide
+from gate_tui.diff import diff_states
+from gate_tui.models import (
+    Actor,
+    GateConfig,
+    GateDecision,
+    GateDiff,
+    GateState,
+    ParseResult,
+    ParseWarning,
+    Repair,
+    StatusInfo,
+)
+from gate_tui.parser import canonical_base
+
+TransitionKind = Literal["edit", "reply", "undo", "redo", "jump"]
+KIND_FOR_ACTOR: dict[str, TransitionKind] = {"user": "edit", "assistant": "reply"}
+
+
+def now_iso() -> str:
+    """UTC time with milliseconds, the timestamp format of the timeline and journal."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One entry of the timeline: what happened and the state and decision after it."""
+
+    index: int
+    kind: TransitionKind
+    actor: Actor
+    at: str
+    state: GateState
+    decision: GateDecision
+    diff: GateDiff
+    payload: Any = None
+    warnings: tuple[ParseWarning, ...] = ()
+    repairs: tuple[Repair, ...] = ()
+    claimed_status: StatusInfo | None = None
+    target: int | None = None  # for undo/redo/jump: the timeline index whose state was restored
+
+
+@dataclass
+class History:
+    """Timeline plus the undo cursor. Pure data: persistence lives in :mod:`gate_tui.session`."""
+
+    config: GateConfig
+    initial: GateState
+    timeline: list[Transition] = field(default_factory=list)
+    _stack: list[int] = field(default_factory=list)  # timeline indices of state-producing transitions
+    _cursor: int = -1  # position in _stack; -1 is the initial state
+
+    @classmethod
+    def start(cls, config: GateConfig, initial: GateState | None = None) -> History:
+        return cls(config=config, initial=canonical_base(initial, config))
+
+    @property
+    def state(self) -> GateState:
+        return self.initial if self._cursor < 0 else self.timeline[self._stack[self._cursor]].state
+
+    @property
+    def decision(self) -> GateDecision:
+        if self._cursor < 0:
+            return decide(self.config, self.initial.gates)
+        return self.timeline[self._stack[self._cursor]].decision
+
+    @property
+    def can_undo(self) -> bool:
+        return self._cursor >= 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self._cursor + 1 < len(self._stack)
+
+    def accept(self, result: ParseResult, payload: Any, actor: Actor, at: str | None = None) -> Transition:
+        """Record an ``ok`` parse result as the new current state."""
+        if not result.ok or result.canonical_state is None or result.decision is None:
+            raise ValueError("only an ok ParseResult can be accepted")
+        transition = Transition(
+            index=len(self.timeline),
+            kind=KIND_FOR_ACTOR[actor],
+            actor=actor,
+            at=at or now_iso(),
+            state=result.canonical_state,
+            decision=result.decision,
+            diff=diff_states(self.state, result.canonical_state, actor),
+            payload=payload,
+            warnings=tuple(result.warnings),
+            repairs=tuple(result.repairs),
+            claimed_status=result.claimed_status,
+        )
+        self._push(transition)
+        return transition
+
+    def undo(self, at: str | None = None) -> Transition | None:
+        if not self.can_undo:
+            return None
+        self._cursor -= 1
+        return self._move("undo", at)
+
+    def redo(self, at: str | None = None) -> Transition | None:
+        if not self.can_redo:
+            return None
+        self._cursor += 1
+        return self._move("redo", at)
+
+    def jump_to(self, index: int, at: str | None = None) -> Transition | None:
+        """Restore the state after timeline entry ``index`` (-1: the initial state) as a new transition."""
+        if not -1 <= index < len(self.timeline):
+            return None
+        target = self.initial if index < 0 else self.timeline[index].state
+        decision = decide(self.config, self.initial.gates) if index < 0 else self.timeline[index].decision
+        transition = Transition(
+            index=len(self.timeline),
+            kind="jump",
+            actor="user",
+            at=at or now_iso(),
+            state=target,
+            decision=decision,
+            diff=diff_states(self.state, target, "user"),
+            target=index,
+        )
+        self._push(transition)
+        return transition
+
+    def _push(self, transition: Transition) -> None:
+        del self._stack[self._cursor + 1 :]
+        self.timeline.append(transition)
+        self._stack.append(transition.index)
+        self._cursor = len(self._stack) - 1
+
+    def _move(self, kind: TransitionKind, at: str | None) -> Transition:
+        before = self.timeline[-1].state if self.timeline else self.initial
+        target_index = self._stack[self._cursor] if self._cursor >= 0 else -1
+        transition = Transition(
+            index=len(self.timeline),
+            kind=kind,
+            actor="user",
+            at=at or now_iso(),
+            state=self.state,
+            decision=self.decision,
+            diff=diff_states(before, self.state, "user"),
+            target=target_index,
+        )
+        self.timeline.append(transition)
+        return transition
