@@ -1,0 +1,40 @@
+"""Shared fixtures: the bundled configs and sample replies, and a tidy state directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gate_tui.config import load_config
+from gate_tui.models import GateConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = ROOT / "sample_configs"
+REPLIES = CONFIGS / "replies"
+
+
+@pytest.fixture(autouse=True)
+def _private_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test may write sessions into the real user state directory."""
+    monkeypatch.setenv("GATE_TUI_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+
+
+@pytest.fixture(scope="session")
+def ml_config() -> GateConfig:
+    return load_config(CONFIGS / "ml_project_intake.yaml")
+
+
+@pytest.fixture(scope="session")
+def vendor_config() -> GateConfig:
+    return load_config(CONFIGS / "vendor_security_review.yaml")
+
+
+@pytest.fixture(scope="session")
+def release_config() -> GateConfig:
+    return load_config(CONFIGS / "release_go_no_go.yaml")
+
+
+def reply(name: str) -> str:
+    """The text of a bundled sample reply."""
+    return (REPLIES / name).read_text(encoding="utf-8")
