@@ -35,8 +35,8 @@ class ConfigProblem:
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
-        field_part = f" at {self.location}" if self.location else ""
-        return f"{where}:{field_part} {self.message}".replace(": :", ":")
+        field_part = f" {self.location}:" if self.location else ""
+        return f"{where}:{field_part} {self.message}"
 
 
 @dataclass(frozen=True)

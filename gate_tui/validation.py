@@ -47,8 +47,12 @@ class Proposal:
     claimed_status: dict[str, Any] | None = None
     override: bool | None = None
 
-    def error(self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = _ABSENT) -> None:
-        shown = None if actual is _ABSENT else describe(actual)
+    def error(
+        self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = _ABSENT, shown: str | None = None
+    ) -> None:
+        """Record an error; ``actual`` is described for people, ``shown`` is used as given."""
+        if shown is None and actual is not _ABSENT:
+            shown = describe(actual)
         self.errors.append(ParseError(code=code, message=message, field_path=path, expected=expected, actual=shown))
 
     def warn(self, code: str, message: str, path: str = "") -> None:
@@ -128,7 +132,7 @@ def check_summary(value: Any, out: Proposal) -> str | None:
             f"summary is {len(text)} characters; at most {SUMMARY_MAX_CHARS} allowed",
             "summary",
             expected=f"at most {SUMMARY_MAX_CHARS} characters",
-            actual=f"{len(text)} characters",
+            shown=f"{len(text)} characters",
         )
         return None
     return text

@@ -1,0 +1,300 @@
+"""Validation rules per actor: every error collected with its path and code."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from gate_tui import GateConfig, GateState, Policy, parse
+from tests.conftest import reply
+from tests.test_parser_acceptance import full_state
+
+
+def codes(result) -> list[tuple[str, str]]:
+    return [(e.code, e.field_path) for e in result.errors]
+
+
+def with_policy(config: GateConfig, **changes: bool) -> GateConfig:
+    return config.model_copy(update={"policy": Policy(**{**config.policy.model_dump(), **changes})})
+
+
+# --- assistant: the full-state contract -------------------------------------------------
+
+
+def test_every_error_is_collected_not_only_the_first(ml_config: GateConfig) -> None:
+    payload = {
+        "summary": 42,
+        "gates": {
+            "1_data_availability": {"raw": 7, "classified": "lots", "note": "x"},
+            "bogus": {},
+        },
+        "status": {"pass": "yes", "next_gate": "nowhere", "next_query": 3},
+        "extra": True,
+    }
+    result = parse(payload, ml_config)
+    assert not result.ok
+    assert set(codes(result)) == {
+        ("invalid_key", "extra"),
+        ("invalid_type", "summary"),
+        ("invalid_gate_key", "gates.1_data_availability.note"),
+        ("invalid_type", "gates.1_data_availability.raw"),
+        ("invalid_category", "gates.1_data_availability.classified"),
+        ("invalid_key", "gates.bogus"),
+        ("missing_required_gate", "gates.2_use_case"),
+        ("missing_required_gate", "gates.3_success_metric"),
+        ("missing_required_gate", "gates.4_data_privacy"),
+        ("invalid_type", "status.pass"),
+        ("invalid_value", "status.next_gate"),
+        ("invalid_type", "status.next_query"),
+    }
+    assert len(result.errors) == 12
+
+
+@pytest.mark.parametrize("key", ["summary", "gates", "status"])
+def test_assistant_must_send_every_top_level_key(ml_config: GateConfig, key: str) -> None:
+    payload = full_state()
+    del payload[key]
+    result = parse(payload, ml_config)
+    assert codes(result) == [("missing_key", key)]
+
+
+def test_status_pass_is_required_and_boolean(ml_config: GateConfig) -> None:
+    payload = full_state()
+    payload["status"] = {"next_gate": None}
+    assert codes(parse(payload, ml_config)) == [("missing_key", "status.pass")]
+    payload["status"] = {"pass": 1}
+    assert codes(parse(payload, ml_config)) == [("invalid_type", "status.pass")]
+
+
+def test_summary_longer_than_200_characters_after_trimming(ml_config: GateConfig) -> None:
+    payload = full_state()
+    payload["summary"] = "  " + "x" * 200 + "  "
+    assert parse(payload, ml_config).ok
+    payload["summary"] = "x" * 201
+    result = parse(payload, ml_config)
+    assert codes(result) == [("invalid_value", "summary")]
+    assert result.errors[0].actual == "201 characters"
+
+
+def test_unknown_top_level_key_is_a_warning_when_policy_allows(ml_config: GateConfig) -> None:
+    payload = {**full_state(), "confidence": 0.9}
+    assert codes(parse(payload, ml_config)) == [("invalid_key", "confidence")]
+    lenient = with_policy(ml_config, reject_unknown_top_level_keys=False)
+    result = parse(payload, lenient)
+    assert result.ok
+    assert [w.code for w in result.warnings] == ["unknown_key_ignored"]
+
+
+def test_schema_version_mismatch(ml_config: GateConfig) -> None:
+    assert parse({**full_state(), "schema_version": "1.0"}, ml_config).ok
+    result = parse({**full_state(), "schema_version": "2.0"}, ml_config)
+    assert codes(result) == [("schema_version_mismatch", "schema_version")]
+    assert result.errors[0].expected == "1.0"
+
+
+def test_non_strict_category_is_cleared_with_a_warning(ml_config: GateConfig) -> None:
+    lenient = with_policy(ml_config, strict_classified_validation=False)
+    payload = full_state(**{"1_data_availability": {"raw": "some", "classified": "plenty"}})
+    result = parse(payload, lenient)
+    assert result.ok
+    assert result.canonical_state.gates["1_data_availability"].classified is None
+    assert [w.code for w in result.warnings if w.code != "claimed_status_overruled"] == ["category_cleared"]
+    assert result.decision.next_gate == "1_data_availability"
+
+
+def test_category_is_matched_case_insensitively_to_its_spelling(ml_config: GateConfig) -> None:
+    payload = full_state(**{"1_data_availability": {"raw": "x", "classified": " Available "}})
+    result = parse(payload, ml_config)
+    assert result.ok
+    assert result.canonical_state.gates["1_data_availability"].classified == "available"
+    assert "category_normalised" in [w.code for w in result.warnings]
+
+
+def test_free_text_gate_rejects_a_category(ml_config: GateConfig) -> None:
+    payload = full_state(**{"2_use_case": {"raw": "x", "classified": "urgent"}})
+    result = parse(payload, ml_config)
+    assert codes(result) == [("invalid_category", "gates.2_use_case.classified")]
+
+
+def test_optional_gate_may_be_absent(ml_config: GateConfig) -> None:
+    payload = full_state()
+    del payload["gates"]["5_stakeholder"]
+    result = parse(payload, ml_config)
+    assert result.ok
+    assert list(result.canonical_state.gates) == ml_config.gate_order
+
+
+@pytest.mark.parametrize("payload", [None, 42, 3.5, ["a"], b"{}", object()])
+def test_payload_must_be_text_or_object(ml_config: GateConfig, payload) -> None:
+    result = parse(payload, ml_config)
+    assert [e.code for e in result.errors] == ["invalid_json"]
+
+
+def test_top_level_array_reply_is_invalid_json(release_config: GateConfig) -> None:
+    result = parse(reply("release_array.md"), release_config)
+    assert [e.code for e in result.errors] == ["invalid_json"]
+    assert "top-level array not allowed" in result.errors[0].message
+
+
+# --- canonical state -------------------------------------------------------------------
+
+
+def test_canonical_state_trims_and_orders(ml_config: GateConfig) -> None:
+    payload = full_state(**{"2_use_case": {"raw": "  route tickets  ", "classified": None}, "3_success_metric": {"raw": "   ", "classified": ""}})
+    payload["gates"] = dict(reversed(list(payload["gates"].items())))
+    payload["summary"] = "  padded  "
+    state = parse(payload, ml_config).canonical_state
+    assert list(state.gates) == ml_config.gate_order
+    assert state.summary == "padded"
+    assert state.gates["2_use_case"].raw == "route tickets"
+    assert (state.gates["3_success_metric"].raw, state.gates["3_success_metric"].classified) == (None, None)
+
+
+def test_parse_does_not_mutate_its_inputs(ml_config: GateConfig) -> None:
+    payload = full_state()
+    previous = parse(reply("ml_lying_pass.md"), ml_config).canonical_state
+    frozen_payload, frozen_previous = copy.deepcopy(payload), previous.model_dump_json()
+    frozen_config = ml_config.model_dump_json()
+    parse(payload, ml_config, previous_state=previous, actor="user")
+    parse(payload, ml_config, previous_state=previous)
+    assert payload == frozen_payload
+    assert previous.model_dump_json() == frozen_previous
+    assert ml_config.model_dump_json() == frozen_config
+
+
+def test_parse_is_deterministic(ml_config: GateConfig) -> None:
+    text = reply("ml_repairable.md")
+    outputs = {parse(text, ml_config).model_dump_json() for _ in range(5)}
+    assert len(outputs) == 1
+
+
+def test_previous_state_may_be_a_dict_and_a_bad_one_is_an_error(ml_config: GateConfig) -> None:
+    previous = parse(reply("ml_good.md"), ml_config).canonical_state
+    as_dict = json.loads(previous.model_dump_json())
+    result = parse({"summary": "new"}, ml_config, previous_state=as_dict, actor="user")
+    assert result.ok and result.canonical_state.gates == previous.gates
+    bad = parse({"summary": "new"}, ml_config, previous_state={"gates": 5}, actor="user")
+    assert codes(bad) == [("invalid_value", "previous_state")]
+
+
+def test_unknown_actor_is_an_error_not_an_exception(ml_config: GateConfig) -> None:
+    assert codes(parse({}, ml_config, actor="robot")) == [("invalid_value", "actor")]
+
+
+# --- user: patch semantics ------------------------------------------------------------
+
+
+@pytest.fixture
+def good_state(ml_config: GateConfig) -> GateState:
+    return parse(reply("ml_good.md"), ml_config).canonical_state
+
+
+def test_absent_keys_keep_their_previous_value(ml_config: GateConfig, good_state: GateState) -> None:
+    result = parse({"gates": {"2_use_case": {"raw": "Rank tickets"}}}, ml_config, good_state, "user")
+    assert result.ok
+    state = result.canonical_state
+    assert state.summary == good_state.summary
+    assert state.gates["2_use_case"].raw == "Rank tickets"
+    assert state.gates["1_data_availability"] == good_state.gates["1_data_availability"]
+    assert [c.path for c in result.diff.changes] == ["gates.2_use_case.raw"]
+
+
+def test_user_patch_over_no_previous_state_starts_from_empty(ml_config: GateConfig) -> None:
+    result = parse({"gates": {"2_use_case": {"raw": "x"}}}, ml_config, actor="user")
+    assert result.ok
+    assert result.canonical_state.gates["2_use_case"].raw == "x"
+    assert result.decision.next_gate == "1_data_availability"
+
+
+def test_deleting_a_required_gate_is_not_allowed_by_default(ml_config: GateConfig, good_state: GateState) -> None:
+    result = parse({"gates": {"2_use_case": None}}, ml_config, good_state, "user")
+    assert codes(result) == [("deletion_not_allowed", "gates.2_use_case")]
+    allowed = with_policy(ml_config, allow_user_delete_gate_keys=True)
+    result = parse({"gates": {"2_use_case": None}}, allowed, good_state, "user")
+    assert result.ok and result.canonical_state.gates["2_use_case"].raw is None
+    assert result.decision.next_gate == "2_use_case"
+
+
+def test_optional_gate_may_be_deleted(ml_config: GateConfig, good_state: GateState) -> None:
+    result = parse({"gates": {"5_stakeholder": None}}, ml_config, good_state, "user")
+    assert result.ok
+
+
+def test_clearing_values_can_be_forbidden(ml_config: GateConfig, good_state: GateState) -> None:
+    strict = with_policy(ml_config, allow_user_clear_values=False)
+    result = parse({"summary": "", "gates": {"2_use_case": {"raw": ""}}}, strict, good_state, "user")
+    assert set(codes(result)) == {("deletion_not_allowed", "summary"), ("deletion_not_allowed", "gates.2_use_case.raw")}
+    # Setting a value that is already empty to empty clears nothing, so it is allowed.
+    assert parse({"gates": {"5_stakeholder": {"raw": ""}}}, strict, good_state, "user").ok
+
+
+def test_user_status_is_ignored_with_a_warning(ml_config: GateConfig) -> None:
+    result = parse({"status": {"pass": True}}, ml_config, actor="user")
+    assert result.ok and result.decision.pass_ is False
+    assert [w.code for w in result.warnings] == ["status_ignored"]
+
+
+def test_user_override_only_when_policy_allows(release_config: GateConfig) -> None:
+    result = parse({"status": {"pass": True}}, release_config, actor="user")
+    assert result.ok
+    assert (result.decision.pass_, result.decision.reason) == (True, "user_override")
+    assert result.canonical_state.status.pass_ is True
+    assert codes(parse({"status": {"pass": "yes"}}, release_config, actor="user")) == [("invalid_type", "status.pass")]
+
+
+def test_user_unknown_gate_is_an_error_or_a_warning_by_policy(ml_config: GateConfig) -> None:
+    assert codes(parse({"gates": {"x": {"raw": "1"}}}, ml_config, actor="user")) == [("invalid_key", "gates.x")]
+    lenient = with_policy(ml_config, allow_user_extra_gate_keys=True)
+    result = parse({"gates": {"x": {"raw": "1"}}}, lenient, actor="user")
+    assert result.ok and "x" not in result.canonical_state.gates
+    assert [w.code for w in result.warnings] == ["unknown_gate_ignored"]
+
+
+def test_user_text_patch_is_extracted_too(ml_config: GateConfig) -> None:
+    result = parse('set this: {"gates": {"2_use_case": {"raw": "x"}}}', ml_config, actor="user")
+    assert result.ok and result.canonical_state.gates["2_use_case"].raw == "x"
+
+
+def test_user_invalid_types_are_reported(ml_config: GateConfig) -> None:
+    result = parse({"gates": {"2_use_case": {"raw": ["a"]}, "3_success_metric": "text"}, "summary": 3}, ml_config, actor="user")
+    assert set(codes(result)) == {
+        ("invalid_type", "gates.2_use_case.raw"),
+        ("invalid_type", "gates.3_success_metric"),
+        ("invalid_type", "summary"),
+    }
+    assert result.errors[0].actual is not None
+
+
+def test_non_string_keys_do_not_crash(ml_config: GateConfig) -> None:
+    result = parse({1: "x", "gates": {2: {}}}, ml_config, actor="user")
+    assert set(codes(result)) == {("invalid_key", "1"), ("invalid_key", "gates.2")}
+
+
+# --- diff ------------------------------------------------------------------------------
+
+
+def test_first_state_counts_everything_as_added(ml_config: GateConfig) -> None:
+    result = parse(reply("ml_good.md"), ml_config)
+    diff = result.diff
+    assert diff.actor == "assistant" and diff.summary_changed
+    assert diff.gates_added == ml_config.gate_order
+    assert diff.gates_raw_changed == ml_config.gate_order
+    assert len(diff.changes) == 1 + 2 * len(ml_config.gate_order) + 3
+    assert all(change.before is None for change in diff.changes)
+
+
+def test_diff_lists_before_and_after(ml_config: GateConfig, good_state: GateState) -> None:
+    result = parse({"gates": {"4_data_privacy": {"classified": "pending_review"}}}, ml_config, good_state, "user")
+    assert result.diff.actor == "user"
+    assert [(c.path, c.before, c.after) for c in result.diff.changes] == [
+        ("gates.4_data_privacy.classified", "approved", "pending_review"),
+    ]
+    assert result.diff.gates_classified_changed == ["4_data_privacy"]
+
+
+def test_decision_change_shows_in_diff(ml_config: GateConfig, good_state: GateState) -> None:
+    result = parse({"gates": {"2_use_case": {"raw": None}}}, ml_config, good_state, "user")
+    paths = [c.path for c in result.diff.changes]
+    assert paths == ["gates.2_use_case.raw", "status.pass", "status.next_gate", "status.next_query"]
