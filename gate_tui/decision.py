@@ -9,37 +9,43 @@ complete when ``classified`` is set, a free-text gate when ``raw`` is set.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from gate_tui.models import GateConfig, GateDecision, GateDef, GateValue, StatusInfo
 
 
+def answered(gate: GateDef, raw: str | None, classified: str | None) -> bool:
+    """Whether a gate's answer is enough for it to count as complete."""
+    return bool(classified) if gate.expected_categories else bool(raw)
+
+
 def gate_complete(gate: GateDef, value: GateValue | None) -> bool:
-    """Whether a gate's answer is enough for it to count as answered."""
-    if value is None:
-        return False
-    return bool(value.classified) if gate.categorical else bool(value.raw)
+    """:func:`answered` for a model value (None: the gate has no value at all)."""
+    return value is not None and answered(gate, value.raw, value.classified)
 
 
-def first_missing_gate(config: GateConfig, gates: Mapping[str, GateValue]) -> str | None:
-    """The first required gate in ``gate_order`` that is not complete, if any."""
+def decision_dict(config: GateConfig, gates: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The decision for JSON-shaped gate values, as a ``GateDecision``-shaped dict.
+
+    ``parse`` uses this form so that it can build its whole result in one validation.
+    """
     for key in config.gate_order:
         gate = config.gates[key]
-        if gate.required and not gate_complete(gate, gates.get(key)):
-            return key
-    return None
+        value = gates.get(key)
+        if gate.required and (value is None or not answered(gate, value["raw"], value["classified"])):
+            return {"pass": False, "reason": "required_missing", "next_gate": key, "next_question": gate.question}
+    return {"pass": True, "reason": "all_required_complete", "next_gate": None, "next_question": None}
 
 
 def decide(config: GateConfig, gates: Mapping[str, GateValue]) -> GateDecision:
     """The decision for a set of gate values under ``config``."""
-    missing = first_missing_gate(config, gates)
-    if missing is None:
-        return GateDecision(pass_=True, reason="all_required_complete")
-    return GateDecision(
-        pass_=False,
-        reason="required_missing",
-        next_gate=missing,
-        next_question=config.gates[missing].question,
-    )
+    plain = {key: {"raw": value.raw, "classified": value.classified} for key, value in gates.items()}
+    return GateDecision.model_validate(decision_dict(config, plain))
+
+
+def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
+    """The status block of a canonical state for a ``GateDecision``-shaped dict."""
+    return {"pass": decision["pass"], "next_gate": decision["next_gate"], "next_query": decision["next_question"]}
 
 
 def status_for(decision: GateDecision) -> StatusInfo:
@@ -49,8 +55,9 @@ def status_for(decision: GateDecision) -> StatusInfo:
 
 def describe_decision(decision: GateDecision) -> str:
     """One line for people: ``PASS`` or ``NO PASS: 2_use_case missing``."""
+    verdict = "PASS" if decision.pass_ else "NO PASS"
     if decision.reason == "user_override":
-        return f"{'PASS' if decision.pass_ else 'NO PASS'} (user override)"
+        return f"{verdict} (user override)"
     if decision.pass_:
-        return "PASS"
-    return f"NO PASS: {decision.next_gate} missing"
+        return verdict
+    return f"{verdict}: {decision.next_gate} missing"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from typing_extensions import TypedDict
 
 SUPPORTED_SCHEMA_VERSIONS: tuple[str, ...] = ("1.0",)
 SUMMARY_MAX_CHARS = 200
@@ -139,12 +140,16 @@ class GateDecision(_Model):
     next_question: str | None = None
 
 
-class FieldChange(_Model):
-    """One changed field for the diff pane, e.g. ``gates.2_use_case.raw``."""
+class FieldChange(TypedDict):
+    """One changed field for the diff pane: ``{"path": "gates.2_use_case.raw", "before": …, "after": …}``.
+
+    A typed dict rather than a model: a first state has a change per field, and
+    building a model for each tripled the cost of ``parse`` on a typical reply.
+    """
 
     path: str
-    before: Any = None
-    after: Any = None
+    before: Any
+    after: Any
 
 
 class GateDiff(_Model):

@@ -6,6 +6,10 @@ read from the clock or the environment, and the same inputs give a byte-identica
 ``model_dump_json()``. It never raises for bad input: every problem comes back as a
 :class:`ParseError` in a result with ``ok=False``, and then no state is returned, so
 the caller keeps the state it had.
+
+Speed: the editor calls this on every keystroke and the batch checker on every line,
+so the happy path works on plain dicts and builds the :class:`ParseResult` with a
+single pydantic validation at the end.
 """
 
 from __future__ import annotations
@@ -15,23 +19,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gate_tui.decision import decide, describe_decision, status_for
-from gate_tui.diff import diff_states
+from gate_tui.decision import decision_dict, describe_decision, status_dict
+from gate_tui.diff import diff_dicts
 from gate_tui.extraction import DEFAULT_MAX_CHARS, extract_json
-from gate_tui.models import (
-    GateConfig,
-    GateDecision,
-    GateState,
-    GateValue,
-    ParseError,
-    ParseResult,
-    ParseWarning,
-    Repair,
-    StatusInfo,
-)
+from gate_tui.models import GateConfig, GateDecision, GateState, ParseError, ParseResult, ParseWarning, Repair
 from gate_tui.validation import Proposal, apply_user_patch, describe, validate_assistant
 
 ACTORS = ("assistant", "user")
+StateDict = dict[str, Any]
 
 
 class GateJsonParser:
@@ -47,11 +42,12 @@ class GateJsonParser:
         previous_state: GateState | Mapping[str, Any] | None = None,
         actor: str = "assistant",
     ) -> ParseResult:
+        """See :func:`gate_tui.parse`."""
         if not isinstance(gate_config, GateConfig):
             raise TypeError("gate_config must be a GateConfig (use load_config to read one)")
         if actor not in ACTORS:
             return _failed([_error("invalid_value", f"actor must be 'assistant' or 'user', not {describe(actor)}", "actor")])
-        previous, problem = _coerce_previous(previous_state)
+        previous, problem = _previous_dict(previous_state)
         if problem is not None:
             return _failed([problem])
         data, repairs, source, problem = self._decode(payload)
@@ -61,12 +57,14 @@ class GateJsonParser:
         if actor == "assistant":
             proposal = validate_assistant(data, gate_config)
         else:
-            proposal = apply_user_patch(data, canonical_base(previous, gate_config), gate_config)
+            proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
         return _finish(proposal, gate_config, previous, actor, repairs, source)
 
     def _decode(self, payload: Any) -> tuple[Mapping[Any, Any] | None, list[Repair], str | None, ParseError | None]:
-        if isinstance(payload, Mapping):
+        if isinstance(payload, dict):
             return payload, [], "object", None
+        if isinstance(payload, Mapping):
+            return dict(payload), [], "object", None
         if not isinstance(payload, str):
             message = f"payload must be text or a JSON object, not {_kind(payload)}"
             return None, [], None, _error("invalid_json", message, "", expected="string or object", actual=payload)
@@ -85,19 +83,29 @@ def parse(
     previous_state: GateState | Mapping[str, Any] | None = None,
     actor: str = "assistant",
 ) -> ParseResult:
-    """Parse a model reply (``actor="assistant"``) or a user's patch (``actor="user"``)."""
+    """Parse a model reply (``actor="assistant"``) or a user's patch (``actor="user"``).
+
+    ``payload`` is reply text or an already-decoded object; ``previous_state`` is the
+    state on screen (a user patch applies over it; the diff is taken against it).
+    """
     return _DEFAULT_PARSER.parse(payload, gate_config, previous_state, actor)
 
 
-def canonical_base(previous: GateState | None, config: GateConfig) -> GateState:
-    """``previous`` reshaped to ``config``: every gate, in order, trimmed, empty → None."""
-    gates: dict[str, GateValue] = {}
-    old = previous.gates if previous is not None else {}
+def base_dict(previous: StateDict | None, config: GateConfig) -> StateDict:
+    """``previous`` reshaped to ``config``: every gate in order, trimmed, empty → None."""
+    old = previous["gates"] if previous is not None else {}
+    gates: dict[str, dict[str, str | None]] = {}
     for key in config.gate_order:
         value = old.get(key)
-        gates[key] = GateValue() if value is None else GateValue(raw=_clean(value.raw), classified=_clean(value.classified))
-    summary = previous.summary.strip() if previous is not None else ""
-    return GateState(summary=summary, gates=gates, status=status_for(decide(config, gates)))
+        gates[key] = {"raw": None, "classified": None} if value is None else {"raw": _clean(value.get("raw")), "classified": _clean(value.get("classified"))}
+    summary = previous["summary"].strip() if previous is not None else ""
+    return {"summary": summary, "gates": gates, "status": status_dict(decision_dict(config, gates))}
+
+
+def canonical_base(previous: GateState | None, config: GateConfig) -> GateState:
+    """:func:`base_dict` for a model state, as a model."""
+    before = None if previous is None else previous.model_dump(mode="json")
+    return GateState.model_validate(base_dict(before, config))
 
 
 def empty_state(config: GateConfig) -> GateState:
@@ -108,63 +116,57 @@ def empty_state(config: GateConfig) -> GateState:
 def _finish(
     proposal: Proposal,
     config: GateConfig,
-    previous: GateState | None,
+    previous: StateDict | None,
     actor: str,
     repairs: list[Repair],
     source: str | None,
 ) -> ParseResult:
-    warnings = [_repair_warning(r) for r in repairs] + proposal.warnings
+    warnings: list[Any] = [_repair_warning(r) for r in repairs] + proposal.warnings
     claimed = _claimed(proposal.claimed_status)
     if proposal.errors:
         return _failed(proposal.errors, warnings=warnings, repairs=repairs, source=source, claimed=claimed)
-    gates = {key: _gate_value(proposal.gates.get(key)) for key in config.gate_order}
-    decision = _apply_override(decide(config, gates), proposal.override)
-    state = GateState.model_validate(
-        {"summary": proposal.summary, "gates": gates, "status": status_for(decision)}
-    )
+    gates = {key: proposal.gates.get(key) or {"raw": None, "classified": None} for key in config.gate_order}
+    decision = _apply_override(decision_dict(config, gates), proposal.override)
+    state = {"summary": proposal.summary, "gates": gates, "status": status_dict(decision)}
     if claimed is not None:
         warnings.extend(_disagreement(claimed, decision))
-    return ParseResult(
-        ok=True,
-        canonical_state=state,
-        decision=decision,
-        diff=diff_states(previous, state, actor),  # type: ignore[arg-type]
-        warnings=warnings,
-        repairs=repairs,
-        claimed_status=claimed,
-        source=source,
+    return ParseResult.model_validate(
+        {
+            "ok": True,
+            "canonical_state": state,
+            "decision": decision,
+            "diff": diff_dicts(previous, state, actor),
+            "warnings": warnings,
+            "repairs": repairs,
+            "claimed_status": claimed,
+            "source": source,
+        }
     )
 
 
-def _gate_value(values: dict[str, str | None] | None) -> GateValue:
-    if values is None:
-        return GateValue()
-    return GateValue(raw=values["raw"], classified=values["classified"])
-
-
-def _apply_override(decision: GateDecision, override: bool | None) -> GateDecision:
-    if override is None or override == decision.pass_:
+def _apply_override(decision: dict[str, Any], override: bool | None) -> dict[str, Any]:
+    if override is None or override == decision["pass"]:
         return decision
     if override:
-        return GateDecision(pass_=True, reason="user_override")
-    return GateDecision(pass_=False, reason="user_override", next_gate=decision.next_gate, next_question=decision.next_question)
+        return {"pass": True, "reason": "user_override", "next_gate": None, "next_question": None}
+    return {**decision, "pass": False, "reason": "user_override"}
 
 
-def _claimed(claimed: dict[str, Any] | None) -> StatusInfo | None:
+def _claimed(claimed: dict[str, Any] | None) -> dict[str, Any] | None:
     if not claimed or "pass" not in claimed:
         return None
-    return StatusInfo(pass_=claimed["pass"], next_gate=claimed.get("next_gate"), next_query=claimed.get("next_query"))
+    return {"pass": claimed["pass"], "next_gate": claimed.get("next_gate"), "next_query": claimed.get("next_query")}
 
 
-def _disagreement(claimed: StatusInfo, decision: GateDecision) -> list[ParseWarning]:
-    verdict = describe_decision(decision)
-    if claimed.pass_ != decision.pass_:
-        said = "true" if claimed.pass_ else "false"
+def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[ParseWarning]:
+    if claimed["pass"] == decision["pass"] and claimed["next_gate"] == decision["next_gate"]:
+        return []
+    verdict = describe_decision(GateDecision.model_validate(decision))
+    if claimed["pass"] != decision["pass"]:
+        said = "true" if claimed["pass"] else "false"
         return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed pass={said}; system decided {verdict}", field_path="status.pass")]
-    if claimed.next_gate != decision.next_gate:
-        said = claimed.next_gate or "null"
-        return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed next_gate={said}; system decided {verdict}", field_path="status.next_gate")]
-    return []
+    said = claimed["next_gate"] or "null"
+    return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed next_gate={said}; system decided {verdict}", field_path="status.next_gate")]
 
 
 def _repair_warning(repair: Repair) -> ParseWarning:
@@ -176,13 +178,16 @@ def _repair_warning(repair: Repair) -> ParseWarning:
     )
 
 
-def _coerce_previous(previous: Any) -> tuple[GateState | None, ParseError | None]:
-    if previous is None or isinstance(previous, GateState):
-        return previous, None
+def _previous_dict(previous: Any) -> tuple[StateDict | None, ParseError | None]:
+    """The previous state as a JSON-shaped dict (validated when it came as a dict)."""
+    if previous is None:
+        return None, None
+    if isinstance(previous, GateState):
+        return previous.model_dump(mode="json"), None
     if not isinstance(previous, Mapping):
         return None, _error("invalid_value", f"previous_state must be a state object, not {_kind(previous)}", "previous_state")
     try:
-        return GateState.model_validate(previous), None
+        return GateState.model_validate(previous).model_dump(mode="json"), None
     except (ValidationError, ValueError, TypeError, RecursionError):
         return None, _error("invalid_value", "previous_state is not a valid gate state", "previous_state")
 
@@ -193,17 +198,19 @@ def _failed(
     warnings: list[ParseWarning] | None = None,
     repairs: list[Repair] | None = None,
     source: str | None = None,
-    claimed: StatusInfo | None = None,
+    claimed: dict[str, Any] | None = None,
 ) -> ParseResult:
-    return ParseResult(ok=False, errors=errors, warnings=warnings or [], repairs=repairs or [], source=source, claimed_status=claimed)
+    return ParseResult.model_validate(
+        {"ok": False, "errors": errors, "warnings": warnings or [], "repairs": repairs or [], "source": source, "claimed_status": claimed}
+    )
 
 
 def _error(code: Any, message: str, path: str, expected: str | None = None, actual: Any = None) -> ParseError:
     return ParseError(code=code, message=message, field_path=path, expected=expected, actual=None if actual is None else describe(actual))
 
 
-def _clean(value: str | None) -> str | None:
-    if value is None:
+def _clean(value: Any) -> str | None:
+    if not isinstance(value, str):
         return None
     text = value.strip()
     return text or None

@@ -1,5 +1,8 @@
 """Check a decoded payload against a gate config and build the proposed gate values.
 
+JSON objects arrive as ``dict`` (``parse`` converts other mappings first), so the
+hot path tests ``isinstance(x, dict)``: the ``Mapping`` ABC check is several times slower.
+
 Two actors, two rules:
 
 * ``assistant`` sends a *full state*: ``summary``, ``gates`` and ``status`` must all be
@@ -25,7 +28,6 @@ from gate_tui.models import (
     ErrorCode,
     GateConfig,
     GateDef,
-    GateState,
     ParseError,
     ParseWarning,
 )
@@ -196,7 +198,7 @@ def validate_assistant(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
     gates = data.get("gates", _ABSENT)
     if gates is _ABSENT:
         out.error("missing_key", "gates is missing", "gates", expected="object")
-    elif not isinstance(gates, Mapping):
+    elif not isinstance(gates, dict):
         out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
     else:
         _assistant_gates(gates, config, out)
@@ -215,7 +217,7 @@ def _assistant_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal
             unknown_gate(key, "assistant", config, out)
             continue
         path = f"gates.{key}"
-        if not isinstance(value, Mapping):
+        if not isinstance(value, dict):
             out.error("invalid_type", f"gate {key!r} must be an object with raw and classified", path, expected="object", actual=value)
             continue
         check_gate_fields(value, path, out)
@@ -231,7 +233,7 @@ def _assistant_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal
 
 
 def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
-    if not isinstance(status, Mapping):
+    if not isinstance(status, dict):
         out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
         return
     for name in status:
@@ -260,16 +262,16 @@ def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
     out.claimed_status = claimed
 
 
-def apply_user_patch(data: Mapping[Any, Any], base: GateState, config: GateConfig) -> Proposal:
-    """Apply a user's patch over ``base`` (already canonical for ``config``)."""
-    out = Proposal(summary=base.summary)
-    out.gates = {key: {"raw": value.raw, "classified": value.classified} for key, value in base.gates.items()}
+def apply_user_patch(data: Mapping[Any, Any], base: Mapping[str, Any], config: GateConfig) -> Proposal:
+    """Apply a user's patch over ``base``: a state dict already canonical for ``config``."""
+    out = Proposal(summary=base["summary"])
+    out.gates = {key: dict(value) for key, value in base["gates"].items()}
     check_envelope(data, config, out)
     if "summary" in data:
-        _user_summary(data["summary"], base.summary, config, out)
+        _user_summary(data["summary"], base["summary"], config, out)
     gates = data.get("gates", _ABSENT)
     if gates is not _ABSENT:
-        if isinstance(gates, Mapping):
+        if isinstance(gates, dict):
             _user_gates(gates, config, out)
         else:
             out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
@@ -305,7 +307,7 @@ def _user_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal) -> 
             else:
                 out.gates[key] = {"raw": None, "classified": None}
             continue
-        if not isinstance(value, Mapping):
+        if not isinstance(value, dict):
             out.error("invalid_type", f"gate {key!r} must be an object with raw and/or classified", path, expected="object or null", actual=value)
             continue
         check_gate_fields(value, path, out)
@@ -334,7 +336,7 @@ def _user_status(status: Any, config: GateConfig, out: Proposal) -> None:
     if not config.policy.allow_user_override:
         out.warn("status_ignored", "status is decided by the system; the user's status was ignored", "status")
         return
-    if not isinstance(status, Mapping):
+    if not isinstance(status, dict):
         out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
         return
     claimed = status.get("pass", _ABSENT)

@@ -1,0 +1,157 @@
+"""Parser benchmark: ratios against baselines measured in the same run (machines are noisy).
+
+Goals (issue: the gate parser):
+1. a typical 2 KB reply (thinking + prose + fenced JSON): parse() ≤ 8× json.loads of the inner JSON;
+2. replies that need repairs: parse() ≥ 5× faster than json_repair.repair_json(..., return_objects=True);
+3. 1 MB adversarial inputs: each < 100× json.loads of a valid 1 MB document, and doubling
+   the input costs at most 2.5× the time (linear, not quadratic).
+
+Run: ``make bench`` or ``python bench/bench_parse.py [--quick]``. Prints a table and
+exits non-zero when a goal is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gate_tui import load_config, parse  # noqa: E402
+
+CONFIG = load_config(ROOT / "sample_configs" / "ml_project_intake.yaml")
+
+
+def median_time(func: Callable[[], object], repeat: int, number: int = 1) -> float:
+    """Median seconds per call over ``repeat`` rounds of ``number`` calls."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            func()
+        samples.append((time.perf_counter() - start) / number)
+    return statistics.median(samples)
+
+
+def inner_state() -> dict:
+    return {
+        "summary": "Ticket-routing model: warehouse data is labelled, use case and metric agreed, privacy approved.",
+        "gates": {
+            "1_data_availability": {"raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly", "classified": "available"},
+            "2_use_case": {"raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say", "classified": None},
+            "3_success_metric": {"raw": "Median time-to-first-response down 20% in the pilot queue over four weeks", "classified": None},
+            "4_data_privacy": {"raw": "Ticket text reviewed by the privacy office in March; names, emails and phone numbers are masked before training", "classified": "approved"},
+            "5_stakeholder": {"raw": "Head of customer support (Dana Ruiz), who signs off the pilot and owns the rollout plan", "classified": None},
+        },
+        "status": {"pass": True, "next_gate": None, "next_query": None},
+    }
+
+
+def typical_reply() -> tuple[str, str]:
+    inner = json.dumps(inner_state(), indent=2)
+    thinking = "<thinking>\n" + ("The user answered the data and privacy questions, and the success metric is agreed with the support lead. " * 6) + "\n</thinking>\n"
+    prose = "Thanks, that covers everything I need. Here is the updated gate state:\n\n"
+    text = f"{thinking}{prose}```json\n{inner}\n```\nLet me know if anything changed."
+    return text, inner
+
+
+def repair_replies() -> list[str]:
+    inner = json.dumps(inner_state(), indent=2)
+    trailing = inner.replace('"classified": "available"', '"classified": "available",')
+    single = inner.replace('"', "'")
+    python = inner.replace("true", "True").replace("null", "None")
+    commented = inner.replace("{\n", "{\n  // gate state follows\n", 1)
+    unquoted = inner.replace('"summary"', "summary").replace('"gates"', "gates")
+    truncated = inner[: len(inner) * 3 // 4]
+    return [trailing, single, python, commented, unquoted, truncated]
+
+
+def adversarial(size: int) -> dict[str, str]:
+    obj = '{"a":1} '
+    return {
+        "a million {": "{" * size,
+        "unclosed <thinking>": ("<thinking>" * (size // 10))[:size],
+        "unclosed fences": ("```json\n{" * (size // 9))[:size],
+        "unclosed string": '{"summary": "' + "x" * (size - 13),
+        "100k small objects": ("say " + obj * (size // (len(obj) + 4)))[:size],
+        "deep [ nesting": "[" * size,
+    }
+
+
+def valid_document(size: int) -> str:
+    item = json.dumps({"raw": "x" * 40, "classified": None})
+    count = size // (len(item) + 1)
+    return "[" + ",".join([item] * count) + "]"
+
+
+def row(name: str, measured: str, goal: str, ok: bool) -> tuple[str, str, str, str]:
+    return (name, measured, goal, "PASS" if ok else "MISS")
+
+
+def bench_typical(repeat: int) -> list[tuple[str, str, str, str]]:
+    text, inner = typical_reply()
+    assert parse(text, CONFIG).ok
+    base = median_time(lambda: json.loads(inner), repeat, 200)
+    ours = median_time(lambda: parse(text, CONFIG), repeat, 200)
+    ratio = ours / base
+    return [row(f"typical {len(text)/1024:.1f} KB reply", f"{ours*1e6:.0f} µs = {ratio:.1f}× json.loads ({base*1e6:.1f} µs)", "≤ 8×", ratio <= 8)]
+
+
+def bench_repairs(repeat: int) -> list[tuple[str, str, str, str]]:
+    try:
+        import json_repair
+    except ImportError:
+        return [row("repairs vs json_repair", "json_repair not installed", "≥ 5× faster", False)]
+    texts = repair_replies()
+    theirs = median_time(lambda: [json_repair.repair_json(t, return_objects=True) for t in texts], repeat, 5)
+    ours = median_time(lambda: [parse(t, CONFIG) for t in texts], repeat, 5)
+    speedup = theirs / ours
+    return [row(f"{len(texts)} repairable replies", f"{ours*1e3:.2f} ms vs json_repair {theirs*1e3:.2f} ms = {speedup:.1f}× faster", "≥ 5× faster", speedup >= 5)]
+
+
+def bench_adversarial(size: int, repeat: int) -> list[tuple[str, str, str, str]]:
+    document = valid_document(size)
+    base = median_time(lambda: json.loads(document), repeat)
+    rows = []
+    small, large = adversarial(size), adversarial(2 * size)
+    for name, text in small.items():
+        result = parse(text, CONFIG)
+        assert not result.ok or result.canonical_state is not None
+        t1 = median_time(lambda text=text: parse(text, CONFIG), repeat)
+        t2 = median_time(lambda name=name: parse(large[name], CONFIG), repeat)
+        ratio, growth = t1 / base, t2 / t1
+        measured = f"{t1*1e3:.1f} ms = {ratio:.1f}× loads; ×2 input → {growth:.2f}× time"
+        rows.append(row(f"{size // 1_000_000 or size} {'MB' if size >= 1_000_000 else 'chars'}: {name}", measured, "< 100×, ≤ 2.5×", ratio < 100 and growth <= 2.5))
+    rows.insert(0, row(f"baseline json.loads of valid {size/1e6:.0f} MB", f"{base*1e3:.1f} ms", "", True))
+    return rows
+
+
+def print_table(rows: list[tuple[str, str, str, str]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    header = ("case", "measured", "goal", "result")
+    widths = [max(w, len(h)) for w, h in zip(widths, header, strict=True)]
+    line = " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))
+    print(line)
+    print("-+-".join("-" * w for w in widths))
+    for r in rows:
+        print(" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds (for a smoke run)")
+    args = parser.parse_args()
+    repeat = 3 if args.quick else 9
+    rows = bench_typical(repeat) + bench_repairs(repeat) + bench_adversarial(1_000_000, max(3, repeat // 2))
+    print_table(rows)
+    return 0 if all(r[3] == "PASS" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
