@@ -5,7 +5,14 @@ This package root is the public, headless API; it never imports Textual (the edi
 lives in :mod:`gate_tui.tui` and is imported only when the app starts).
 """
 
-from gate_tui.config import ConfigError, ConfigProblem, check_config, config_fingerprint, default_config_path, load_config
+from gate_tui.config import (
+    ConfigError,
+    ConfigProblem,
+    check_config,
+    config_fingerprint,
+    default_config_path,
+    load_config,
+)
 from gate_tui.decision import decide
 from gate_tui.diff import diff_states
 from gate_tui.extraction import Extraction, extract_json

@@ -22,7 +22,15 @@ from pydantic import ValidationError
 from gate_tui.decision import decision_dict, describe_decision, status_dict
 from gate_tui.diff import diff_dicts
 from gate_tui.extraction import DEFAULT_MAX_CHARS, extract_json
-from gate_tui.models import GateConfig, GateDecision, GateState, ParseError, ParseResult, ParseWarning, Repair
+from gate_tui.models import (
+    GateConfig,
+    GateDecision,
+    GateState,
+    ParseError,
+    ParseResult,
+    ParseWarning,
+    Repair,
+)
 from gate_tui.validation import Proposal, apply_user_patch, describe, validate_assistant
 
 ACTORS = ("assistant", "user")

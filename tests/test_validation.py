@@ -198,7 +198,7 @@ def test_absent_keys_keep_their_previous_value(ml_config: GateConfig, good_state
     assert state.summary == good_state.summary
     assert state.gates["2_use_case"].raw == "Rank tickets"
     assert state.gates["1_data_availability"] == good_state.gates["1_data_availability"]
-    assert [c.path for c in result.diff.changes] == ["gates.2_use_case.raw"]
+    assert [c["path"] for c in result.diff.changes] == ["gates.2_use_case.raw"]
 
 
 def test_user_patch_over_no_previous_state_starts_from_empty(ml_config: GateConfig) -> None:
@@ -282,13 +282,13 @@ def test_first_state_counts_everything_as_added(ml_config: GateConfig) -> None:
     assert diff.gates_added == ml_config.gate_order
     assert diff.gates_raw_changed == ml_config.gate_order
     assert len(diff.changes) == 1 + 2 * len(ml_config.gate_order) + 3
-    assert all(change.before is None for change in diff.changes)
+    assert all(change["before"] is None for change in diff.changes)
 
 
 def test_diff_lists_before_and_after(ml_config: GateConfig, good_state: GateState) -> None:
     result = parse({"gates": {"4_data_privacy": {"classified": "pending_review"}}}, ml_config, good_state, "user")
     assert result.diff.actor == "user"
-    assert [(c.path, c.before, c.after) for c in result.diff.changes] == [
+    assert [(c["path"], c["before"], c["after"]) for c in result.diff.changes] == [
         ("gates.4_data_privacy.classified", "approved", "pending_review"),
     ]
     assert result.diff.gates_classified_changed == ["4_data_privacy"]
@@ -296,5 +296,5 @@ def test_diff_lists_before_and_after(ml_config: GateConfig, good_state: GateStat
 
 def test_decision_change_shows_in_diff(ml_config: GateConfig, good_state: GateState) -> None:
     result = parse({"gates": {"2_use_case": {"raw": None}}}, ml_config, good_state, "user")
-    paths = [c.path for c in result.diff.changes]
+    paths = [c["path"] for c in result.diff.changes]
     assert paths == ["gates.2_use_case.raw", "status.pass", "status.next_gate", "status.next_query"]
