@@ -1,0 +1,364 @@
+"""JSON Lines batch checks for ``gate-tui check --jsonl IN [-o OUT] [-j N]``.
+
+Input: one JSON object per line, ``{"id": ..., "reply": ...}`` with an optional
+``"previous"`` (a gate state, or a ParseResult carrying one; without it the
+``--previous`` file applies, if any). ``reply`` is usually the model's text; a JSON
+object is accepted too and parsed as an object. Blank lines are skipped (and counted).
+
+Output: one line per non-blank input line, in input order::
+
+    {"id": <the input id, or null>, "line": <1-based input line>, "ok": <bool>,
+     "pass": <true | false | null when not ok>, "result": <ParseResult>}
+
+``result`` is exactly what ``check --format json`` prints for one reply, so
+``jq 'select(.pass == false) | .result.decision.next_gate'`` and
+``ParseResult.model_validate(record["result"])`` both work. A malformed input line is
+not fatal: its record has ``"ok": false`` and ``result.errors`` holds one error with
+code ``invalid_json`` (not JSON, or not UTF-8), ``invalid_type`` (not an object, or a
+``reply`` that is neither text nor an object), ``missing_key`` (no ``reply``) or
+``invalid_value`` (a line over :data:`MAX_LINE_BYTES`), its message naming the line.
+
+Memory stays constant whatever the input size: lines are read lazily in chunks of
+:data:`CHUNK_LINES`, at most a few chunks are in flight, and each chunk's output is
+written with one buffered write. ``-j N`` (N > 1) sends chunks to N worker processes
+(config loaded once per worker) and writes their results back in input order.
+
+On a terminal, stderr shows a progress bar (count, rate, ETA; never on stdout). A final
+summary line on stderr gives the PASS / NO PASS / invalid counts and the top error
+codes; ``--quiet`` silences both. The exit status is that of ``check``: 0 all PASS,
+1 some NO PASS, 2 some line invalid, 3 usage or config error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from gate_tui.check import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, state_from_json
+from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
+from gate_tui.parser import parse
+
+CHUNK_LINES = 256
+MAX_LINE_BYTES = 64 * 1024 * 1024
+IN_FLIGHT_PER_JOB = 3
+Chunk = tuple[int, list[bytes | None]]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+@dataclass
+class BatchStats:
+    """Counts for the summary line and the exit status; chunks' stats add up."""
+
+    passed: int = 0
+    no_pass: int = 0
+    invalid: int = 0
+    blank: int = 0
+    error_codes: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def records(self) -> int:
+        return self.passed + self.no_pass + self.invalid
+
+    def add(self, other: BatchStats) -> None:
+        self.passed += other.passed
+        self.no_pass += other.no_pass
+        self.invalid += other.invalid
+        self.blank += other.blank
+        self.error_codes.update(other.error_codes)
+
+    def exit_status(self) -> int:
+        if self.invalid:
+            return EXIT_INVALID
+        return EXIT_NO_PASS if self.no_pass else EXIT_PASS
+
+    def summary(self, seconds: float) -> str:
+        rate = self.records / seconds if seconds > 0 else 0.0
+        text = (
+            f"gate-tui check: {self.records:,} replies: {self.passed:,} PASS, "
+            f"{self.no_pass:,} NO PASS, {self.invalid:,} invalid"
+        )
+        if self.error_codes:
+            top = ", ".join(f"{code} x{count:,}" for code, count in self.error_codes.most_common(3))
+            text += f"; top errors: {top}"
+        if self.blank:
+            text += f"; {self.blank:,} blank line{'s' * (self.blank != 1)} skipped"
+        return text + f" ({seconds:.1f} s, {rate:,.0f} replies/s)"
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """What every worker needs; plain data so it pickles cheaply."""
+
+    config: dict[str, Any]
+    previous: dict[str, Any] | None
+    actor: str
+
+
+class LineChecker:
+    """Turns input lines into output records; one per process, config built once."""
+
+    def __init__(self, settings: BatchSettings) -> None:
+        self.config = GateConfig.model_validate(settings.config)
+        self.previous = None if settings.previous is None else GateState.model_validate(settings.previous)
+        self.actor = settings.actor
+
+    def chunk(self, chunk: Chunk) -> tuple[bytes, BatchStats]:
+        """The output bytes and the counts for one chunk of lines."""
+        first, lines = chunk
+        stats = BatchStats()
+        out: list[str] = []
+        for offset, raw in enumerate(lines):
+            record = self.line(first + offset, raw, stats)
+            if record is not None:
+                out.append(record)
+        return "".join(out).encode("utf-8"), stats
+
+    def line(self, number: int, raw: bytes | None, stats: BatchStats) -> str | None:
+        """One output record, or None for a blank line."""
+        if raw is None:
+            return self._bad(number, None, "invalid_value", f"line {number} is longer than {MAX_LINE_BYTES:,} bytes", stats)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return self._bad(number, None, "invalid_json", f"line {number} is not UTF-8 ({exc.reason} at byte {exc.start})", stats)
+        if not text.strip():
+            stats.blank += 1
+            return None
+        try:
+            item = _DECODER.decode(text)
+        except json.JSONDecodeError as exc:
+            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})", stats)
+        except (ValueError, RecursionError) as exc:
+            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc}", stats)
+        return self._item(number, item, stats)
+
+    def _item(self, number: int, item: Any, stats: BatchStats) -> str:
+        if not isinstance(item, dict):
+            return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
+        ident = _id_json(item.get("id"))
+        if "reply" not in item:
+            return self._bad(number, ident, "missing_key", f"line {number} has no \"reply\"", stats, "reply")
+        reply = item["reply"]
+        if not isinstance(reply, str | dict):
+            return self._bad(number, ident, "invalid_type", f"line {number}: reply must be text or a JSON object", stats, "reply")
+        previous: Any = self.previous
+        if item.get("previous") is not None:
+            previous, problem = state_from_json(item["previous"])
+            if problem is not None:
+                return self._bad(number, ident, "invalid_value", f"line {number}: previous is {problem}", stats, "previous")
+        result = parse(reply, self.config, previous, self.actor)
+        _count(result, stats)
+        return _record(ident, number, result)
+
+    def _bad(self, number: int, ident: str | None, code: Any, message: str, stats: BatchStats, path: str = "") -> str:
+        result = ParseResult(ok=False, errors=[ParseError(code=code, message=message, field_path=path)])
+        _count(result, stats)
+        return _record(ident or "null", number, result)
+
+
+def _count(result: ParseResult, stats: BatchStats) -> None:
+    decision = result.decision
+    if not result.ok or decision is None:
+        stats.invalid += 1
+        stats.error_codes.update(error.code for error in result.errors)
+    elif decision.pass_:
+        stats.passed += 1
+    else:
+        stats.no_pass += 1
+
+
+def _record(ident: str, number: int, result: ParseResult) -> str:
+    decision = result.decision
+    verdict = "null" if decision is None or not result.ok else ("true" if decision.pass_ else "false")
+    ok = "true" if result.ok else "false"
+    return f'{{"id":{ident},"line":{number},"ok":{ok},"pass":{verdict},"result":{result.model_dump_json()}}}\n'
+
+
+def _id_json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return "null"
+
+
+def read_chunks(stream: IO[bytes], size: int = CHUNK_LINES, progress: Callable[[int], None] | None = None) -> Iterator[Chunk]:
+    """Lazily yield ``(first line number, lines)``; a line over the limit is ``None``."""
+    number = 1
+    lines: list[bytes | None] = []
+    consumed = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            break
+        consumed += len(raw)
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            consumed += _skip_rest_of_line(stream)
+            lines.append(None)
+        else:
+            lines.append(raw)
+        if len(lines) >= size:
+            yield number, lines
+            if progress is not None:
+                progress(consumed)
+            number, lines, consumed = number + len(lines), [], 0
+    if lines:
+        yield number, lines
+    if progress is not None and consumed:
+        progress(consumed)
+
+
+def _skip_rest_of_line(stream: IO[bytes]) -> int:
+    skipped = 0
+    while True:
+        piece = stream.readline(1024 * 1024)
+        skipped += len(piece)
+        if not piece or piece.endswith(b"\n"):
+            return skipped
+
+
+_WORKER: LineChecker | None = None
+
+
+def _init_worker(settings: BatchSettings) -> None:
+    global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = LineChecker(settings)
+
+
+def _work(chunk: Chunk) -> tuple[bytes, BatchStats]:
+    assert _WORKER is not None
+    return _WORKER.chunk(chunk)
+
+
+def run_batch(
+    source: IO[bytes],
+    sink: IO[bytes],
+    config: GateConfig,
+    previous: GateState | None,
+    actor: str,
+    jobs: int = 1,
+    total_bytes: int | None = None,
+    show_progress: bool = False,
+    quiet: bool = False,
+) -> int:
+    """Check every line of ``source``, write records to ``sink``, return the exit status."""
+    settings = BatchSettings(
+        config=config.model_dump(mode="json"),
+        previous=None if previous is None else previous.model_dump(mode="json"),
+        actor=actor,
+    )
+    stats = BatchStats()
+    started = time.perf_counter()
+    # The pool forks before the progress bar starts its refresh thread.
+    with _pool(settings, jobs) as pool, _progress(show_progress and not quiet, total_bytes) as bar:
+
+        def emit(done: tuple[bytes, BatchStats]) -> None:
+            sink.write(done[0])
+            stats.add(done[1])
+            if bar is not None:
+                bar.records(stats.records)
+
+        chunks = read_chunks(source, progress=None if bar is None else bar.bytes_read)
+        if pool is None:
+            checker = LineChecker(settings)
+            for chunk in chunks:
+                emit(checker.chunk(chunk))
+        else:
+            _fan_out(pool, chunks, emit, jobs * IN_FLIGHT_PER_JOB)
+    sink.flush()
+    if not quiet:
+        sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
+    return stats.exit_status()
+
+
+@contextmanager
+def _pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
+    """A worker pool for ``jobs > 1`` (terminated on exit), else None."""
+    if jobs <= 1:
+        yield None
+        return
+    import multiprocessing
+
+    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(settings,)) as pool:
+        yield pool
+
+
+def _fan_out(pool: Any, chunks: Iterator[Chunk], emit: Callable[[tuple[bytes, BatchStats]], None], limit: int) -> None:
+    """Ordered and bounded: at most ``limit`` chunks in flight, results in input order."""
+    pending: deque[Any] = deque()
+    for chunk in chunks:
+        pending.append(pool.apply_async(_work, (chunk,)))
+        if len(pending) >= limit:
+            emit(pending.popleft().get())
+    while pending:
+        emit(pending.popleft().get())
+
+
+class _Bar:
+    """A rich progress bar on stderr: bytes drive the bar and ETA, records the count."""
+
+    def __init__(self, total_bytes: int | None) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.started = time.perf_counter()
+        self.progress = Progress(
+            TextColumn("{task.fields[count]:>12,} replies"),
+            TextColumn("{task.fields[rate]:>9,.0f}/s"),
+            BarColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TimeElapsedColumn(),
+            console=Console(file=sys.stderr),
+            transient=True,
+        )
+        self.task = self.progress.add_task("check", total=total_bytes, count=0, rate=0.0)
+
+    def bytes_read(self, count: int) -> None:
+        self.progress.advance(self.task, count)
+
+    def records(self, count: int) -> None:
+        elapsed = time.perf_counter() - self.started
+        self.progress.update(self.task, count=count, rate=count / elapsed if elapsed > 0 else 0.0)
+
+
+@contextmanager
+def _progress(enabled: bool, total_bytes: int | None) -> Iterator[_Bar | None]:
+    """A live :class:`_Bar` on stderr while the batch runs, or None."""
+    if not enabled:
+        yield None
+        return
+    bar = _Bar(total_bytes)
+    with bar.progress:
+        yield bar
+
+
+def input_size(stream: IO[bytes]) -> int | None:
+    """The size in bytes of a regular input file (for the ETA), else None."""
+    try:
+        info = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    import stat
+
+    return info.st_size if stat.S_ISREG(info.st_mode) else None

@@ -1,0 +1,227 @@
+"""Single-reply checks for ``gate-tui check FILE ...``: read, parse, render, exit status.
+
+Everything a reviewer's shell needs around the pure :func:`gate_tui.parse`, and nothing
+else (the batch mode lives in :mod:`gate_tui.batch`, the argument parsing in
+:mod:`gate_tui.cli`):
+
+* reading a reply from a file or stdin (``-``), undecodable bytes becoming an
+  ``invalid_json`` result rather than a traceback;
+* loading ``--previous``: a JSON file holding a gate state, or a ``ParseResult`` as
+  ``check --format json`` prints it (its ``canonical_state`` is used), so checks chain;
+* the payload rule for ``--actor user``: a reply that is one JSON object is the patch
+  itself; any other text goes through extraction like a model's reply;
+* rendering: ``text`` is a plain human summary (ANSI colour on the verdict only when
+  the output is a terminal and ``NO_COLOR`` is unset); ``json`` is the ``ParseResult``
+  itself, one compact object per line in the order of the files, so every line
+  round-trips through ``ParseResult.model_validate_json``;
+* exit statuses: 0 PASS, 1 NO PASS, 2 the reply could not be parsed or validated,
+  3 usage or config error (an unreadable FILE or ``--previous``); several files give
+  the worst of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
+from gate_tui.parser import parse
+
+EXIT_PASS = 0
+EXIT_NO_PASS = 1
+EXIT_INVALID = 2
+EXIT_USAGE = 3
+
+STDIN_NAME = "-"
+REASONS = {
+    "all_required_complete": "every required gate is answered",
+    "required_missing": "a required gate is not answered yet",
+    "user_override": "the user overrode the decision",
+}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One reply to check: its display name and text, or why it could not be read."""
+
+    name: str
+    text: str | None = None
+    problem: str | None = None
+    undecodable: str | None = None
+
+
+def exit_status(result: ParseResult) -> int:
+    """0 PASS, 1 NO PASS, 2 not parsed or not valid."""
+    if not result.ok or result.decision is None:
+        return EXIT_INVALID
+    return EXIT_PASS if result.decision.pass_ else EXIT_NO_PASS
+
+
+def worst(statuses: Iterable[int]) -> int:
+    """The status of several checks: the worst one (3 > 2 > 1 > 0)."""
+    return max(statuses, default=EXIT_PASS)
+
+
+def read_reply(source: str, stdin: IO[bytes]) -> Reply:
+    """Read ``source`` (a path, or ``-`` for stdin) as UTF-8 text, without raising."""
+    name = "<stdin>" if source == STDIN_NAME else source
+    try:
+        data = stdin.read() if source == STDIN_NAME else Path(source).read_bytes()
+    except FileNotFoundError:
+        return Reply(name, problem="file not found")
+    except IsADirectoryError:
+        return Reply(name, problem="is a directory, not a reply file")
+    except OSError as exc:
+        return Reply(name, problem=f"cannot read: {exc.strerror or exc}")
+    try:
+        return Reply(name, text=data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        return Reply(name, undecodable=f"the reply is not UTF-8 text ({exc.reason} at byte {exc.start})")
+
+
+def reply_payload(text: str, actor: str) -> Any:
+    """What to hand to :func:`parse`: a user's reply that is one JSON object is the patch."""
+    if actor != "user":
+        return text
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    return value if isinstance(value, dict) else text
+
+
+def state_from_json(value: Any) -> tuple[GateState | None, str | None]:
+    """A state from decoded JSON: a state object, or a ParseResult carrying one."""
+    if isinstance(value, Mapping) and "canonical_state" in value:
+        value = value["canonical_state"]
+        if value is None:
+            return None, "that result has no canonical_state (it was not ok)"
+    if not isinstance(value, Mapping):
+        return None, "must be a JSON object holding a gate state"
+    try:
+        return GateState.model_validate(value), None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ())) or "(top level)"
+        return None, f"not a valid gate state: {where}: {first.get('msg', 'invalid')}"
+    except (ValueError, TypeError, RecursionError):
+        return None, "not a valid gate state"
+
+
+def load_previous(path: str) -> tuple[GateState | None, str | None]:
+    """Read ``--previous``; the message names the file and what is wrong with it."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return None, f"{path}: file not found"
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"
+    except (ValueError, RecursionError):
+        return None, f"{path}: invalid JSON"
+    state, problem = state_from_json(value)
+    return state, None if problem is None else f"{path}: {problem}"
+
+
+def check_reply(reply: Reply, config: GateConfig, previous: GateState | None, actor: str) -> ParseResult:
+    """The parse result for a readable reply (undecodable bytes give an invalid result)."""
+    if reply.undecodable is not None:
+        error = ParseError(code="invalid_json", message=reply.undecodable)
+        return ParseResult(ok=False, errors=[error])
+    assert reply.text is not None
+    return parse(reply_payload(reply.text, actor), config, previous, actor)
+
+
+def render_json(result: ParseResult) -> str:
+    """The ``ParseResult`` as one compact JSON line (``"pass"`` as the decision's key)."""
+    return result.model_dump_json() + "\n"
+
+
+def render_text(name: str, result: ParseResult, color: bool = False) -> str:
+    """A plain human summary: verdict, reason, next question, errors, repairs, warnings."""
+    lines = [f"{name}: {_verdict(result, color)}"]
+    decision = result.decision
+    if decision is not None:
+        lines.append(f"  reason: {REASONS.get(decision.reason, decision.reason)}")
+        if decision.next_gate:
+            lines.append(f"  next gate: {decision.next_gate}")
+            lines.append(f"  next question: {decision.next_question}")
+    if result.errors:
+        lines.append(f"  errors ({len(result.errors)}):")
+        lines.extend(f"    - {_describe_error(error)}" for error in result.errors)
+    if result.repairs:
+        lines.append(f"  repairs applied ({len(result.repairs)}):")
+        lines.extend(f"    - line {r.line}:{r.column}: {r.message} [{r.code}]" for r in result.repairs)
+    warnings = [w for w in result.warnings if not w.code.startswith("repaired_")]
+    if warnings:
+        lines.append(f"  warnings ({len(warnings)}):")
+        lines.extend(f"    - {_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings)
+    return "\n".join(lines) + "\n"
+
+
+def use_color(stream: IO[str]) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+
+def run_check(
+    sources: list[str],
+    config: GateConfig,
+    previous: GateState | None,
+    actor: str,
+    fmt: str,
+    out: IO[str],
+    err: IO[str],
+    stdin: IO[bytes],
+) -> int:
+    """Check each source in order, print one result each, return the worst status."""
+    color = fmt == "text" and use_color(out)
+    statuses: list[int] = []
+    for index, source in enumerate(sources):
+        reply = read_reply(source, stdin)
+        if reply.problem is not None:
+            err.write(f"gate-tui check: {reply.name}: {reply.problem}\n")
+            statuses.append(EXIT_USAGE)
+            continue
+        result = check_reply(reply, config, previous, actor)
+        if fmt == "json":
+            out.write(render_json(result))
+        else:
+            out.write(("\n" if index else "") + render_text(reply.name, result, color))
+        statuses.append(exit_status(result))
+    return worst(statuses)
+
+
+def _verdict(result: ParseResult, color: bool) -> str:
+    if not result.ok or result.decision is None:
+        word, paint = "INVALID (not parsed or not valid; no state)", "1;33"
+    elif result.decision.pass_:
+        word, paint = "PASS", "1;32"
+    else:
+        word, paint = "NO PASS", "1;31"
+    return f"\x1b[{paint}m{word}\x1b[0m" if color else word
+
+
+def _describe_error(error: ParseError) -> str:
+    detail = []
+    if error.expected is not None:
+        detail.append(f"expected {error.expected}")
+    if error.actual is not None:
+        detail.append(f"got {error.actual}")
+    extra = f" ({'; '.join(detail)})" if detail else ""
+    return f"{_at(error.field_path, error.message)}{error.message}{extra} [{error.code}]"
+
+
+def _at(path: str, message: str) -> str:
+    """The field path as a prefix, unless the message already starts with it."""
+    return f"{path}: " if path and not message.startswith(path) else ""
