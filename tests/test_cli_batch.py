@@ -1,0 +1,176 @@
+"""``gate-tui check --jsonl`` end to end: records, order with ``-j 2``, malformed lines,
+stdin, the summary on stderr, the progress bar on a terminal only; plus the lazy reader."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gate_tui import ParseResult, batch
+from tests.conftest import CONFIGS, REPLIES
+
+ML = str(CONFIGS / "ml_project_intake.yaml")
+SCRIPT = Path(sys.executable).with_name("gate-tui")
+MIX = ("ml_good.md", "ml_lying_pass.md", "ml_garbage.md", "ml_repairable.md")
+
+
+def command(*args: str) -> list[str]:
+    base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
+    return [*base, *args]
+
+
+def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command(*args), input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def write_jsonl(path: Path, count: int, names: tuple[str, ...] = MIX, extra: dict[int, str] | None = None) -> Path:
+    """``count`` records cycling through ``names``; ``extra`` inserts raw lines before an index."""
+    texts = [(REPLIES / name).read_text() for name in names]
+    with path.open("w", encoding="utf-8") as out:
+        for index in range(count):
+            if extra and index in extra:
+                out.write(extra[index] + "\n")
+            out.write(json.dumps({"id": f"r{index}", "reply": texts[index % len(texts)]}) + "\n")
+    return path
+
+
+def records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_each_line_gives_a_record_with_its_id_in_input_order(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", 40)
+    done = gate_tui("check", "--config", ML, "--jsonl", str(source))
+    assert done.returncode == 2, done.stderr
+    out = records(done.stdout)
+    assert [r["id"] for r in out] == [f"r{i}" for i in range(40)]
+    assert [r["line"] for r in out] == list(range(1, 41))
+    good, lying, garbage = out[0], out[1], out[2]
+    assert (good["ok"], good["pass"]) == (True, True)
+    assert (lying["ok"], lying["pass"]) == (True, False)
+    assert lying["result"]["decision"]["next_gate"] == "2_use_case"
+    assert (garbage["ok"], garbage["pass"]) == (False, None)
+    assert ParseResult.model_validate(good["result"]).canonical_state is not None
+
+
+def test_malformed_lines_give_error_records_and_processing_continues(tmp_path: Path) -> None:
+    extra = {3: "{not json", 5: "", 6: "[1, 2]", 7: '{"id": 99}', 8: '{"id": 7, "reply": 12}'}
+    source = write_jsonl(tmp_path / "in.jsonl", 10, ("ml_good.md",), extra)
+    done = gate_tui("check", "--config", ML, "--jsonl", str(source))
+    assert done.returncode == 2
+    out = records(done.stdout)
+    assert len(out) == 14  # 15 lines, the blank one skipped
+    bad = {r["line"]: r for r in out if not r["ok"]}
+    assert sorted(bad) == [4, 9, 11, 13]
+    assert bad[4]["id"] is None and bad[4]["pass"] is None
+    [error] = bad[4]["result"]["errors"]
+    assert error["code"] == "invalid_json" and error["message"].startswith("line 4 is not valid JSON")
+    assert bad[9]["result"]["errors"][0]["code"] == "invalid_type"
+    assert (bad[11]["id"], bad[11]["result"]["errors"][0]["code"]) == (99, "missing_key")
+    assert (bad[13]["id"], bad[13]["result"]["errors"][0]["field_path"]) == (7, "reply")
+    assert sum(r["ok"] for r in out) == 10
+    assert "10 PASS, 0 NO PASS, 4 invalid" in done.stderr
+    assert "1 blank line skipped" in done.stderr
+
+
+def test_two_workers_keep_input_order_and_give_identical_output(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", 600, extra={100: "oops"})
+    one = tmp_path / "one.jsonl"
+    two = tmp_path / "two.jsonl"
+    first = gate_tui("check", "--config", ML, "--jsonl", str(source), "-o", str(one), "-j", "1")
+    second = gate_tui("check", "--config", ML, "--jsonl", str(source), "-o", str(two), "-j", "2")
+    assert first.returncode == second.returncode == 2
+    assert first.stdout == second.stdout == ""
+    assert one.read_bytes() == two.read_bytes()
+    ids = [r["id"] for r in records(two.read_text())]
+    assert ids == [*(f"r{i}" for i in range(100)), None, *(f"r{i}" for i in range(100, 600))]
+
+
+@pytest.mark.parametrize(("names", "status"), [(("ml_good.md",), 0), (("ml_good.md", "ml_lying_pass.md"), 1)])
+def test_exit_status_is_the_worst_record(tmp_path: Path, names: tuple[str, ...], status: int) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", 6, names)
+    assert gate_tui("check", "--config", ML, "--jsonl", str(source), "-q").returncode == status
+
+
+def test_stdin_input_and_summary_line_on_stderr_only(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", 9, ("ml_good.md", "ml_lying_pass.md", "ml_garbage.md"))
+    done = gate_tui("check", "--config", ML, "--jsonl", "-", stdin=source.read_text())
+    assert len(records(done.stdout)) == 9
+    [summary] = done.stderr.splitlines()
+    assert summary.startswith("gate-tui check: 9 replies: 3 PASS, 3 NO PASS, 3 invalid; top errors: invalid_json x3 (")
+    quiet = gate_tui("check", "--config", ML, "--jsonl", "-", "-q", stdin=source.read_text())
+    assert quiet.stderr == "" and quiet.stdout == done.stdout
+
+
+def test_per_line_previous_and_user_actor(tmp_path: Path) -> None:
+    first = gate_tui("check", "--config", ML, "--format", "json", str(REPLIES / "ml_lying_pass.md"))
+    state = json.loads(first.stdout)["canonical_state"]
+    lines = [
+        {"id": 1, "reply": {"gates": {"2_use_case": {"raw": "Forecast demand"}}}, "previous": state},
+        {"id": 2, "reply": json.dumps({"summary": "only the summary"}), "previous": state},
+        {"id": 3, "reply": {"gates": {}}, "previous": {"gates": "nope"}},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    done = gate_tui("check", "--config", ML, "--jsonl", str(source), "--actor", "user")
+    out = records(done.stdout)
+    assert [(r["id"], r["ok"], r["pass"]) for r in out] == [(1, True, True), (2, True, False), (3, False, None)]
+    assert out[2]["result"]["errors"][0]["field_path"] == "previous"
+    assert done.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--jsonl", "in.jsonl", "x.md"), "either FILEs or --jsonl"),
+        (("--jsonl", "no/such.jsonl"), "--jsonl no/such.jsonl"),
+        (("--jsonl", "-", "--format", "text"), "--format text"),
+        (("--jsonl", "-", "-j", "-1"), "-j/--jobs"),
+    ],
+)
+def test_batch_usage_errors_exit_3(args: tuple[str, ...], message: str) -> None:
+    done = gate_tui("check", "--config", ML, *args)
+    assert done.returncode == 3 and message in done.stderr
+
+
+def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> None:
+    pty = pytest.importorskip("pty")
+    source = write_jsonl(tmp_path / "in.jsonl", 300)
+    master, slave = pty.openpty()
+    out = tmp_path / "out.jsonl"
+    with open(tmp_path / "stdout.txt", "wb") as stdout:
+        proc = subprocess.run(command("check", "--config", ML, "--jsonl", str(source), "-o", str(out)), stdout=stdout, stderr=slave, timeout=60)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            piece = os.read(master, 65536)
+        except OSError:
+            break
+        if not piece:
+            break
+        shown += piece
+    os.close(master)
+    assert proc.returncode == 2
+    assert (tmp_path / "stdout.txt").read_bytes() == b""
+    assert len(records(out.read_text())) == 300
+    assert b"replies" in shown and b"gate-tui check: 300 replies" in shown
+
+
+def test_reader_is_lazy_and_bounds_line_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "MAX_LINE_BYTES", 10)
+    data = b"short\n" * 5 + b"x" * 50 + b"\n" + b"tail\n" * 1000
+    stream = io.BytesIO(data)
+    chunks = batch.read_chunks(stream, size=4)
+    first = next(chunks)
+    assert first == (1, [b"short\n"] * 4)
+    assert stream.tell() < len(data) // 10
+    rest = list(chunks)
+    assert rest[0] == (5, [b"short\n", None, b"tail\n", b"tail\n"])
+    assert sum(len(lines) for _, lines in [first, *rest]) == 1006
