@@ -63,7 +63,7 @@ def _gate_lines(number: int, key: str, gate: GateDef) -> list[str]:
 def _shape(config: GateConfig) -> str:
     return (
         "Answer with exactly one JSON object of this shape (here: nothing known yet), "
-        "in a ```json fenced block:\n\n```json\n" + example_state(config) + "\n```"
+        "in a fenced json code block:\n\n```json\n" + example_state(config) + "\n```"
     )
 
 
