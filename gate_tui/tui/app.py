@@ -1,0 +1,554 @@
+"""The gate editor: a Textual app on top of ``parse()`` and the :class:`Session` API.
+
+The one rule: the app never computes a decision. Every user edit becomes a patch that
+goes through ``parse(patch, config, previous_state=current, actor="user")``; every
+reply goes through ``parse(text, config, previous_state=current, actor="assistant")``.
+Only an ``ok`` result becomes the session's state (``session.accept``); a failed one
+changes nothing and shows its errors (``session.reject``).
+
+Typing is live but not noisy: each keystroke is parsed at once and the decision panel
+shows that result marked "editing"; the edit is recorded as *one* transition when the
+user pauses (:attr:`GateApp.EDIT_COMMIT_DELAY`), presses Enter, leaves the field or
+runs any other command. Loading a state into the form (after a reply, undo, redo)
+happens with the widgets' ``Changed`` messages prevented, so it never re-enters the
+user-edit path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Container, Vertical
+from textual.content import Content
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Select, Static, Tab, Tabs, TextArea
+
+from gate_tui.config import config_title
+from gate_tui.history import Transition
+from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
+from gate_tui.parser import parse
+from gate_tui.session import Session, SessionInfo, find_resumable, open_session
+from gate_tui.tui import keymap
+from gate_tui.tui.commands import GateCommands
+from gate_tui.tui.form import SUMMARY, FieldRef, form_to_patch, gate_value, state_to_form
+from gate_tui.tui.render import DIM, WARN_STYLE, field_messages, overrule_line, preview, verdict
+from gate_tui.tui.screens.help import HelpScreen
+from gate_tui.tui.screens.path_prompt import PathScreen
+from gate_tui.tui.screens.resume import ResumeScreen
+from gate_tui.tui.text import line, lines, visible
+from gate_tui.tui.widgets.decision_panel import DecisionPanel
+from gate_tui.tui.widgets.gate_editor import NONE_CHOICE, GateEditor, SummaryEditor
+from gate_tui.tui.widgets.gate_list import GateList
+from gate_tui.tui.widgets.history_pane import HistoryPane
+from gate_tui.tui.widgets.reply_pane import ReplyPane
+
+PAGES = ("gates", "reply", "history")
+EDITOR_INPUTS = {"raw", "classified-input", "summary"}
+
+
+@dataclass(frozen=True)
+class PendingEdit:
+    """A parsed user edit shown live but not yet recorded as a transition."""
+
+    field: FieldRef
+    patch: dict[str, Any]
+    result: ParseResult
+    base: GateState
+
+
+class GateApp(App[int]):
+    """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened on mount."""
+
+    CSS_PATH = "styles.tcss"
+    BINDINGS = keymap.bindings()
+    COMMANDS = App.COMMANDS | {GateCommands}
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
+    PREVIEW_DELAY: ClassVar[float] = 0.15
+
+    def __init__(
+        self,
+        config: GateConfig,
+        config_path: Path | None = None,
+        *,
+        session: Session | None = None,
+        state_file: Path | None = None,
+        new: bool = False,
+        resumable: SessionInfo | None = None,
+        blink: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.config_path = config_path
+        self.session = session or Session.in_memory(config, config_path)
+        self._open_args: tuple[Path | None, bool] | None = None if session else (state_file, new)
+        self._resumable = resumable
+        self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
+        self.pending: PendingEdit | None = None
+        self.preview_result: ParseResult | None = None
+        self._commit_timer: Timer | None = None
+        self._preview_timer: Timer | None = None
+        self._notices: list[str] = []
+        self.title = visible(config_title(config, config_path), one_line=True)
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◆")
+        yield Static(id="notices")
+        yield DecisionPanel(self.config, id="decision")
+        yield Tabs(Tab("Gates", id="tab-gates"), Tab("Reply", id="tab-reply"), Tab("History", id="tab-history"), id="pages")
+        with Container(id="workspace"):
+            with Vertical(id="gates-pane", classes="pane") as gates:
+                gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ asked next"
+                with Container(id="gates-body"):
+                    yield GateList(self.config, id="gate-list")
+                    with Vertical(id="editor-column"):
+                        yield GateEditor(self.config, id="gate-editor")
+                        yield SummaryEditor(id="summary-editor")
+            yield ReplyPane(id="reply-pane", classes="pane")
+            yield HistoryPane(id="history-pane", classes="pane")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._apply_keymap()
+        if not self.blink:
+            self.stop_blinking(self)
+        self.show_page("gates")
+        self.attach(self.session)
+        self.gate_list.focus()
+        if self._open_args is not None:
+            self._open_real_session()
+
+    def stop_blinking(self, root: Widget | App[Any]) -> None:
+        """Turn cursor blink off (tests and screenshots need stable frames)."""
+        for widget in root.query("Input, TextArea"):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
+
+    def _apply_keymap(self) -> None:
+        known, unknown = keymap.split_keymap(self.config.keymap)
+        self.set_keymap(known)
+        if unknown:
+            ids = ", ".join(sorted(keymap.BINDING_IDS))
+            self._notices.append(f"keymap: unknown binding id(s) {', '.join(unknown)} ignored (known: {ids})")
+
+    # ---------------------------------------------------------------- session
+
+    def _open_real_session(self) -> None:
+        assert self._open_args is not None
+        if self._resumable is not None:
+            self.push_screen(ResumeScreen(self._resumable), callback=self._open_session)
+        else:
+            self._open_session(True)
+
+    def _open_session(self, resume: bool | None) -> None:
+        assert self._open_args is not None
+        state_file, new = self._open_args
+        self.attach(open_session(self.config, self.config_path, state_file=state_file, new=new, resume=bool(resume)))
+
+    def attach(self, session: Session) -> None:
+        """Show ``session``: its state in the form, its decision, its history and notices."""
+        self.session = session
+        self.pending = None
+        self.history_pane.table.clear()
+        self.sub_title = self._sub_title()
+        self._show_notices()
+        state = session.state
+        start = session.decision.next_gate or self.config.gate_order[0]
+        self.gate_list.select_key(start)
+        self.gate_editor.load(start, gate_value(state, start))
+        self.after_transition(reload_form=True)
+
+    def _sub_title(self) -> str:
+        where = str(self.config_path) if self.config_path is not None else "bundled config"
+        parts = [where]
+        if self.session.directory is not None:
+            parts.append(f"session {self.session.name}")
+        if self.session.read_only:
+            parts.append("READ-ONLY")
+        return visible(" · ".join(parts), one_line=True)
+
+    def _show_notices(self) -> None:
+        notices = list(self.session.notices) + self._notices
+        bar = self.query_one("#notices", Static)
+        bar.update(lines([line(("⚠ ", WARN_STYLE), text) for text in notices]))
+        bar.display = bool(notices)
+
+    # ---------------------------------------------------------- widget access
+
+    @property
+    def gate_list(self) -> GateList:
+        return self.query_one(GateList)
+
+    @property
+    def gate_editor(self) -> GateEditor:
+        return self.query_one(GateEditor)
+
+    @property
+    def summary_editor(self) -> SummaryEditor:
+        return self.query_one(SummaryEditor)
+
+    @property
+    def decision_panel(self) -> DecisionPanel:
+        return self.query_one(DecisionPanel)
+
+    @property
+    def reply_pane(self) -> ReplyPane:
+        return self.query_one(ReplyPane)
+
+    @property
+    def history_pane(self) -> HistoryPane:
+        return self.query_one(HistoryPane)
+
+    # ---------------------------------------------------------------- display
+
+    def show_view(self, state: GateState, decision: GateDecision, extra: list[Content]) -> None:
+        """Decision panel, gate list marks and the editor's title line for one state."""
+        self.decision_panel.show(decision, extra)
+        self.gate_list.show(state.gates, decision.next_gate)
+        key = self.gate_editor.key
+        if key is not None:
+            self.gate_editor.show_marks(gate_value(state, key), key == decision.next_gate)
+
+    def show_current(self) -> None:
+        """Show the session's state and decision (plus the overrule notice of a last reply)."""
+        extra: list[Content] = []
+        last = self.session.timeline[-1] if self.session.timeline else None
+        if last is not None and last.kind == "reply":
+            overruled = overrule_line(last.claimed_status, last.decision)
+            extra = [overruled] if overruled is not None else []
+        self.show_view(self.session.state, self.session.decision, extra)
+
+    def after_transition(self, *, reload_form: bool) -> None:
+        """Refresh everything that depends on the session's current state."""
+        if reload_form:
+            state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
+        self.show_current()
+        self.history_pane.show(self.session.timeline)
+        self.schedule_preview(now=True)
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------- user edits
+
+    def field_for(self, widget: Widget) -> FieldRef | None:
+        """The form field an editor widget stands for (None for any other widget)."""
+        if widget.id == "summary":
+            return SUMMARY
+        return self.gate_editor.field_for(widget.id)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        field = self.field_for(event.input)
+        if field is None:
+            return
+        event.stop()
+        if field == SUMMARY:
+            self.summary_editor.show_count(event.value)
+        self.edit(field, event.value)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        field = self.field_for(event.select)
+        if field is None:
+            return
+        event.stop()
+        value = None if event.value in (NONE_CHOICE, Select.NULL) else str(event.value)
+        self.edit(field, value)
+        self.commit_pending()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.field_for(event.input) is not None:
+            event.stop()
+            self.commit_pending()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if event.widget.id in EDITOR_INPUTS:
+            self.commit_pending()
+
+    def edit(self, field: FieldRef, value: str | None) -> None:
+        """Parse one field's new value as a user patch and show the result live."""
+        if self.pending is not None and self.pending.field != field:
+            self.commit_pending()
+        patch = form_to_patch(field, value)
+        result = parse(patch, self.config, previous_state=self.session.state, actor="user")
+        self.show_field_messages(field, result)
+        self.pending = PendingEdit(field, patch, result, self.session.state)
+        self._restart_commit_timer()
+        if result.ok and result.canonical_state is not None and result.decision is not None:
+            marker = line(("✎ editing ", DIM), (field.path, "bold"), (" — recorded when you pause or press Enter", DIM))
+            self.show_view(result.canonical_state, result.decision, [marker])
+        else:
+            self.show_current()
+
+    def show_field_messages(self, field: FieldRef, result: ParseResult) -> None:
+        content = field_messages(result.errors, result.warnings, field.path)
+        if field == SUMMARY:
+            self.summary_editor.show_messages(content)
+        else:
+            self.gate_editor.show_messages(field, content)
+
+    def _restart_commit_timer(self) -> None:
+        if self._commit_timer is not None:
+            self._commit_timer.stop()
+        self._commit_timer = self.set_timer(self.EDIT_COMMIT_DELAY, self.commit_pending)
+
+    def commit_pending(self) -> None:
+        """Record the pending edit: ``accept`` an ok result, ``reject`` a failed one."""
+        pending, self.pending = self.pending, None
+        if self._commit_timer is not None:
+            self._commit_timer.stop()
+            self._commit_timer = None
+        if pending is None:
+            return
+        result = pending.result
+        if pending.base != self.session.state:
+            result = parse(pending.patch, self.config, previous_state=self.session.state, actor="user")
+        if not result.ok:
+            self.session.reject(result, pending.patch, "user")
+            return
+        if result.canonical_state == self.session.state:
+            self.show_current()
+            return
+        if self._accept(result, pending.patch, "user") is not None:
+            self.after_transition(reload_form=False)
+
+    def _accept(self, result: ParseResult, payload: Any, actor: str) -> Transition | None:
+        try:
+            return self.session.accept(result, payload, actor)  # type: ignore[arg-type]
+        except Exception as exc:  # noqa: BLE001 - the session reports, the editor must survive
+            self.notify(visible(f"Not recorded: {exc}"), title="Session error", severity="error", markup=False)
+            self.show_current()
+            return None
+
+    # ------------------------------------------------------------ gate choice
+
+    def on_option_list_option_highlighted(self, event: GateList.OptionHighlighted) -> None:
+        if event.option_list is self.gate_list:
+            self.select_gate(self.gate_list.selected_key)
+
+    def select_gate(self, key: str | None) -> None:
+        """Show gate ``key`` in the editor (the list's cursor is the source of truth)."""
+        if key is None or key == self.gate_editor.key:
+            return
+        self.commit_pending()
+        if self.gate_list.selected_key != key:
+            self.gate_list.select_key(key)
+        self.gate_editor.load(key, gate_value(self.session.state, key))
+        self.show_current()
+
+    def on_option_list_option_selected(self, event: GateList.OptionSelected) -> None:
+        self.focus_gate_field()
+
+    def focus_gate_field(self) -> None:
+        """Focus the field that would complete the selected gate."""
+        key = self.gate_editor.key
+        if key is None:
+            return
+        categorical = self.config.gates[key].categorical
+        self.query_one("#classified-select" if categorical else "#raw").focus()
+
+    # ----------------------------------------------------------------- replies
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if event.text_area.id == "reply":
+            self.schedule_preview()
+
+    def schedule_preview(self, now: bool = False) -> None:
+        """Re-run the reply preview after a short pause in typing (or at once)."""
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+        if now:
+            self.update_preview()
+        else:
+            self._preview_timer = self.set_timer(self.PREVIEW_DELAY, self.update_preview)
+
+    def update_preview(self) -> None:
+        """Parse the reply pane's text against the current state and show what it would do."""
+        text = self.reply_pane.text_area.text
+        if not text.strip():
+            self.preview_result = None
+            self.reply_pane.show_preview(None)
+            return
+        result = parse(text, self.config, previous_state=self.session.state, actor="assistant")
+        self.preview_result = result
+        self.reply_pane.show_preview(preview(result), ok=result.ok)
+
+    def action_apply_reply(self) -> None:
+        """Apply the reply in the reply pane; a failing reply stays in the pane."""
+        self.commit_pending()
+        text = self.reply_pane.text_area.text
+        if not text.strip():
+            self.notify("The reply pane is empty: paste a model reply first (F2).", severity="warning", markup=False)
+            return
+        result = parse(text, self.config, previous_state=self.session.state, actor="assistant")
+        if not result.ok:
+            self._reject_reply(result, text)
+            return
+        if self._accept(result, text, "assistant") is None:
+            return
+        self.reply_pane.clear()
+        self.after_transition(reload_form=True)
+        self.gate_editor.clear_messages()
+        self._notify_applied(result)
+
+    def _reject_reply(self, result: ParseResult, text: str) -> None:
+        self.session.reject(result, text, "assistant")
+        self.preview_result = result
+        self.reply_pane.show_preview(preview(result), ok=False)
+        first = result.errors[0]
+        count = len(result.errors)
+        where = f"{first.field_path}: " if first.field_path else ""
+        message = f"{count} error{'s' * (count != 1)}, state unchanged. {where}{first.message}"
+        self.notify(visible(message), title="Reply rejected", severity="error", markup=False)
+
+    def _notify_applied(self, result: ParseResult) -> None:
+        assert result.decision is not None
+        message = f"Decision: {verdict(result.decision)}"
+        overruled = overrule_line(result.claimed_status, result.decision)
+        if overruled is not None:
+            message += f" ({overruled.plain})"
+        self.notify(message, title="Reply applied", markup=False)
+
+    # ----------------------------------------------------------------- actions
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.config.keymap))
+
+    def action_focus_reply(self) -> None:
+        self.show_page("reply")
+        self.reply_pane.text_area.focus()
+
+    def action_focus_gates(self) -> None:
+        self.show_page("gates")
+        self.gate_list.focus()
+
+    def action_show_history(self) -> None:
+        self.show_page("history")
+        self.history_pane.table.focus()
+
+    def action_next_gate(self) -> None:
+        """Select the gate the system asks for next and focus the field that completes it."""
+        self.commit_pending()
+        key = self.session.decision.next_gate
+        if key is None:
+            self.notify("Nothing to jump to: the decision is PASS.", markup=False)
+            return
+        self.show_page("gates")
+        self.select_gate(key)
+        self.focus_gate_field()
+
+    def action_undo_transition(self) -> None:
+        self._step(self.session.undo, "Nothing to undo.")
+
+    def action_redo_transition(self) -> None:
+        self._step(self.session.redo, "Nothing to redo.")
+
+    def _step(self, move: Callable[[], Transition | None], nothing: str) -> None:
+        self.commit_pending()
+        if move() is None:
+            self.notify(nothing, markup=False)
+            return
+        self.gate_editor.clear_messages()
+        self.after_transition(reload_form=True)
+
+    def action_save_state(self) -> None:
+        self.commit_pending()
+        problem = self.session.save()
+        if problem:
+            self.notify(visible(problem), title="Not saved", severity="error", markup=False)
+        elif self.session.persistent:
+            self.notify(visible(f"Session {self.session.name} saved."), markup=False)
+        else:
+            self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
+
+    def action_save_state_as(self) -> None:
+        self.commit_pending()
+        self.push_screen(PathScreen("Save state as", "gate-state.json"), callback=self._save_as)
+
+    def _save_as(self, path: str | None) -> None:
+        if path:
+            self._report(self.session.save(Path(path)), f"State saved to {path}.")
+
+    def action_export_state(self) -> None:
+        self.commit_pending()
+        self.push_screen(PathScreen("Export state JSON to", "gate-state.json"), callback=self._export_state)
+
+    def _export_state(self, path: str | None) -> None:
+        if path:
+            self._report(self.session.export_state_json(Path(path)), f"State exported to {path}.")
+
+    def action_export_report(self) -> None:
+        self.commit_pending()
+        self.push_screen(PathScreen("Write review report to", "gate-review.md"), callback=self._export_report)
+
+    def _export_report(self, path: str | None) -> None:
+        if not path:
+            return
+        try:
+            Path(path).write_text(self.session.report_markdown(), encoding="utf-8")
+        except OSError as exc:
+            self._report(exc.strerror or str(exc), "")
+            return
+        self._report(None, f"Review report written to {path}.")
+
+    def action_copy_state(self) -> None:
+        self.commit_pending()
+        self.copy_to_clipboard(self.session.state.model_dump_json(indent=2, by_alias=True))
+        self.notify("State JSON copied to the clipboard.", markup=False)
+
+    def _report(self, problem: str | None, done: str) -> None:
+        if problem:
+            self.notify(visible(problem), title="Failed", severity="error", markup=False)
+        else:
+            self.notify(visible(done), markup=False)
+
+    async def action_quit(self) -> None:
+        self.commit_pending()
+        self.exit(0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out undo/redo when there is nothing to move to."""
+        if action == "undo_transition":
+            return True if self.session.can_undo or self.pending is not None else None
+        if action == "redo_transition":
+            return True if self.session.can_redo else None
+        return True
+
+    def on_unmount(self) -> None:
+        self.session.close()
+
+    # ------------------------------------------------------------------ pages
+
+    def show_page(self, page: str) -> None:
+        """Make ``page`` the active pane (only visible alone on narrow screens)."""
+        self.query_one("#pages", Tabs).active = f"tab-{page}"
+        self._activate(page)
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        if event.tab.id is not None:
+            self._activate(event.tab.id.removeprefix("tab-"))
+
+    def _activate(self, page: str) -> None:
+        for name in PAGES:
+            self.query_one(f"#{name}-pane").set_class(name != page, "-inactive")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        for name in PAGES:
+            pane = self.query_one(f"#{name}-pane")
+            if pane in event.widget.ancestors_with_self and pane.has_class("-inactive"):
+                self.show_page(name)
+
+
+def run_app(config: GateConfig, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:
+    """Open the editor on ``config``; returns the exit status for the CLI."""
+    resumable = None
+    if state_file is None and not new:
+        resumable = find_resumable(config, config_path)
+    app = GateApp(config, config_path, state_file=state_file, new=new, resumable=resumable)
+    result = app.run()
+    return result if isinstance(result, int) else (app.return_code or 0)

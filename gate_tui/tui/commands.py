@@ -1,0 +1,72 @@
+"""The command palette provider: every editor action by name, plus the session's extras.
+
+Session actions that the Session API may or may not offer yet ("Save state as…",
+"Export state JSON", "Export review report", "Copy state to clipboard") are listed
+only when the session object has the method behind them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from gate_tui.tui.keymap import ACTIONS
+
+if TYPE_CHECKING:
+    from gate_tui.tui.app import GateApp
+
+
+@dataclass(frozen=True)
+class PaletteCommand:
+    """One palette entry: its name, help line and the app action it runs."""
+
+    name: str
+    help: str
+    action: str
+
+
+EXTRAS: tuple[tuple[str, str, str, str], ...] = (
+    # (session method it needs, name, help, app action)
+    ("save", "Save state as…", "Write the current state to a file you name", "save_state_as"),
+    ("export_state_json", "Export state JSON", "Write the canonical state as JSON next to the session", "export_state"),
+    ("report_markdown", "Export review report", "Write a Markdown review report of this session", "export_report"),
+    ("state", "Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
+)
+SKIPPED = {"command_palette"}
+
+
+def palette_commands(session: object) -> list[PaletteCommand]:
+    """Every named action, then the session extras that ``session`` supports."""
+    commands = [PaletteCommand(a.name, a.help, a.action) for a in ACTIONS if a.id not in SKIPPED]
+    for needs, name, help_text, action in EXTRAS:
+        if hasattr(session, needs):
+            commands.append(PaletteCommand(name, help_text, action))
+    return commands
+
+
+class GateCommands(Provider):
+    """Lists :func:`palette_commands` and runs the chosen action on the app."""
+
+    def _commands(self) -> list[PaletteCommand]:
+        app: GateApp = self.app  # type: ignore[assignment]
+        return palette_commands(app.session)
+
+    def _runner(self, action: str) -> Callable[[], object]:
+        async def run() -> None:
+            await self.app.run_action(action)
+
+        return run
+
+    async def discover(self) -> Hits:
+        for command in self._commands():
+            yield DiscoveryHit(command.name, self._runner(command.action), help=command.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for command in self._commands():
+            score = matcher.match(command.name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(command.name), self._runner(command.action), help=command.help)

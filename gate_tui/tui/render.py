@@ -1,0 +1,269 @@
+"""Pure functions from models to display Content: decision, preview, diff, timeline, gate rows.
+
+Kept apart from the widgets so each screen element's wording is defined once and can
+be tested without running an app. Every string that came from a model or a user goes
+through :mod:`gate_tui.tui.text`, so nothing here is ever parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from rich.text import Text
+from textual.content import Content
+
+from gate_tui.decision import gate_complete
+from gate_tui.history import Transition
+from gate_tui.models import (
+    FieldChange,
+    GateConfig,
+    GateDecision,
+    GateDiff,
+    GateValue,
+    ParseError,
+    ParseResult,
+    ParseWarning,
+    Repair,
+    StatusInfo,
+)
+from gate_tui.tui.text import line, lines, plain, shown, visible
+
+_FONT = {
+    "N": ("█▄ █", "█ ▀█"),
+    "O": ("█▀█", "█▄█"),
+    "P": ("█▀█", "█▀▀"),
+    "A": ("▄▀█", "█▀█"),
+    "S": ("█▀", "▄█"),
+    " ": ("  ", "  "),
+}
+OK_STYLE = "bold $text-success"
+BAD_STYLE = "bold $text-error"
+WARN_STYLE = "bold $text-warning"
+DIM = "dim"
+
+
+def verdict(decision: GateDecision | None) -> str:
+    """``PASS`` / ``NO PASS``: the word, so the decision never depends on colour alone."""
+    return "PASS" if decision is not None and decision.pass_ else "NO PASS"
+
+
+def big_word(word: str) -> Content:
+    """``word`` in a two-row block font (only the letters of PASS / NO PASS)."""
+    rows = ["", ""]
+    for char in word:
+        glyph = _FONT.get(char, (char, " " * len(char)))
+        rows = [rows[0] + glyph[0] + " ", rows[1] + glyph[1] + " "]
+    return Content("\n".join(row.rstrip() for row in rows))
+
+
+def reason_text(decision: GateDecision) -> str:
+    """Why the system decided as it did, in words."""
+    if decision.reason == "user_override":
+        return "user override (this config's policy allows it)"
+    if decision.pass_:
+        return "every required gate is answered"
+    return f"required gate {decision.next_gate} is missing"
+
+
+def short_reason(decision: GateDecision) -> str:
+    """``2_use_case missing`` / ``all required gates answered``: the tail of one-line verdicts."""
+    if decision.reason == "user_override":
+        return "user override"
+    return "all required gates answered" if decision.pass_ else f"{decision.next_gate} missing"
+
+
+def gate_title(config: GateConfig, key: str) -> str:
+    label = config.gates[key].label
+    return f"{key} — {label}" if label else key
+
+
+def overrule_line(claimed: StatusInfo | None, decision: GateDecision | None) -> Content | None:
+    """``model claimed PASS — overruled: 2_use_case missing`` when the model disagreed."""
+    if claimed is None or decision is None:
+        return None
+    if claimed.pass_ != decision.pass_:
+        said = "PASS" if claimed.pass_ else "NO PASS"
+        return line((f"model claimed {said} — overruled: {short_reason(decision)}", WARN_STYLE))
+    if not decision.pass_ and claimed.next_gate != decision.next_gate:
+        said = claimed.next_gate or "no next gate"
+        return line((f"model claimed next gate {said} — overruled: {short_reason(decision)}", WARN_STYLE))
+    return None
+
+
+def decision_details(config: GateConfig, decision: GateDecision, extra: Sequence[Content] = ()) -> Content:
+    """The text beside the big word: verdict, reason, next gate and its question."""
+    style = OK_STYLE if decision.pass_ else BAD_STYLE
+    rows = [line((verdict(decision), style), (" · ", DIM), reason_text(decision))]
+    if decision.next_gate is not None and decision.next_gate in config.gates:
+        rows.append(line(("Next ▶ ", DIM), (gate_title(config, decision.next_gate), "bold"), ("  F3", DIM)))
+        rows.append(plain(decision.next_question or config.gates[decision.next_gate].question, "italic"))
+    rows.extend(extra)
+    return lines(rows)
+
+
+def gate_row(config: GateConfig, key: str, value: GateValue | None, is_next: bool) -> Content:
+    """One row of the gate list: next marker, complete mark, required mark, key and label."""
+    gate = config.gates[key]
+    done = gate_complete(gate, value)
+    mark = ("✓", "$text-success") if done else (("✗", "$text-error") if gate.required else ("–", DIM))
+    pointer = ("▶", WARN_STYLE) if is_next else (" ", "")
+    required = ("*", "bold") if gate.required else (" ", "")
+    label = (f"  {gate.label}", DIM) if gate.label else ("", "")
+    key_style = WARN_STYLE if is_next else ""
+    return line(pointer, " ", mark, " ", required, " ", (key, key_style), label)
+
+
+def change_row(change: FieldChange) -> Content:
+    """``2_use_case.raw  — → “Rank tickets”``."""
+    path = change["path"].removeprefix("gates.")
+    return line("  ", (path, "bold"), "  ", (shown(change["before"]), "$text-error"), (" → ", DIM), (shown(change["after"]), "$text-success"))
+
+
+def field_changes(diff: GateDiff | None) -> list[FieldChange]:
+    """The changed fields of a diff without the status block (shown as the decision instead)."""
+    if diff is None:
+        return []
+    return [change for change in diff.changes if not change["path"].startswith("status.")]
+
+
+def decision_change(diff: GateDiff | None) -> Content | None:
+    """``decision  NO PASS → PASS`` when a transition changed the verdict."""
+    if diff is None:
+        return None
+    for change in diff.changes:
+        old, new = change["before"], change["after"]
+        if change["path"] == "status.pass" and old is not None and old != new:
+            before, after = ("PASS" if old else "NO PASS"), ("PASS" if new else "NO PASS")
+            return line("  ", ("decision", "bold"), "  ", before, (" → ", DIM), (after, OK_STYLE if new else BAD_STYLE))
+    return None
+
+
+def clock(at: str) -> str:
+    """``HH:MM:SS`` local time of an ISO timestamp (the raw text if it is not one)."""
+    try:
+        return datetime.fromisoformat(at).astimezone().strftime("%H:%M:%S")
+    except ValueError:
+        return visible(at[:19], one_line=True)
+
+
+def transition_heading(transition: Transition) -> Content:
+    """``#3 reply · assistant · 12:03:01`` (+ what an undo/redo/jump restored)."""
+    parts: list[str | tuple[str, str]] = [(f"#{transition.index} {transition.kind}", "bold"), (" by ", DIM), (transition.actor, "bold $accent")]
+    if transition.target is not None:
+        restored = "the initial state" if transition.target < 0 else f"#{transition.target}"
+        parts.append((f" (restored {restored})", DIM))
+    parts.append((f" · {clock(transition.at)}", DIM))
+    return line(*parts)
+
+
+def diff_view(transition: Transition | None) -> Content:
+    """The diff pane: the last transition's actor and each changed field, before → after."""
+    if transition is None:
+        return lines([plain("No changes yet.", "italic"), plain("Type in a gate or apply a reply (F2).", DIM)])
+    rows = [transition_heading(transition)]
+    changed = [change_row(change) for change in field_changes(transition.diff)]
+    rows.extend(changed or [plain("  no field changed", DIM)])
+    verdict_row = decision_change(transition.diff)
+    if verdict_row is not None:
+        rows.append(verdict_row)
+    overruled = overrule_line(transition.claimed_status, transition.decision)
+    if overruled is not None:
+        rows.append(overruled)
+    return lines(rows)
+
+
+def changed_summary(diff: GateDiff) -> str:
+    """``2: summary, 2_use_case.raw`` for a timeline cell."""
+    paths = [change["path"].removeprefix("gates.") for change in field_changes(diff)]
+    if not paths:
+        return "—"
+    text = ", ".join(paths)
+    return visible(f"{len(paths)}: {text}", one_line=True)
+
+
+def timeline_cells(transition: Transition) -> tuple[Text, ...]:
+    """The cells of one timeline row: ``rich.text.Text`` (DataTable parses ``str`` as markup)."""
+    word = verdict(transition.decision)
+    return (
+        Text(str(transition.index), style="dim"),
+        Text(clock(transition.at)),
+        Text(transition.actor, style="bold"),
+        Text(transition.kind),
+        Text(changed_summary(transition.diff)),
+        Text(word, style="bold green" if transition.decision.pass_ else "bold red"),
+    )
+
+
+def error_rows(errors: Iterable[ParseError]) -> list[Content]:
+    """Each error with its ``field_path``, code, message, ``expected`` and ``actual``."""
+    rows: list[Content] = []
+    for error in errors:
+        rows.append(line(("✗ ", BAD_STYLE), (error.field_path or "(whole reply)", "bold"), (f"  [{error.code}]", DIM)))
+        rows.append(line("    ", error.message))
+        if error.expected is not None or error.actual is not None:
+            rows.append(line(("    expected ", DIM), error.expected or "—", ("  actual ", DIM), error.actual or "—"))
+    return rows
+
+
+def repair_rows(repairs: Iterable[Repair]) -> list[Content]:
+    return [line(("  ", ""), (f"{repair.line}:{repair.column}", "bold"), "  ", repair.message) for repair in repairs]
+
+
+def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
+    """Warnings that are not repairs (those are listed with their positions already)."""
+    rows: list[Content] = []
+    for warning in warnings:
+        if warning.code.startswith("repaired_") or warning.code == "claimed_status_overruled":
+            continue
+        rows.append(line(("  ! ", WARN_STYLE), warning.message))
+    return rows
+
+
+def preview(result: ParseResult) -> Content:
+    """What applying a reply would do: decision after, changes, repairs, or the errors."""
+    rows = _preview_ok(result) if result.ok else _preview_failed(result)
+    if result.repairs:
+        rows.append(plain(f"Repairs the parser applied ({len(result.repairs)}):", "bold"))
+        rows.extend(repair_rows(result.repairs))
+    warned = warning_rows(result.warnings)
+    if warned:
+        rows.append(plain("Warnings:", "bold"))
+        rows.extend(warned)
+    return lines(rows)
+
+
+def _preview_ok(result: ParseResult) -> list[Content]:
+    decision = result.decision
+    assert decision is not None
+    style = OK_STYLE if decision.pass_ else BAD_STYLE
+    rows = [line(("If applied: ", "bold"), (verdict(decision), style), (" · ", DIM), short_reason(decision))]
+    overruled = overrule_line(result.claimed_status, decision)
+    if overruled is not None:
+        rows.append(overruled)
+    changes = field_changes(result.diff)
+    rows.append(plain(f"Fields that would change ({len(changes)}):" if changes else "No field would change.", "bold"))
+    rows.extend(change_row(change) for change in changes)
+    verdict_row = decision_change(result.diff)
+    if verdict_row is not None:
+        rows.append(verdict_row)
+    rows.append(plain("Ctrl+J applies it.", DIM))
+    return rows
+
+
+def _preview_failed(result: ParseResult) -> list[Content]:
+    count = len(result.errors)
+    rows = [line((f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE), (" — the state would not change", DIM))]
+    rows.extend(error_rows(result.errors))
+    return rows
+
+
+def field_messages(errors: Iterable[ParseError], warnings: Iterable[ParseWarning], path: str) -> Content:
+    """The errors (and warnings) of one form field, for the line under it."""
+    rows = [line(("✗ ", BAD_STYLE), error.message) for error in errors if _concerns(error.field_path, path)]
+    rows += [line(("! ", WARN_STYLE), warning.message) for warning in warnings if _concerns(warning.field_path, path)]
+    return lines(rows)
+
+
+def _concerns(field_path: str, path: str) -> bool:
+    return field_path == path or field_path.startswith(path + ".")

@@ -1,0 +1,1 @@
+"""Modal screens of the editor: help, and the resume-session question."""

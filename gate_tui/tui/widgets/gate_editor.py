@@ -1,0 +1,137 @@
+"""The detail editor of the selected gate, and the summary editor with its n/200 counter.
+
+The editors hold what the user typed even while the parser rejects it; the message
+line under each field shows that field's errors. ``load`` sets values with the
+``Changed`` messages prevented (programmatic updates are not user edits).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Input, Label, Select, Static
+
+from gate_tui.decision import gate_complete
+from gate_tui.models import SUMMARY_MAX_CHARS, GateConfig, GateValue
+from gate_tui.tui.form import SUMMARY, FieldRef
+from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
+from gate_tui.tui.text import line, plain
+
+NONE_CHOICE = ""
+"""The Select value standing for "none" (``classified: null``)."""
+
+
+class GateEditor(Vertical):
+    """Key, label, question, marks, and the ``raw`` / ``classified`` editors of one gate."""
+
+    def __init__(self, config: GateConfig, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.config = config
+        self.key: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="gate-title")
+        yield Static(id="gate-question")
+        with Horizontal(classes="field-row"):
+            yield Label("Raw", classes="field-label")
+            yield Input(id="raw", placeholder="answer in your words", compact=True)
+        yield Static(id="raw-msg", classes="field-msg")
+        with Horizontal(classes="field-row"):
+            yield Label("Classified", classes="field-label")
+            yield Select([(Content("none"), NONE_CHOICE)], allow_blank=False, id="classified-select", compact=True)
+            yield Input(id="classified-input", placeholder="no categories: leave empty", compact=True)
+        yield Static(id="classified-msg", classes="field-msg")
+
+    def field_for(self, widget_id: str | None) -> FieldRef | None:
+        """The form field a widget edits, for the gate on show."""
+        if self.key is None:
+            return None
+        if widget_id == "raw":
+            return FieldRef("raw", self.key)
+        if widget_id in ("classified-select", "classified-input"):
+            return FieldRef("classified", self.key)
+        return None
+
+    def load(self, key: str, value: GateValue) -> None:
+        """Show gate ``key`` with ``value`` (no Changed messages are sent)."""
+        gate = self.config.gates[key]
+        switching = key != self.key
+        self.key = key
+        raw = self.query_one("#raw", Input)
+        select = self.query_one("#classified-select", Select)
+        free = self.query_one("#classified-input", Input)
+        with self.prevent(Input.Changed, Select.Changed):
+            if switching:
+                options = [(Content("none"), NONE_CHOICE)] + [(plain(c, one_line=True), c) for c in gate.expected_categories]
+                select.set_options(options)
+            raw.value = value.raw or ""
+            select.value = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
+            free.value = value.classified or ""
+        select.display = gate.categorical
+        free.display = not gate.categorical
+        self.query_one("#gate-question", Static).update(plain(gate.question, "italic"))
+        if switching:
+            self.clear_messages()
+
+    def show_marks(self, value: GateValue, is_next: bool) -> None:
+        """The title line: key, label, required and complete marks, next-gate tag."""
+        assert self.key is not None
+        gate = self.config.gates[self.key]
+        done = gate_complete(gate, value)
+        parts: list[str | tuple[str, str]] = [(self.key, "bold")]
+        if gate.label:
+            parts.append((f"  {gate.label}", ""))
+        parts.append(("  required" if gate.required else "  optional", "bold" if gate.required else DIM))
+        parts.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
+        if is_next:
+            parts.append(("  ▶ asked next", WARN_STYLE))
+        self.query_one("#gate-title", Static).update(line(*parts))
+
+    def show_messages(self, field: FieldRef, content: Content) -> None:
+        """Errors/warnings under one field (empty content hides the line)."""
+        target = self.query_one("#raw-msg" if field.name == "raw" else "#classified-msg", Static)
+        target.update(content)
+        target.display = bool(content)
+        target.set_class(bool(content), "-error")
+
+    def clear_messages(self) -> None:
+        for name in ("#raw-msg", "#classified-msg"):
+            target = self.query_one(name, Static)
+            target.update(Content())
+            target.display = False
+
+
+class SummaryEditor(Vertical):
+    """The state's one-line summary with an ``n/200`` counter and its error line."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="field-row"):
+            yield Label("Summary", classes="field-label")
+            yield Input(id="summary", placeholder="one line for the record", compact=True)
+            yield Static(id="summary-count")
+        yield Static(id="summary-msg", classes="field-msg")
+
+    field = SUMMARY
+
+    def on_mount(self) -> None:
+        self.show_count("")
+        self.show_messages(Content())
+
+    def load(self, summary: str) -> None:
+        """Show ``summary`` (no Changed message is sent)."""
+        with self.prevent(Input.Changed):
+            self.query_one("#summary", Input).value = summary
+        self.show_count(summary)
+        self.show_messages(Content())
+
+    def show_count(self, text: str) -> None:
+        """``n/200``, in the error colour past the limit (the parser's limit, trimmed)."""
+        count = len(text.strip())
+        style = BAD_STYLE if count > SUMMARY_MAX_CHARS else DIM
+        self.query_one("#summary-count", Static).update(Content.styled(f"{count}/{SUMMARY_MAX_CHARS}", style))
+
+    def show_messages(self, content: Content) -> None:
+        target = self.query_one("#summary-msg", Static)
+        target.update(content)
+        target.display = bool(content)

@@ -1,0 +1,51 @@
+"""The gate list: one cheap, virtualised row per gate (a single OptionList).
+
+A widget row per gate does not scale (about nine DOM nodes each); an ``OptionList``
+renders only the visible lines, so a 200-gate config opens as fast as a 5-gate one.
+Rows are re-rendered only when their text changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from gate_tui.models import GateConfig, GateValue
+from gate_tui.tui.render import gate_row
+
+
+class GateList(OptionList):
+    """Key/label, required mark, complete mark and the next-gate pointer for every gate."""
+
+    def __init__(self, config: GateConfig, **kwargs: object) -> None:
+        self.config = config
+        self._rows: dict[str, Content] = {}
+        empty = {key: GateValue() for key in config.gate_order}
+        options = [Option(self._row(key, empty, None), id=key) for key in config.gate_order]
+        super().__init__(*options, markup=False, **kwargs)  # type: ignore[arg-type]
+
+    def _row(self, key: str, values: Mapping[str, GateValue], next_gate: str | None) -> Content:
+        row = gate_row(self.config, key, values.get(key), key == next_gate)
+        self._rows[key] = row
+        return row
+
+    def show(self, values: Mapping[str, GateValue], next_gate: str | None) -> None:
+        """Refresh the rows whose marks changed."""
+        for index, key in enumerate(self.config.gate_order):
+            row = gate_row(self.config, key, values.get(key), key == next_gate)
+            if row != self._rows.get(key):
+                self._rows[key] = row
+                self.replace_option_prompt_at_index(index, row)
+
+    @property
+    def selected_key(self) -> str | None:
+        """The gate under the cursor."""
+        option = self.highlighted_option
+        return option.id if option is not None else None
+
+    def select_key(self, key: str) -> None:
+        """Move the cursor to gate ``key`` and scroll it into view."""
+        self.highlighted = self.config.gate_order.index(key)

@@ -1,0 +1,50 @@
+"""The history pane: the last transition's diff (before → after) and the session timeline.
+
+The timeline is a ``DataTable`` whose cells are ``Content`` objects (string cells
+would be parsed as markup). Rows are appended as transitions arrive, never rebuilt
+unless the session itself changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import DataTable, Static
+
+from gate_tui.history import Transition
+from gate_tui.tui.render import diff_view, timeline_cells
+
+COLUMNS = ("#", "time", "actor", "kind", "fields changed", "decision")
+
+
+class HistoryPane(Vertical):
+    """Last change on top, the scrollable timeline of every transition below."""
+
+    BORDER_TITLE = "Last change · F4"
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="diff-scroll"):
+            yield Static(diff_view(None), id="diff")
+        yield Static(Content.styled("Timeline", "bold $text-muted"), classes="pane-title")
+        yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.table.add_columns(*COLUMNS)
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#timeline", DataTable)
+
+    def show(self, timeline: Sequence[Transition]) -> None:
+        """Show the last transition and append the timeline rows not shown yet."""
+        self.query_one("#diff", Static).update(diff_view(timeline[-1] if timeline else None))
+        table = self.table
+        if table.row_count > len(timeline):
+            table.clear()
+        for transition in timeline[table.row_count :]:
+            table.add_row(*timeline_cells(transition), key=str(transition.index))
+        if timeline:
+            table.move_cursor(row=table.row_count - 1, animate=False)

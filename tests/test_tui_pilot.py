@@ -1,0 +1,260 @@
+"""Pilot tests of the editor: real key presses, pasted replies, undo/redo, keys and scale.
+
+Every test waits on the condition it asserts (``wait_for``), never on a bare pause.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from textual import events
+from textual.widgets import Input, TextArea
+
+from gate_tui.config import load_config
+from gate_tui.models import GateConfig, GateState
+from gate_tui.parser import parse
+from gate_tui.session import Session
+from gate_tui.tui.app import GateApp
+from tests.tui_helpers import ML_CONFIG, full_state_for, make_large_config, reply, screen_text, wait_for
+
+
+def make_app(config: GateConfig | None = None, initial: GateState | None = None) -> GateApp:
+    config = config or load_config(ML_CONFIG)
+    session = Session.in_memory(config, ML_CONFIG, initial=initial)
+    return GateApp(config, ML_CONFIG, session=session, blink=False)
+
+
+def state_after(config: GateConfig, patch: dict[str, Any]) -> GateState:
+    result = parse(patch, config, None, actor="user")
+    assert result.ok and result.canonical_state is not None, result.errors
+    return result.canonical_state
+
+
+def word(app: GateApp) -> str:
+    return app.decision_panel.word
+
+
+async def paste(pilot: Any, app: GateApp, text: str) -> None:
+    """Focus the reply pane with F2 and paste ``text`` the way a terminal does."""
+    await pilot.press("f2")
+    await wait_for(pilot, lambda: isinstance(app.focused, TextArea), message="reply pane focused")
+    app.post_message(events.Paste(text))
+    await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="pasted text in the reply pane")
+
+
+async def test_typing_into_the_last_gate_turns_no_pass_into_pass() -> None:
+    config = load_config(ML_CONFIG)
+    app = make_app(config, state_after(config, full_state_for(config, skip="2_use_case")))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: word(app) == "NO PASS")
+        assert "2_use_case" in screen_text(app)
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="raw field of the next gate focused")
+        assert app.gate_editor.key == "2_use_case"
+        await pilot.press(*"Rank tickets")
+        await wait_for(pilot, lambda: word(app) == "PASS", message="decision panel says PASS")
+        await wait_for(pilot, lambda: app.session.decision.pass_, message="the edit is recorded")
+        assert len(app.session.timeline) == 1, "one transition for the whole typed answer"
+        assert app.session.state.gates["2_use_case"].raw == "Rank tickets"
+        assert app.session.timeline[-1].actor == "user"
+        assert app.query_one("#raw", Input).value == "Rank tickets"
+
+
+async def test_choosing_a_category_with_the_select() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+        await pilot.press("enter", "down", "enter")
+        await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "available")
+        await wait_for(pilot, lambda: app.session.decision.next_gate == "2_use_case")
+        await wait_for(pilot, lambda: "2_use_case" in screen_text(app).split("\n")[2])
+
+
+async def test_enter_records_an_edit_at_once() -> None:
+    app = make_app()
+    app.EDIT_COMMIT_DELAY = 30.0
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
+        await pilot.press(*"rank", "enter")
+        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "rank")
+        assert len(app.session.timeline) == 1
+
+
+async def test_paste_a_reply_preview_and_apply_it() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste(pilot, app, reply("ml_good.md"))
+        await wait_for(pilot, lambda: "If applied: PASS" in screen_text(app), message="preview of the outcome")
+        assert app.session.timeline == [], "previewing changes nothing"
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        assert app.session.timeline[-1].actor == "assistant"
+        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "", message="applied reply cleared")
+        app.gate_list.select_key("2_use_case")
+        await wait_for(pilot, lambda: app.query_one("#raw", Input).value.startswith("Rank incoming"))
+        await pilot.pause(app.EDIT_COMMIT_DELAY + 0.2)
+        assert len(app.session.timeline) == 1, "loading the form from a reply is not a user edit"
+
+
+async def test_a_failing_reply_leaves_the_state_untouched_and_keeps_its_text() -> None:
+    config = load_config(ML_CONFIG)
+    app = make_app(config, state_after(config, full_state_for(config, skip="3_success_metric")))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        before = app.session.state
+        garbage = reply("ml_garbage.md")
+        await paste(pilot, app, garbage)
+        await wait_for(pilot, lambda: "Cannot apply" in screen_text(app))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: "Reply rejected" in screen_text(app), message="rejection notice")
+        assert app.session.state == before
+        assert app.session.timeline == []
+        assert app.reply_pane.text_area.text == garbage
+        assert word(app) == "NO PASS"
+
+
+async def test_a_lying_reply_is_overruled_in_the_decision_panel() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste(pilot, app, reply("ml_lying_pass.md"))
+        await wait_for(pilot, lambda: "model claimed PASS — overruled: 2_use_case missing" in screen_text(app))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: app.session.timeline)
+        assert word(app) == "NO PASS"
+        top = "\n".join(screen_text(app).split("\n")[:7])
+        assert "model claimed PASS — overruled: 2_use_case missing" in top
+
+
+async def test_repairable_reply_lists_repairs_with_positions() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste(pilot, app, reply("ml_repairable.md"))
+        await wait_for(pilot, lambda: "Repairs the parser applied" in screen_text(app))
+        assert app.preview_result is not None and app.preview_result.ok
+        first = app.preview_result.repairs[0]
+        assert f"{first.line}:{first.column}" in screen_text(app)
+
+
+async def test_undo_and_redo_keys_move_over_transitions() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste(pilot, app, reply("ml_good.md"))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: app.focused is app.gate_list)
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: word(app) == "NO PASS", message="undo restores the empty state")
+        assert app.session.state.gates["2_use_case"].raw is None
+        assert app.session.timeline[-1].kind == "undo"
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: word(app) == "PASS", message="redo")
+        assert app.session.timeline[-1].kind == "redo"
+        assert app.query_one("#summary", Input).value.startswith("Ticket-routing")
+
+
+async def test_ctrl_z_in_the_reply_pane_undoes_text_not_state() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste(pilot, app, reply("ml_good.md"))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        await pilot.press(*"abc")
+        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "abc")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: app.reply_pane.text_area.text != "abc")
+        assert app.session.decision.pass_
+        assert [t.kind for t in app.session.timeline] == ["reply"]
+
+
+async def test_typed_edit_then_undo_reverts_the_whole_answer() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("down", "enter")
+        await pilot.press(*"hello")
+        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "hello")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw is None)
+        await wait_for(pilot, lambda: app.query_one("#raw", Input).value == "")
+
+
+async def test_summary_too_long_is_shown_at_the_field_and_keeps_the_text() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        summary = app.query_one("#summary", Input)
+        summary.focus()
+        await wait_for(pilot, lambda: app.focused is summary)
+        long_text = "x" * 201
+        app.post_message(events.Paste(long_text))
+        await wait_for(pilot, lambda: "at most 200 allowed" in screen_text(app), message="error at the field")
+        assert "201/200" in screen_text(app)
+        assert summary.value == long_text
+        await pilot.press("tab")
+        await pilot.pause(app.EDIT_COMMIT_DELAY + 0.2)
+        assert app.session.timeline == []
+        assert app.session.state.summary == ""
+        assert summary.value == long_text
+
+
+async def test_help_screen_lists_keys_rules_and_actors() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: "Decision rules" in screen_text(app))
+        text = screen_text(app)
+        assert "Ctrl+J" in text and "user vs assistant" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Decision rules" not in screen_text(app))
+
+
+async def test_command_palette_lists_every_action_by_name() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: "Apply reply" in screen_text(app), message="palette lists actions")
+        text = screen_text(app)
+        for name in ("Apply reply", "Jump to next gate", "Undo", "Redo", "Save state", "Help"):
+            assert name in text
+        await pilot.press(*"next gate", "enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+
+
+async def test_keymap_from_the_config_rebinds_apply() -> None:
+    config = load_config(ML_CONFIG).model_copy(update={"keymap": {"apply_reply": "f9", "no_such_action": "f10"}})
+    app = make_app(config)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: "no_such_action" in screen_text(app), message="unknown id reported")
+        await paste(pilot, app, reply("ml_good.md"))
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+
+
+async def test_narrow_terminal_reaches_every_pane() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: "NO PASS" in screen_text(app))
+        await paste(pilot, app, reply("ml_good.md"))
+        await wait_for(pilot, lambda: "If applied: PASS" in screen_text(app))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: "Timeline" in screen_text(app) and "assistant" in screen_text(app))
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: "Nothing to jump to" in screen_text(app))
+
+
+async def test_two_hundred_gates_open_and_respond() -> None:
+    config = make_large_config(200)
+    app = make_app(config, state_after(config, full_state_for(config, skip="g200")))
+    started = time.perf_counter()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: word(app) == "NO PASS")
+        opened = time.perf_counter() - started
+        assert opened < 5.0, f"200-gate config took {opened:.1f}s to open"
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        assert len(app.query("*")) < 300, "the DOM does not grow with the number of gates"

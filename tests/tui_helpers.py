@@ -1,0 +1,94 @@
+"""Helpers for the editor's tests and benchmark: polling, screen text, a large config.
+
+* :func:`wait_for` polls a condition every 20 ms (``pilot.pause()`` alone guesses
+  idleness and returns early under load).
+* :func:`screen_text` is what the terminal shows, as plain text.
+* :func:`make_large_config` builds an n-gate config for the scale tests and the bench.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gate_tui.models import GateConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = ROOT / "sample_configs"
+REPLIES = CONFIGS / "replies"
+ML_CONFIG = CONFIGS / "ml_project_intake.yaml"
+
+DANGEROUS = (
+    "[/",
+    "[b]",
+    "[@click=app.quit]x[/]",
+    "[type=x, input_value={'a[0]': 1}]",
+    "\x1b[31mred\x1b[0m",
+)
+"""Strings that must render literally everywhere (markup, click actions, ANSI)."""
+
+
+async def wait_for(pilot: Any, predicate: Callable[[], object], timeout: float = 5.0, message: str = "") -> None:
+    """Poll ``predicate`` every 20 ms until it is truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if predicate():
+                return
+        except Exception:  # noqa: BLE001 - widgets may not be mounted yet
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {message or predicate}")
+        await pilot.pause(0.02)
+        await asyncio.sleep(0)
+
+
+def screen_text(app: Any) -> str:
+    """The current screen as plain text, one line per terminal row."""
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, record=True, file=_Null(), color_system=None, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)
+
+
+class _Null:
+    def write(self, _text: str) -> int:
+        return 0
+
+    def flush(self) -> None:
+        return None
+
+
+def reply(name: str) -> str:
+    """A bundled sample reply."""
+    return (REPLIES / name).read_text(encoding="utf-8")
+
+
+def make_large_config(n: int = 200) -> GateConfig:
+    """A config with ``n`` gates: every third categorical, every fifth optional."""
+    order = [f"g{index:03d}" for index in range(1, n + 1)]
+    gates: dict[str, Any] = {}
+    for index, key in enumerate(order, start=1):
+        gate: dict[str, Any] = {"label": f"Gate {index}", "question": f"What is the answer to question {index}?"}
+        if index % 3 == 0:
+            gate["expected_categories"] = ["yes", "no", "unknown"]
+        if index % 5 == 0:
+            gate["required"] = False
+        gates[key] = gate
+    return GateConfig.model_validate({"name": f"Large config ({n} gates)", "gate_order": order, "gates": gates})
+
+
+def full_state_for(config: GateConfig, skip: str | None = None) -> dict[str, Any]:
+    """A user patch answering every gate of ``config`` (except ``skip``)."""
+    gates: dict[str, Any] = {}
+    for key in config.gate_order:
+        if key == skip:
+            continue
+        gate = config.gates[key]
+        gates[key] = {"raw": f"answer {key}", "classified": gate.expected_categories[0] if gate.categorical else None}
+    return {"summary": "filled for a test", "gates": gates}
