@@ -1,0 +1,81 @@
+"""Atomic file replacement: readers see the old file or the new one, never half of one.
+
+The text goes to a temporary file in the same folder (so ``os.replace`` is a rename
+on one file system), is flushed and fsync'd, replaces the target, and then the folder
+itself is fsync'd so the rename survives a power cut. Errors come back as a message,
+never as an exception, because the editor must keep working when a disk is full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+DEFAULT_MODE = 0o644
+
+
+def _read_umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()  # read once at import: os.umask is process-wide, not thread-safe
+
+
+def atomic_write_text(path: Path, text: str) -> str | None:
+    """Replace ``path`` with ``text`` (UTF-8) atomically; return an error message or None."""
+    target = Path(path)
+    try:
+        _write_replace(target, text.encode("utf-8"))
+    except OSError as exc:
+        return f"cannot write {target}: {describe_os_error(exc)}"
+    return None
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or a new file in ``directory`` durable (a no-op where unsupported)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``Permission denied`` rather than ``[Errno 13] Permission denied: '/x'``."""
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _write_replace(target: Path, data: bytes) -> None:
+    directory = target.parent if str(target.parent) else Path(".")
+    mode = _mode_for(target)
+    fd, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+    fsync_dir(directory)
+
+
+def _mode_for(target: Path) -> int:
+    """Keep an existing file's permissions; new files get 0644 minus the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return DEFAULT_MODE & ~_UMASK

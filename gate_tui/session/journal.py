@@ -1,0 +1,200 @@
+"""The journal: one JSON object per line, appended and fsync'd before anyone sees it.
+
+Writing: :class:`JournalWriter` appends a whole line with ``O_APPEND`` and fsyncs it
+before :meth:`JournalWriter.append` returns, so a transition the editor has shown can
+never be lost by a crash. Reading: :func:`read_journal` is tolerant — a torn last line
+(a write cut off by a crash or power loss) and undecodable lines are skipped with a
+notice, and everything else is returned. Neither side raises for a bad file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gate_tui.session.atomic import describe_os_error, fsync_dir
+
+Record = dict[str, Any]
+TORN_SUFFIX = ".torn"
+
+
+@dataclass
+class JournalRead:
+    """What :func:`read_journal` found: the header, the records after it, and notices."""
+
+    exists: bool = False
+    header: Record | None = None
+    records: list[Record] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    error: str | None = None
+    valid_bytes: int = 0  # length of the prefix made of whole lines we kept or skipped
+    torn: bytes = b""  # a cut-off last line, dropped
+    needs_newline: bool = False  # the last line is a whole record missing only its newline
+
+    @property
+    def empty(self) -> bool:
+        return self.header is None and not self.records
+
+
+def encode_record(record: Record) -> bytes:
+    """One journal line. Anything JSON cannot encode is written as its ``str``."""
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    return (text + "\n").encode("utf-8")
+
+
+def read_journal(path: Path) -> JournalRead:
+    """Read every decodable record of ``path``; problems become notices, never exceptions."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return JournalRead()
+    except OSError as exc:
+        return JournalRead(exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}")
+    return _decode(data, Path(path))
+
+
+def _decode(data: bytes, path: Path) -> JournalRead:
+    read = JournalRead(exists=True)
+    lines = data.split(b"\n")
+    tail = lines.pop()  # b"" when the file ends with a newline
+    offset = 0
+    for number, line in enumerate(lines, start=1):
+        offset += len(line) + 1
+        _take(read, line, number, path)
+    read.valid_bytes = offset
+    if tail:
+        _take_tail(read, tail, len(lines) + 1, path)
+    return read
+
+
+def _take(read: JournalRead, line: bytes, number: int, path: Path) -> None:
+    if not line.strip():
+        return
+    record = _load(line)
+    if record is None:
+        read.notices.append(f"journal {path.name}: line {number} is damaged and was skipped")
+    elif number == 1 and record.get("kind") == "header":
+        read.header = record
+    else:
+        read.records.append(record)
+
+
+def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
+    record = _load(tail)
+    if record is not None and record.get("kind") != "header":
+        read.records.append(record)
+        read.valid_bytes += len(tail)
+        read.needs_newline = True
+        return
+    if record is not None and number == 1:
+        read.header = record
+        read.valid_bytes += len(tail)
+        read.needs_newline = True
+        return
+    read.torn = tail
+    read.notices.append(
+        f"journal {path.name}: the last line (line {number}, {len(tail)} bytes) was cut off by an "
+        "interrupted write and was skipped; everything before it was restored"
+    )
+
+
+def _load(line: bytes) -> Record | None:
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class JournalWriter:
+    """An open journal that appends fsync'd lines. Create with :meth:`create` or :meth:`reopen`."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self._fd: int | None = fd
+        self.path = path
+
+    @classmethod
+    def create(cls, path: Path, header: Record) -> tuple[JournalWriter | None, str | None]:
+        """Start a new journal whose first line is ``header`` (fails if ``path`` exists)."""
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
+        except OSError as exc:
+            return None, f"cannot create journal {path}: {describe_os_error(exc)}"
+        writer = cls(fd, path)
+        error = writer.append(header)
+        if error is not None:
+            writer.close()
+            return None, error
+        fsync_dir(path.parent)
+        return writer, None
+
+    @classmethod
+    def reopen(cls, path: Path, read: JournalRead) -> tuple[JournalWriter | None, str | None]:
+        """Open an existing journal for appending, first cutting off a torn last line.
+
+        The torn bytes are kept in ``<journal>.torn`` for inspection; they were never
+        acknowledged, so no accepted transition is in them.
+        """
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            return None, f"cannot open journal {path} for writing: {describe_os_error(exc)}"
+        writer = cls(fd, path)
+        error = writer._repair_tail(read)
+        if error is not None:
+            writer.close()
+            return None, error
+        return writer, None
+
+    @property
+    def closed(self) -> bool:
+        return self._fd is None
+
+    def append(self, record: Record) -> str | None:
+        """Write one record as one line and fsync it; return an error message or None."""
+        return self._write(encode_record(record))
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def _write(self, data: bytes) -> str | None:
+        if self._fd is None:
+            return f"journal {self.path} is closed"
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+        except OSError as exc:
+            return f"cannot write journal {self.path}: {describe_os_error(exc)}"
+        return None
+
+    def _repair_tail(self, read: JournalRead) -> str | None:
+        assert self._fd is not None
+        try:
+            if read.torn:
+                _keep_torn(self.path, read.torn)
+                os.ftruncate(self._fd, read.valid_bytes)
+                os.fsync(self._fd)
+        except OSError as exc:
+            return f"cannot repair journal {self.path}: {describe_os_error(exc)}"
+        if read.needs_newline:
+            return self._write(b"\n")
+        return None
+
+
+def _keep_torn(path: Path, torn: bytes) -> None:
+    """Append the cut-off bytes to ``<journal>.torn`` so nothing is silently destroyed."""
+    with open(path.with_name(path.name + TORN_SUFFIX), "ab") as handle:
+        handle.write(torn + b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())

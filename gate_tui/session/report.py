@@ -1,0 +1,296 @@
+"""The review report: a Markdown story of a session, built from its journal records.
+
+It works from the records alone (no Session, no config needed), so ``gate-tui report``
+can tell the story of any session on disk. For each transition it gives the time, the
+kind and actor, the fields that changed, the repairs applied, the model's claimed
+status against the system's decision, and every rejected attempt with its errors.
+Everything taken from a payload is escaped for Markdown and shortened.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from gate_tui.decision import describe_decision
+from gate_tui.models import GateDecision
+from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
+
+VALUE_LIMIT = 120
+PAYLOAD_LIMIT = 300
+MAX_CHANGES = 40
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_SPACE = re.compile(r"\s+")
+_TITLES = {
+    ("reply", "assistant"): "Model reply",
+    ("edit", "user"): "Edit by the user",
+    ("undo", "user"): "Undo",
+    ("redo", "user"): "Redo",
+    ("jump", "user"): "Jump on the timeline",
+}
+
+
+def render_report(
+    header: Record | None,
+    records: Sequence[Record],
+    *,
+    name: str = "",
+    notices: Iterable[str] = (),
+    state: dict[str, Any] | None = None,
+) -> str:
+    """The whole report. ``state`` stands in for the final state when no record has one."""
+    header = header or {}
+    moves = [r for r in records if r.get("kind") in (*ACCEPT_KINDS, *MOVE_KINDS)]
+    final = moves[-1] if moves else None
+    lines = [f"# Review report: {md(str(header.get('config_title') or 'gate session'))}", ""]
+    lines += _overview(header, records, moves, name)
+    lines += _notices(list(notices))
+    lines += _final_state(final.get("state") if final else state)
+    lines += _story(records)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def md(text: str) -> str:
+    """``text`` on one line with every Markdown-special character escaped."""
+    return _SPECIAL.sub(r"\\\1", _SPACE.sub(" ", text).strip())
+
+
+def shorten(text: str, limit: int = VALUE_LIMIT) -> str:
+    flat = _SPACE.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def value_text(value: Any, limit: int = VALUE_LIMIT) -> str:
+    """A field value for people: ``(empty)``, ``true``, or the quoted, escaped, shortened text."""
+    if value is None or value == "":
+        return "*(empty)*"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "“" + md(shorten(str(value), limit)) + "”"
+
+
+def code(text: str) -> str:
+    """An inline code span that survives backticks inside ``text``."""
+    flat = _SPACE.sub(" ", text).strip()
+    fence = "``" if "`" in flat else "`"
+    return f"{fence} {flat} {fence}" if fence == "``" else f"`{flat}`"
+
+
+def when(at: Any) -> str:
+    """``2024-05-01 12:00:03 UTC`` from a journal timestamp (raw text if unparseable)."""
+    if not isinstance(at, str):
+        return "unknown time"
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return md(at)
+    offset = moment.utcoffset()
+    zone = "" if offset is None else (" UTC" if not offset else moment.strftime(" %z"))
+    return moment.strftime("%Y-%m-%d %H:%M:%S") + zone
+
+
+def decision_text(data: Any) -> str:
+    """``PASS`` / ``NO PASS: 2_use_case missing`` from a recorded decision."""
+    try:
+        return md(describe_decision(GateDecision.model_validate(data)))
+    except (ValidationError, TypeError, ValueError):
+        return "unknown"
+
+
+def _overview(header: Record, records: Sequence[Record], moves: list[Record], name: str) -> list[str]:
+    rejected = sum(1 for r in records if r.get("kind") == "rejected")
+    counts = _count_kinds(moves)
+    final = decision_text(moves[-1].get("decision")) if moves else "no transitions yet"
+    config = md(str(header.get("config_path") or "(none)"))
+    fingerprint = header.get("fingerprint")
+    rows = [
+        ("Session", md(name) if name else "(unnamed)"),
+        ("Config", config + (f" (fingerprint {code(str(fingerprint))})" if fingerprint else "")),
+        ("Started", when(header.get("started"))),
+        ("Transitions", f"{len(moves)}{counts}, {rejected} rejected attempt{'s' * (rejected != 1)}"),
+        ("Final decision", f"**{final}**"),
+    ]
+    return ["| | |", "|---|---|", *[f"| {key} | {value} |" for key, value in rows], ""]
+
+
+def _count_kinds(moves: list[Record]) -> str:
+    order = ("reply", "edit", "undo", "redo", "jump")
+    names = {"reply": "repl", "edit": "edit", "undo": "undo", "redo": "redo", "jump": "jump"}
+    parts = []
+    for kind in order:
+        count = sum(1 for r in moves if r.get("kind") == kind)
+        if count:
+            plural = ("ies" if count != 1 else "y") if kind == "reply" else ("s" if count != 1 else "")
+            parts.append(f"{count} {names[kind]}{plural}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _notices(notices: list[str]) -> list[str]:
+    if not notices:
+        return []
+    return ["## Notes", "", *[f"- ⚠ {md(notice)}" for notice in notices], ""]
+
+
+def _final_state(state: Any) -> list[str]:
+    if not isinstance(state, dict):
+        return []
+    lines = ["## Final state", ""]
+    summary = state.get("summary")
+    if summary:
+        lines += [f"Summary: {value_text(summary)}", ""]
+    gates = state.get("gates")
+    if isinstance(gates, dict) and gates:
+        lines += ["| Gate | Answer | Category |", "|---|---|---|"]
+        for key, value in gates.items():
+            value = value if isinstance(value, dict) else {}
+            lines.append(f"| {code(str(key))} | {value_text(value.get('raw'))} | {value_text(value.get('classified'))} |")
+        lines.append("")
+    return lines
+
+
+def _story(records: Sequence[Record]) -> list[str]:
+    lines = ["## Timeline", ""]
+    previous_decision: Any = None
+    told = 0
+    for record in records:
+        kind = record.get("kind")
+        if kind in ACCEPT_KINDS or kind in MOVE_KINDS:
+            lines += _transition(record, previous_decision)
+            previous_decision = record.get("decision")
+        elif kind == "rejected":
+            lines += _rejected(record)
+        elif kind in ("open", "close", "export"):
+            lines += _event(record)
+        else:
+            continue
+        told += 1
+    if not told:
+        lines += ["Nothing has happened in this session yet.", ""]
+    return lines
+
+
+def _number(record: Record) -> str:
+    index = record.get("index")
+    return f"#{index + 1}" if isinstance(index, int) and not isinstance(index, bool) else "#?"
+
+
+def _target(target: Any) -> str:
+    if not isinstance(target, int) or isinstance(target, bool):
+        return "an unknown point"
+    return "the start (empty state)" if target < 0 else f"the state after #{target + 1}"
+
+
+def _transition(record: Record, previous_decision: Any) -> list[str]:
+    kind = record.get("kind")
+    title = _TITLES.get((kind, record.get("actor")), f"{md(str(kind))} by {md(str(record.get('actor')))}")
+    lines = [f"### {_number(record)} · {title} · {when(record.get('at'))}", ""]
+    if record.get("origin"):
+        lines.append(f"- Source: {md(str(record['origin']))}")
+    if kind in MOVE_KINDS:
+        verb = {"undo": "Back to", "redo": "Forward again to", "jump": "Restored"}[str(kind)]
+        lines.append(f"- {verb} {_target(record.get('target'))}")
+    lines += _changes(record.get("diff"))
+    lines += _repairs(record.get("repairs"))
+    lines += _warnings(record.get("warnings"))
+    if kind == "reply":
+        lines.append(f"- {_claimed(record.get('claimed_status'), record.get('decision'))}")
+    lines.append(f"- Decision after: **{decision_text(record.get('decision'))}**{_decision_change(previous_decision, record.get('decision'))}")
+    return [*lines, ""]
+
+
+def _decision_change(before: Any, after: Any) -> str:
+    if before is None or before == after:
+        return ""
+    return f" (was {decision_text(before)})"
+
+
+def _changes(diff: Any) -> list[str]:
+    changes = diff.get("changes") if isinstance(diff, dict) else None
+    fields = [c for c in changes or [] if isinstance(c, dict) and not str(c.get("path", "")).startswith("status.")]
+    if not fields:
+        return ["- No field changed"]
+    lines = ["- Changed:"]
+    for change in fields[:MAX_CHANGES]:
+        path = code(str(change.get("path", "?")))
+        lines.append(f"  - {path}: {value_text(change.get('before'))} → {value_text(change.get('after'))}")
+    if len(fields) > MAX_CHANGES:
+        lines.append(f"  - … and {len(fields) - MAX_CHANGES} more")
+    return lines
+
+
+def _repairs(repairs: Any) -> list[str]:
+    items = [r for r in repairs or [] if isinstance(r, dict)]
+    if not items:
+        return []
+    lines = ["- Repairs applied to the model's JSON:"]
+    for repair in items:
+        lines.append(f"  - line {repair.get('line', '?')}:{repair.get('column', '?')}: {md(shorten(str(repair.get('message', ''))))}")
+    return lines
+
+
+def _warnings(warnings: Any) -> list[str]:
+    items = [
+        w
+        for w in warnings or []
+        if isinstance(w, dict) and not str(w.get("code", "")).startswith("repaired_") and w.get("code") != "claimed_status_overruled"
+    ]
+    if not items:
+        return []
+    lines = ["- Warnings:"]
+    for warning in items:
+        where = f"{code(str(warning['field_path']))}: " if warning.get("field_path") else ""
+        lines.append(f"  - {where}{md(shorten(str(warning.get('message', ''))))}")
+    return lines
+
+
+def _claimed(claimed: Any, decision: Any) -> str:
+    if not isinstance(claimed, dict) or "pass" not in claimed:
+        return "The model claimed no status"
+    said = "PASS" if claimed.get("pass") else "NO PASS"
+    if not claimed.get("pass") and claimed.get("next_gate"):
+        said += f" (next: {md(str(claimed['next_gate']))})"
+    decided = decision if isinstance(decision, dict) else {}
+    agrees = claimed.get("pass") == decided.get("pass") and (
+        bool(decided.get("pass")) or claimed.get("next_gate") == decided.get("next_gate")
+    )
+    if agrees:
+        return f"The model claimed **{said}**; the system agrees"
+    return f"The model claimed **{said}** — overruled: **{decision_text(decision)}**"
+
+
+def _rejected(record: Record) -> list[str]:
+    who = "model reply" if record.get("actor") == "assistant" else "edit by the user"
+    lines = [f"### ✗ Rejected {who} · {when(record.get('at'))}", ""]
+    if record.get("origin"):
+        lines.append(f"- Source: {md(str(record['origin']))}")
+    lines.append("- The state did not change. Errors:")
+    for error in [e for e in record.get("errors") or [] if isinstance(e, dict)]:
+        where = f"{code(str(error['field_path']))}: " if error.get("field_path") else ""
+        extra = ""
+        if error.get("expected") or error.get("actual"):
+            extra = f" (expected {md(str(error.get('expected') or '?'))}, got {md(str(error.get('actual') or '?'))})"
+        lines.append(f"  - {where}{md(shorten(str(error.get('message', ''))))}{extra}")
+    lines += _repairs(record.get("repairs"))
+    if record.get("actor") == "assistant" and isinstance(record.get("claimed_status"), dict):
+        said = "PASS" if record["claimed_status"].get("pass") else "NO PASS"
+        lines.append(f"- The model claimed **{said}**; nothing was accepted")
+    payload = record.get("payload")
+    if payload not in (None, ""):
+        lines.append(f"- Payload (start): {value_text(payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False), PAYLOAD_LIMIT)}")
+    return [*lines, ""]
+
+
+def _event(record: Record) -> list[str]:
+    kind = record.get("kind")
+    at = when(record.get("at"))
+    if kind == "open":
+        return [f"*{at}: session resumed.*", ""]
+    if kind == "close":
+        return [f"*{at}: session closed.*", ""]
+    what = md(str(record.get("what") or "file"))
+    return [f"*{at}: {what} written to {md(str(record.get('path') or '?'))}.*", ""]
