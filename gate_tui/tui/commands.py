@@ -35,7 +35,7 @@ EXTRAS: tuple[tuple[str, str, str, str], ...] = (
     ("report_markdown", "Export review report", "Write a Markdown review report of this session", "export_report"),
     ("state", "Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
 )
-SKIPPED = {"command_palette"}
+SKIPPED = {"command_palette", "quit"}  # Textual's own provider lists Quit already
 
 
 def palette_commands(session: object) -> list[PaletteCommand]:

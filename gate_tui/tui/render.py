@@ -221,8 +221,14 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
 
 
 def preview(result: ParseResult) -> Content:
-    """What applying a reply would do: decision after, changes, repairs, or the errors."""
+    """What applying a reply would do: decision after, repairs, changes, or the errors."""
     rows = _preview_ok(result) if result.ok else _preview_failed(result)
+    rows.append(plain("Ctrl+J applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
+    return lines(rows)
+
+
+def _preview_notes(result: ParseResult) -> list[Content]:
+    rows: list[Content] = []
     if result.repairs:
         rows.append(plain(f"Repairs the parser applied ({len(result.repairs)}):", "bold"))
         rows.extend(repair_rows(result.repairs))
@@ -230,7 +236,7 @@ def preview(result: ParseResult) -> Content:
     if warned:
         rows.append(plain("Warnings:", "bold"))
         rows.extend(warned)
-    return lines(rows)
+    return rows
 
 
 def _preview_ok(result: ParseResult) -> list[Content]:
@@ -241,13 +247,13 @@ def _preview_ok(result: ParseResult) -> list[Content]:
     overruled = overrule_line(result.claimed_status, decision)
     if overruled is not None:
         rows.append(overruled)
+    rows.extend(_preview_notes(result))
     changes = field_changes(result.diff)
     rows.append(plain(f"Fields that would change ({len(changes)}):" if changes else "No field would change.", "bold"))
     rows.extend(change_row(change) for change in changes)
     verdict_row = decision_change(result.diff)
     if verdict_row is not None:
         rows.append(verdict_row)
-    rows.append(plain("Ctrl+J applies it.", DIM))
     return rows
 
 
@@ -255,7 +261,7 @@ def _preview_failed(result: ParseResult) -> list[Content]:
     count = len(result.errors)
     rows = [line((f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE), (" — the state would not change", DIM))]
     rows.extend(error_rows(result.errors))
-    return rows
+    return rows + _preview_notes(result)
 
 
 def field_messages(errors: Iterable[ParseError], warnings: Iterable[ParseWarning], path: str) -> Content:

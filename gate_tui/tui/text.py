@@ -32,7 +32,7 @@ def visible(text: str, *, one_line: bool = False) -> str:
     return text.translate(table).translate(_C1_TABLE)
 
 
-def shown(value: Any, limit: int = 60) -> str:
+def shown(value: Any, limit: int = 48) -> str:
     """A field value for the diff and timeline: quoted text, ``—`` for empty, bounded length."""
     if value is None or value == "":
         return "—"
