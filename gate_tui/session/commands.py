@@ -1,0 +1,140 @@
+"""The ``gate-tui sessions`` and ``gate-tui report`` commands (called from :mod:`gate_tui.cli`).
+
+Both return an exit code: 0 on success, 2 with one clear message on stderr on error.
+They read the files directly and never take a session's lock, so they work while an
+editor has the session open.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from gate_tui.config import check_config, config_fingerprint
+from gate_tui.session.atomic import atomic_write_text
+from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
+from gate_tui.session.journal import read_journal
+from gate_tui.session.paths import JOURNAL_SUFFIX, folder_paths, sessions_dir, state_file_paths
+from gate_tui.session.report import render_report
+from gate_tui.session.store import read_state_file
+
+EXIT_OK = 0
+EXIT_ERROR = 2
+COLUMNS = ("NAME", "CONFIG", "STARTED", "TRANSITIONS", "DECISION", "STATE")
+
+
+def sessions_command(config_path: Path | None, *, root: Path | None = None, out: TextIO | None = None) -> int:
+    """Print a table of the saved sessions (only those of ``config_path`` when given)."""
+    out = out or sys.stdout
+    fingerprint: str | None = None
+    if config_path is not None:
+        loaded = check_config(config_path)
+        if loaded.config is None:
+            return _fail(f"cannot read config: {loaded.problems[0]}")
+        fingerprint = config_fingerprint(loaded.config)
+    infos = [_mark_foreign(info, fingerprint) for info in list_sessions(root, config_path)]
+    if not infos:
+        out.write(f"No sessions in {sessions_dir(root)}.\n")
+        return EXIT_OK
+    out.write(_table([_row(info) for info in infos]))
+    return EXIT_OK
+
+
+def report_command(session: str, output: Path | None, *, root: Path | None = None, out: TextIO | None = None) -> int:
+    """Print (or write to ``output``) the review report of a session name or ``--state`` file."""
+    text, error = report_text(session, root)
+    if text is None:
+        return _fail(error or f"cannot build a report for {session}")
+    if output is None:
+        (out or sys.stdout).write(text)
+        return EXIT_OK
+    problem = atomic_write_text(Path(output), text)
+    if problem is not None:
+        return _fail(problem)
+    sys.stderr.write(f"gate-tui: report written to {output}\n")
+    return EXIT_OK
+
+
+def report_text(session: str, root: Path | None = None) -> tuple[str | None, str | None]:
+    """The report of ``session`` (a name from ``gate-tui sessions``, a session folder,
+    a ``--state`` file or its journal), or an error message."""
+    journal, name = _locate(session, root)
+    if journal is None:
+        return _state_only(session) if name else (None, f"no session or state file named {session!r} (see `gate-tui sessions`)")
+    read = read_journal(journal)
+    if read.error is not None:
+        return None, read.error
+    if read.header is None and not read.records:
+        return None, f"journal {journal} is empty or unreadable"
+    return render_report(read.header, read.records, name=name, notices=read.notices), None
+
+
+def _locate(session: str, root: Path | None) -> tuple[Path | None, str]:
+    """(journal path, display name); (None, name) for a state file without a journal."""
+    folder = find_session(session, root)
+    if folder is not None:
+        return folder_paths(folder).journal, folder.name
+    path = Path(session).expanduser()
+    if path.is_dir() and folder_paths(path).journal.is_file():
+        return folder_paths(path).journal, path.name
+    if path.is_file() and path.name.endswith(JOURNAL_SUFFIX):
+        return path, path.name[: -len(JOURNAL_SUFFIX)]
+    if path.is_file():
+        journal = state_file_paths(path).journal
+        return (journal, str(path)) if journal.is_file() else (None, str(path))
+    return None, ""
+
+
+def _state_only(file: str) -> tuple[str | None, str | None]:
+    load = read_state_file(Path(file))
+    if load.state is None:
+        return None, load.error or f"{file} holds no state"
+    header = {"config_path": load.config_path, "fingerprint": load.fingerprint}
+    notice = f"{file} has no journal beside it, so only its current state is known"
+    return render_report(header, [], name=file, notices=[notice], state=load.state), None
+
+
+def _mark_foreign(info: SessionInfo, fingerprint: str | None) -> SessionInfo:
+    """Foreign = the session's fingerprint differs from its config file as it is now."""
+    expected = fingerprint if fingerprint is not None else _current_fingerprint(info.config_path)
+    if expected is None:
+        return info
+    return dataclasses.replace(info, foreign=bool(info.fingerprint) and info.fingerprint != expected)
+
+
+_FINGERPRINTS: dict[str, str | None] = {}
+
+
+def _current_fingerprint(config_path: str) -> str | None:
+    if not config_path:
+        return None
+    if config_path not in _FINGERPRINTS:
+        loaded = check_config(config_path)
+        _FINGERPRINTS[config_path] = config_fingerprint(loaded.config) if loaded.config is not None else None
+    return _FINGERPRINTS[config_path]
+
+
+def _row(info: SessionInfo) -> tuple[str, ...]:
+    config = Path(info.config_path).name if info.config_path else "(default)"
+    return (info.name, config, _local_time(info.started), str(info.transitions), info.decision, info.status)
+
+
+def _local_time(at: str) -> str:
+    try:
+        return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return at or "?"
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in [COLUMNS, *rows]) for i in range(len(COLUMNS))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in [COLUMNS, *rows]]
+    return "\n".join(lines) + "\n"
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"gate-tui: {message}\n")
+    return EXIT_ERROR
