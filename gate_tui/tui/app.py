@@ -167,8 +167,7 @@ class GateApp(App[int]):
         self.after_transition(reload_form=True)
 
     def _sub_title(self) -> str:
-        where = str(self.config_path) if self.config_path is not None else "bundled config"
-        parts = [where]
+        parts = [display_path(self.config_path)]
         if self.session.directory is not None:
             parts.append(f"session {self.session.name}")
         if self.session.read_only:
@@ -542,6 +541,20 @@ class GateApp(App[int]):
             pane = self.query_one(f"#{name}-pane")
             if pane in event.widget.ancestors_with_self and pane.has_class("-inactive"):
                 self.show_page(name)
+
+
+def display_path(path: Path | None) -> str:
+    """A config path for the header: relative to the working directory or ``~`` when shorter."""
+    if path is None:
+        return "bundled config"
+    if not path.is_absolute():
+        return str(path)
+    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
+        try:
+            return prefix + str(path.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)
 
 
 def run_app(config: GateConfig, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:

@@ -178,8 +178,8 @@ def changed_summary(diff: GateDiff) -> str:
     paths = [change["path"].removeprefix("gates.") for change in field_changes(diff)]
     if not paths:
         return "—"
-    text = ", ".join(paths)
-    return visible(f"{len(paths)}: {text}", one_line=True)
+    text = visible(", ".join(paths), one_line=True)
+    return text if len(text) <= 32 else text[:31] + "…"
 
 
 def timeline_cells(transition: Transition) -> tuple[Text, ...]:

@@ -1,0 +1,135 @@
+"""``python -m gate_tui.tui.screenshots DIR``: SVG screenshots of the editor's main states.
+
+The same scenes drive the snapshot tests, so the README's pictures and the tested
+screens are one and the same: empty, NO PASS with the next question, PASS, a reply
+preview with repairs, and a reply with errors. Each scene presses real keys on the
+real app (default config, in-memory session) and waits for the state it shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual import events
+
+from gate_tui.config import bundled_config_dir, default_config_path, load_config
+from gate_tui.session import Session
+from gate_tui.tui.app import GateApp
+
+SIZE = (120, 40)
+BAD_REPLY = """Here is the state — everything looks good!
+{"summary": "Fraud model for card payments",
+ "gates": {"1_data_availability": {"raw": "Card transactions since 2021", "classified": "plenty"},
+           "3_success_metric": {"raw": "Recall at 1% false positives", "classified": null},
+           "4_data_privacy": {"raw": "Contains card holder names", "classified": "approved"}},
+ "status": {"pass": true, "next_gate": null, "next_query": null},
+ "priority": "high"}
+"""
+Scene = Callable[[Any], Awaitable[None]]
+
+
+def sample_reply(name: str) -> str:
+    """A bundled sample reply (``sample_configs/replies``)."""
+    return (bundled_config_dir() / "replies" / name).read_text(encoding="utf-8")
+
+
+def make_app(shown_path: Path | None = None) -> GateApp:
+    """The editor on the default config with an in-memory session and no blinking.
+
+    ``shown_path`` is the path the header shows (snapshots need one that does not
+    depend on where the checkout lives).
+    """
+    path = default_config_path()
+    config = load_config(path)
+    shown = shown_path or path
+    return GateApp(config, shown, session=Session.in_memory(config, shown), blink=False)
+
+
+async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.0) -> None:
+    """Poll ``predicate`` every 20 ms (the scene's state, not a guess at idleness)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the scene did not reach its state in time")
+        await pilot.pause(0.02)
+
+
+async def paste_reply(pilot: Any, text: str) -> None:
+    """F2, then paste ``text`` the way a terminal does, and wait for its preview."""
+    app: GateApp = pilot.app
+    await pilot.press("f2")
+    await until(pilot, lambda: app.focused is app.reply_pane.text_area)
+    app.post_message(events.Paste(text))
+    await until(pilot, lambda: app.preview_result is not None)
+
+
+async def scene_empty(pilot: Any) -> None:
+    app: GateApp = pilot.app
+    await until(pilot, lambda: app.decision_panel.word == "NO PASS")
+
+
+async def scene_no_pass(pilot: Any) -> None:
+    app: GateApp = pilot.app
+    await pilot.press("f3")
+    await until(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+    await pilot.press("enter", "down", "enter")
+    await until(pilot, lambda: app.session.decision.next_gate == "2_use_case")
+    await pilot.press("f3")
+    await until(pilot, lambda: app.focused is not None and app.focused.id == "raw")
+
+
+async def scene_pass(pilot: Any) -> None:
+    app: GateApp = pilot.app
+    await paste_reply(pilot, sample_reply("ml_good.md"))
+    await pilot.press("ctrl+j")
+    await until(pilot, lambda: app.session.decision.pass_ and app.reply_pane.text_area.text == "")
+
+
+async def scene_reply_preview(pilot: Any) -> None:
+    await paste_reply(pilot, sample_reply("ml_repairable.md"))
+
+
+async def scene_reply_errors(pilot: Any) -> None:
+    app: GateApp = pilot.app
+    await paste_reply(pilot, BAD_REPLY)
+    await pilot.press("ctrl+j")
+    await until(pilot, lambda: len(app._notifications) > 0)
+
+
+SCENES: dict[str, Scene] = {
+    "empty": scene_empty,
+    "no_pass": scene_no_pass,
+    "pass": scene_pass,
+    "reply_preview": scene_reply_preview,
+    "reply_errors": scene_reply_errors,
+}
+
+
+async def capture(directory: Path, size: tuple[int, int] = SIZE) -> list[Path]:
+    """Write one SVG per scene into ``directory``; returns the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, scene in SCENES.items():
+        app = make_app(Path("sample_configs") / default_config_path().name)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await scene(pilot)
+            await pilot.pause(0.1)
+            written.append(Path(app.save_screenshot(f"{name}.svg", str(directory))))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    directory = Path(args[0]) if args else Path("screenshots")
+    for path in asyncio.run(capture(directory)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
