@@ -3,7 +3,8 @@
 Input: one JSON object per line, ``{"id": ..., "reply": ...}`` with an optional
 ``"previous"`` (a gate state, or a ParseResult carrying one; without it the
 ``--previous`` file applies, if any). ``reply`` is usually the model's text; a JSON
-object is accepted too and parsed as an object. Blank lines are skipped (and counted).
+object is accepted too and parsed as an object. Other keys are ignored. Blank lines are
+skipped (and counted).
 
 Output: one line per non-blank input line, in input order::
 
@@ -18,9 +19,9 @@ code ``invalid_json`` (not JSON, or not UTF-8), ``invalid_type`` (not an object,
 ``reply`` that is neither text nor an object), ``missing_key`` (no ``reply``) or
 ``invalid_value`` (a line over :data:`MAX_LINE_BYTES`), its message naming the line.
 
-Memory stays constant whatever the input size: lines are read lazily in chunks of
-:data:`CHUNK_LINES`, at most a few chunks are in flight, and each chunk's output is
-written with one buffered write. ``-j N`` (N > 1) sends chunks to N worker processes
+Memory stays constant whatever the input size: the input is read lazily in blocks of
+about :data:`BLOCK_BYTES` cut at line ends, at most a few blocks are in flight, and each
+block's output is written with one buffered write. ``-j N`` (N > 1) sends blocks to N worker processes
 (config loaded once per worker) and writes their results back in input order.
 
 On a terminal, stderr shows a progress bar (count, rate, ETA; never on stdout). A final
@@ -46,10 +47,26 @@ from gate_tui.check import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, state_from_jso
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parser import parse
 
-CHUNK_LINES = 256
-MAX_LINE_BYTES = 64 * 1024 * 1024
+BLOCK_BYTES = 1024 * 1024
+MAX_LINE_BYTES = 64 * 1024 * 1024  # must exceed BLOCK_BYTES: only a block's last line is measured
 IN_FLIGHT_PER_JOB = 3
-Chunk = tuple[int, list[bytes | None]]
+
+
+@dataclass(frozen=True)
+class Block:
+    """Whole input lines as read: ``first`` is the 1-based number of the first line;
+    ``too_long`` the indexes (within the block) of lines replaced by an empty line
+    because they exceeded :data:`MAX_LINE_BYTES`."""
+
+    first: int
+    data: bytes
+    too_long: tuple[int, ...] = ()
+
+    def lines(self) -> list[bytes]:
+        lines = self.data.split(b"\n")
+        if lines and not lines[-1]:
+            lines.pop()
+        return lines
 
 
 def _reject_constant(name: str) -> Any:
@@ -61,7 +78,7 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 @dataclass
 class BatchStats:
-    """Counts for the summary line and the exit status; chunks' stats add up."""
+    """Counts for the summary line and the exit status; blocks' stats add up."""
 
     passed: int = 0
     no_pass: int = 0
@@ -116,13 +133,12 @@ class LineChecker:
         self.previous = None if settings.previous is None else GateState.model_validate(settings.previous)
         self.actor = settings.actor
 
-    def chunk(self, chunk: Chunk) -> tuple[bytes, BatchStats]:
-        """The output bytes and the counts for one chunk of lines."""
-        first, lines = chunk
+    def block(self, block: Block) -> tuple[bytes, BatchStats]:
+        """The output bytes and the counts for one block of lines."""
         stats = BatchStats()
         out: list[bytes] = []
-        for offset, raw in enumerate(lines):
-            record = self.line(first + offset, raw, stats)
+        for offset, raw in enumerate(block.lines()):
+            record = self.line(block.first + offset, None if offset in block.too_long else raw, stats)
             if record is not None:
                 out.append(record)
         return b"".join(out), stats
@@ -204,30 +220,35 @@ def _id_json(value: Any) -> bytes:
         return b"null"
 
 
-def read_chunks(stream: IO[bytes], size: int = CHUNK_LINES, progress: Callable[[int], None] | None = None) -> Iterator[Chunk]:
-    """Lazily yield ``(first line number, lines)``; a line over the limit is ``None``."""
-    number = 1
-    lines: list[bytes | None] = []
-    consumed = 0
+def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[int], None] | None = None) -> Iterator[Block]:
+    """Lazily yield blocks of about ``size`` bytes, cut at line ends.
+
+    The main process only reads and counts newlines (in C); splitting and decoding
+    happen where the block is checked, so ``-j N`` leaves the main process nearly idle.
+    """
+    first = 1
     while True:
-        raw = stream.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            break
-        consumed += len(raw)
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            consumed += _skip_rest_of_line(stream)
-            lines.append(None)
-        else:
-            lines.append(raw)
-        if len(lines) >= size:
-            yield number, lines
-            if progress is not None:
-                progress(consumed)
-            number, lines, consumed = number + len(lines), [], 0
-    if lines:
-        yield number, lines
-    if progress is not None and consumed:
-        progress(consumed)
+        data = stream.read(size)
+        if not data:
+            return
+        consumed = len(data)
+        too_long: tuple[int, ...] = ()
+        if not data.endswith(b"\n"):
+            tail = stream.readline(MAX_LINE_BYTES + 1)
+            consumed += len(tail)
+            start = data.rfind(b"\n") + 1
+            if len(data) - start + len(tail) > MAX_LINE_BYTES:
+                if not tail.endswith(b"\n"):
+                    consumed += _skip_rest_of_line(stream)
+                data = data[:start] + b"\n"
+                too_long = (data.count(b"\n") - 1,)
+            else:
+                data += tail
+        block = Block(first, data, too_long)
+        first += data.count(b"\n") + (not data.endswith(b"\n"))
+        yield block
+        if progress is not None:
+            progress(consumed)
 
 
 def _skip_rest_of_line(stream: IO[bytes]) -> int:
@@ -248,9 +269,9 @@ def _init_worker(settings: BatchSettings) -> None:
     _WORKER = LineChecker(settings)
 
 
-def _work(chunk: Chunk) -> tuple[bytes, BatchStats]:
+def _work(block: Block) -> tuple[bytes, BatchStats]:
     assert _WORKER is not None
-    return _WORKER.chunk(chunk)
+    return _WORKER.block(block)
 
 
 def run_batch(
@@ -281,13 +302,13 @@ def run_batch(
             if bar is not None:
                 bar.records(stats.records)
 
-        chunks = read_chunks(source, progress=None if bar is None else bar.bytes_read)
+        blocks = read_blocks(source, progress=None if bar is None else bar.bytes_read)
         if pool is None:
             checker = LineChecker(settings)
-            for chunk in chunks:
-                emit(checker.chunk(chunk))
+            for block in blocks:
+                emit(checker.block(block))
         else:
-            _fan_out(pool, chunks, emit, jobs * IN_FLIGHT_PER_JOB)
+            _fan_out(pool, blocks, emit, jobs * IN_FLIGHT_PER_JOB)
     sink.flush()
     if not quiet:
         sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
@@ -306,11 +327,11 @@ def _pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
         yield pool
 
 
-def _fan_out(pool: Any, chunks: Iterator[Chunk], emit: Callable[[tuple[bytes, BatchStats]], None], limit: int) -> None:
-    """Ordered and bounded: at most ``limit`` chunks in flight, results in input order."""
+def _fan_out(pool: Any, blocks: Iterator[Block], emit: Callable[[tuple[bytes, BatchStats]], None], limit: int) -> None:
+    """Ordered and bounded: at most ``limit`` blocks in flight, results in input order."""
     pending: deque[Any] = deque()
-    for chunk in chunks:
-        pending.append(pool.apply_async(_work, (chunk,)))
+    for block in blocks:
+        pending.append(pool.apply_async(_work, (block,)))
         if len(pending) >= limit:
             emit(pending.popleft().get())
     while pending:

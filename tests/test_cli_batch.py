@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gate_tui import ParseResult, batch
+from gate_tui import ParseResult, batch, load_config
 from tests.conftest import CONFIGS, REPLIES
 
 ML = str(CONFIGS / "ml_project_intake.yaml")
@@ -29,14 +29,16 @@ def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(command(*args), input=stdin, capture_output=True, text=True, timeout=60)
 
 
-def write_jsonl(path: Path, count: int, names: tuple[str, ...] = MIX, extra: dict[int, str] | None = None) -> Path:
-    """``count`` records cycling through ``names``; ``extra`` inserts raw lines before an index."""
+def write_jsonl(path: Path, count: int, names: tuple[str, ...] = MIX, extra: dict[int, str] | None = None, pad: int = 0) -> Path:
+    """``count`` records cycling through ``names``; ``extra`` inserts raw lines before an
+    index; ``pad`` adds an ignored field of that many bytes to each record."""
     texts = [(REPLIES / name).read_text() for name in names]
+    padding = {"note": "x" * pad} if pad else {}
     with path.open("w", encoding="utf-8") as out:
         for index in range(count):
             if extra and index in extra:
                 out.write(extra[index] + "\n")
-            out.write(json.dumps({"id": f"r{index}", "reply": texts[index % len(texts)]}) + "\n")
+            out.write(json.dumps({"id": f"r{index}", "reply": texts[index % len(texts)], **padding}) + "\n")
     return path
 
 
@@ -80,7 +82,8 @@ def test_malformed_lines_give_error_records_and_processing_continues(tmp_path: P
 
 
 def test_two_workers_keep_input_order_and_give_identical_output(tmp_path: Path) -> None:
-    source = write_jsonl(tmp_path / "in.jsonl", 600, extra={100: "oops"})
+    source = write_jsonl(tmp_path / "in.jsonl", 3000, extra={100: "oops"}, pad=1500)
+    assert source.stat().st_size > 4 * batch.BLOCK_BYTES  # several blocks, so two workers share them
     one = tmp_path / "one.jsonl"
     two = tmp_path / "two.jsonl"
     first = gate_tui("check", "--config", ML, "--jsonl", str(source), "-o", str(one), "-j", "1")
@@ -89,7 +92,7 @@ def test_two_workers_keep_input_order_and_give_identical_output(tmp_path: Path) 
     assert first.stdout == second.stdout == ""
     assert one.read_bytes() == two.read_bytes()
     ids = [r["id"] for r in records(two.read_text())]
-    assert ids == [*(f"r{i}" for i in range(100)), None, *(f"r{i}" for i in range(100, 600))]
+    assert ids == [*(f"r{i}" for i in range(100)), None, *(f"r{i}" for i in range(100, 3000))]
 
 
 @pytest.mark.parametrize(("names", "status"), [(("ml_good.md",), 0), (("ml_good.md", "ml_lying_pass.md"), 1)])
@@ -163,14 +166,22 @@ def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> 
     assert b"replies" in shown and b"gate-tui check: 300 replies" in shown
 
 
-def test_reader_is_lazy_and_bounds_line_length(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(batch, "MAX_LINE_BYTES", 10)
-    data = b"short\n" * 5 + b"x" * 50 + b"\n" + b"tail\n" * 1000
+def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "MAX_LINE_BYTES", 20)
+    data = b"short\n" * 5 + b"x" * 50 + b"\n" + b"tail\n" * 1000 + b"last"
     stream = io.BytesIO(data)
-    chunks = batch.read_chunks(stream, size=4)
-    first = next(chunks)
-    assert first == (1, [b"short\n"] * 4)
-    assert stream.tell() < len(data) // 10
-    rest = list(chunks)
-    assert rest[0] == (5, [b"short\n", None, b"tail\n", b"tail\n"])
-    assert sum(len(lines) for _, lines in [first, *rest]) == 1006
+    blocks = batch.read_blocks(stream, size=8)
+    first = next(blocks)
+    assert (first.first, first.lines(), first.too_long) == (1, [b"short", b"short"], ())
+    assert stream.tell() == 12
+    rest = list(blocks)
+    assert [b.first for b in rest[:3]] == [3, 5, 7]
+    assert rest[1].lines() == [b"short", b""] and rest[1].too_long == (1,)
+    lines = [line for block in [first, *rest] for line in block.lines()]
+    assert len(lines) == 1007 and lines[-1] == b"last" and rest[-1].first + len(rest[-1].lines()) - 1 == 1007
+    checker = batch.LineChecker(batch.BatchSettings(load_config(ML).model_dump(mode="json"), None, "assistant"))
+    out, stats = checker.block(rest[1])
+    short, long = records(out.decode())
+    assert (short["line"], short["result"]["errors"][0]["code"]) == (5, "invalid_json")
+    assert (long["line"], long["result"]["errors"][0]["code"]) == (6, "invalid_value")
+    assert (stats.invalid, stats.error_codes) == (2, {"invalid_json": 1, "invalid_value": 1})
