@@ -1,23 +1,74 @@
-"""Find the JSON object in a model's reply (STUB: the full linear-time scanner replaces this).
+"""Find the one JSON object in a language model's reply, in time linear in its length.
 
-Interface contract (kept stable for the rest of the package):
-``extract_json(text, *, max_chars=DEFAULT_MAX_CHARS) -> Extraction`` never raises.
+``extract_json(text, *, max_chars=DEFAULT_MAX_CHARS) -> Extraction`` never raises and
+never hangs. It is the only entry point; :mod:`gate_tui.scanning` locates candidates and
+:mod:`gate_tui.repair` fixes almost-JSON. The rules, in order:
+
+1. Not a ``str`` or longer than ``max_chars``: an error, nothing is scanned.
+2. ``<thinking>…</thinking>`` and ``<think>…</think>`` blocks (any case) are skipped.
+   An *unclosed* opening tag hides the rest of the reply and an orphan closing tag
+   hides what precedes it — unless that leaves no JSON at all, in which case the reply
+   is scanned again with those tags read as plain text (a model cut off while thinking
+   may still have written its JSON there). Tags count only outside JSON values.
+3. Candidates inside code fences (```` ``` ````, ``~~~``, optional language tag) come
+   before the others; a fence is only a fence outside a JSON string, and an
+   unterminated fence runs to the end of the text.
+4. Otherwise every outermost ``{…}`` in text order, found by one balanced scan that
+   respects JSON strings; prose braces before or after do not disturb it.
+5. The winner is the first candidate that decodes to an object having one of the keys
+   ``summary`` / ``gates`` / ``status`` (so JSON echoed *after* the answer loses); if
+   none has them, the first object. A candidate that fails strict decoding gets the
+   conservative repair pass; a repaired value counts only if it is a non-empty object.
+6. An array that *is* the JSON value (a whole fence body, the start of the reply, or an
+   array holding objects) is refused with "top-level array not allowed" rather than
+   mined for the objects inside it.
+
+Speed: a fenced or bare valid object is decoded with one ``json.loads`` on its slice
+before any Python-level scanning (the fast path). Every decode is of a slice, never
+``raw_decode`` at an offset of the whole text; outermost candidates do not overlap, and
+repairs share a budget of the text's length, so the total work stays linear.
 """
 
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from gate_tui.models import Repair
+from gate_tui.repair import Fix, quick_repair, repair_json, to_repairs
+from gate_tui.scanning import (
+    MAX_DEPTH,
+    Region,
+    ScanResult,
+    fence_body_start,
+    find_fence,
+    find_opener,
+    find_run,
+    first_outside,
+    scan,
+    text_is_blank,
+    thinking_regions,
+)
 
 DEFAULT_MAX_CHARS = 4 * 1024 * 1024
 
+NO_OBJECT = "No JSON object found in text"
+TOP_LEVEL_ARRAY = "top-level array not allowed"
+PREFERRED_KEYS = ("summary", "gates", "status")
+
+_DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
+
 
 class Extraction(BaseModel):
-    """The result of looking for one JSON object in free text."""
+    """The result of looking for one JSON object in free text.
+
+    ``value`` is set exactly when ``error`` is None. ``source`` is ``"fence"`` or
+    ``"scan"``; ``span`` is ``(start, end)`` of the candidate in the original text;
+    ``repairs`` lists what the repair pass changed, with 1-based line and column.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -29,17 +80,288 @@ class Extraction(BaseModel):
 
 
 def extract_json(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:
+    """Extract the JSON object of a model reply; see the module docstring for the rules."""
+    try:
+        return _extract(text, max_chars)
+    except Exception as exc:  # the contract is "never raises": report, do not propagate
+        return Extraction(error=f"could not extract JSON: internal {type(exc).__name__}")
+
+
+def _extract(text: object, max_chars: int) -> Extraction:
     if not isinstance(text, str):
         return Extraction(error=f"expected text, got {type(text).__name__}")
     if len(text) > max_chars:
         return Extraction(error=f"reply is {len(text):,} characters; the limit is {max_chars:,}")
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        return Extraction(error="No JSON object found in text")
+    quick = _fast_path(text, thinking_regions(text))
+    if quick is not None:
+        return quick
+    result = scan(text, soft_thinking=True)
+    found = _Chooser(text, result).choose()
+    if found.error == NO_OBJECT and result.soft_thinking_used:
+        found = _Chooser(text, scan(text, soft_thinking=False)).choose()
+    return found
+
+
+def has_preferred_key(value: dict[str, Any]) -> bool:
+    """True when ``value`` looks like a gate state rather than some other JSON."""
+    return "summary" in value or "gates" in value or "status" in value
+
+
+# --- fast path: one json.loads, no Python-level scanning --------------------------------
+
+
+def _fast_path(text: str, regions: list[Region]) -> Extraction | None:
+    """The common replies, without the Python-level scan; None means "use the full scan".
+
+    The fast path looks at one candidate only — the body of the first fence outside
+    thinking or, when the reply has no fence, the first ``{`` — and accepts it only when it
+    is a gate-state object (strictly valid, or repaired from that same ``{``). That is
+    exactly what the full scan would choose, because the full scan tries that candidate
+    first; a gate-state body cannot sit inside a valid JSON string (its quotes would end
+    the string). A non-gate object is also accepted when it is the whole reply.
+    """
+    fence = first_outside(find_fence, text, regions)
+    if fence is not None:
+        return _fast_fence(text, fence[0], fence[1])
+    opener = first_outside(find_opener, text, regions)
+    if opener is None or text[opener[0]] != "{":
+        return None
+    start = opener[0]
+    end = text.rfind("}") + 1
+    value = _loads_object(text[start:end]) if end > start else None
+    if value is None:
+        return _fast_repair(text, start, "scan")
+    if has_preferred_key(value):
+        return Extraction(value=value, source="scan", span=(start, end))
+    if not regions and text_is_blank(text, 0, start) and text_is_blank(text, end, len(text)):
+        return Extraction(value=value, source="scan", span=(start, end))
+    return None
+
+
+def _fast_fence(text: str, marker: int, marker_end: int) -> Extraction | None:
+    body_start = fence_body_start(text, marker_end)
+    closing = find_run(text, text[marker:marker_end], body_start, len(text))
+    body_end = len(text) if closing < 0 else closing
+    body = text[body_start:body_end]
+    value = _loads_object(body)
+    start = body_start + len(body) - len(body.lstrip())
+    if value is None:
+        return _fast_repair(text, start, "fence") if text.startswith("{", start) else None
+    if not has_preferred_key(value):
+        return None
+    return Extraction(value=value, source="fence", span=(start, body_start + len(body.rstrip())))
+
+
+def _fast_repair(text: str, start: int, source: str) -> Extraction | None:
+    """Repair the fast path's candidate; keep it only if it becomes a gate-state object.
+
+    First the error-driven :func:`quick_repair` (C-speed for a few defects), then the
+    tokenizer. Both read to the end of the text and stop where the object closes, so a
+    fence marker inside a string cannot cut the object short.
+    """
+    quick = quick_repair(text, start)
+    if quick is not None:
+        value, end, fixes = quick.value, quick.end, quick.fixes
+    else:
+        outcome = repair_json(text, start, len(text), budget=len(text))
+        if outcome.json_text is None:
+            return None
+        value, end, fixes = _loads_object(outcome.json_text), outcome.end, outcome.fixes
+    if not isinstance(value, dict) or not value or not has_preferred_key(value):
+        return None
+    return Extraction(value=value, source=source, span=(start, end), repairs=to_repairs(text, fixes))
+
+
+def _loads_object(candidate: str) -> dict[str, Any] | None:
     try:
-        value = json.loads(text[start : end + 1])
-    except (ValueError, RecursionError):
-        return Extraction(error="No JSON object found in text")
-    if not isinstance(value, dict):
-        return Extraction(error="No JSON object found in text")
-    return Extraction(value=value, source="scan", span=(start, end + 1))
+        value = json.loads(candidate)
+    except _DECODE_ERRORS:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# --- full path: choose among the scanned candidates --------------------------------------
+
+
+class _Found:
+    """A decoded candidate: enough to build the :class:`Extraction` if it wins."""
+
+    __slots__ = ("value", "start", "end", "fence", "fixes")
+
+    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...]) -> None:
+        self.value = value
+        self.start = start
+        self.end = end
+        self.fence = fence
+        self.fixes = fixes
+
+    def extraction(self, text: str) -> Extraction:
+        return Extraction(
+            value=self.value,
+            source="fence" if self.fence >= 0 else "scan",
+            span=(self.start, self.end),
+            repairs=to_repairs(text, self.fixes),
+        )
+
+
+class _Chooser:
+    """Applies the choice rules to one :class:`ScanResult`, within a linear work budget."""
+
+    def __init__(self, text: str, result: ScanResult) -> None:
+        self.text = text
+        self.result = result
+        # Characters the repair pass may examine, per kind of candidate: linear by design.
+        self.object_budget = len(text) + 1024
+        self.array_budget = len(text) + 1024
+        self.keyword_cache: dict[str, tuple[int, int]] = {}
+
+    def choose(self) -> Extraction:
+        arrays = self._real_arrays()
+        array_starts = [start for start, _ in arrays]
+        candidates = sorted(
+            [(start, end, fence, True) for start, end, fence in self.result.objects]
+            + [(start, limit, fence, False) for start, limit, fence in self.result.cut_objects]
+        )
+        first: _Found | None = None
+        for group in (
+            [c for c in candidates if c[2] >= 0],  # fenced candidates first
+            [c for c in candidates if c[2] < 0],
+        ):
+            consumed = -1
+            for start, stop, fence, closed in group:
+                if start < consumed or _inside(arrays, array_starts, start):
+                    continue
+                if first is not None and not self._may_have_keyword(start, stop):
+                    continue  # only a gate-state object could still beat `first`
+                found = self._decode_object(start, stop, fence, closed)
+                if found is None:
+                    continue
+                if has_preferred_key(found.value):
+                    return found.extraction(self.text)
+                consumed = found.end
+                if first is None:
+                    first = found
+        if first is not None:
+            return first.extraction(self.text)
+        return Extraction(error=self._no_object_error(bool(arrays)))
+
+    def _no_object_error(self, saw_array: bool) -> str:
+        if saw_array:
+            return TOP_LEVEL_ARRAY
+        depth_at = self.result.depth_error
+        if depth_at is not None:
+            line = self.text.count("\n", 0, depth_at) + 1
+            column = depth_at - (self.text.rfind("\n", 0, depth_at) + 1) + 1
+            return f"JSON nested deeper than {MAX_DEPTH} levels at line {line}, column {column}; not decoded"
+        return NO_OBJECT
+
+    def _may_have_keyword(self, start: int, stop: int) -> bool:
+        """Whether ``text[start:stop]`` contains a preferred key's name: a cheap pre-check.
+
+        Per word, the cache holds "searching from ``f``, the next occurrence is ``at``";
+        candidates come in increasing order, so searches never cover the same text twice.
+        """
+        nowhere = len(self.text)
+        for word in PREFERRED_KEYS:
+            cached = self.keyword_cache.get(word)
+            if cached is None or start < cached[0] or cached[1] < start:
+                at = self.text.find(word, start)
+                cached = (start, nowhere if at < 0 else at)
+                self.keyword_cache[word] = cached
+            if cached[1] < stop:
+                return True
+        return False
+
+    def _limit_after(self, start: int) -> int:
+        """How far a repair starting at ``start`` may read: the next fence marker, or the end."""
+        boundaries = self.result.boundaries
+        index = bisect_right(boundaries, start)
+        return boundaries[index] if index < len(boundaries) else len(self.text)
+
+    def _decode_object(self, start: int, stop: int, fence: int, closed: bool) -> _Found | None:
+        text = self.text
+        if closed:
+            value = _loads_object(text[start:stop])
+            if value is not None:
+                return _Found(value, start, stop, fence, ())
+            limit = self._limit_after(start)
+        else:
+            limit = stop
+            if text.find(":", start, limit) < 0:
+                return None  # a cut-off object without a single key would come back empty
+        if self.object_budget <= 0:
+            return None
+        outcome = repair_json(text, start, limit, budget=self.object_budget)
+        self.object_budget -= outcome.consumed
+        if outcome.json_text is None:
+            return None
+        value = _loads_object(outcome.json_text)
+        if not value:  # None, or an empty object: a repair must not invent a value
+            return None
+        return _Found(value, start, outcome.end, fence, outcome.fixes)
+
+    def _real_arrays(self) -> list[tuple[int, int]]:
+        """Spans of arrays that are the reply's JSON value, merged and sorted by start.
+
+        An outermost array counts when it starts the reply or a fence body, or when it
+        holds an object; ``see [1]`` in prose never does.
+        """
+        result = self.result
+        leads = set(result.leads)
+        items = [(start, end, True) for start, end, kind, _ in result.tops if kind == "["]
+        items += [(start, limit, False) for start, limit, _ in result.cut_arrays]
+        spans: list[tuple[int, int]] = []
+        for start, stop, closed in sorted(items):
+            lead = start in leads
+            if not lead and self.text.find("{", start, stop) < 0:
+                continue
+            decoded = self._decode_array(start, stop, closed)
+            if decoded is not None and (lead or _holds_object(decoded[0])):
+                spans.append((start, decoded[1]))
+        merged: list[tuple[int, int]] = []
+        for start, end in spans:
+            if merged and start < merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+    def _decode_array(self, start: int, stop: int, closed: bool) -> tuple[list[Any], int] | None:
+        text = self.text
+        if closed:
+            try:
+                value = json.loads(text[start:stop])
+            except _DECODE_ERRORS:
+                value = None
+            if isinstance(value, list):
+                return value, stop
+        if self.array_budget <= 0:
+            return None
+        limit = self._limit_after(start) if closed else stop
+        outcome = repair_json(text, start, limit, budget=self.array_budget)
+        self.array_budget -= outcome.consumed
+        if outcome.json_text is None:
+            return None
+        try:
+            value = json.loads(outcome.json_text)
+        except _DECODE_ERRORS:
+            return None
+        return (value, outcome.end) if isinstance(value, list) else None
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
+    index = bisect_right(starts, offset) - 1
+    return index >= 0 and offset < spans[index][1]
+
+
+def _holds_object(value: list[Any]) -> bool:
+    """Whether a decoded array has an object among its elements (looking through nested arrays)."""
+    pending = [value]
+    while pending:
+        for item in pending.pop():
+            if isinstance(item, dict):
+                return True
+            if isinstance(item, list):
+                pending.append(item)
+    return False
+

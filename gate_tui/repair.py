@@ -1,0 +1,562 @@
+"""The conservative repair pass for almost-JSON that a model wrote.
+
+One tokenizer-style pass over a candidate (starting at its ``{`` or ``[``) that rewrites
+what language models commonly get wrong, and nothing else:
+
+========================  ==============================================================
+code                      what is fixed
+========================  ==============================================================
+``trailing_comma``        ``[1,]`` and ``{"a": 1,}``
+``single_quotes``         ``'key'`` and ``'value'`` (escapes kept, inner ``"`` escaped)
+``python_literal``        ``True`` / ``False`` / ``None`` outside strings
+``comment``               ``// line`` and ``/* block */`` comments
+``unquoted_key``          ``summary: …`` — a bare word becomes a key only before a ``:``
+``smart_quotes``          “…” and ‘…’ used as JSON quotes
+``truncated``             text ending mid-value: close an open string, drop a dangling
+                          key, a key with no value or a trailing comma, close brackets
+========================  ==============================================================
+
+Anything else (a bare word used as a value, a missing comma, a raw line break inside a
+string, prose) makes the repair fail: the pass never invents content. Every fix is
+reported with its offset in the original text; :func:`to_repairs` turns offsets into the
+1-based line and column of :class:`gate_tui.models.Repair`.
+
+The pass is linear: strings, numbers and blanks are consumed by possessive regular
+expressions, the Python loop runs once per token, and the caller passes a work budget.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from gate_tui.models import Repair
+
+MAX_DEPTH = 512
+
+_BLANK = re.compile(r"[ \t\r\n]*+")
+# One token after optional blanks. The two common kinds (complete double-quoted strings and
+# punctuation) are handled inline in the loop; the rest go to helper methods. No group can
+# backtrack: every repetition is possessive and the alternatives start differently.
+_TOKEN = re.compile(
+    r"[ \t\r\n]*+(?:"
+    r'(?P<s>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
+    r"|(?P<p>[{}\[\]:,])"
+    r"|(?P<q>[\"'\u201c\u201d\u2018\u2019])"
+    r"|(?P<n>[-0-9])"
+    r"|(?P<w>[\w$])"
+    r"|(?P<c>/)"
+    r"|(?P<x>[\s\S]))?"
+)
+_DQ_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
+_SQ_BODY = re.compile(r"[^'\\\n]*+(?:\\.[^'\\\n]*+)*+")
+_SMART_DQ_BODY = re.compile(r"[^\u201c\u201d\\\n]*+(?:\\.[^\u201c\u201d\\\n]*+)*+")
+_SMART_SQ_BODY = re.compile(r"[^\u2018\u2019\\\n]*+(?:\\.[^\u2018\u2019\\\n]*+)*+")
+_NUMBER = re.compile(r"-?(?:Infinity|[0-9][0-9.eE+\-]*+)")
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|-?Infinity")
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*+")
+_BARE_KEY = re.compile(r"[\w$][\w$\-]*+")
+_REQUOTE = re.compile(r'\\.|"', re.DOTALL)
+
+# (closing characters, body pattern, repair code) for each kind of opening quote.
+_QUOTES: dict[str, tuple[str, re.Pattern[str], str | None]] = {
+    '"': ('"', _DQ_BODY, None),
+    "'": ("'", _SQ_BODY, "single_quotes"),
+    "\u201c": ("\u201c\u201d", _SMART_DQ_BODY, "smart_quotes"),
+    "\u201d": ("\u201c\u201d", _SMART_DQ_BODY, "smart_quotes"),
+    "\u2018": ("\u2018\u2019", _SMART_SQ_BODY, "smart_quotes"),
+    "\u2019": ("\u2018\u2019", _SMART_SQ_BODY, "smart_quotes"),
+}
+_PER_STRING_CODES = frozenset({"single_quotes", "smart_quotes"})
+_LITERALS = {"true": "true", "false": "false", "null": "null", "NaN": "NaN", "Infinity": "Infinity"}
+_PYTHON_LITERALS = {"True": "true", "False": "false", "None": "null"}
+
+# Tokenizer states: what the innermost open bracket expects next.
+_OBJ_FIRST, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
+_ARR_FIRST, _ARR_VALUE, _ARR_NEXT = range(5, 8)
+_KEY_STATES = (_OBJ_FIRST, _OBJ_KEY)
+_VALUE_STATES = (_OBJ_VALUE, _ARR_FIRST, _ARR_VALUE)
+_CLOSABLE = (_OBJ_FIRST, _OBJ_NEXT, _ARR_FIRST, _ARR_NEXT)
+
+
+class Fix(NamedTuple):
+    """One applied repair: its code, a human message and its offset in the original text."""
+
+    code: str
+    message: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class RepairOutcome:
+    """The result of one repair attempt.
+
+    ``json_text`` is strict JSON (still to be decoded) or None when the candidate cannot be
+    repaired conservatively. ``end`` is the offset just past the candidate. ``consumed``
+    is how many characters were examined, charged to the caller's budget.
+    """
+
+    json_text: str | None
+    end: int
+    fixes: tuple[Fix, ...]
+    consumed: int
+
+
+class _Fail(Exception):
+    """Raised inside the tokenizer to abandon a candidate; never leaves this module."""
+
+
+class _Cut(Exception):
+    """Raised inside the tokenizer when the text ends mid-token or mid-structure."""
+
+
+def repair_json(text: str, start: int, limit: int, *, budget: int | None = None) -> RepairOutcome:
+    """Repair the JSON value opening at ``text[start]`` (``{`` or ``[``), reading at most to ``limit``.
+
+    Stops where the value closes. If ``limit`` comes first the value is treated as cut
+    off and closed (``truncated``). Gives up once more than ``budget`` characters were
+    examined. Never raises.
+    """
+    repairer = _Repairer(text, start, limit, budget)
+    try:
+        return repairer.run()
+    except _Fail:
+        return RepairOutcome(None, repairer.pos, (), repairer.pos - start)
+    except (RecursionError, MemoryError, ValueError, IndexError):
+        return RepairOutcome(None, repairer.pos, (), repairer.pos - start)
+
+
+class QuickRepair(NamedTuple):
+    """A value decoded by :func:`quick_repair`, its end offset and the fixes it needed."""
+
+    value: object
+    end: int
+    fixes: tuple[Fix, ...]
+
+
+_DECODER = json.JSONDecoder()
+QUICK_MAX_FIXES = 12
+
+
+def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> QuickRepair | None:
+    """Decode the value opening at ``text[start]``, letting the C decoder find the defects.
+
+    Each failed ``raw_decode`` of the slice points at the first defect; if it is one the
+    tokenizer would fix the same way (trailing comma, comment, unquoted key, Python
+    literal, curly quotes) it is fixed in place and decoding retried. Anything else —
+    single quotes (usually every string), a cut-off reply, prose — returns None so the
+    caller runs :func:`repair_json`, which handles all cases. At most ``max_fixes + 1``
+    decodes of the slice: linear, and far cheaper than tokenizing in Python when a
+    reply has a few defects. Text after the value is ignored, as the tokenizer does.
+    """
+    current = text[start:]
+    fixes: list[Fix] = []
+    shift = 0  # len(current) - len(original slice), counted over the edits made so far
+    last = -1
+    for _ in range(max_fixes + 1):
+        try:
+            value, end = _DECODER.raw_decode(current)
+        except json.JSONDecodeError as error:
+            at, message = error.pos, error.msg
+        except (ValueError, RecursionError, MemoryError):
+            return None
+        else:
+            return QuickRepair(value, start + end - shift, tuple(fixes))
+        if at <= last:
+            return None  # no progress: the defect is not a local one
+        edit = _local_edit(current, at, message)
+        if edit is None:
+            return None
+        begin, stop, replacement, fix = edit
+        fixes.append(fix._replace(offset=start + fix.offset - shift))
+        current = current[:begin] + replacement + current[stop:]
+        shift += len(replacement) - (stop - begin)
+        last = begin
+    return None
+
+
+def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:
+    """The edit that fixes the defect the decoder reported at ``at``: (start, end, new, fix).
+
+    Fix offsets are in ``current``; the caller maps them back to the original text.
+    """
+    if at >= len(current):
+        return None  # cut off: the tokenizer closes brackets in order
+    c = current[at]
+    if c == "}" or c == "]":
+        comma = current.rfind(",", 0, at)
+        if comma < 0 or _BLANK.match(current, comma + 1, at).end() < at:
+            return None
+        return comma, comma + 1, "", _trailing_comma(c, comma)
+    if c == ",":  # Python 3.13+ reports a trailing comma at the comma itself
+        after = _BLANK.match(current, at + 1).end()
+        if after < len(current) and current[after] in "}]":
+            return at, at + 1, "", _trailing_comma(current[after], at)
+        return None
+    if c == "/":
+        return _comment_edit(current, at)
+    if c in _QUOTES and c != "'" and c != '"':
+        try:
+            token, end, cut, fix = read_quoted(current, at, len(current))
+        except _Fail:
+            return None
+        return None if cut or fix is None else (at, end, token, fix)
+    word = _BARE_KEY.match(current, at)
+    if word is None:
+        return None
+    if message.startswith("Expecting property name"):
+        after = _BLANK.match(current, word.end()).end()
+        if after < len(current) and current[after] == ":":
+            return at, word.end(), '"' + word.group() + '"', _unquoted_key(word.group(), at)
+        return None
+    literal = _WORD.match(current, at)
+    if message.startswith("Expecting value") and literal is not None and literal.group() in _PYTHON_LITERALS:
+        name = literal.group()
+        return at, literal.end(), _PYTHON_LITERALS[name], _python_literal(name, at)
+    return None
+
+
+def _comment_edit(current: str, at: int) -> tuple[int, int, str, Fix] | None:
+    kind = current[at + 1 : at + 2]
+    if kind == "/":
+        end = current.find("\n", at)
+        return at, len(current) if end < 0 else end, "", _comment("//", at)
+    if kind == "*":
+        end = current.find("*/", at + 2)
+        return None if end < 0 else (at, end + 2, " ", _comment("/* */", at))
+    return None
+
+
+def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
+    """:class:`Repair` models with 1-based line and column in ``text``, in text order.
+
+    One forward pass over the text however many fixes there are. Consecutive quote fixes
+    of one style (a reply written with single quotes throughout) become one Repair at the
+    first string, whose message gives the count and the last position.
+    """
+    ordered = sorted(fixes, key=lambda fix: fix.offset)
+    positions: list[tuple[int, int]] = []
+    line, line_start, previous = 1, 0, 0
+    for fix in ordered:
+        offset = min(max(fix.offset, 0), len(text))
+        line += text.count("\n", previous, offset)
+        newline = text.rfind("\n", previous, offset)
+        if newline >= 0:
+            line_start = newline + 1
+        previous = offset
+        positions.append((line, offset - line_start + 1))
+    repairs: list[Repair] = []
+    index = 0
+    while index < len(ordered):
+        fix, (line, column) = ordered[index], positions[index]
+        run = 1
+        if fix.code in _PER_STRING_CODES:  # a quote style is one habit, reported once per run
+            while index + run < len(ordered) and ordered[index + run].code == fix.code:
+                run += 1
+        message = fix.message
+        if run > 1:
+            last_line, last_column = positions[index + run - 1]
+            noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
+            message = f"{run} {noun} → double quotes (the last at line {last_line}, column {last_column})"
+        repairs.append(Repair(code=fix.code, message=message, line=line, column=column))
+        index += run
+    return repairs
+
+
+class _Repairer:
+    """One repair attempt: a token loop over an explicit bracket stack (no recursion)."""
+
+    def __init__(self, text: str, start: int, limit: int, budget: int | None) -> None:
+        self.text = text
+        self.start = start
+        self.limit = min(limit, len(text))
+        self.stop = self.limit if budget is None else min(self.limit, start + max(budget, 0))
+        self.pos = start
+        self.out: list[str] = []
+        self.fixes: list[Fix] = []
+        self.kinds: list[str] = []
+        self.states: list[int] = []
+        self.marks: list[int] = []  # out index where the current member (with its comma) begins
+        self.commas: list[int] = []  # text offset of the last comma of each open bracket
+        self.closed_string = False  # the text ended inside a string value, which was closed
+        self.dropped = ""  # what the cut left incomplete, for the truncation message
+
+    def run(self) -> RepairOutcome:
+        """The token loop. Long on purpose: the two commonest tokens are handled inline,
+        without a method call, because this loop is the cost of every repaired reply."""
+        text, limit, stop = self.text, self.limit, self.stop
+        if self.start >= limit or text[self.start] not in "{[":
+            raise _Fail
+        out, states = self.out, self.states
+        self._open(text[self.start])
+        pos = self.start + 1
+        match = _TOKEN.match
+        try:
+            while True:
+                token = match(text, pos, limit)
+                group = token.lastgroup
+                if group is None:
+                    self.pos = limit
+                    raise _Cut  # only blanks left before the limit
+                pos = self.pos = token.start(group)
+                if pos > stop:
+                    raise _Fail  # over budget
+                state = states[-1]
+                if group == "s":  # a complete double-quoted string: a key or a value
+                    if state in _KEY_STATES:
+                        states[-1] = _OBJ_COLON
+                    elif state in _VALUE_STATES:
+                        states[-1] = _OBJ_NEXT if state == _OBJ_VALUE else _ARR_NEXT
+                    else:
+                        raise _Fail
+                    out.append(token.group("s"))
+                    pos = token.end()
+                elif group == "p":
+                    c = text[pos]
+                    if c == "}" or c == "]":
+                        if self._close(c, state):
+                            return self._outcome(pos + 1)
+                    elif c == ":":
+                        if state != _OBJ_COLON:
+                            raise _Fail
+                        out.append(":")
+                        states[-1] = _OBJ_VALUE
+                    elif c == ",":
+                        self._comma(state)
+                    elif state in _VALUE_STATES:
+                        self._open(c)
+                    else:
+                        raise _Fail
+                    pos += 1
+                else:
+                    self._other(group, state)
+                    pos = self.pos
+        except _Cut:
+            return self._truncate()
+
+    def _outcome(self, end: int) -> RepairOutcome:
+        return RepairOutcome("".join(self.out), end, tuple(self.fixes), end - self.start)
+
+    def _other(self, group: str, state: int) -> None:
+        """The rarer tokens: other quotes, numbers, words, comments; anything else fails."""
+        if group == "c":
+            self._comment()
+        elif group == "x":
+            raise _Fail
+        elif state in _KEY_STATES:
+            self._key(self.text[self.pos])
+        elif state in _VALUE_STATES:
+            self._value(self.text[self.pos])
+        else:
+            raise _Fail
+
+    def _comma(self, state: int) -> None:
+        if state != _OBJ_NEXT and state != _ARR_NEXT:
+            raise _Fail  # `[,` `{"a":,` `[1,,2]`: not a repair we make
+        self.marks[-1] = len(self.out)
+        self.commas[-1] = self.pos
+        self.out.append(",")
+        self.states[-1] = _OBJ_KEY if state == _OBJ_NEXT else _ARR_VALUE
+
+    def _open(self, c: str) -> None:
+        if len(self.kinds) >= MAX_DEPTH:
+            raise _Fail
+        self.out.append(c)
+        self.kinds.append(c)
+        self.states.append(_OBJ_FIRST if c == "{" else _ARR_FIRST)
+        self.marks.append(len(self.out))
+        self.commas.append(-1)
+
+    def _close(self, c: str, state: int) -> bool:
+        if (c == "}") != (self.kinds[-1] == "{"):
+            raise _Fail
+        if state == _OBJ_KEY or state == _ARR_VALUE:
+            self.out[self.marks[-1]] = ""
+            self.fixes.append(_trailing_comma(c, self.commas[-1]))
+        elif state not in _CLOSABLE:
+            raise _Fail  # `{"a": }` or `{"a" }`
+        self.out.append(c)
+        self.kinds.pop()
+        self.states.pop()
+        self.marks.pop()
+        self.commas.pop()
+        if not self.kinds:
+            return True
+        self._value_done()
+        return False
+
+    def _value_done(self) -> None:
+        self.states[-1] = _OBJ_NEXT if self.kinds[-1] == "{" else _ARR_NEXT
+
+    def _comment(self) -> None:
+        text, pos = self.text, self.pos
+        nxt = text[pos + 1 : pos + 2]
+        if nxt == "/":
+            end = text.find("\n", pos, self.limit)
+            self.pos = self.limit if end < 0 else end + 1
+            kind = "//"
+        elif nxt == "*":
+            end = text.find("*/", pos + 2, self.limit)
+            self.pos = self.limit if end < 0 else end + 2
+            kind = "/* */"
+        elif pos + 1 >= self.limit:
+            raise _Cut
+        else:
+            raise _Fail
+        self.fixes.append(_comment(kind, pos))
+
+    def _key(self, c: str) -> None:
+        if c in _QUOTES:
+            token, cut, fix = self._string(c)
+            if cut:
+                self.dropped = "a dangling key"
+                raise _Cut
+        else:
+            word = _BARE_KEY.match(self.text, self.pos, self.limit)
+            if word is None:
+                raise _Fail
+            after = _BLANK.match(self.text, word.end(), self.limit).end()
+            if after >= self.limit:
+                self.dropped = "a dangling key"
+                raise _Cut
+            if self.text[after] != ":":
+                raise _Fail  # a bare word is a key only when a colon follows it
+            token = '"' + word.group() + '"'
+            fix = _unquoted_key(word.group(), self.pos)
+            self.pos = word.end()
+        if fix is not None:
+            self.fixes.append(fix)
+        self.out.append(token)
+        self.states[-1] = _OBJ_COLON
+
+    def _value(self, c: str) -> None:
+        if c in _QUOTES:
+            token, cut, fix = self._string(c)
+            if fix is not None:
+                self.fixes.append(fix)
+            self.closed_string = cut
+        elif c == "-" or "0" <= c <= "9":
+            token = self._number()
+        elif c.isalpha() or c == "_" or c == "$":
+            token = self._literal()
+        else:
+            raise _Fail
+        self.out.append(token)
+        self._value_done()
+
+    def _string(self, quote: str) -> tuple[str, bool, Fix | None]:
+        token, end, cut, fix = read_quoted(self.text, self.pos, self.limit)
+        self.pos = end
+        return token, cut, fix
+
+    def _number(self) -> str:
+        found = _NUMBER.match(self.text, self.pos, self.limit)
+        if found is None:
+            if self.pos + 1 >= self.limit:
+                self.dropped = "an incomplete value"
+                raise _Cut  # a lone '-' at the very end
+            raise _Fail
+        token = found.group()
+        if _JSON_NUMBER.fullmatch(token) is None:
+            if found.end() >= self.limit:
+                self.dropped = "an incomplete value"
+                raise _Cut  # `1.` or `2e` cut off: drop it rather than guess digits
+            raise _Fail
+        self.pos = found.end()
+        return token
+
+    def _literal(self) -> str:
+        found = _WORD.match(self.text, self.pos, self.limit)
+        if found is None:
+            raise _Fail
+        word = found.group()
+        if word in _LITERALS:
+            token = _LITERALS[word]
+        elif word in _PYTHON_LITERALS:
+            token = _PYTHON_LITERALS[word]
+            self.fixes.append(_python_literal(word, self.pos))
+        elif found.end() >= self.limit:
+            self.dropped = "an incomplete value"
+            raise _Cut  # `tr` at the very end: a literal cut off mid-word
+        else:
+            raise _Fail  # a bare word as a value is prose, not JSON
+        self.pos = found.end()
+        return token
+
+    def _truncate(self) -> RepairOutcome:
+        """Close a value the text cut off: drop what is incomplete, close brackets in order."""
+        if not self.kinds:
+            raise _Fail
+        notes: list[str] = []
+        if self.closed_string:
+            notes.append("closed an open string")
+        state = self.states[-1]
+        if self.dropped:
+            notes.append("dropped " + self.dropped)
+        elif state in (_OBJ_COLON, _OBJ_VALUE):
+            notes.append("dropped a key with no value")
+        elif state in (_OBJ_KEY, _ARR_VALUE):
+            notes.append("dropped a trailing comma")
+        if state in (_OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _ARR_VALUE):
+            del self.out[self.marks[-1] :]  # back to before this member's comma (or the bracket)
+        opened_objects = self.kinds.count("{")
+        opened_arrays = len(self.kinds) - opened_objects
+        closed = [f"{count} '{kind}'" for count, kind in ((opened_arrays, "["), (opened_objects, "{")) if count]
+        notes.append("closed " + " and ".join(closed))
+        self.out.extend("}" if kind == "{" else "]" for kind in reversed(self.kinds))
+        segment = self.text[self.start : self.limit]
+        cut_at = self.start + len(segment.rstrip())
+        self.fixes.append(Fix("truncated", "the JSON is cut off: " + ", ".join(notes), cut_at))
+        return self._outcome(cut_at)
+
+
+def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | None]:
+    """Read the string opening at ``text[pos]`` (any quote style) as a JSON string token.
+
+    Returns the token, the offset after it, whether the text (``limit``) ended inside it,
+    and the quote fix if the quotes were not plain double quotes. Raises :class:`_Fail`
+    for a raw line break inside the string: that is not something we guess about.
+    """
+    closers, body, code = _QUOTES[text[pos]]
+    end = body.match(text, pos + 1, limit).end()
+    if end < limit and text[end] in closers:
+        content, cut, after = text[pos + 1 : end], False, end + 1
+    elif end >= limit or (text[end] == "\\" and end + 1 >= limit):
+        content, cut, after = text[pos + 1 : end], True, limit
+    else:
+        raise _Fail
+    fix = None
+    if code is not None:
+        if '"' in content or "\\" in content:
+            content = _REQUOTE.sub(_requote, content)
+        message = "single-quoted string" if code == "single_quotes" else "curly quotes used as JSON quotes"
+        fix = Fix(code, f"{message} → double quotes", pos)
+    return '"' + content + '"', after, cut, fix
+
+
+def _trailing_comma(closer: str, offset: int) -> Fix:
+    return Fix("trailing_comma", f"removed a trailing comma before '{closer}'", offset)
+
+
+def _unquoted_key(word: str, offset: int) -> Fix:
+    return Fix("unquoted_key", f"quoted the key {word!r}", offset)
+
+
+def _python_literal(word: str, offset: int) -> Fix:
+    return Fix("python_literal", f"Python {word} → {_PYTHON_LITERALS[word]}", offset)
+
+
+def _comment(kind: str, offset: int) -> Fix:
+    return Fix("comment", f"removed a {kind} comment", offset)
+
+
+def _requote(found: re.Match[str]) -> str:
+    token = found.group()
+    if token == '"':
+        return '\\"'
+    if token == "\\'":
+        return "'"
+    return token

@@ -1,0 +1,392 @@
+"""Linear-time scanners for model replies: thinking blocks, code fences and brackets.
+
+This module only *locates* things; it never decodes JSON. It is separate from
+:mod:`gate_tui.extraction` (which decides which candidate wins) so that the one piece
+of per-character Python work in the package is in one place and can be reasoned
+about on its own: every function here is linear in the length of the text.
+
+How linearity is kept:
+
+* jumps between interesting characters are made by precompiled regular expressions
+  that are single character classes or possessive runs (``*+``), so they cannot
+  backtrack; the Python loop runs once per structural character, not per character;
+* a thinking tag's closing tag is searched once; a failed search is remembered, so
+  a reply made of thousands of unclosed ``<thinking>`` tags costs one search;
+* nesting deeper than :data:`MAX_DEPTH` stops the scan with an error instead of
+  growing a stack (and, later, ``json.loads`` hitting ``RecursionError``).
+
+Offsets are always offsets into the original text: nothing is stripped or copied.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+MAX_DEPTH = 512
+"""Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
+
+# `<think>`, `<thinking>`, `</think>`, `</thinking>` in any case. Bounded length: no backtracking.
+_THINK_TAG = re.compile(r"<(/?)(think(?:ing)?)>", re.IGNORECASE)
+_THINK_CLOSE = {
+    "think": re.compile(r"</think>", re.IGNORECASE),
+    "thinking": re.compile(r"</thinking>", re.IGNORECASE),
+}
+
+# What the bracket scan stops at. Outside any bracket, `"` is prose (`5" screen`) and not a
+# string; `<` may start a thinking tag. Inside brackets, strings matter and tags do not.
+_OUTER = re.compile(r"[{\[<`~]")
+_OUTER_IN_FENCE = re.compile(r"[{\[`~]")
+_INNER = re.compile(r'[{}\[\]"`~]')
+# The rest of a JSON string after its opening quote. A raw line break ends it too: a JSON
+# string never spans lines, and stopping there keeps one stray quote from hiding the reply.
+_STRING_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
+_RUN = {"`": re.compile(r"`++"), "~": re.compile(r"~++")}
+# A fence's language tag (json, py, c++, ...): the body starts after it, even on the same line.
+_INFO = re.compile(r"[ \t]*+[\w+.#-]*+")
+_SPACE = re.compile(r"\s*+")
+
+class Region(NamedTuple):
+    """A stretch of thinking, ``[start, end)``; ``soft`` when a tag was left unclosed."""
+
+    start: int
+    end: int
+    soft: bool
+
+
+def thinking_regions(text: str) -> list[Region]:
+    """Thinking blocks found by tags alone (no JSON awareness), in text order.
+
+    Used by the fast path, which must skip thinking without running the full scan.
+    A closed pair is a hard region. An opening tag that is never closed makes a soft
+    region to the end of the text; a closing tag with no opening tag makes a soft region
+    from the end of the previous block (DeepSeek-style replies whose prompt opened the tag).
+    """
+    regions: list[Region] = []
+    pos = 0
+    outside_start = 0
+    while True:
+        tag = _next_tag(text, pos)
+        if tag is None:
+            return regions
+        if tag.group(1):
+            regions.append(Region(outside_start, tag.end(), True))
+            outside_start = pos = tag.end()
+            continue
+        close = find_closing_tag(text, _tag_name(tag), tag.end())
+        if close < 0:
+            regions.append(Region(tag.start(), len(text), True))
+            return regions
+        regions.append(Region(tag.start(), close, False))
+        outside_start = pos = close
+
+
+def _next_tag(text: str, pos: int) -> re.Match[str] | None:
+    # str.find to each '<' is several times faster than a case-insensitive regex search.
+    while True:
+        at = text.find("<", pos)
+        if at < 0:
+            return None
+        tag = _THINK_TAG.match(text, at)
+        if tag is not None:
+            return tag
+        pos = at + 1
+
+
+def find_closing_tag(text: str, name: str, pos: int) -> int:
+    """End offset of the first ``</think>`` / ``</thinking>`` (per ``name``) after ``pos``, or -1."""
+    pattern = _THINK_CLOSE[name]
+    while True:  # find '<' in C (memchr), then check the tag: faster than a case-insensitive search
+        at = text.find("<", pos)
+        if at < 0:
+            return -1
+        close = pattern.match(text, at)
+        if close is not None:
+            return close.end()
+        pos = at + 1
+
+
+def find_fence(text: str, pos: int) -> tuple[int, int] | None:
+    """The next run of three or more backticks or tildes at or after ``pos``: (start, end)."""
+    ticks = find_run(text, "```", pos, len(text))
+    tildes = find_run(text, "~~~", pos, len(text) if ticks < 0 else ticks)
+    at = tildes if tildes >= 0 else ticks
+    if at < 0:
+        return None
+    return at, _RUN[text[at]].match(text, at).end()
+
+
+def find_run(text: str, marker: str, pos: int, end: int) -> int:
+    """``text.find(marker, pos, end)`` for a marker made of one repeated character.
+
+    Jumps with a one-character find (memchr, several times faster than a multi-character
+    search) and falls back to the plain search after a few lone characters.
+    """
+    char = marker[0]
+    for _ in range(8):
+        at = text.find(char, pos, end)
+        if at < 0 or text.startswith(marker, at):
+            return at if at < 0 or at + len(marker) <= end else -1
+        pos = at + 1
+    return text.find(marker, pos, end)
+
+
+def find_opener(text: str, pos: int) -> tuple[int, int] | None:
+    """The next ``{`` or ``[`` at or after ``pos``: (start, end)."""
+    brace = text.find("{", pos)
+    bracket = text.find("[", pos, brace if brace >= 0 else len(text))
+    at = bracket if bracket >= 0 else brace
+    return None if at < 0 else (at, at + 1)
+
+
+def first_outside(
+    finder: Callable[[str, int], tuple[int, int] | None], text: str, regions: list[Region]
+) -> tuple[int, int] | None:
+    """The first ``finder`` hit, as (start, end), that does not start inside one of ``regions``."""
+    pos = 0
+    index = 0
+    while True:
+        found = finder(text, pos)
+        if found is None:
+            return None
+        at = found[0]
+        while index < len(regions) and regions[index].end <= at:
+            index += 1
+        if index < len(regions) and regions[index].start <= at:
+            pos = regions[index].end
+            continue
+        return found
+
+
+def fence_body_start(text: str, marker_end: int) -> int:
+    """Where a fence's body begins: after the marker and its optional language tag."""
+    return _INFO.match(text, marker_end).end()
+
+
+def _tag_name(tag: re.Match[str]) -> str:
+    # len() rather than .lower(): case folding may map odd code points onto ASCII letters.
+    return "thinking" if len(tag.group(2)) == 8 else "think"
+
+
+@dataclass
+class ScanResult:
+    """Everything the bracket scan located; all offsets index the original text.
+
+    ``objects``: outermost balanced ``{…}`` pairs as ``(start, end, fence)``, end exclusive,
+    fence = index into ``fences`` or -1. ``tops``: outermost balanced pairs of either kind as
+    ``(start, end, kind, fence)``. ``cut_objects`` / ``cut_arrays``: openers still open when
+    the text or a fence ended, as ``(start, limit, fence)``. ``boundaries``: fence markers
+    (no structure spans one). ``leads``: offsets where a value would be the whole reply or a
+    whole fence body.
+    """
+
+    objects: list[tuple[int, int, int]] = field(default_factory=list)
+    tops: list[tuple[int, int, str, int]] = field(default_factory=list)
+    cut_objects: list[tuple[int, int, int]] = field(default_factory=list)
+    cut_arrays: list[tuple[int, int, int]] = field(default_factory=list)
+    fences: list[tuple[int, int]] = field(default_factory=list)
+    boundaries: list[int] = field(default_factory=list)
+    leads: list[int] = field(default_factory=list)
+    depth_error: int | None = None
+    soft_thinking_used: bool = False
+
+
+def scan(text: str, *, soft_thinking: bool = True) -> ScanResult:
+    """One balanced-bracket pass over ``text`` that respects JSON strings, fences and thinking.
+
+    With ``soft_thinking`` an unclosed opening tag hides the rest of the text and an
+    orphan closing tag hides what came before it; without it both are plain text
+    (the caller's fallback when the first pass found nothing).
+    """
+    return _Scanner(text, soft_thinking).run()
+
+
+class _Scanner:
+    """The state of one :func:`scan`; the hot loop is :meth:`run`, rare events are methods."""
+
+    def __init__(self, text: str, soft_thinking: bool) -> None:
+        self.text = text
+        self.n = len(text)
+        self.soft = soft_thinking
+        self.result = ScanResult()
+        self.kinds: list[str] = []
+        self.starts: list[int] = []
+        self.open_objects = 0
+        self.fence: tuple[str, int, int] | None = None  # (char, marker length, body start)
+        self.lead_open = True  # nothing but blanks and thinking seen so far at the top level
+        self.outside_start = 0  # where the current stretch outside thinking began
+        self.no_close_after: dict[str, int] = {}
+
+    def run(self) -> ScanResult:
+        text, n = self.text, self.n
+        kinds, starts = self.kinds, self.starts
+        pos = 0
+        while pos < n:
+            if kinds:
+                hit = _INNER.search(text, pos)
+            else:
+                hit = (_OUTER if self.fence is None else _OUTER_IN_FENCE).search(text, pos)
+                if hit is not None and self.lead_open:
+                    self._check_lead_gap(pos, hit.start())
+            if hit is None:
+                break
+            i = hit.start()
+            c = text[i]
+            if c == '"':
+                pos = min(_STRING_BODY.match(text, i + 1).end() + 1, n)
+            elif c == "{" or c == "[":
+                if self.lead_open:
+                    self.result.leads.append(i)
+                    self.lead_open = False
+                if len(kinds) >= MAX_DEPTH:
+                    self.result.depth_error = i
+                    return self._finish()
+                kinds.append(c)
+                starts.append(i)
+                if c == "{":
+                    self.open_objects += 1
+                pos = i + 1
+            elif c == "}" or c == "]":
+                self._close(c, i)
+                pos = i + 1
+            elif c == "<":
+                pos = self._tag(i)
+            else:
+                pos = self._fence_marker(i, c)
+        return self._finish()
+
+    def _check_lead_gap(self, pos: int, at: int) -> None:
+        if pos < at and not text_is_blank(self.text, pos, at):
+            self.lead_open = False
+
+    def _close(self, c: str, i: int) -> None:
+        kinds, starts = self.kinds, self.starts
+        want = "{" if c == "}" else "["
+        if kinds[-1] != want:
+            same = self.open_objects if want == "{" else len(kinds) - self.open_objects
+            if not same:
+                return  # a stray closer: prose, not structure
+            while kinds[-1] != want:  # openers the closer skips over were never closed
+                if kinds.pop() == "{":
+                    self.open_objects -= 1
+                starts.pop()
+        kinds.pop()
+        start = starts.pop()
+        end = i + 1
+        fence = len(self.result.fences) if self.fence is not None else -1
+        tops = self.result.tops
+        while tops and tops[-1][0] > start:  # pairs inside this one are not outermost
+            tops.pop()
+        tops.append((start, end, want, fence))
+        if want == "{":
+            self.open_objects -= 1
+            objects = self.result.objects
+            while objects and objects[-1][0] > start:
+                objects.pop()
+            objects.append((start, end, fence))
+
+    def _tag(self, i: int) -> int:
+        """Handle a `<` at the top level: skip a thinking block, or treat it as prose."""
+        tag = _THINK_TAG.match(self.text, i)
+        if tag is None:
+            self.lead_open = False
+            return i + 1
+        if tag.group(1):
+            if not self.soft:
+                self.lead_open = False
+                return tag.end()
+            # An orphan closing tag: everything since the last block was thinking.
+            self.result.soft_thinking_used = True
+            self._forget_since(self.outside_start)
+            self.lead_open = True
+            self.outside_start = tag.end()
+            return tag.end()
+        end = self._closing_tag_end(_tag_name(tag), tag.end())
+        if end is not None:
+            self.outside_start = end
+            return end
+        if self.soft:
+            self.result.soft_thinking_used = True
+            return self.n  # an unclosed tag: the rest of the reply is thinking
+        self.lead_open = False
+        return tag.end()
+
+    def _closing_tag_end(self, name: str, start: int) -> int | None:
+        failed_from = self.no_close_after.get(name)
+        if failed_from is not None and start >= failed_from:
+            return None  # an earlier search from before here found no closing tag
+        close = find_closing_tag(self.text, name, start)
+        if close < 0:
+            self.no_close_after[name] = start
+            return None
+        return close
+
+    def _forget_since(self, start: int) -> None:
+        """Drop everything recorded at or after ``start`` (it turned out to be thinking)."""
+        result = self.result
+        for records in (result.objects, result.tops, result.cut_objects, result.cut_arrays, result.fences):
+            while records and records[-1][0] >= start:
+                records.pop()
+        for offsets in (result.boundaries, result.leads):
+            while offsets and offsets[-1] >= start:
+                offsets.pop()
+
+    def _fence_marker(self, i: int, c: str) -> int:
+        """Open or close a code fence at a run of backticks or tildes outside any string."""
+        run_end = _RUN[c].match(self.text, i).end()
+        length = run_end - i
+        self.lead_open = False
+        if length < 3:
+            return run_end
+        fence = self.fence
+        if fence is None:
+            self._abandon(i)
+            self.result.boundaries.append(i)
+            body = fence_body_start(self.text, run_end)
+            self.fence = (c, length, body)
+            self.result.leads.append(_SPACE.match(self.text, body).end())
+            return body
+        if c == fence[0] and length >= fence[1]:
+            self._abandon(i)
+            self.result.boundaries.append(i)
+            self.result.fences.append((fence[2], i))
+            self.fence = None
+        return run_end
+
+    def _abandon(self, limit: int) -> None:
+        """A fence marker or the end of the text cuts every open structure at ``limit``.
+
+        The bottom-most opener (if an array) and the three bottom-most objects become
+        candidates for the truncation repair; more would only repeat the same text.
+        """
+        kinds, starts = self.kinds, self.starts
+        if not kinds:
+            return
+        fence = len(self.result.fences) if self.fence is not None else -1
+        if kinds[0] == "[":
+            self.result.cut_arrays.append((starts[0], limit, fence))
+        taken = 0
+        for kind, start in zip(kinds, starts, strict=True):
+            if kind == "{":
+                self.result.cut_objects.append((start, limit, fence))
+                taken += 1
+                if taken == 3:
+                    break
+        kinds.clear()
+        starts.clear()
+        self.open_objects = 0
+
+    def _finish(self) -> ScanResult:
+        if self.result.depth_error is None:
+            self._abandon(self.n)
+        if self.fence is not None:  # an unterminated fence runs to the end of the text
+            self.result.fences.append((self.fence[2], self.n))
+            self.fence = None
+        return self.result
+
+
+def text_is_blank(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is empty or whitespace only."""
+    return start >= end or _SPACE.match(text, start, end).end() >= end
