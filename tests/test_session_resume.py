@@ -210,7 +210,7 @@ def test_ten_thousand_line_journal_opens_fast(ml_config: GateConfig, tmp_path: P
     big = open_session(ml_config, ML, directory=seed.directory, read_only=True)
     elapsed = time.perf_counter() - started
     assert len(big.timeline) == 10_000
-    assert elapsed < 2.0, f"opening took {elapsed:.2f}s"  # well under a second on a normal machine
+    assert elapsed < 1.5, f"opening took {elapsed:.2f}s"  # ~0.5 s here; slack for a busy CI machine
 
 
 def test_config_file_moved_is_still_the_same_path_only_when_resolved(ml_config: GateConfig, tmp_path: Path, monkeypatch) -> None:

@@ -40,7 +40,7 @@ from gate_tui.models import Actor, GateConfig, GateDecision, GateState, ParseRes
 from gate_tui.session import records as rec
 from gate_tui.session.atomic import atomic_write_text, describe_os_error
 from gate_tui.session.catalog import SessionInfo, find_resumable, list_sessions
-from gate_tui.session.journal import JournalRead, JournalWriter, read_journal
+from gate_tui.session.journal import JournalRead, JournalWriter, gc_paused, read_journal
 from gate_tui.session.lock import SessionLock, acquire
 from gate_tui.session.paths import (
     SessionPaths,
@@ -451,7 +451,8 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
         if lock is not None:
             lock.release()
         return refusal
-    replayed = replay(config, read.records)
+    with gc_paused():
+        replayed = replay(config, read.records)
     session = Session(
         config=config,
         config_path=config_path,

@@ -9,11 +9,16 @@ notice, and everything else is returned. Neither side raises for a bad file.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic_core import from_json
 
 from gate_tui.session.atomic import describe_os_error, fsync_dir
 
@@ -45,6 +50,23 @@ def encode_record(record: Record) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while bulk-loading acyclic data.
+
+    Loading a long journal allocates hundreds of thousands of small containers; the
+    collector would rescan the growing heap again and again (3-4x the load time) to
+    find no garbage at all. Reference counting still frees everything as usual.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def read_journal(path: Path) -> JournalRead:
     """Read every decodable record of ``path``; problems become notices, never exceptions."""
     try:
@@ -53,7 +75,8 @@ def read_journal(path: Path) -> JournalRead:
         return JournalRead()
     except OSError as exc:
         return JournalRead(exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}")
-    return _decode(data, Path(path))
+    with gc_paused():
+        return _decode(data, Path(path))
 
 
 def _decode(data: bytes, path: Path) -> JournalRead:
@@ -103,7 +126,7 @@ def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
 
 def _load(line: bytes) -> Record | None:
     try:
-        value = json.loads(line)
+        value = from_json(line)  # pydantic-core's parser: same results as json.loads, faster
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None

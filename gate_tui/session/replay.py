@@ -1,11 +1,13 @@
 """Rebuild a :class:`History` from journal records, exactly as it was.
 
-Replay never parses a payload again: each accepted record carries the canonical state
-and decision the parser produced, so it is fed back through :meth:`History.accept`
-with its recorded time, and undo / redo / jump records go through the same History
-methods. The timeline and the undo position therefore come out equal to the original.
-Moves are checked against the state they recorded; a record that cannot be used is
-skipped with a notice rather than stopping the replay.
+Replay never parses a payload again: each accepted record carries the canonical state,
+decision and diff that were shown, so it is validated once (one pydantic call) and
+pushed onto the history as the very :class:`Transition` it was — without computing
+the diff again, which keeps a 10,000-line journal well under a second. Undo / redo /
+jump records go through History's own methods with their recorded times, so the
+timeline and the undo position come out equal to the original; moves are checked
+against the state they recorded. A record that cannot be used is skipped with a
+notice rather than stopping the replay.
 """
 
 from __future__ import annotations
@@ -13,14 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gate_tui.history import KIND_FOR_ACTOR, History, Transition
 from gate_tui.models import (
+    Actor,
     GateConfig,
     GateDecision,
+    GateDiff,
     GateState,
-    ParseResult,
     ParseWarning,
     Repair,
     StatusInfo,
@@ -67,16 +70,55 @@ def replay(config: GateConfig, records: list[Record]) -> Replay:
     return out
 
 
+class AcceptedRecord(BaseModel):
+    """The part of an accepted record a Transition is made of (validated in one call)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    at: str
+    actor: Actor
+    payload: Any = None
+    state: GateState
+    decision: GateDecision
+    diff: GateDiff
+    warnings: list[ParseWarning] = Field(default_factory=list)
+    repairs: list[Repair] = Field(default_factory=list)
+    claimed_status: StatusInfo | None = None
+
+
 def _accept(out: Replay, record: Record) -> bool:
-    actor = record.get("actor")
-    at = record.get("at")
-    if actor not in KIND_FOR_ACTOR or KIND_FOR_ACTOR[actor] != record.get("kind") or not isinstance(at, str):
+    try:
+        data = AcceptedRecord.model_validate(record)
+    except ValidationError:
         return False
-    result = _result(record)
-    if result is None:
+    if KIND_FOR_ACTOR[data.actor] != record.get("kind"):
         return False
-    out.history.accept(result, record.get("payload"), actor, at=at)
+    restore(out.history, data)
     return True
+
+
+def restore(history: History, data: AcceptedRecord) -> Transition:
+    """Push an accepted transition exactly as recorded (what ``History.accept`` would build).
+
+    Uses ``History._push`` so the recorded diff is kept instead of being recomputed;
+    ``tests/test_session_resume.py`` checks the result equals a replay through
+    ``History.accept``.
+    """
+    transition = Transition(
+        index=len(history.timeline),
+        kind=KIND_FOR_ACTOR[data.actor],
+        actor=data.actor,
+        at=data.at,
+        state=data.state,
+        decision=data.decision,
+        diff=data.diff,
+        payload=data.payload,
+        warnings=tuple(data.warnings),
+        repairs=tuple(data.repairs),
+        claimed_status=data.claimed_status,
+    )
+    history._push(transition)
+    return transition
 
 
 def _move(out: Replay, record: Record) -> bool:
@@ -109,23 +151,3 @@ def _check(out: Replay, record: Record, moved: Transition) -> None:
     if expected != moved.state or record.get("target") != moved.target:
         seq = record.get("seq")
         out.diverged_at = seq if isinstance(seq, int) else -1
-
-
-def _result(record: Record) -> ParseResult | None:
-    """The ok ParseResult the parser gave when this record was accepted."""
-    try:
-        claimed = record.get("claimed_status")
-        return ParseResult(
-            ok=True,
-            canonical_state=GateState.model_validate(record.get("state")),
-            decision=GateDecision.model_validate(record.get("decision")),
-            warnings=[ParseWarning.model_validate(w) for w in _list(record.get("warnings"))],
-            repairs=[Repair.model_validate(r) for r in _list(record.get("repairs"))],
-            claimed_status=None if claimed is None else StatusInfo.model_validate(claimed),
-        )
-    except (ValidationError, TypeError, ValueError):
-        return None
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
