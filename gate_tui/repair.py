@@ -154,7 +154,7 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
     """
     current = text[start:]
     fixes: list[Fix] = []
-    shift = 0  # len(current) - len(original slice), counted over the edits made so far
+    edits = _Edits()
     last = -1
     for _ in range(max_fixes + 1):
         try:
@@ -164,18 +164,47 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
         except (ValueError, RecursionError, MemoryError):
             return None
         else:
-            return QuickRepair(value, start + end - shift, tuple(fixes))
+            return QuickRepair(value, start + edits.original(end), tuple(fixes))
         if at <= last:
             return None  # no progress: the defect is not a local one
         edit = _local_edit(current, at, message)
         if edit is None:
             return None
         begin, stop, replacement, fix = edit
-        fixes.append(fix._replace(offset=start + fix.offset - shift))
+        fixes.append(fix._replace(offset=start + edits.original(fix.offset)))
+        edits.add(begin, stop, len(replacement))
         current = current[:begin] + replacement + current[stop:]
-        shift += len(replacement) - (stop - begin)
-        last = begin
+        last = at
     return None
+
+
+class _Edits:
+    """Maps offsets in an edited string back to the original, whatever order edits came in.
+
+    A trailing comma is found (and removed) after a comment that follows it, so edits are
+    not in text order. There are at most a dozen, so a linear walk is cheapest.
+    """
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int, int]] = []  # (original start, original end, new length)
+
+    def original(self, offset: int) -> int:
+        """The original offset of ``offset`` in the current string (inside a replacement: its start)."""
+        delta = 0
+        for begin, end, size in self.spans:
+            here = begin + delta
+            if offset < here:
+                break
+            if offset < here + size:
+                return begin
+            delta += size - (end - begin)
+        return offset - delta
+
+    def add(self, begin: int, stop: int, size: int) -> None:
+        """Record that current ``[begin, stop)`` became ``size`` characters."""
+        span = (self.original(begin), self.original(stop), size)
+        self.spans.append(span)
+        self.spans.sort()
 
 
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:

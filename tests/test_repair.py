@@ -1,0 +1,319 @@
+"""Tests of the conservative repair pass: each repair kind, its position, and what it refuses.
+
+Most tests go through :func:`extract_json` (the public path, whose line and column are in
+the original reply); a few call :func:`repair_json` and :func:`quick_repair` directly to
+check that the tokenizer and the error-driven fast repair agree.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gate_tui.extraction import NO_OBJECT, extract_json
+from gate_tui.models import Repair
+from gate_tui.repair import Fix, quick_repair, repair_json, to_repairs
+
+
+def position(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """1-based (line, column) of the ``occurrence``-th ``needle`` in ``text``."""
+    offset = -1
+    for _ in range(occurrence + 1):
+        offset = text.index(needle, offset + 1)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def codes_at(text: str) -> list[tuple[str, int, int]]:
+    result = extract_json(text)
+    assert result.value is not None, result.error
+    return [(r.code, r.line, r.column) for r in result.repairs]
+
+
+# --- each kind, with its line and column --------------------------------------------------------
+
+
+def test_trailing_comma_in_object_and_array() -> None:
+    text = '{\n  "summary": "s",\n  "gates": {"a": [1, 2,],},\n}'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {"a": [1, 2]}}
+    assert [(r.code, r.line, r.column) for r in result.repairs] == [
+        ("trailing_comma", 3, 23),
+        ("trailing_comma", 3, 25),
+        ("trailing_comma", 3, 27),
+    ]
+    assert result.repairs[0].message == "removed a trailing comma before ']'"
+    assert result.repairs[2].message == "removed a trailing comma before '}'"
+
+
+def test_single_quotes_with_escapes() -> None:
+    text = "{'summary': 'it\\'s \"done\"', 'gates': {}}"
+    result = extract_json(text)
+    assert result.value == {"summary": 'it\'s "done"', "gates": {}}
+    assert [(r.code, r.line, r.column) for r in result.repairs] == [("single_quotes", 1, 2)]
+    assert result.repairs[0].message == "3 single-quoted strings → double quotes (the last at line 1, column 29)"
+
+
+def test_one_single_quoted_key_is_reported_alone() -> None:
+    text = '{"summary": "s", \'gates\': {}}'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {}}
+    assert [(r.code, r.line, r.column, r.message) for r in result.repairs] == [
+        ("single_quotes", 1, 18, "single-quoted string → double quotes")
+    ]
+
+
+def test_python_literals_outside_strings_only() -> None:
+    text = '{"summary": "True None", "status": {"pass": True, "next_gate": None, "x": False}}'
+    result = extract_json(text)
+    assert result.value == {"summary": "True None", "status": {"pass": True, "next_gate": None, "x": False}}
+    assert [(r.code, r.column) for r in result.repairs] == [
+        ("python_literal", text.index("True,") + 1),
+        ("python_literal", text.index("None,") + 1),
+        ("python_literal", text.index("False") + 1),
+    ]
+    assert result.repairs[1].message == "Python None → null"
+
+
+def test_line_and_block_comments() -> None:
+    text = '{\n  // the state\n  "summary": "s", /* inline { " */ "gates": {}\n}'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {}}
+    assert codes_at(text) == [("comment", 2, 3), ("comment", 3, 19)]
+    assert [r.message for r in result.repairs] == ["removed a // comment", "removed a /* */ comment"]
+
+
+def test_unquoted_keys_only_before_a_colon() -> None:
+    text = '{summary: "s", gates : {2_use_case: {raw: null}}, status: {}}'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {"2_use_case": {"raw": None}}, "status": {}}
+    assert codes_at(text) == [("unquoted_key", 1, 2), ("unquoted_key", 1, 16), ("unquoted_key", 1, 25), ("unquoted_key", 1, 38), ("unquoted_key", 1, 51)]
+    assert result.repairs[0].message == "quoted the key 'summary'"
+
+
+def test_python_word_as_a_key_is_a_key() -> None:
+    text = '{True: 1, "summary": "s"}'
+    result = extract_json(text)
+    assert result.value == {"True": 1, "summary": "s"}
+    assert codes_at(text) == [("unquoted_key", 1, 2)]
+
+
+def test_smart_quotes_used_as_json_quotes() -> None:
+    text = "{\u201csummary\u201d: \u201cs\u201d, \u2018gates\u2019: {}}"
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {}}
+    assert [(r.code, r.line, r.column) for r in result.repairs] == [("smart_quotes", 1, 2)]
+
+
+def test_smart_quotes_inside_strings_are_content() -> None:
+    value = {"summary": "They say \u201cOIDC, probably\u201d", "gates": {}}
+    result = extract_json(json.dumps(value, ensure_ascii=False))
+    assert result.value == value
+    assert result.repairs == []
+
+
+def test_positions_are_in_the_original_text() -> None:
+    thinking = "<thinking>\nline one\nline two {x}\n</thinking>\n"
+    text = thinking + "Here:\n{\n  summary: 'short',\n  \"gates\": {},\n}"
+    assert codes_at(text) == [
+        ("unquoted_key", *position(text, "summary")),
+        ("single_quotes", *position(text, "'short'")),
+        ("trailing_comma", *position(text, ",\n}")),
+    ]
+    assert position(text, "summary") == (7, 3)
+
+
+def test_repairs_inside_a_fence_keep_positions() -> None:
+    text = 'Reply:\n```json\n{"summary": "s", "gates": {},}\n```'
+    result = extract_json(text)
+    assert result.source == "fence"
+    assert [(r.code, r.line, r.column) for r in result.repairs] == [("trailing_comma", 3, 29)]
+
+
+# --- truncation ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, value, note",
+    [
+        ('{"summary": "abc', {"summary": "abc"}, "closed an open string, closed 1 '{'"),
+        ('{"summary": "abc\\', {"summary": "abc"}, "closed an open string, closed 1 '{'"),
+        ('{"summary": "s", "gat', {"summary": "s"}, "dropped a dangling key, closed 1 '{'"),
+        ('{"summary": "s", gates', {"summary": "s"}, "dropped a dangling key, closed 1 '{'"),
+        ('{"summary": "s", "gates":', {"summary": "s"}, "dropped a key with no value, closed 1 '{'"),
+        ('{"summary": "s", "gates"', {"summary": "s"}, "dropped a key with no value, closed 1 '{'"),
+        ('{"summary": "s",', {"summary": "s"}, "dropped a trailing comma, closed 1 '{'"),
+        ('{"summary": "s", "n": tr', {"summary": "s"}, "dropped an incomplete value, closed 1 '{'"),
+        ('{"summary": "s", "n": 1.', {"summary": "s"}, "dropped an incomplete value, closed 1 '{'"),
+        ('{"summary": "s", "n": 12', {"summary": "s", "n": 12}, "closed 1 '{'"),
+        ('{"summary": "s", "n": true', {"summary": "s", "n": True}, "closed 1 '{'"),
+        ('{"summary": [{"a": [1, 2', {"summary": [{"a": [1, 2]}]}, "closed 2 '[' and 2 '{'"),
+        ('{"summary": [1, 2,', {"summary": [1, 2]}, "dropped a trailing comma, closed 1 '[' and 1 '{'"),
+        ('{"summary": "s", "gates": {"a": {"raw": "x"}, "b": {', {"summary": "s", "gates": {"a": {"raw": "x"}, "b": {}}}, "closed 3 '{'"),
+        ("{'summary': 'ab", {"summary": "ab"}, "closed an open string, closed 1 '{'"),
+        ('{"summary": "s" // cut', {"summary": "s"}, "closed 1 '{'"),
+    ],
+)
+def test_truncated_reply(text: str, value: dict, note: str) -> None:
+    result = extract_json(text)
+    assert result.value == value
+    truncated = [r for r in result.repairs if r.code == "truncated"]
+    assert len(truncated) == 1
+    assert truncated[0].message == "the JSON is cut off: " + note
+
+
+def test_truncation_position_is_where_the_text_stops() -> None:
+    text = '{\n  "summary": "s",\n  "gates": {"a": {"raw": "half'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {"a": {"raw": "half"}}}
+    assert codes_at(text) == [("truncated", 3, 31)]
+    assert result.span == (0, len(text))
+
+
+def test_truncation_position_ignores_trailing_blanks() -> None:
+    text = '{\n  "summary": "s",\n  "gates": {"a": null,   \n\n  '
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {"a": None}}
+    assert codes_at(text) == [("truncated", 3, 23)]
+    assert result.span == (0, text.index("null,") + 5)
+
+
+def test_raw_line_break_inside_a_string_is_not_repaired() -> None:
+    assert extract_json('{"summary": "half\n  more"}').value is None
+
+
+def test_truncated_object_wins_over_its_own_closed_parts() -> None:
+    text = 'Reply: {"summary": "s", "gates": {"a": {"raw": "x"}}, "status": {"pass": fa'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {"a": {"raw": "x"}}, "status": {}}
+
+
+def test_truncated_inside_a_closed_fence() -> None:
+    text = '```json\n{"summary": "s", "gates": {\n```\nsorry, I ran out of space'
+    result = extract_json(text)
+    assert result.value == {"summary": "s", "gates": {}}
+    assert result.source == "fence"
+
+
+# --- what is refused ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        '{"summary"',
+        '{"summary":',
+        "{'summary",
+        "{ summary",
+        "{name}",
+        "{note: see below}",
+        '{"a": 1 "b": 2}',
+        '{"a": 1,, "b": 2}',
+        '{,"a": 1}',
+        '{"a": [,1]}',
+        '{"a": "line\nbreak"}',
+        '{"a": undefined}',
+        '{"a": 01}',
+        '{"a": .5}',
+    ],
+)
+def test_no_content_is_invented(text: str) -> None:
+    result = extract_json(text)
+    assert result.value is None
+    assert result.error == NO_OBJECT
+
+
+def test_unclosed_bracket_kinds_must_match() -> None:
+    assert repair_json('{"a": [1}', 0, 9).json_text is None
+
+
+# --- the tokenizer and the error-driven repair agree --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1,}',
+        '{"a": [1, 2,], "b": {"c": 3,},}',
+        '{\n  // c\n  "a": 1, /* d */ "b": 2\n}',
+        '{a: 1, b_c-d: {e: 2}}',
+        '{"a": True, "b": [False, None]}',
+        '{\u201ca\u201d: \u201cb\u201d}',
+        '{"a": 1, // trailing\n}',
+        '{"a": 1} trailing prose {"b": 2}',
+        '{"a": [1, /* x */ ], /* y */ // z\n}',
+        '{a: True, /* c */ b: [None,],}',
+    ],
+)
+def test_quick_repair_agrees_with_the_tokenizer(text: str) -> None:
+    slow = repair_json(text, 0, len(text))
+    quick = quick_repair(text, 0)
+    assert slow.json_text is not None and quick is not None
+    assert quick.value == json.loads(slow.json_text)
+    assert quick.end == slow.end
+    assert sorted(quick.fixes) == sorted(slow.fixes)
+
+
+@pytest.mark.parametrize("text", ["{'a': 1}", '{"a": 1', '{"a": "x', '{"a": b}', "{"])
+def test_quick_repair_leaves_the_rest_to_the_tokenizer(text: str) -> None:
+    assert quick_repair(text, 0) is None
+
+
+def test_quick_repair_gives_up_after_its_fix_limit() -> None:
+    text = "{" + ", ".join(f'"k{i}": None' for i in range(20)) + "}"
+    assert quick_repair(text, 0, max_fixes=5) is None
+    assert quick_repair(text, 0, max_fixes=20) is not None
+    assert len(extract_json(text).repairs) == 20
+
+
+def test_repair_stops_where_the_value_closes() -> None:
+    text = 'x {"a": 1,} tail }'
+    outcome = repair_json(text, 2, len(text))
+    assert outcome.json_text == '{"a":1}'
+    assert outcome.end == text.index("}") + 1
+
+
+def test_repair_respects_its_budget() -> None:
+    text = '{"a": 1, "b": 2, "c": 3,}'
+    assert repair_json(text, 0, len(text), budget=5).json_text is None
+    assert repair_json(text, 0, len(text), budget=len(text)).json_text is not None
+
+
+def test_repair_refuses_deep_nesting() -> None:
+    text = "[" * 600 + "]" * 600
+    assert repair_json(text, 0, len(text)).json_text is None
+    assert repair_json("[" * 100 + "]" * 100 + " ", 0, 201).json_text is not None
+
+
+def test_repair_needs_an_opening_bracket() -> None:
+    assert repair_json("abc", 0, 3).json_text is None
+    assert repair_json("{}", 5, 9).json_text is None
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def test_to_repairs_counts_lines_and_columns() -> None:
+    text = "ab\ncd\n\nefg"
+    fixes = [Fix("comment", "c", 8), Fix("comment", "a", 0), Fix("comment", "b", 4), Fix("comment", "d", 10)]
+    assert to_repairs(text, fixes) == [
+        Repair(code="comment", message="a", line=1, column=1),
+        Repair(code="comment", message="b", line=2, column=2),
+        Repair(code="comment", message="c", line=4, column=2),
+        Repair(code="comment", message="d", line=4, column=4),
+    ]
+
+
+def test_to_repairs_merges_a_run_of_one_quote_style_only() -> None:
+    fixes = [
+        Fix("single_quotes", "single-quoted string → double quotes", 0),
+        Fix("single_quotes", "single-quoted string → double quotes", 3),
+        Fix("python_literal", "Python None → null", 5),
+        Fix("single_quotes", "single-quoted string → double quotes", 7),
+    ]
+    repairs = to_repairs("0123456789", fixes)
+    assert [(r.code, r.column) for r in repairs] == [("single_quotes", 1), ("python_literal", 6), ("single_quotes", 8)]
+    assert repairs[0].message == "2 single-quoted strings → double quotes (the last at line 1, column 4)"
+    assert repairs[2].message == "single-quoted string → double quotes"
