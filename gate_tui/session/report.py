@@ -24,7 +24,7 @@ from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
 VALUE_LIMIT = 120
 PAYLOAD_LIMIT = 300
 MAX_CHANGES = 40
-_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")  # enough to stop emphasis, links, HTML and table breaks
 _SPACE = re.compile(r"\s+")
 _TITLES = {
     ("reply", "assistant"): "Model reply",
