@@ -102,7 +102,8 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
         assert literal.strip() in content_of(app, "#preview")
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: "Reply rejected" in screen_text(app), message="rejection notification")
-        await wait_for(pilot, lambda: literal.strip() in screen_text(app).split("Reply rejected", 1)[1], message="notification shows the literal")
+        toast_text = " ".join(str(toast.render()) for toast in app.screen.query("Toast"))
+        assert literal.strip() in toast_text, "the toast shows the literal"
         assert still_running(app)
         if "@click" in danger:
             assert await click_text(pilot, app, literal)
@@ -133,7 +134,7 @@ async def test_dangerous_gate_keys_labels_and_questions_from_a_config() -> None:
         await wait_for(pilot, lambda: app.decision_panel.word == "PASS")
         rows = timeline_text(app)
         for danger in DANGEROUS:
-            assert shown_as(f"k{DANGEROUS.index(danger)}{danger}") in rows
+            assert shown_as(f"k{DANGEROUS.index(danger)}{danger}")[:24] in rows
         assert still_running(app)
         assert await click_text(pilot, app, shown_as("label [@click=app.quit]x[/]"))
         await pilot.pause(0.2)

@@ -142,16 +142,27 @@ class GateApp(App[int]):
     # ---------------------------------------------------------------- session
 
     def _open_real_session(self) -> None:
-        assert self._open_args is not None
         if self._resumable is not None:
-            self.push_screen(ResumeScreen(self._resumable), callback=self._open_session)
+            self.push_screen(ResumeScreen(self._resumable), callback=self._resume_or_fresh)
         else:
-            self._open_session(True)
+            self._open_session()
 
-    def _open_session(self, resume: bool | None) -> None:
+    def _resume_or_fresh(self, resume: bool | None) -> None:
+        info = self._resumable
+        if resume and info is not None:
+            self._open_session(directory=info.directory)
+        else:
+            self._open_session(fresh=True)
+
+    def _open_session(self, *, directory: Path | None = None, fresh: bool = False) -> None:
+        """Open the real session (journal, state file, lock) and show it."""
         assert self._open_args is not None
         state_file, new = self._open_args
-        self.attach(open_session(self.config, self.config_path, state_file=state_file, new=new, resume=bool(resume)))
+        session = open_session(
+            self.config, self.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory
+        )
+        self.session.close()
+        self.attach(session)
 
     def attach(self, session: Session) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
@@ -172,13 +183,31 @@ class GateApp(App[int]):
             parts.append(f"session {self.session.name}")
         if self.session.read_only:
             parts.append("READ-ONLY")
+        elif self.session.directory is not None and not self.session.persistent:
+            parts.append("NOT SAVING")
         return visible(" · ".join(parts), one_line=True)
 
     def _show_notices(self) -> None:
-        notices = list(self.session.notices) + self._notices
+        """The warning bar: the persistence warning first, then the session's notices."""
+        warning = getattr(self.session, "persistence_warning", None)
+        notices = ([warning] if warning else []) + [n for n in self.session.notices if n != warning] + self._notices
+        rows = [line(("⚠ ", WARN_STYLE), text) for text in notices[:3]]
+        if len(notices) > 3:
+            rows[-1] = line(("⚠ ", WARN_STYLE), f"… and {len(notices) - 2} more notices (they are in the review report)")
         bar = self.query_one("#notices", Static)
-        bar.update(lines([line(("⚠ ", WARN_STYLE), text) for text in notices]))
-        bar.display = bool(notices)
+        bar.update(lines(rows))
+        bar.display = bool(rows)
+        if hasattr(self.session, "take_notices"):
+            self.session.take_notices()
+
+    def _toast_new_notices(self) -> None:
+        """Notices the session added since we last looked (e.g. a failed write) as toasts."""
+        fresh = self.session.take_notices() if hasattr(self.session, "take_notices") else []
+        for notice in fresh:
+            self.notify(visible(notice), title="Session", severity="warning", markup=False, timeout=10)
+        if fresh:
+            self.sub_title = self._sub_title()
+            self._show_notices()
 
     # ---------------------------------------------------------- widget access
 
@@ -233,6 +262,7 @@ class GateApp(App[int]):
         self.history_pane.show(self.session.timeline)
         self.schedule_preview(now=True)
         self.refresh_bindings()
+        self._toast_new_notices()
 
     # ------------------------------------------------------------- user edits
 
@@ -461,9 +491,11 @@ class GateApp(App[int]):
         if problem:
             self.notify(visible(problem), title="Not saved", severity="error", markup=False)
         elif self.session.persistent:
-            self.notify(visible(f"Session {self.session.name} saved."), markup=False)
+            where = getattr(self.session, "state_file", None) or self.session.name
+            self.notify(visible(f"State saved to {where}."), markup=False)
         else:
             self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
+        self._toast_new_notices()
 
     def action_save_state_as(self) -> None:
         self.commit_pending()
@@ -486,18 +518,26 @@ class GateApp(App[int]):
         self.push_screen(PathScreen("Write review report to", "gate-review.md"), callback=self._export_report)
 
     def _export_report(self, path: str | None) -> None:
+        if path:
+            self._report(self.session.export_report(Path(path)), f"Review report written to {path}.")
+
+    def action_open_state(self) -> None:
+        self.commit_pending()
+        self.push_screen(PathScreen("Open state file (parsed as a user edit)", "gate-state.json"), callback=self._open_state)
+
+    def _open_state(self, path: str | None) -> None:
         if not path:
             return
-        try:
-            Path(path).write_text(self.session.report_markdown(), encoding="utf-8")
-        except OSError as exc:
-            self._report(exc.strerror or str(exc), "")
-            return
-        self._report(None, f"Review report written to {path}.")
+        problem = self.session.open_state(Path(path))
+        self._report(problem, f"Opened {path}.")
+        if problem is None:
+            self.after_transition(reload_form=True)
 
     def action_copy_state(self) -> None:
         self.commit_pending()
-        self.copy_to_clipboard(self.session.state.model_dump_json(indent=2, by_alias=True))
+        state = self.session.state
+        text = self.session.state_json() if hasattr(self.session, "state_json") else state.model_dump_json(indent=2, by_alias=True)
+        self.copy_to_clipboard(text)
         self.notify("State JSON copied to the clipboard.", markup=False)
 
     def _report(self, problem: str | None, done: str) -> None:
