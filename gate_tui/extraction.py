@@ -280,6 +280,9 @@ class _Chooser:
 
     def _decode_object(self, start: int, stop: int, fence: int, closed: bool) -> _Found | None:
         text = self.text
+        if text.find(":", start, stop) < 0:
+            # No key anywhere: at best `{}` (prose like `{name}` is the common case).
+            return _Found({}, start, stop, fence, ()) if closed and text_is_blank(text, start + 1, stop - 1) else None
         if closed:
             value = _loads_object(text[start:stop])
             if value is not None:
@@ -287,8 +290,6 @@ class _Chooser:
             limit = self._limit_after(start)
         else:
             limit = stop
-            if text.find(":", start, limit) < 0:
-                return None  # a cut-off object without a single key would come back empty
         if self.object_budget <= 0:
             return None
         outcome = repair_json(text, start, limit, budget=self.object_budget)

@@ -554,7 +554,7 @@ def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | 
     if end < limit and text[end] in closers:
         content, cut, after = text[pos + 1 : end], False, end + 1
     elif end >= limit or (text[end] == "\\" and end + 1 >= limit):
-        content, cut, after = text[pos + 1 : end], True, limit
+        content, cut, after = _without_partial_escape(text[pos + 1 : end]), True, limit
     else:
         raise _Fail
     fix = None
@@ -564,6 +564,18 @@ def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | 
         message = "single-quoted string" if code == "single_quotes" else "curly quotes used as JSON quotes"
         fix = Fix(code, f"{message} → double quotes", pos)
     return '"' + content + '"', after, cut, fix
+
+
+def _without_partial_escape(content: str) -> str:
+    """Drop a ``\\u`` escape the cut left incomplete (``\\u00``); a lone backslash is already gone."""
+    slash = content.rfind("\\", max(len(content) - 5, 0))
+    if slash < 0 or content[slash + 1 : slash + 2] != "u":
+        return content
+    digits = content[slash + 2 :]
+    if len(digits) >= 4 or any(c not in "0123456789abcdefABCDEF" for c in digits):
+        return content
+    run = slash - len(content[:slash].rstrip("\\"))  # backslashes before this one
+    return content if run % 2 else content[:slash]
 
 
 def _trailing_comma(closer: str, offset: int) -> Fix:
