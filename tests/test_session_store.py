@@ -271,3 +271,41 @@ def test_failing_state_file_write_is_reported_once(ml_config: GateConfig, tmp_pa
     assert session.save() is None
     reopened = open_session(ml_config, ML, directory=session.directory, read_only=True)
     assert len(reopened.timeline) == 2  # the journal had everything all along
+
+
+def test_state_file_edited_by_hand_is_kept_aside_on_resume(ml_config: GateConfig, tmp_path: Path) -> None:
+    file = tmp_path / "review.json"
+    with open_session(ml_config, ML, state_file=file) as session:
+        _edit(session, ml_config, "2_use_case", "Forecast")
+    document = _on_disk(file)
+    document["state"]["gates"]["2_use_case"]["raw"] = "edited in vim"
+    file.write_text(json.dumps(document))
+    again = open_session(ml_config, ML, state_file=file)
+    assert again.state.gates["2_use_case"].raw == "Forecast"  # the journal wins ...
+    backups = list(tmp_path.glob("review.json.*.bak"))
+    assert len(backups) == 1 and "edited in vim" in backups[0].read_text()  # ... and nothing is lost
+    assert any("Open state" in n for n in again.notices)
+    assert again.open_state(backups[0]) is None and again.state.gates["2_use_case"].raw == "edited in vim"
+
+
+def test_stale_state_file_after_a_crash_is_simply_rewritten(ml_config: GateConfig, tmp_path: Path) -> None:
+    file = tmp_path / "review.json"
+    session = open_session(ml_config, ML, state_file=file)
+    _edit(session, ml_config, "2_use_case", "A")
+    stale = file.read_bytes()
+    _edit(session, ml_config, "2_use_case", "B")
+    session._writer.close()
+    session._lock.release()
+    file.write_bytes(stale)  # as if killed between the journal fsync and the rename
+    again = open_session(ml_config, ML, state_file=file)
+    assert again.state.gates["2_use_case"].raw == "B" and _on_disk(file)["state"]["gates"]["2_use_case"]["raw"] == "B"
+    assert not list(tmp_path.glob("*.bak")) and again.notices == []
+
+
+def test_symlinked_state_file_stays_a_symlink(ml_config: GateConfig, tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    atomic_write_text(real, "{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    atomic_write_text(link, '{"x": 1}')
+    assert link.is_symlink() and json.loads(real.read_text()) == {"x": 1}

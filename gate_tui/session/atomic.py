@@ -27,8 +27,11 @@ _UMASK = _read_umask()  # read once at import: os.umask is process-wide, not thr
 
 
 def atomic_write_text(path: Path, text: str) -> str | None:
-    """Replace ``path`` with ``text`` (UTF-8) atomically; return an error message or None."""
-    target = Path(path)
+    """Replace ``path`` with ``text`` (UTF-8) atomically; return an error message or None.
+
+    A symlink is written through (its target is replaced), so a linked state file stays linked.
+    """
+    target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
     try:
         _write_replace(target, text.encode("utf-8"))
     except OSError as exc:

@@ -521,7 +521,34 @@ def _attach_writer(session: Session, paths: SessionPaths, read: JournalRead) -> 
         return
     session._writer = writer
     session._journal(rec.event_record(session._next_seq(), "open", pid=os.getpid()))
+    _keep_outside_edits(session, paths.state)
     session._write_state()
+
+
+def _keep_outside_edits(session: Session, file: Path) -> None:
+    """Before the state file is rewritten from the journal, keep a version edited by hand.
+
+    A state file one step behind the journal (a crash between the two writes) is just
+    stale. One that holds a state the journal never had was changed outside gate-tui:
+    it is renamed to ``<name>.<stamp>.bak`` and a notice says how to apply it.
+    """
+    if not file.exists():
+        return
+    load = read_state_file(file)
+    if load.state is not None and _journal_had(session, load.state):
+        return
+    for notice in _set_aside(file):
+        session.notices.append(
+            f"{file.name} did not match this session's journal (changed outside gate-tui?); "
+            f"the journal's state is shown — {notice}; use “Open state…” to apply it"
+        )
+
+
+def _journal_had(session: Session, state: dict[str, Any]) -> bool:
+    """Whether ``state`` is the session's current, initial or any recorded state."""
+    if state == session.state.model_dump(mode="json") or state == session.history.initial.model_dump(mode="json"):
+        return True
+    return any(record.get("state") == state for record in reversed(session.records))
 
 
 # --- --state FILE ------------------------------------------------------------------------
