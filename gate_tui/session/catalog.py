@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from gate_tui.config import config_fingerprint
 from gate_tui.decision import describe_decision
 from gate_tui.models import GateConfig, GateDecision
-from gate_tui.session.journal import read_journal
+from gate_tui.session.journal import read_header, read_journal
 from gate_tui.session.lock import is_locked
 from gate_tui.session.paths import folder_paths, same_config_path, sessions_dir
 from gate_tui.session.records import STATE_KINDS
@@ -113,11 +113,19 @@ def list_sessions(
         folders = [entry for entry in base.iterdir() if entry.is_dir()]
     except OSError:
         return []
+    if config_path is not None:
+        folders = [folder for folder in folders if _header_matches(folder, config_path)]
     fingerprint = config_fingerprint(config) if config is not None else None
     infos = [info for info in (summarize(folder, fingerprint) for folder in folders) if info is not None]
     if config_path is not None:
         infos = [info for info in infos if same_config_path(info.config_path or None, config_path)]
     return sorted(infos, key=lambda info: (info.started, info.name), reverse=True)
+
+
+def _header_matches(folder: Path, config_path: Path) -> bool:
+    """Whether a session folder belongs to ``config_path``, from its journal's first line only."""
+    header = read_header(folder_paths(folder).journal)
+    return header is not None and same_config_path(header.get("config_path") or None, config_path)
 
 
 def find_resumable(config: GateConfig, config_path: Path | None, root: Path | None = None) -> SessionInfo | None:

@@ -37,7 +37,8 @@ def sessions_command(config_path: Path | None, *, root: Path | None = None, out:
         fingerprint = config_fingerprint(loaded.config)
     infos = [_mark_foreign(info, fingerprint) for info in list_sessions(root, config_path)]
     if not infos:
-        out.write(f"No sessions in {sessions_dir(root)}.\n")
+        of = f" of {config_path}" if config_path is not None else ""
+        out.write(f"No sessions{of} in {sessions_dir(root)}.\n")
         return EXIT_OK
     out.write(_table([_row(info) for info in infos]))
     return EXIT_OK

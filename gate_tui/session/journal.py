@@ -79,6 +79,17 @@ def read_journal(path: Path) -> JournalRead:
         return _decode(data, Path(path))
 
 
+def read_header(path: Path, limit: int = 65_536) -> Record | None:
+    """Just the header line of a journal (cheap: for filtering before a full read)."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline(limit)
+    except OSError:
+        return None
+    record = _load(line)
+    return record if record is not None and record.get("kind") == "header" else None
+
+
 def _decode(data: bytes, path: Path) -> JournalRead:
     read = JournalRead(exists=True)
     lines = data.split(b"\n")
