@@ -309,3 +309,11 @@ def test_symlinked_state_file_stays_a_symlink(ml_config: GateConfig, tmp_path: P
     link.symlink_to(real)
     atomic_write_text(link, '{"x": 1}')
     assert link.is_symlink() and json.loads(real.read_text()) == {"x": 1}
+
+
+def test_state_flag_with_a_missing_folder_or_a_folder_is_refused_clearly(ml_config: GateConfig, tmp_path: Path) -> None:
+    missing = open_session(ml_config, ML, state_file=tmp_path / "no" / "x.json")
+    assert not missing.persistent and missing.notices == [missing.persistence_warning]
+    assert "does not exist" in (missing.persistence_warning or "")
+    folder = open_session(ml_config, ML, state_file=tmp_path)
+    assert not folder.persistent and "is a folder" in (folder.persistence_warning or "")

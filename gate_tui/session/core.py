@@ -389,10 +389,18 @@ def _create_folder(config: GateConfig, config_path: Path | None, root: Path | No
     return session
 
 
-def _start_fresh(config: GateConfig, config_path: Path | None, paths: SessionPaths, notices: list[str] | None = None, lock: SessionLock | None = None) -> Session:
+def _start_fresh(
+    config: GateConfig,
+    config_path: Path | None,
+    paths: SessionPaths,
+    notices: list[str] | None = None,
+    *,
+    lock: SessionLock | None = None,
+    take_lock: bool = True,
+) -> Session:
     """A new journal (header only) and the empty state in the state file."""
     extra = list(notices or [])
-    if lock is None:
+    if lock is None and take_lock:
         lock, problem = _lock_for_new(paths)
         if problem:
             extra.append(problem)
@@ -556,6 +564,10 @@ def _journal_had(session: Session, state: dict[str, Any]) -> bool:
 
 def _open_state_file(config: GateConfig, config_path: Path | None, file: Path, *, new: bool, read_only: bool) -> Session:
     paths = state_file_paths(file)
+    if file.is_dir():
+        return _memory(config, config_path, f"{file} is a folder, not a state file")
+    if not file.parent.is_dir():
+        return _memory(config, config_path, f"cannot use {file}: the folder {file.parent} does not exist")
     held = _lock_existing(paths, read_only)
     if held.read_only or held.busy is not None:
         return _state_file_read_only(config, config_path, paths, held)
@@ -581,7 +593,7 @@ def _start_from_file(config: GateConfig, config_path: Path | None, paths: Sessio
         if lock is not None:
             lock.release()
         return _memory(config, config_path, f"{error}; the file was left as it is", notices)
-    session = _start_fresh(config, config_path, paths, notices, lock=lock)
+    session = _start_fresh(config, config_path, paths, notices, lock=lock, take_lock=False)
     if result is not None:
         session.accept(result, payload, "user", origin=f"state file {resolved(paths.state)}")
     return session
