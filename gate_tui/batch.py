@@ -315,27 +315,48 @@ def run_batch(
     return stats.exit_status()
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended abruptly (killed, out of memory); the batch cannot finish."""
+
+
 @contextmanager
 def _pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
-    """A worker pool for ``jobs > 1`` (terminated on exit), else None."""
+    """A process pool for ``jobs > 1``, else None; its workers exist when this yields.
+
+    ``ProcessPoolExecutor`` rather than ``multiprocessing.Pool``: when a worker dies,
+    pending results fail with ``BrokenProcessPool`` instead of waiting forever.
+    """
     if jobs <= 1:
         yield None
         return
-    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(settings,)) as pool:
+    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,))
+    try:
+        pool.submit(_ready).result()  # start (fork) the workers now, before any other thread
         yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ready() -> None:
+    return None
 
 
 def _fan_out(pool: Any, blocks: Iterator[Block], emit: Callable[[tuple[bytes, BatchStats]], None], limit: int) -> None:
     """Ordered and bounded: at most ``limit`` blocks in flight, results in input order."""
+    from concurrent.futures.process import BrokenProcessPool
+
     pending: deque[Any] = deque()
-    for block in blocks:
-        pending.append(pool.apply_async(_work, (block,)))
-        if len(pending) >= limit:
-            emit(pending.popleft().get())
-    while pending:
-        emit(pending.popleft().get())
+    try:
+        for block in blocks:
+            pending.append(pool.submit(_work, block))
+            if len(pending) >= limit:
+                emit(pending.popleft().result())
+        while pending:
+            emit(pending.popleft().result())
+    except BrokenProcessPool as exc:
+        raise WorkerDied(str(exc) or "a worker process ended abruptly") from None
 
 
 class _Bar:

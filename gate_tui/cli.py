@@ -182,6 +182,9 @@ def _cmd_check(ns: argparse.Namespace) -> int:
 
 
 def _check_usage(ns: argparse.Namespace) -> str | None:
+    inputs = [ns.jsonl] if ns.jsonl is not None else ns.files
+    if any(_same_file(name, ns.output) for name in inputs):
+        return f"-o {ns.output} is also an input; it would be overwritten before it is read"
     if ns.jsonl is not None:
         if ns.files:
             return "give either FILEs or --jsonl, not both"
@@ -207,7 +210,7 @@ def _check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState
 
 
 def _check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
-    from gate_tui.batch import input_size, run_batch
+    from gate_tui.batch import WorkerDied, input_size, run_batch
 
     try:
         source = sys.stdin.buffer if ns.jsonl == "-" else open(ns.jsonl, "rb", buffering=1 << 20)  # noqa: SIM115
@@ -222,6 +225,9 @@ def _check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState
     progress = _isatty(sys.stderr) and (sink is not sys.stdout.buffer or not _isatty(sys.stdout))
     try:
         return run_batch(source, sink, config, previous, ns.actor, jobs, input_size(source), progress, ns.quiet)
+    except WorkerDied as exc:
+        sys.stderr.write(f"gate-tui check: a worker process died, the output is incomplete: {exc}\n")
+        return EXIT_INTERNAL
     finally:
         for stream in (source, sink):
             if stream not in (sys.stdin.buffer, sys.stdout.buffer):
@@ -354,6 +360,15 @@ def _open_text_output(path: str | None) -> tuple[IO[str] | None, str | None]:
         return open(path, "w", encoding="utf-8"), None  # noqa: SIM115
     except OSError as exc:
         return None, f"-o {path}: {exc.strerror or exc}"
+
+
+def _same_file(first: str | None, second: str | None) -> bool:
+    if not first or not second or "-" in (first, second):
+        return False
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 def _usage(command: str, message: str) -> int:

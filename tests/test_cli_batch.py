@@ -135,11 +135,26 @@ def test_per_line_previous_and_user_actor(tmp_path: Path) -> None:
         (("--jsonl", "no/such.jsonl"), "--jsonl no/such.jsonl"),
         (("--jsonl", "-", "--format", "text"), "--format text"),
         (("--jsonl", "-", "-j", "-1"), "-j/--jobs"),
+        (("--jsonl", str(REPLIES / "ml_good.md"), "-o", str(REPLIES / "ml_good.md")), "is also an input"),
+        ((str(REPLIES / "ml_good.md"), "-o", str(REPLIES / "ml_good.md")), "is also an input"),
     ],
 )
 def test_batch_usage_errors_exit_3(args: tuple[str, ...], message: str) -> None:
+    before = (REPLIES / "ml_good.md").read_bytes()
     done = gate_tui("check", "--config", ML, *args)
     assert done.returncode == 3 and message in done.stderr
+    assert (REPLIES / "ml_good.md").read_bytes() == before
+
+
+def _die(block: batch.Block) -> tuple[bytes, batch.BatchStats]:
+    os._exit(9)
+
+
+def test_a_dead_worker_stops_the_batch_with_an_error_instead_of_hanging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "_work", _die)  # the forked workers inherit the patch
+    source = write_jsonl(tmp_path / "in.jsonl", 20)
+    with source.open("rb") as stream, pytest.raises(batch.WorkerDied):
+        batch.run_batch(stream, io.BytesIO(), load_config(ML), None, "assistant", jobs=2, quiet=True)
 
 
 def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> None:
