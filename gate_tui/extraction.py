@@ -47,6 +47,7 @@ from gate_tui.scanning import (
     find_fence,
     find_opener,
     find_run,
+    first_non_blank,
     first_outside,
     scan,
     text_is_blank,
@@ -214,6 +215,7 @@ class _Chooser:
         self.object_budget = len(text) + 1024
         self.array_budget = len(text) + 1024
         self.keyword_cache: dict[str, tuple[int, int]] = {}
+        self.keyword_from, self.keyword_at = 0, -1  # empty: the first check searches
 
     def choose(self) -> Extraction:
         arrays = self._real_arrays()
@@ -258,19 +260,23 @@ class _Chooser:
     def _may_have_keyword(self, start: int, stop: int) -> bool:
         """Whether ``text[start:stop]`` contains a preferred key's name: a cheap pre-check.
 
-        Per word, the cache holds "searching from ``f``, the next occurrence is ``at``";
-        candidates come in increasing order, so searches never cover the same text twice.
+        ``keyword_at`` is the first occurrence of any of the names at or after
+        ``keyword_from``; it stays valid while candidates start between the two, so in
+        the common case (no name ahead) the check is one comparison. Per word, searches
+        resume where the last one stopped and never cover the same text twice.
         """
-        nowhere = len(self.text)
-        for word in PREFERRED_KEYS:
-            cached = self.keyword_cache.get(word)
-            if cached is None or start < cached[0] or cached[1] < start:
-                at = self.text.find(word, start)
-                cached = (start, nowhere if at < 0 else at)
-                self.keyword_cache[word] = cached
-            if cached[1] < stop:
-                return True
-        return False
+        if not self.keyword_from <= start <= self.keyword_at:
+            nowhere = len(self.text)
+            nearest = nowhere
+            for word in PREFERRED_KEYS:
+                cached = self.keyword_cache.get(word)
+                if cached is None or start < cached[0] or cached[1] < start:
+                    at = self.text.find(word, start)
+                    cached = (start, nowhere if at < 0 else at)
+                    self.keyword_cache[word] = cached
+                nearest = min(nearest, cached[1])
+            self.keyword_from, self.keyword_at = start, nearest
+        return self.keyword_at < stop
 
     def _limit_after(self, start: int) -> int:
         """How far a repair starting at ``start`` may read: the next fence marker, or the end."""
@@ -308,9 +314,12 @@ class _Chooser:
         holds an object; ``see [1]`` in prose never does.
         """
         result = self.result
-        leads = set(result.leads)
-        items = [(start, end, True) for start, end, kind, _ in result.tops if kind == "["]
+        items = [(start, end, True) for start, end, _ in result.arrays]
         items += [(start, limit, False) for start, limit, _ in result.cut_arrays]
+        if not items:
+            return []
+        leads = set(result.leads)
+        leads.update(first_non_blank(self.text, body) for body, _ in result.fences)
         spans: list[tuple[int, int]] = []
         for start, stop, closed in sorted(items):
             lead = start in leads

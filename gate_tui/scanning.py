@@ -21,6 +21,7 @@ Offsets are always offsets into the original text: nothing is stripped or copied
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -98,7 +99,7 @@ def _next_tag(text: str, pos: int) -> re.Match[str] | None:
 def find_closing_tag(text: str, name: str, pos: int) -> int:
     """End offset of the first ``</think>`` / ``</thinking>`` (per ``name``) after ``pos``, or -1."""
     pattern = _THINK_CLOSE[name]
-    while True:  # find '<' in C (memchr), then check the tag: faster than a case-insensitive search
+    for _ in range(8):  # find '<' in C (memchr), then check the tag: faster on ordinary text
         at = text.find("<", pos)
         if at < 0:
             return -1
@@ -106,6 +107,8 @@ def find_closing_tag(text: str, name: str, pos: int) -> int:
         if close is not None:
             return close.end()
         pos = at + 1
+    close = pattern.search(text, pos)  # many '<': one case-insensitive search in C instead
+    return -1 if close is None else close.end()
 
 
 def find_fence(text: str, pos: int) -> tuple[int, int] | None:
@@ -175,15 +178,15 @@ class ScanResult:
     """Everything the bracket scan located; all offsets index the original text.
 
     ``objects``: outermost balanced ``{…}`` pairs as ``(start, end, fence)``, end exclusive,
-    fence = index into ``fences`` or -1. ``tops``: outermost balanced pairs of either kind as
-    ``(start, end, kind, fence)``. ``cut_objects`` / ``cut_arrays``: openers still open when
-    the text or a fence ended, as ``(start, limit, fence)``. ``boundaries``: fence markers
-    (no structure spans one). ``leads``: offsets where a value would be the whole reply or a
-    whole fence body.
+    fence = index into ``fences`` or -1. ``arrays``: outermost balanced ``[…]`` pairs that
+    are not inside a balanced object, same shape. ``cut_objects`` / ``cut_arrays``: openers
+    still open when the text or a fence ended, as ``(start, limit, fence)``. ``boundaries``:
+    fence markers (no structure spans one). ``leads``: offsets where a value would be the
+    whole reply (a fence body's lead is the first non-blank after ``fences[k][0]``).
     """
 
     objects: list[tuple[int, int, int]] = field(default_factory=list)
-    tops: list[tuple[int, int, str, int]] = field(default_factory=list)
+    arrays: list[tuple[int, int, int]] = field(default_factory=list)
     cut_objects: list[tuple[int, int, int]] = field(default_factory=list)
     cut_arrays: list[tuple[int, int, int]] = field(default_factory=list)
     fences: list[tuple[int, int]] = field(default_factory=list)
@@ -215,6 +218,7 @@ class _Scanner:
         self.starts: list[int] = []
         self.open_objects = 0
         self.fence: tuple[str, int, int] | None = None  # (char, marker length, body start)
+        self.fence_index = -1  # index the open fence will have in result.fences, or -1
         self.lead_open = True  # nothing but blanks and thinking seen so far at the top level
         self.outside_start = 0  # where the current stretch outside thinking began
         self.no_close_after: dict[str, int] = {}
@@ -222,10 +226,12 @@ class _Scanner:
     def run(self) -> ScanResult:
         text, n = self.text, self.n
         kinds, starts = self.kinds, self.starts
+        objects = self.result.objects
+        inner, string_rest = _INNER.search, _STRING_BODY.match
         pos = 0
         while pos < n:
             if kinds:
-                hit = _INNER.search(text, pos)
+                hit = inner(text, pos)
             else:
                 hit = (_OUTER if self.fence is None else _OUTER_IN_FENCE).search(text, pos)
                 if hit is not None and self.lead_open:
@@ -235,7 +241,15 @@ class _Scanner:
             i = hit.start()
             c = text[i]
             if c == '"':
-                pos = min(_STRING_BODY.match(text, i + 1).end() + 1, n)
+                pos = string_rest(text, i + 1).end() + 1
+            elif c == "}" and kinds[-1] == "{":  # the commonest closer, inlined (see _close)
+                kinds.pop()
+                start = starts.pop()
+                self.open_objects -= 1
+                while objects and objects[-1][0] > start:  # pairs inside this one are not outermost
+                    objects.pop()
+                objects.append((start, i + 1, self.fence_index))
+                pos = i + 1
             elif c == "{" or c == "[":
                 if self.lead_open:
                     self.result.leads.append(i)
@@ -274,18 +288,14 @@ class _Scanner:
                 starts.pop()
         kinds.pop()
         start = starts.pop()
-        end = i + 1
-        fence = len(self.result.fences) if self.fence is not None else -1
-        tops = self.result.tops
-        while tops and tops[-1][0] > start:  # pairs inside this one are not outermost
-            tops.pop()
-        tops.append((start, end, want, fence))
+        records = self.result.objects
         if want == "{":
             self.open_objects -= 1
-            objects = self.result.objects
-            while objects and objects[-1][0] > start:
-                objects.pop()
-            objects.append((start, end, fence))
+        else:
+            records = self.result.arrays
+        while records and records[-1][0] > start:
+            records.pop()
+        records.append((start, i + 1, self.fence_index))
 
     def _tag(self, i: int) -> int:
         """Handle a `<` at the top level: skip a thinking block, or treat it as prose."""
@@ -326,7 +336,7 @@ class _Scanner:
     def _forget_since(self, start: int) -> None:
         """Drop everything recorded at or after ``start`` (it turned out to be thinking)."""
         result = self.result
-        for records in (result.objects, result.tops, result.cut_objects, result.cut_arrays, result.fences):
+        for records in (result.objects, result.arrays, result.cut_objects, result.cut_arrays, result.fences):
             while records and records[-1][0] >= start:
                 records.pop()
         for offsets in (result.boundaries, result.leads):
@@ -344,15 +354,16 @@ class _Scanner:
         if fence is None:
             self._abandon(i)
             self.result.boundaries.append(i)
-            body = fence_body_start(self.text, run_end)
+            body = _INFO.match(self.text, run_end).end()
             self.fence = (c, length, body)
-            self.result.leads.append(_SPACE.match(self.text, body).end())
+            self.fence_index = len(self.result.fences)
             return body
         if c == fence[0] and length >= fence[1]:
             self._abandon(i)
             self.result.boundaries.append(i)
             self.result.fences.append((fence[2], i))
             self.fence = None
+            self.fence_index = -1
         return run_end
 
     def _abandon(self, limit: int) -> None:
@@ -364,16 +375,15 @@ class _Scanner:
         kinds, starts = self.kinds, self.starts
         if not kinds:
             return
-        fence = len(self.result.fences) if self.fence is not None else -1
+        result, fence = self.result, self.fence_index
         if kinds[0] == "[":
-            self.result.cut_arrays.append((starts[0], limit, fence))
-        taken = 0
-        for kind, start in zip(kinds, starts, strict=True):
-            if kind == "{":
-                self.result.cut_objects.append((start, limit, fence))
-                taken += 1
-                if taken == 3:
-                    break
+            result.cut_arrays.append((starts[0], limit, fence))
+        index = -1
+        for _ in range(self.open_objects if self.open_objects < 3 else 3):
+            index = kinds.index("{", index + 1)
+            start = starts[index]
+            if self.text.find(":", start, limit) >= 0:  # without a key it could only become `{}`
+                result.cut_objects.append((start, limit, fence))
         kinds.clear()
         starts.clear()
         self.open_objects = 0
@@ -384,7 +394,26 @@ class _Scanner:
         if self.fence is not None:  # an unterminated fence runs to the end of the text
             self.result.fences.append((self.fence[2], self.n))
             self.fence = None
+        self._drop_arrays_inside_objects()
         return self.result
+
+    def _drop_arrays_inside_objects(self) -> None:
+        """Arrays were kept outermost among arrays only; those inside a balanced object go."""
+        objects, arrays = self.result.objects, self.result.arrays
+        if not objects or not arrays:
+            return
+        starts = [start for start, _, _ in objects]
+        kept = []
+        for array in arrays:
+            index = bisect_right(starts, array[0]) - 1
+            if index < 0 or array[0] >= objects[index][1]:
+                kept.append(array)
+        self.result.arrays = kept
+
+
+def first_non_blank(text: str, start: int) -> int:
+    """Offset of the first non-whitespace character at or after ``start`` (or the end)."""
+    return _SPACE.match(text, start).end()
 
 
 def text_is_blank(text: str, start: int, end: int) -> bool:
