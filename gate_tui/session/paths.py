@@ -4,11 +4,13 @@ Sessions go under the platform's user state directory (``platformdirs``), or und
 ``$GATE_TUI_STATE_DIR`` when that is set (tests, users who want them elsewhere), in
 ``<state dir>/sessions/<config-stem>-<YYYYmmdd-HHMMSS>[-N]/``. A session started with
 ``--state FILE`` keeps its files beside FILE instead. Nothing here writes a file except
-:func:`create_session_dir`, which makes the folder of a new session.
+:func:`create_session_dir`, which makes the folder of a new session, and
+:func:`remove_session_files`, which removes one again that was never used.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -120,3 +122,13 @@ def resolved(path: str | Path) -> str:
         return str(Path(path).expanduser().resolve())
     except (OSError, RuntimeError):
         return str(Path(path).absolute())
+
+
+def remove_session_files(paths: SessionPaths) -> None:
+    """Delete a session's own files and, for a folder session, the folder if now empty."""
+    for file in (paths.journal, paths.state, paths.lock):
+        with contextlib.suppress(OSError):
+            file.unlink()
+    if paths.directory is not None:
+        with contextlib.suppress(OSError):
+            paths.directory.rmdir()
