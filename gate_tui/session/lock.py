@@ -9,13 +9,17 @@ the session is opened without a lock and a notice says so.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from gate_tui.session.atomic import describe_os_error
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: sessions still work, without the one-writer guard
+    fcntl = None  # type: ignore[assignment]
 
 RETRIES = 4  # a `gate-tui sessions` probe holds a lock for microseconds; wait it out
 RETRY_DELAY = 0.03
@@ -47,7 +51,8 @@ class SessionLock:
             return
         fd, self._fd = self._fd, None
         try:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
         except OSError:
             pass
         finally:
@@ -56,6 +61,8 @@ class SessionLock:
 
 def acquire(path: Path) -> LockAttempt:
     """Take the exclusive lock on ``path`` without blocking (a few short retries)."""
+    if fcntl is None:
+        return LockAttempt(error="file locking is not available on this platform")
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
@@ -78,6 +85,8 @@ def acquire(path: Path) -> LockAttempt:
 
 def is_locked(path: Path) -> bool:
     """Whether another open file description holds the lock on ``path`` right now."""
+    if fcntl is None:
+        return False
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
