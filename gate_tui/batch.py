@@ -297,7 +297,7 @@ def run_batch(
     with _pool(settings, jobs) as pool, _progress(show_progress and not quiet, total_bytes) as bar:
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
-            sink.write(done[0])
+            write_all(sink, done[0])
             stats.add(done[1])
             if bar is not None:
                 bar.records(stats.records)
@@ -313,6 +313,17 @@ def run_batch(
     if not quiet:
         sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
     return stats.exit_status()
+
+
+def write_all(sink: IO[bytes], data: bytes) -> None:
+    """Write every byte or raise: a buffered write that fails part-way (a full disk, a
+    closed pipe) returns a short count instead of raising, and the rest would be lost."""
+    view = memoryview(data)
+    while view:
+        written = sink.write(view)
+        if written is None:  # a raw stream in non-blocking mode; ours never are
+            raise BlockingIOError("the output would block")
+        view = view[written:]
 
 
 class WorkerDied(RuntimeError):

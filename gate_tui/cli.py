@@ -71,9 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gate-tui`` script and of ``python -m gate_tui``."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args and args[0] in SUBCOMMANDS:
-            return _run_command(args)
-        return _run_editor(args)
+        status = _run_command(args) if args and args[0] in SUBCOMMANDS else _run_editor(args)
+        sys.stdout.flush()  # a closed pipe shows up here, not as a warning at exit
+        return status
     except SystemExit as exc:
         return _exit_code(exc.code)
     except KeyboardInterrupt:
@@ -203,10 +203,15 @@ def _check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState
     if out is None:
         return _usage("check", problem or "cannot write the output")
     try:
-        return run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer)
-    finally:
-        if out is not sys.stdout:
-            out.close()
+        try:
+            return run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return _io_error(exc)
 
 
 def _check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
@@ -224,14 +229,19 @@ def _check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState
     jobs = ns.jobs if ns.jobs is not None else 1
     progress = _isatty(sys.stderr) and (sink is not sys.stdout.buffer or not _isatty(sys.stdout))
     try:
-        return run_batch(source, sink, config, previous, ns.actor, jobs, input_size(source), progress, ns.quiet)
+        try:
+            return run_batch(source, sink, config, previous, ns.actor, jobs, input_size(source), progress, ns.quiet)
+        finally:
+            for stream in (source, sink):
+                if stream not in (sys.stdin.buffer, sys.stdout.buffer):
+                    stream.close()
     except WorkerDied as exc:
         sys.stderr.write(f"gate-tui check: a worker process died, the output is incomplete: {exc}\n")
         return EXIT_INTERNAL
-    finally:
-        for stream in (source, sink):
-            if stream not in (sys.stdin.buffer, sys.stdout.buffer):
-                stream.close()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return _io_error(exc)
 
 
 def _add_schema(commands: Any) -> None:
@@ -369,6 +379,13 @@ def _same_file(first: str | None, second: str | None) -> bool:
         return os.path.samefile(first, second)
     except OSError:
         return False
+
+
+def _io_error(exc: OSError) -> int:
+    """Reading the input or writing the output failed part-way (e.g. a full disk)."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    sys.stderr.write(f"gate-tui check: input/output error{where}: {exc.strerror or exc}; the output is incomplete\n")
+    return EXIT_USAGE
 
 
 def _usage(command: str, message: str) -> int:

@@ -200,3 +200,35 @@ def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: py
     assert (short["line"], short["result"]["errors"][0]["code"]) == (5, "invalid_json")
     assert (long["line"], long["result"]["errors"][0]["code"]) == (6, "invalid_value")
     assert (stats.invalid, stats.error_codes) == (2, {"invalid_json": 1, "invalid_value": 1})
+
+
+def test_closed_output_pipe_ends_quietly(tmp_path: Path) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", 400)
+    proc = subprocess.Popen(command("check", "--config", ML, "--jsonl", str(source)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    errors = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141
+    assert json.loads(first)["id"] == "r0"
+    assert b"Traceback" not in errors
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("mode", [("--jsonl",), ()])
+def test_a_full_disk_is_reported_not_silently_truncated(tmp_path: Path, mode: tuple[str, ...]) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", 30)
+    done = gate_tui("check", "--config", ML, *mode, str(source), "-o", "/dev/full", "-q")
+    assert done.returncode == 3
+    assert "No space left on device" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_closed_pipe_in_text_mode_leaves_no_warning() -> None:
+    files = [str(REPLIES / "ml_lying_pass.md")] * 300
+    proc = subprocess.Popen(command("check", "--config", ML, *files), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    errors = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141
+    assert errors == b""

@@ -267,3 +267,15 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
     done = python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [f"sessions {ML}", "sessions None", "report abc r.md"]
+
+
+def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from gate_tui import cli
+
+    def broken(*args: object, **kwargs: object) -> int:
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(cli, "run_check", broken)
+    monkeypatch.delenv("GATE_TUI_DEBUG", raising=False)
+    assert cli.main(["check", "--config", ML, str(REPLIES / "ml_good.md")]) == cli.EXIT_INTERNAL
+    assert capsys.readouterr().err == "gate-tui: internal error: KeyError: 'surprise' (set GATE_TUI_DEBUG=1 for details)\n"
