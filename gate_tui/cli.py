@@ -19,10 +19,11 @@ Textual and the session commands are imported only in the branch that needs them
 the headless commands work where the editor cannot start.
 
 Exit statuses: ``check`` 0 all PASS, 1 some NO PASS, 2 some reply not parsed or not
-valid, 3 usage or config error; ``validate-config`` 0 all valid, 1 some invalid,
-3 usage; the editor 2 when its config is missing or invalid or it cannot start.
-Argument errors exit 3 everywhere, an interrupt 130. Users never see a traceback
-(set ``GATE_TUI_DEBUG=1`` to get one for an internal error, which exits 70).
+valid, 3 usage or config error (also: the output could not be written, e.g. a full
+disk); ``validate-config`` 0 all valid, 1 some invalid, 3 usage; the editor 2 when its
+config is missing or invalid or it cannot start. Argument errors exit 3 everywhere, an
+interrupt 130, a closed output pipe (``| head``) 141 without a message. Users never see
+a traceback (``GATE_TUI_DEBUG=1`` shows one for an internal error, which exits 70).
 """
 
 from __future__ import annotations
