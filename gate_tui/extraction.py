@@ -46,7 +46,6 @@ from gate_tui.scanning import (
     fence_body_start,
     find_fence,
     find_opener,
-    find_run,
     first_non_blank,
     first_outside,
     scan,
@@ -114,51 +113,29 @@ def has_preferred_key(value: dict[str, Any]) -> bool:
 def _fast_path(text: str, regions: list[Region]) -> Extraction | None:
     """The common replies, without the Python-level scan; None means "use the full scan".
 
-    The fast path looks at one candidate only — the body of the first fence outside
-    thinking or, when the reply has no fence, the first ``{`` — and accepts it only when it
-    is a gate-state object (strictly valid, or repaired from that same ``{``). That is
-    exactly what the full scan would choose, because the full scan tries that candidate
-    first; a gate-state body cannot sit inside a valid JSON string (its quotes would end
-    the string). A non-gate object is also accepted when it is the whole reply.
+    The fast path looks at one candidate only — the object opening the body of the first
+    fence outside thinking or, when the reply has no fence, the first ``{`` — and keeps it
+    only when it decodes (strictly, or repaired from that same ``{``) to a gate-state
+    object, or to any object that is the whole reply. That is what the full scan would
+    choose too: it tries that candidate first. A gate-state body cannot sit inside a valid
+    JSON string, since its quotes would end the string.
     """
     fence = first_outside(find_fence, text, regions)
     if fence is not None:
-        return _fast_fence(text, fence[0], fence[1])
+        start = first_non_blank(text, fence_body_start(text, fence[1]))
+        return _fast_candidate(text, start, "fence", alone=False) if text.startswith("{", start) else None
     opener = first_outside(find_opener, text, regions)
     if opener is None or text[opener[0]] != "{":
         return None
     start = opener[0]
-    end = text.rfind("}") + 1
-    value = _loads_object(text[start:end]) if end > start else None
-    if value is None:
-        return _fast_repair(text, start, "scan")
-    if has_preferred_key(value):
-        return Extraction(value=value, source="scan", span=(start, end))
-    if not regions and text_is_blank(text, 0, start) and text_is_blank(text, end, len(text)):
-        return Extraction(value=value, source="scan", span=(start, end))
-    return None
+    return _fast_candidate(text, start, "scan", alone=not regions and text_is_blank(text, 0, start))
 
 
-def _fast_fence(text: str, marker: int, marker_end: int) -> Extraction | None:
-    body_start = fence_body_start(text, marker_end)
-    closing = find_run(text, text[marker:marker_end], body_start, len(text))
-    body_end = len(text) if closing < 0 else closing
-    body = text[body_start:body_end]
-    value = _loads_object(body)
-    start = body_start + len(body) - len(body.lstrip())
-    if value is None:
-        return _fast_repair(text, start, "fence") if text.startswith("{", start) else None
-    if not has_preferred_key(value):
-        return None
-    return Extraction(value=value, source="fence", span=(start, body_start + len(body.rstrip())))
+def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> Extraction | None:
+    """Decode the object at ``start``: strictly, by the error-driven repair, or by the tokenizer.
 
-
-def _fast_repair(text: str, start: int, source: str) -> Extraction | None:
-    """Repair the fast path's candidate; keep it only if it becomes a gate-state object.
-
-    First the error-driven :func:`quick_repair` (C-speed for a few defects), then the
-    tokenizer. Both read to the end of the text and stop where the object closes, so a
-    fence marker inside a string cannot cut the object short.
+    All three read to the end of the text and stop where the object closes, so a fence
+    marker inside a string cannot cut the object short.
     """
     quick = quick_repair(text, start)
     if quick is not None:
@@ -168,9 +145,12 @@ def _fast_repair(text: str, start: int, source: str) -> Extraction | None:
         if outcome.json_text is None:
             return None
         value, end, fixes = _loads_object(outcome.json_text), outcome.end, outcome.fixes
-    if not isinstance(value, dict) or not value or not has_preferred_key(value):
+    if not isinstance(value, dict) or (fixes and not value):
+        return None  # not an object, or a repair that would invent an empty one
+    if not has_preferred_key(value) and not (alone and text_is_blank(text, end, len(text))):
         return None
-    return Extraction(value=value, source=source, span=(start, end), repairs=to_repairs(text, fixes))
+    repairs = to_repairs(text, fixes) if fixes else []
+    return Extraction(value=value, source=source, span=(start, end), repairs=repairs)
 
 
 def _loads_object(candidate: str) -> dict[str, Any] | None:

@@ -38,18 +38,20 @@ from gate_tui.models import Repair
 MAX_DEPTH = 512
 
 _BLANK = re.compile(r"[ \t\r\n]*+")
-# One token after optional blanks. The two common kinds (complete double-quoted strings and
-# punctuation) are handled inline in the loop; the rest go to helper methods. No group can
-# backtrack: every repetition is possessive and the alternatives start differently.
+# One token after optional blanks, by group number: 1 a complete double-quoted string,
+# 2 a complete single-quoted one, 3 punctuation (these three are handled inline in the loop),
+# 4 any other quote (curly, or a string the text cuts off), 5 a number, 6 a word, 7 a
+# comment, 8 anything else. Every repetition is possessive: nothing can backtrack.
 _TOKEN = re.compile(
     r"[ \t\r\n]*+(?:"
-    r'(?P<s>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
-    r"|(?P<p>[{}\[\]:,])"
-    r"|(?P<q>[\"'\u201c\u201d\u2018\u2019])"
-    r"|(?P<n>[-0-9])"
-    r"|(?P<w>[\w$])"
-    r"|(?P<c>/)"
-    r"|(?P<x>[\s\S]))?"
+    r'("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
+    r"|('[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')"
+    r"|([{}\[\]:,])"
+    r"|([\"'\u201c\u201d\u2018\u2019])"
+    r"|([-0-9])"
+    r"|([\w$])"
+    r"|(/)"
+    r"|([\s\S]))?"
 )
 _DQ_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
 _SQ_BODY = re.compile(r"[^'\\\n]*+(?:\\.[^'\\\n]*+)*+")
@@ -70,6 +72,8 @@ _QUOTES: dict[str, tuple[str, re.Pattern[str], str | None]] = {
     "\u2018": ("\u2018\u2019", _SMART_SQ_BODY, "smart_quotes"),
     "\u2019": ("\u2018\u2019", _SMART_SQ_BODY, "smart_quotes"),
 }
+_SINGLE_QUOTES_MESSAGE = "single-quoted string → double quotes"
+_SMART_QUOTES_MESSAGE = "curly quotes used as JSON quotes → double quotes"
 _PER_STRING_CODES = frozenset({"single_quotes", "smart_quotes"})
 _LITERALS = {"true": "true", "false": "false", "null": "null", "NaN": "NaN", "Infinity": "Infinity"}
 _PYTHON_LITERALS = {"True": "true", "False": "false", "None": "null"}
@@ -138,6 +142,7 @@ class QuickRepair(NamedTuple):
 
 
 _DECODER = json.JSONDecoder()
+_SCAN_ONCE = _DECODER.scan_once  # the C scanner: decodes one JSON value at an index
 QUICK_MAX_FIXES = 12
 
 
@@ -171,8 +176,9 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
         if edit is None:
             return None
         begin, stop, replacement, fix = edit
-        fixes.append(fix._replace(offset=start + edits.original(fix.offset)))
-        edits.add(begin, stop, len(replacement))
+        fixes.append(Fix(fix.code, fix.message, start + edits.original(fix.offset)))
+        if len(replacement) != stop - begin:  # `None` → `null` moves nothing
+            edits.add(begin, stop, len(replacement))
         current = current[:begin] + replacement + current[stop:]
         last = at
     return None
@@ -190,6 +196,8 @@ class _Edits:
 
     def original(self, offset: int) -> int:
         """The original offset of ``offset`` in the current string (inside a replacement: its start)."""
+        if not self.spans:
+            return offset
         delta = 0
         for begin, end, size in self.spans:
             here = begin + delta
@@ -310,58 +318,79 @@ class _Repairer:
         self.states: list[int] = []
         self.marks: list[int] = []  # out index where the current member (with its comma) begins
         self.commas: list[int] = []  # text offset of the last comma of each open bracket
+        # Valid nested values are consumed whole by the C scanner (see _whole_value). It reads
+        # a slice of the candidate, never the whole text: its errors count lines from index 0.
+        self.segment = ""
+        self.scan_budget = 16 * (self.limit - start) + 16_384
         self.closed_string = False  # the text ended inside a string value, which was closed
         self.dropped = ""  # what the cut left incomplete, for the truncation message
 
     def run(self) -> RepairOutcome:
-        """The token loop. Long on purpose: the two commonest tokens are handled inline,
-        without a method call, because this loop is the cost of every repaired reply."""
+        """The token loop. Long on purpose: strings and punctuation — nearly every token —
+        are handled inline, without a method call, because this loop is the cost of every
+        repaired reply. Rarer tokens go to :meth:`_other`."""
         text, limit, stop = self.text, self.limit, self.stop
         if self.start >= limit or text[self.start] not in "{[":
             raise _Fail
-        out, states = self.out, self.states
+        out, states, marks, commas = self.out, self.states, self.marks, self.commas
         self._open(text[self.start])
         pos = self.start + 1
         match = _TOKEN.match
         try:
             while True:
                 token = match(text, pos, limit)
-                group = token.lastgroup
-                if group is None:
+                kind = token.lastindex
+                if kind is None:
                     self.pos = limit
                     raise _Cut  # only blanks left before the limit
-                pos = self.pos = token.start(group)
+                pos = self.pos = token.start(kind)
                 if pos > stop:
                     raise _Fail  # over budget
                 state = states[-1]
-                if group == "s":  # a complete double-quoted string: a key or a value
-                    if state in _KEY_STATES:
+                if kind <= 2:  # a complete string: a key or a value
+                    piece = token.group(kind)
+                    if kind == 2:
+                        piece = self._single_quoted(piece, pos)
+                    if state <= _OBJ_KEY:
                         states[-1] = _OBJ_COLON
-                    elif state in _VALUE_STATES:
-                        states[-1] = _OBJ_NEXT if state == _OBJ_VALUE else _ARR_NEXT
+                    elif state == _OBJ_VALUE:
+                        states[-1] = _OBJ_NEXT
+                    elif state == _ARR_FIRST or state == _ARR_VALUE:
+                        states[-1] = _ARR_NEXT
                     else:
                         raise _Fail
-                    out.append(token.group("s"))
+                    out.append(piece)
                     pos = token.end()
-                elif group == "p":
+                elif kind == 3:
                     c = text[pos]
-                    if c == "}" or c == "]":
-                        if self._close(c, state):
-                            return self._outcome(pos + 1)
+                    if c == ",":
+                        if state == _OBJ_NEXT:
+                            states[-1] = _OBJ_KEY
+                        elif state == _ARR_NEXT:
+                            states[-1] = _ARR_VALUE
+                        else:
+                            raise _Fail  # `[,` `{"a":,` `[1,,2]`: not a repair we make
+                        marks[-1] = len(out)
+                        commas[-1] = pos
+                        out.append(",")
                     elif c == ":":
                         if state != _OBJ_COLON:
                             raise _Fail
                         out.append(":")
                         states[-1] = _OBJ_VALUE
-                    elif c == ",":
-                        self._comma(state)
+                    elif c == "}" or c == "]":
+                        if self._close(c, state):
+                            return self._outcome(pos + 1)
                     elif state in _VALUE_STATES:
+                        if self.scan_budget > 0 and self._whole_value(pos):
+                            pos = self.pos
+                            continue
                         self._open(c)
                     else:
                         raise _Fail
                     pos += 1
                 else:
-                    self._other(group, state)
+                    self._other(kind, state)
                     pos = self.pos
         except _Cut:
             return self._truncate()
@@ -369,11 +398,41 @@ class _Repairer:
     def _outcome(self, end: int) -> RepairOutcome:
         return RepairOutcome("".join(self.out), end, tuple(self.fixes), end - self.start)
 
-    def _other(self, group: str, state: int) -> None:
+    def _whole_value(self, pos: int) -> bool:
+        """Let the C scanner take the container at ``pos`` if it is valid JSON already.
+
+        Most of a repaired reply is valid; taking each valid nested value in one C call
+        instead of token by token is what keeps repairs cheap. A failed attempt costs its
+        scanning plus the decoder's line count, both charged to ``scan_budget`` (linear).
+        """
+        if not self.segment:
+            self.segment = self.text[self.start : self.limit]
+        try:
+            _, end = _SCAN_ONCE(self.segment, pos - self.start)
+        except json.JSONDecodeError as error:
+            self.scan_budget -= 2 * error.pos
+            return False
+        except (StopIteration, ValueError, RecursionError, MemoryError):
+            self.scan_budget -= 2 * (pos - self.start) + 64
+            return False
+        end += self.start
+        self.out.append(self.text[pos:end])
+        self._value_done()
+        self.pos = end
+        return True
+
+    def _single_quoted(self, piece: str, pos: int) -> str:
+        content = piece[1:-1]
+        if '"' in content or "\\" in content:
+            content = _REQUOTE.sub(_requote, content)
+        self.fixes.append(Fix("single_quotes", _SINGLE_QUOTES_MESSAGE, pos))
+        return '"' + content + '"'
+
+    def _other(self, kind: int, state: int) -> None:
         """The rarer tokens: other quotes, numbers, words, comments; anything else fails."""
-        if group == "c":
+        if kind == 7:
             self._comment()
-        elif group == "x":
+        elif kind == 8:
             raise _Fail
         elif state in _KEY_STATES:
             self._key(self.text[self.pos])
@@ -381,14 +440,6 @@ class _Repairer:
             self._value(self.text[self.pos])
         else:
             raise _Fail
-
-    def _comma(self, state: int) -> None:
-        if state != _OBJ_NEXT and state != _ARR_NEXT:
-            raise _Fail  # `[,` `{"a":,` `[1,,2]`: not a repair we make
-        self.marks[-1] = len(self.out)
-        self.commas[-1] = self.pos
-        self.out.append(",")
-        self.states[-1] = _OBJ_KEY if state == _OBJ_NEXT else _ARR_VALUE
 
     def _open(self, c: str) -> None:
         if len(self.kinds) >= MAX_DEPTH:
@@ -561,8 +612,7 @@ def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | 
     if code is not None:
         if '"' in content or "\\" in content:
             content = _REQUOTE.sub(_requote, content)
-        message = "single-quoted string" if code == "single_quotes" else "curly quotes used as JSON quotes"
-        fix = Fix(code, f"{message} → double quotes", pos)
+        fix = Fix(code, _SINGLE_QUOTES_MESSAGE if code == "single_quotes" else _SMART_QUOTES_MESSAGE, pos)
     return '"' + content + '"', after, cut, fix
 
 

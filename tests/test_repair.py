@@ -281,10 +281,19 @@ def test_repair_respects_its_budget() -> None:
     assert repair_json(text, 0, len(text), budget=len(text)).json_text is not None
 
 
-def test_repair_refuses_deep_nesting() -> None:
-    text = "[" * 600 + "]" * 600
+def test_repair_refuses_to_tokenize_deep_nesting() -> None:
+    # A defect at the bottom: every level must be tokenized, and the stack stops at 512.
+    text = "[" * 600 + "1,]" + "]" * 599
     assert repair_json(text, 0, len(text)).json_text is None
-    assert repair_json("[" * 100 + "]" * 100 + " ", 0, 201).json_text is not None
+    shallow = "[" * 100 + "1,]" + "]" * 99
+    assert repair_json(shallow, 0, len(shallow)).json_text == "[" * 100 + "1" + "]" * 100
+
+
+def test_valid_nested_values_are_taken_whole() -> None:
+    text = '{"summary": "s", "gates": {"a": {"raw": [1, {"b": null}]}}, "status": {"pass": true},}'
+    outcome = repair_json(text, 0, len(text))
+    assert outcome.json_text == '{"summary":"s","gates":{"a": {"raw": [1, {"b": null}]}},"status":{"pass": true}}'
+    assert [fix.code for fix in outcome.fixes] == ["trailing_comma"]
 
 
 def test_repair_needs_an_opening_bracket() -> None:
