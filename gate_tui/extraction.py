@@ -23,15 +23,18 @@ never hangs. It is the only entry point; :mod:`gate_tui.scanning` locates candid
    array holding objects) is refused with "top-level array not allowed" rather than
    mined for the objects inside it.
 
-Speed: a fenced or bare valid object is decoded with one ``json.loads`` on its slice
-before any Python-level scanning (the fast path). Every decode is of a slice, never
-``raw_decode`` at an offset of the whole text; outermost candidates do not overlap, and
-repairs share a budget of the text's length, so the total work stays linear.
+Speed: the fast path decodes the first fence's object (or the first object) with one
+C-level decode of the slice starting at it, before any Python-level scanning; a reply with
+a few defects is repaired there by :func:`gate_tui.repair.quick_repair`. Every decode is
+of a slice, never ``raw_decode`` at an offset of the whole text (whose failure costs time
+proportional to the offset); outermost candidates do not overlap, and repairs share a
+budget of the text's length, so the total work stays linear.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_right
 from typing import Any
 
@@ -60,6 +63,8 @@ TOP_LEVEL_ARRAY = "top-level array not allowed"
 PREFERRED_KEYS = ("summary", "gates", "status")
 
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
+# Characters after which the repair pass may see a value end later than the bracket scan did.
+_READS_FURTHER = re.compile("[/'\u2018\u2019\u201c\u201d]")
 
 
 class Extraction(BaseModel):
@@ -107,7 +112,7 @@ def has_preferred_key(value: dict[str, Any]) -> bool:
     return "summary" in value or "gates" in value or "status" in value
 
 
-# --- fast path: one json.loads, no Python-level scanning --------------------------------
+# --- fast path: one candidate, no Python-level scanning ----------------------------------
 
 
 def _fast_path(text: str, regions: list[Region]) -> Extraction | None:
@@ -266,9 +271,13 @@ class _Chooser:
 
     def _decode_object(self, start: int, stop: int, fence: int, closed: bool) -> _Found | None:
         text = self.text
-        if text.find(":", start, stop) < 0:
-            # No key anywhere: at best `{}` (prose like `{name}` is the common case).
-            return _Found({}, start, stop, fence, ()) if closed and text_is_blank(text, start + 1, stop - 1) else None
+        if closed and text.find(":", start, stop) < 0:
+            # No key: at best `{}`. Prose like `{name}` is the common case, rejected cheaply
+            # unless a comment or another quote style could make the repair read further.
+            if text_is_blank(text, start + 1, stop - 1):
+                return _Found({}, start, stop, fence, ())
+            if _READS_FURTHER.search(text, start, stop) is None:
+                return None
         if closed:
             value = _loads_object(text[start:stop])
             if value is not None:

@@ -1,7 +1,7 @@
 """The conservative repair pass for almost-JSON that a model wrote.
 
-One tokenizer-style pass over a candidate (starting at its ``{`` or ``[``) that rewrites
-what language models commonly get wrong, and nothing else:
+It rewrites what language models commonly get wrong in a candidate (starting at its
+``{`` or ``[``), and nothing else:
 
 ========================  ==============================================================
 code                      what is fixed
@@ -21,8 +21,17 @@ string, prose) makes the repair fail: the pass never invents content. Every fix 
 reported with its offset in the original text; :func:`to_repairs` turns offsets into the
 1-based line and column of :class:`gate_tui.models.Repair`.
 
-The pass is linear: strings, numbers and blanks are consumed by possessive regular
-expressions, the Python loop runs once per token, and the caller passes a work budget.
+Two implementations of the same rules, because speed matters:
+
+* :func:`repair_json` is the reference: one tokenizer pass over an explicit bracket stack
+  (no recursion). Strings, numbers and blanks are consumed by possessive regular
+  expressions, the Python loop runs once per token, and every nested value that is
+  already valid is taken whole by the C scanner, so only broken parts are tokenized.
+  Linear, with a work budget from the caller.
+* :func:`quick_repair` lets the C decoder find each defect and fixes it in place, for a
+  bounded number of rounds; for a reply with a few defects it is several times faster.
+  It handles no truncation and no single quotes, and returns None whenever it is unsure,
+  so that :func:`repair_json` decides. Tests check the two agree.
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ _RUN = {"`": re.compile(r"`++"), "~": re.compile(r"~++")}
 _INFO = re.compile(r"[ \t]*+[\w+.#-]*+")
 _SPACE = re.compile(r"\s*+")
 
+
 class Region(NamedTuple):
     """A stretch of thinking, ``[start, end)``; ``soft`` when a tag was left unclosed."""
 

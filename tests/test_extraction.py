@@ -181,6 +181,11 @@ def test_prose_quotes_outside_objects_are_not_strings() -> None:
     assert_found(extract_json(text), STATE, "scan")
 
 
+def test_comment_or_quote_holding_a_brace_does_not_end_the_object() -> None:
+    assert extract_json('note {/* } */ "a": 1}').value == {"a": 1}
+    assert extract_json("x {'}': 1, 'b': 2}").value == {"}": 1, "b": 2}
+
+
 def test_strict_empty_object_is_a_value() -> None:
     assert_found(extract_json("Result: {}"), {}, "scan")
 
