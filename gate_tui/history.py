@@ -10,7 +10,7 @@ produced (or the empty state's), so undo never recomputes a decision of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -107,6 +107,15 @@ class History:
         )
         self._push(transition)
         return transition
+
+    def restore(self, transition: Transition) -> Transition:
+        """Append a recorded edit or reply as it was (its recorded diff kept), e.g. when a
+        journal is replayed; ``index`` is renumbered to its place in this timeline."""
+        if transition.kind not in ("edit", "reply"):
+            raise ValueError("only edits and replies are restored; undo/redo/jump are replayed")
+        restored = replace(transition, index=len(self.timeline))
+        self._push(restored)
+        return restored
 
     def undo(self, at: str | None = None) -> Transition | None:
         if not self.can_undo:

@@ -100,7 +100,7 @@ def _accept(out: Replay, record: Record) -> bool:
 def restore(history: History, data: AcceptedRecord) -> Transition:
     """Push an accepted transition exactly as recorded (what ``History.accept`` would build).
 
-    Uses ``History._push`` so the recorded diff is kept instead of being recomputed;
+    Uses ``History.restore`` so the recorded diff is kept instead of being recomputed;
     ``tests/test_session_resume.py`` checks the result equals a replay through
     ``History.accept``.
     """
@@ -117,8 +117,7 @@ def restore(history: History, data: AcceptedRecord) -> Transition:
         repairs=tuple(data.repairs),
         claimed_status=data.claimed_status,
     )
-    history._push(transition)
-    return transition
+    return history.restore(transition)
 
 
 def _move(out: Replay, record: Record) -> bool:
