@@ -244,16 +244,16 @@ def test_unwritable_state_directory_keeps_the_editor_working(ml_config: GateConf
     assert session.save(tmp_path / "rescue.json") is None  # Save state as… still rescues the work
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores permissions")
-def test_read_only_state_directory_for_real(ml_config: GateConfig, tmp_path: Path) -> None:
-    locked = tmp_path / "ro"
-    locked.mkdir()
-    locked.chmod(0o500)
-    try:
-        session = open_session(ml_config, ML, root=locked)
-        assert not session.persistent and "Permission denied" in (session.persistence_warning or "")
-    finally:
-        locked.chmod(0o700)
+def test_state_directory_that_cannot_exist_for_real(ml_config: GateConfig, tmp_path: Path) -> None:
+    """A real failure, no monkeypatching (root ignores permission bits, so a file stands
+    where the state directory's parent should be)."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    session = open_session(ml_config, ML, root=blocker / "state")
+    assert not session.persistent and session.directory is None
+    assert session.persistence_warning is not None and "in memory" in session.persistence_warning
+    _edit(session, ml_config, "2_use_case", "Forecast")
+    assert session.state.gates["2_use_case"].raw == "Forecast"
 
 
 def test_failing_state_file_write_is_reported_once(ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
