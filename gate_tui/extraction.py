@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from gate_tui.models import Repair
-from gate_tui.repair import Fix, quick_repair, repair_json, to_repairs
+from gate_tui.repair import Fix, RepairOutcome, quick_repair, repair_json, to_repairs
 from gate_tui.scanning import (
     MAX_DEPTH,
     Region,
@@ -285,16 +285,35 @@ class _Chooser:
             limit = self._limit_after(start)
         else:
             limit = stop
-        if self.object_budget <= 0:
-            return None
-        outcome = repair_json(text, start, limit, budget=self.object_budget)
-        self.object_budget -= outcome.consumed
-        if outcome.json_text is None:
+        outcome = self._repair(start, limit, "object_budget")
+        if outcome is None:
             return None
         value = _loads_object(outcome.json_text)
         if not value:  # None, or an empty object: a repair must not invent a value
             return None
         return _Found(value, start, outcome.end, fence, outcome.fixes)
+
+    def _repair(self, start: int, limit: int, budget: str) -> RepairOutcome | None:
+        """Repair the candidate at ``start``, charging the named budget; None on failure.
+
+        The bracket scan knows only double-quoted strings, so it can take a fence marker
+        inside a single-quoted string or a comment for a real one and cut the candidate
+        there. When ``limit`` is such a marker, reading past it is tried first, and wins
+        if the value then closes without truncation (backticks are never JSON tokens, so
+        that happens only when the marker was inside a string or comment).
+        """
+        tries = (len(self.text), limit) if limit < len(self.text) else (limit,)
+        for reach in tries:
+            left = getattr(self, budget)
+            if left <= 0:
+                return None
+            outcome = repair_json(self.text, start, reach, budget=left)
+            setattr(self, budget, left - outcome.consumed)
+            if outcome.json_text is None:
+                continue
+            if reach == limit or not any(fix.code == "truncated" for fix in outcome.fixes):
+                return outcome
+        return None
 
     def _real_arrays(self) -> list[tuple[int, int]]:
         """Spans of arrays that are the reply's JSON value, merged and sorted by start.
@@ -334,12 +353,8 @@ class _Chooser:
                 value = None
             if isinstance(value, list):
                 return value, stop
-        if self.array_budget <= 0:
-            return None
-        limit = self._limit_after(start) if closed else stop
-        outcome = repair_json(text, start, limit, budget=self.array_budget)
-        self.array_budget -= outcome.consumed
-        if outcome.json_text is None:
+        outcome = self._repair(start, self._limit_after(start) if closed else stop, "array_budget")
+        if outcome is None:
             return None
         try:
             value = json.loads(outcome.json_text)

@@ -163,6 +163,22 @@ def test_truncated_reply(text: str, value: dict, note: str) -> None:
     assert truncated[0].message == "the JSON is cut off: " + note
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Here:\n{'summary': 's', 'code': '```py', 'gates': {}}",
+        "Here:\n{\u201csummary\u201d: \u201c```\u201d, \u201cgates\u201d: {}}",
+        "Here:\n{'summary': '}', 'x': '~~~'}",
+        'Here:\n{"summary": "s", /* ``` */ "gates": {}}',
+    ],
+)
+def test_fence_marker_inside_a_repaired_string_or_comment_is_content(text: str) -> None:
+    result = extract_json(text)
+    assert result.value is not None, result.error
+    assert "truncated" not in [r.code for r in result.repairs]
+    assert result.span == (text.index("{"), len(text))
+
+
 def test_truncation_position_is_where_the_text_stops() -> None:
     text = '{\n  "summary": "s",\n  "gates": {"a": {"raw": "half'
     result = extract_json(text)
