@@ -38,9 +38,15 @@ _THINK_CLOSE = {
 
 # What the bracket scan stops at. Outside any bracket, `"` is prose (`5" screen`) and not a
 # string; `<` may start a thinking tag. Inside brackets, strings matter and tags do not.
+# Single character classes: the regex engine's fast search (an alternation is ~9× slower).
 _OUTER = re.compile(r"[{\[<`~]")
 _OUTER_IN_FENCE = re.compile(r"[{\[`~]")
 _INNER = re.compile(r'[{}\[\]"`~]')
+# Beyond this depth, runs of openers or closers are taken in one step: `{{{{…}}}}` is then
+# not a Python iteration per character. Real gate states never get near it.
+_RUN_DEPTH = 16
+_OPENERS = re.compile(r"[{\[]++")
+_CLOSERS = {"}": re.compile(r"\}++"), "]": re.compile(r"\]++")}
 # The rest of a JSON string after its opening quote. A raw line break ends it too: a JSON
 # string never spans lines, and stopping there keeps one stray quote from hiding the reply.
 _STRING_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
@@ -243,7 +249,8 @@ class _Scanner:
             c = text[i]
             if c == '"':
                 pos = string_rest(text, i + 1).end() + 1
-            elif c == "}" and kinds[-1] == "{":  # the commonest closer, inlined (see _close)
+            elif c == "}" and kinds[-1] == "{" and len(kinds) < _RUN_DEPTH:
+                # The commonest closer, inlined (see _close, which also takes runs of closers).
                 kinds.pop()
                 start = starts.pop()
                 self.open_objects -= 1
@@ -255,17 +262,23 @@ class _Scanner:
                 if self.lead_open:
                     self.result.leads.append(i)
                     self.lead_open = False
-                if len(kinds) >= MAX_DEPTH:
-                    self.result.depth_error = i
+                if len(kinds) < _RUN_DEPTH:
+                    kinds.append(c)
+                    starts.append(i)
+                    if c == "{":
+                        self.open_objects += 1
+                    pos = i + 1
+                    continue
+                room = MAX_DEPTH - len(kinds)
+                pos = _OPENERS.match(text, i, i + room + 1).end()  # the whole run at once
+                if pos - i > room:
+                    self.result.depth_error = i + room
                     return self._finish()
-                kinds.append(c)
-                starts.append(i)
-                if c == "{":
-                    self.open_objects += 1
-                pos = i + 1
+                kinds.extend(text[i:pos])
+                starts.extend(range(i, pos))
+                self.open_objects += text.count("{", i, pos)
             elif c == "}" or c == "]":
-                self._close(c, i)
-                pos = i + 1
+                pos = self._close(c, i)
             elif c == "<":
                 pos = self._tag(i)
             else:
@@ -276,27 +289,39 @@ class _Scanner:
         if pos < at and not text_is_blank(self.text, pos, at):
             self.lead_open = False
 
-    def _close(self, c: str, i: int) -> None:
+    def _close(self, c: str, i: int) -> int:
+        """Close the bracket(s) at ``i``; returns where scanning goes on.
+
+        A run of one closer kind that matches the top of the stack closes in one step
+        (``}}}}`` after ``{{{{``): only the outermost pair is an outermost candidate.
+        """
         kinds, starts = self.kinds, self.starts
         want = "{" if c == "}" else "["
         if kinds[-1] != want:
             same = self.open_objects if want == "{" else len(kinds) - self.open_objects
             if not same:
-                return  # a stray closer: prose, not structure
+                return i + 1  # a stray closer: prose, not structure
             while kinds[-1] != want:  # openers the closer skips over were never closed
                 if kinds.pop() == "{":
                     self.open_objects -= 1
                 starts.pop()
-        kinds.pop()
-        start = starts.pop()
+        count = 1
+        if len(kinds) >= _RUN_DEPTH and self.text.startswith(c, i + 1):
+            run = _CLOSERS[c].match(self.text, i).end() - i
+            tail = "".join(kinds[-run:])
+            count = len(tail) - len(tail.rstrip(want))  # how many top openers this run closes
+        start = starts[-count]
+        del kinds[-count:]
+        del starts[-count:]
         records = self.result.objects
         if want == "{":
-            self.open_objects -= 1
+            self.open_objects -= count
         else:
             records = self.result.arrays
         while records and records[-1][0] > start:
             records.pop()
-        records.append((start, i + 1, self.fence_index))
+        records.append((start, i + count, self.fence_index))
+        return i + count
 
     def _tag(self, i: int) -> int:
         """Handle a `<` at the top level: skip a thinking block, or treat it as prose."""
