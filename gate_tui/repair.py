@@ -161,14 +161,17 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
     Each failed ``raw_decode`` of the slice points at the first defect; if it is one the
     tokenizer would fix the same way (trailing comma, comment, unquoted key, Python
     literal, curly quotes) it is fixed in place and decoding retried. Anything else —
-    single quotes (usually every string), a cut-off reply, prose — returns None so the
-    caller runs :func:`repair_json`, which handles all cases. At most ``max_fixes + 1``
+    a cut-off reply, prose, a missing comma — returns None so the
+    caller runs :func:`repair_json`, which handles all cases. Single quotes are the one
+    defect fixed in bulk (every string at once, see :func:`_requote_all`), when they are
+    the first defect and there are no block comments. At most ``max_fixes + 1``
     decodes of the slice: linear, and far cheaper than tokenizing in Python when a
     reply has a few defects. Text after the value is ignored, as the tokenizer does.
     """
     current = text[start:]
     fixes: list[Fix] = []
     edits = _Edits()
+    removed: list[tuple[int, int]] = []  # original spans of comments taken out
     last = -1
     for _ in range(max_fixes + 1):
         try:
@@ -178,19 +181,36 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
         except (ValueError, RecursionError, MemoryError):
             return None
         else:
-            return QuickRepair(value, start + edits.original(end), tuple(fixes))
+            stop = start + edits.original(end)
+            kept = (fix for fix in fixes if fix.offset < stop and not _inside_any(removed, fix))
+            return QuickRepair(value, stop, tuple(kept))
         if at <= last:
             return None  # no progress: the defect is not a local one
+        if current.startswith("'", at) and not fixes and "/*" not in current:
+            requoted = _requote_all(current, start)
+            if requoted is None:
+                return None
+            current, quote_fixes, spans = requoted
+            fixes.extend(quote_fixes)
+            edits.spans.extend(spans)
+            last = at
+            continue
         edit = _local_edit(current, at, message)
         if edit is None:
             return None
         begin, stop, replacement, fix = edit
         fixes.append(Fix(fix.code, fix.message, start + edits.original(fix.offset)))
+        if fix.code == "comment":  # quotes the bulk pass "fixed" inside it were never strings
+            removed.append((start + edits.original(begin), start + edits.original(stop)))
         if len(replacement) != stop - begin:  # `None` → `null` moves nothing
             edits.add(begin, stop, len(replacement))
         current = current[:begin] + replacement + current[stop:]
         last = at
     return None
+
+
+def _inside_any(spans: list[tuple[int, int]], fix: Fix) -> bool:
+    return fix.code == "single_quotes" and any(begin < fix.offset < end for begin, end in spans)
 
 
 class _Edits:
@@ -224,6 +244,42 @@ class _Edits:
         self.spans.sort()
 
 
+# Strings of both quote styles, in text order: double-quoted ones are matched (and kept)
+# first, so an apostrophe inside them is never taken for a quote.
+_STRINGS = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\'')
+_MAX_RESIZED_STRINGS = 32
+
+
+def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[int, int, int]]] | None:
+    """Turn every single-quoted string of ``current`` into a double-quoted one, in one pass.
+
+    A reply in single quotes has them on every string; one C-driven substitution is far
+    cheaper than a decode round per string. Called only before any other edit, so offsets
+    in ``current`` are still original offsets. Returns the new text, the fixes, and the
+    (start, end, new length) of strings whose length changed (escapes), or None when
+    there are too many of those to map offsets cheaply.
+    """
+    fixes: list[Fix] = []
+    resized: list[tuple[int, int, int]] = []
+
+    def convert(found: re.Match[str]) -> str:
+        piece = found.group()
+        if piece[0] == '"':
+            return piece
+        content = piece[1:-1]
+        if '"' in content or "\\" in content:
+            content = _REQUOTE.sub(_requote, content)
+        fixes.append(Fix("single_quotes", _SINGLE_QUOTES_MESSAGE, start + found.start()))
+        if len(content) + 2 != len(piece):
+            resized.append((found.start(), found.end(), len(content) + 2))
+        return '"' + content + '"'
+
+    converted = _STRINGS.sub(convert, current)
+    if len(resized) > _MAX_RESIZED_STRINGS:
+        return None
+    return converted, fixes, resized
+
+
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:
     """The edit that fixes the defect the decoder reported at ``at``: (start, end, new, fix).
 
@@ -234,14 +290,14 @@ def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix
     c = current[at]
     if c == "}" or c == "]":
         comma = current.rfind(",", 0, at)
-        if comma < 0 or _BLANK.match(current, comma + 1, at).end() < at:
+        if comma < 0 or _BLANK.match(current, comma + 1, at).end() < at or not _after_value(current, comma):
             return None
         return comma, comma + 1, "", _trailing_comma(c, comma)
     if c == ",":  # Python 3.13+ reports a trailing comma at the comma itself
         after = _BLANK.match(current, at + 1).end()
-        if after < len(current) and current[after] in "}]":
+        if after < len(current) and current[after] in "}]" and _after_value(current, at):
             return at, at + 1, "", _trailing_comma(current[after], at)
-        return None
+        return None  # `{,`, `[,` or `,,`: a comma after nothing is not a trailing comma
     if c == "/":
         return _comment_edit(current, at)
     if c in _QUOTES and c != "'" and c != '"':
@@ -263,6 +319,14 @@ def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix
         name = literal.group()
         return at, literal.end(), _PYTHON_LITERALS[name], _python_literal(name, at)
     return None
+
+
+def _after_value(current: str, comma: int) -> bool:
+    """Whether the comma at ``comma`` follows a value (not an opener, a colon or a comma)."""
+    before = comma - 1
+    while before >= 0 and current[before] in " \t\r\n":
+        before -= 1
+    return before >= 0 and current[before] not in "{[,:"
 
 
 def _comment_edit(current: str, at: int) -> tuple[int, int, str, Fix] | None:

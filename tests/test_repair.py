@@ -261,6 +261,9 @@ def test_unclosed_bracket_kinds_must_match() -> None:
         '{"a": 1} trailing prose {"b": 2}',
         '{"a": [1, /* x */ ], /* y */ // z\n}',
         '{a: True, /* c */ b: [None,],}',
+        "{'a': 1}",
+        "{'summary': 'it\\'s \"x\"', 'n': [None, 'b',], // c\n 'k': \"it's\"}",
+        "{'a': 'x', // it's Bob's\n 'b': 'y'} and then 'prose' here",
     ],
 )
 def test_quick_repair_agrees_with_the_tokenizer(text: str) -> None:
@@ -272,7 +275,9 @@ def test_quick_repair_agrees_with_the_tokenizer(text: str) -> None:
     assert sorted(quick.fixes) == sorted(slow.fixes)
 
 
-@pytest.mark.parametrize("text", ["{'a': 1}", '{"a": 1', '{"a": "x', '{"a": b}', "{"])
+@pytest.mark.parametrize(
+    "text", ['{"a": 1', '{"a": "x', '{"a": b}', "{", "{'a': 1, /* x */ 'b': 2}", "{'a': 'x}", '{"a": {,}}', "[1,,]", "[,]"]
+)
 def test_quick_repair_leaves_the_rest_to_the_tokenizer(text: str) -> None:
     assert quick_repair(text, 0) is None
 
