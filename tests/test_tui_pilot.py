@@ -17,7 +17,14 @@ from gate_tui.models import GateConfig, GateState
 from gate_tui.parser import parse
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
-from tests.tui_helpers import ML_CONFIG, full_state_for, make_large_config, reply, screen_text, wait_for
+from tests.tui_helpers import (
+    ML_CONFIG,
+    full_state_for,
+    make_large_config,
+    reply,
+    screen_text,
+    wait_for,
+)
 
 
 def make_app(config: GateConfig | None = None, initial: GateState | None = None) -> GateApp:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,7 +63,7 @@ class Tmux:
 
 
 @pytest.fixture
-def tmux() -> Tmux:
+def tmux() -> Iterator[Tmux]:
     if shutil.which("tmux") is None:
         pytest.skip("tmux not installed")
     if not GATE_TUI.exists():

@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -28,7 +28,7 @@ from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Select, Static, Tab, Tabs, TextArea
+from textual.widgets import Footer, Header, Input, Select, Static, TextArea
 
 from gate_tui.config import config_title
 from gate_tui.history import Transition
@@ -47,9 +47,11 @@ from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import NONE_CHOICE, GateEditor, SummaryEditor
 from gate_tui.tui.widgets.gate_list import GateList
 from gate_tui.tui.widgets.history_pane import HistoryPane
+from gate_tui.tui.widgets.page_bar import PageBar
 from gate_tui.tui.widgets.reply_pane import ReplyPane
 
 PAGES = ("gates", "reply", "history")
+PaneT = TypeVar("PaneT", bound=Widget)
 EDITOR_INPUTS = {"raw", "classified-input", "summary"}
 
 
@@ -67,6 +69,7 @@ class GateApp(App[int]):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened on mount."""
 
     CSS_PATH = "styles.tcss"
+    AUTO_FOCUS = "#gate-list"
     BINDINGS = keymap.bindings()
     COMMANDS = App.COMMANDS | {GateCommands}
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
@@ -101,10 +104,11 @@ class GateApp(App[int]):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
+        self._preset_breakpoint()
         yield Header(icon="◆")
         yield Static(id="notices")
         yield DecisionPanel(self.config, id="decision")
-        yield Tabs(Tab("Gates", id="tab-gates"), Tab("Reply", id="tab-reply"), Tab("History", id="tab-history"), id="pages")
+        yield PageBar(id="pages")
         with Container(id="workspace"):
             with Vertical(id="gates-pane", classes="pane") as gates:
                 gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ asked next"
@@ -113,19 +117,34 @@ class GateApp(App[int]):
                     with Vertical(id="editor-column"):
                         yield GateEditor(self.config, id="gate-editor")
                         yield SummaryEditor(id="summary-editor")
-            yield ReplyPane(id="reply-pane", classes="pane")
-            yield HistoryPane(id="history-pane", classes="pane")
+            # The reply and history panes are mounted right after the first frame
+            # (see _mount_panes): the decision and the gates show up at once.
         yield Footer(compact=True)
+
+    def _preset_breakpoint(self) -> None:
+        """Give the screen its breakpoint class now, so the first resize restyles nothing."""
+        width = self.size.width
+        for minimum, name in self.HORIZONTAL_BREAKPOINTS:
+            self.screen.set_class(width >= minimum and all(width < m for m, _ in self.HORIZONTAL_BREAKPOINTS if m > minimum), name)
 
     def on_mount(self) -> None:
         self._apply_keymap()
         if not self.blink:
             self.stop_blinking(self)
-        self.show_page("gates")
         self.attach(self.session)
-        self.gate_list.focus()
+        self.call_after_refresh(self._mount_panes)
         if self._open_args is not None:
             self._open_real_session()
+
+    async def _mount_panes(self) -> None:
+        """Mount the panes that are not needed for the first frame."""
+        workspace = self.query_one("#workspace")
+        if not workspace.is_attached or self._exit_renderables or self._closing:
+            return  # the app is already on its way out
+        await workspace.mount(
+            ReplyPane(id="reply-pane", classes="pane -inactive"),
+            HistoryPane(id="history-pane", classes="pane -inactive"),
+        )
 
     def stop_blinking(self, root: Widget | App[Any]) -> None:
         """Turn cursor blink off (tests and screenshots need stable frames)."""
@@ -168,7 +187,9 @@ class GateApp(App[int]):
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
         self.pending = None
-        self.history_pane.table.clear()
+        history = self.mounted(HistoryPane)
+        if history is not None:
+            history.table.clear()
         self.sub_title = self._sub_title()
         self._show_notices()
         state = session.state
@@ -235,6 +256,21 @@ class GateApp(App[int]):
     def history_pane(self) -> HistoryPane:
         return self.query_one(HistoryPane)
 
+    def mounted(self, kind: type[PaneT]) -> PaneT | None:
+        """A lazily mounted pane, or None while it is not mounted yet."""
+        found = self.query(kind)
+        return found.first() if found else None
+
+    def on_reply_pane_ready(self, event: ReplyPane.Ready) -> None:
+        if event.pane.is_attached:
+            if not self.blink:
+                self.stop_blinking(event.pane)
+            self.schedule_preview(now=True)
+
+    def on_history_pane_ready(self, event: HistoryPane.Ready) -> None:
+        if event.pane.is_attached:
+            event.pane.show(self.session.timeline)
+
     # ---------------------------------------------------------------- display
 
     def show_view(self, state: GateState, decision: GateDecision, extra: list[Content]) -> None:
@@ -259,7 +295,9 @@ class GateApp(App[int]):
         if reload_form:
             state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
         self.show_current()
-        self.history_pane.show(self.session.timeline)
+        history = self.mounted(HistoryPane)
+        if history is not None:
+            history.show(self.session.timeline)
         self.schedule_preview(now=True)
         self.refresh_bindings()
         self._toast_new_notices()
@@ -398,6 +436,8 @@ class GateApp(App[int]):
 
     def update_preview(self) -> None:
         """Parse the reply pane's text against the current state and show what it would do."""
+        if self.mounted(ReplyPane) is None:
+            return
         text = self.reply_pane.text_area.text
         if not text.strip():
             self.preview_result = None
@@ -410,6 +450,8 @@ class GateApp(App[int]):
     def action_apply_reply(self) -> None:
         """Apply the reply in the reply pane; a failing reply stays in the pane."""
         self.commit_pending()
+        if self.mounted(ReplyPane) is None:
+            return
         text = self.reply_pane.text_area.text
         if not text.strip():
             self.notify("The reply pane is empty: paste a model reply first (F2).", severity="warning", markup=False)
@@ -449,6 +491,9 @@ class GateApp(App[int]):
         self.push_screen(HelpScreen(self.config.keymap))
 
     def action_focus_reply(self) -> None:
+        if self.mounted(ReplyPane) is None:
+            self.call_after_refresh(self.action_focus_reply)
+            return
         self.show_page("reply")
         self.reply_pane.text_area.focus()
 
@@ -457,6 +502,9 @@ class GateApp(App[int]):
         self.gate_list.focus()
 
     def action_show_history(self) -> None:
+        if self.mounted(HistoryPane) is None:
+            self.call_after_refresh(self.action_show_history)
+            return
         self.show_page("history")
         self.history_pane.table.focus()
 
@@ -565,22 +613,21 @@ class GateApp(App[int]):
 
     def show_page(self, page: str) -> None:
         """Make ``page`` the active pane (only visible alone on narrow screens)."""
-        self.query_one("#pages", Tabs).active = f"tab-{page}"
-        self._activate(page)
-
-    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
-        if event.tab.id is not None:
-            self._activate(event.tab.id.removeprefix("tab-"))
-
-    def _activate(self, page: str) -> None:
+        bar = self.query_one(PageBar)
+        if bar.active == page:
+            return
+        bar.show(page)
         for name in PAGES:
-            self.query_one(f"#{name}-pane").set_class(name != page, "-inactive")
+            self.query(f"#{name}-pane").set_class(name != page, "-inactive")
+
+    def on_page_bar_chosen(self, event: PageBar.Chosen) -> None:
+        {"gates": self.action_focus_gates, "reply": self.action_focus_reply, "history": self.action_show_history}[event.page]()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         for name in PAGES:
-            pane = self.query_one(f"#{name}-pane")
-            if pane in event.widget.ancestors_with_self and pane.has_class("-inactive"):
-                self.show_page(name)
+            for pane in self.query(f"#{name}-pane"):
+                if pane in event.widget.ancestors_with_self and pane.has_class("-inactive"):
+                    self.show_page(name)
 
 
 def display_path(path: Path | None) -> str:

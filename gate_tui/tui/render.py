@@ -179,7 +179,7 @@ def changed_summary(diff: GateDiff) -> str:
     if not paths:
         return "—"
     text = visible(", ".join(paths), one_line=True)
-    return text if len(text) <= 32 else text[:31] + "…"
+    return text if len(text) <= 26 else text[:25] + "…"
 
 
 def timeline_cells(transition: Transition) -> tuple[Text, ...]:

@@ -20,6 +20,8 @@ from textual import events
 from gate_tui.config import bundled_config_dir, default_config_path, load_config
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
+from gate_tui.tui.widgets.history_pane import HistoryPane
+from gate_tui.tui.widgets.reply_pane import ReplyPane
 
 SIZE = (120, 40)
 BAD_REPLY = """Here is the state — everything looks good!
@@ -59,9 +61,16 @@ async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.
         await pilot.pause(0.02)
 
 
+async def ready(pilot: Any) -> None:
+    """Wait until the panes mounted after the first frame are there."""
+    app: GateApp = pilot.app
+    await until(pilot, lambda: app.mounted(ReplyPane) is not None and app.mounted(HistoryPane) is not None)
+
+
 async def paste_reply(pilot: Any, text: str) -> None:
     """F2, then paste ``text`` the way a terminal does, and wait for its preview."""
     app: GateApp = pilot.app
+    await ready(pilot)
     await pilot.press("f2")
     await until(pilot, lambda: app.focused is app.reply_pane.text_area)
     app.post_message(events.Paste(text))
@@ -70,11 +79,13 @@ async def paste_reply(pilot: Any, text: str) -> None:
 
 async def scene_empty(pilot: Any) -> None:
     app: GateApp = pilot.app
+    await ready(pilot)
     await until(pilot, lambda: app.decision_panel.word == "NO PASS")
 
 
 async def scene_no_pass(pilot: Any) -> None:
     app: GateApp = pilot.app
+    await ready(pilot)
     await pilot.press("f3")
     await until(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
     await pilot.press("enter", "down", "enter")

@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from gate_tui.models import GateConfig, GateDecision
 from gate_tui.tui.render import big_word, decision_details, verdict
+from gate_tui.tui.widgets.refresh import set_content
 
 
 class DecisionPanel(Horizontal):
@@ -34,7 +35,7 @@ class DecisionPanel(Horizontal):
         """Show ``decision`` (as decided by the system) with optional extra lines."""
         self.word = verdict(decision)
         word = self.query_one("#decision-word", Static)
-        word.update(big_word(self.word))
-        word.set_class(decision.pass_, "-pass")
-        word.set_class(not decision.pass_, "-no-pass")
-        self.query_one("#decision-details", Static).update(decision_details(self.config, decision, extra))
+        if set_content(word, big_word(self.word)):
+            word.set_class(decision.pass_, "-pass")
+            word.set_class(not decision.pass_, "-no-pass")
+        set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra))

@@ -16,7 +16,8 @@ from gate_tui.decision import gate_complete
 from gate_tui.models import SUMMARY_MAX_CHARS, GateConfig, GateValue
 from gate_tui.tui.form import SUMMARY, FieldRef
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
-from gate_tui.tui.text import line, plain
+from gate_tui.tui.text import line, lines, plain
+from gate_tui.tui.widgets.refresh import set_content
 
 NONE_CHOICE = ""
 """The Select value standing for "none" (``classified: null``)."""
@@ -70,7 +71,7 @@ class GateEditor(Vertical):
             free.value = value.classified or ""
         select.display = gate.categorical
         free.display = not gate.categorical
-        self.query_one("#gate-question", Static).update(plain(gate.question, "italic"))
+        set_content(self.query_one("#gate-question", Static), plain(gate.question, "italic"))
         if switching:
             self.clear_messages()
 
@@ -79,27 +80,24 @@ class GateEditor(Vertical):
         assert self.key is not None
         gate = self.config.gates[self.key]
         done = gate_complete(gate, value)
-        parts: list[str | tuple[str, str]] = [(self.key, "bold")]
-        if gate.label:
-            parts.append((f"  {gate.label}", ""))
-        parts.append(("  required" if gate.required else "  optional", "bold" if gate.required else DIM))
-        parts.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
+        title = line((self.key, "bold"), (f"  {gate.label}" if gate.label else "", ""))
+        marks: list[str | tuple[str, str]] = [("required" if gate.required else "optional", "bold" if gate.required else DIM)]
+        marks.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
         if is_next:
-            parts.append(("  ▶ asked next", WARN_STYLE))
-        self.query_one("#gate-title", Static).update(line(*parts))
+            marks.append(("  ▶ asked next", WARN_STYLE))
+        set_content(self.query_one("#gate-title", Static), lines([title, line(*marks)]))
 
     def show_messages(self, field: FieldRef, content: Content) -> None:
         """Errors/warnings under one field (empty content hides the line)."""
         target = self.query_one("#raw-msg" if field.name == "raw" else "#classified-msg", Static)
-        target.update(content)
-        target.display = bool(content)
-        target.set_class(bool(content), "-error")
+        if set_content(target, content, layout=True):
+            target.display = bool(content)
 
     def clear_messages(self) -> None:
         for name in ("#raw-msg", "#classified-msg"):
             target = self.query_one(name, Static)
-            target.update(Content())
-            target.display = False
+            if set_content(target, Content(), layout=True):
+                target.display = False
 
 
 class SummaryEditor(Vertical):
@@ -129,9 +127,9 @@ class SummaryEditor(Vertical):
         """``n/200``, in the error colour past the limit (the parser's limit, trimmed)."""
         count = len(text.strip())
         style = BAD_STYLE if count > SUMMARY_MAX_CHARS else DIM
-        self.query_one("#summary-count", Static).update(Content.styled(f"{count}/{SUMMARY_MAX_CHARS}", style))
+        set_content(self.query_one("#summary-count", Static), Content.styled(f"{count}/{SUMMARY_MAX_CHARS}", style))
 
     def show_messages(self, content: Content) -> None:
         target = self.query_one("#summary-msg", Static)
-        target.update(content)
-        target.display = bool(content)
+        if set_content(target, content, layout=True):
+            target.display = bool(content)

@@ -22,23 +22,20 @@ class GateList(OptionList):
 
     def __init__(self, config: GateConfig, **kwargs: object) -> None:
         self.config = config
-        self._rows: dict[str, Content] = {}
-        empty = {key: GateValue() for key in config.gate_order}
-        options = [Option(self._row(key, empty, None), id=key) for key in config.gate_order]
+        self._shown: dict[str, tuple[GateValue | None, bool]] = {}
+        options = [Option(self._row(key, None, False), id=key) for key in config.gate_order]
         super().__init__(*options, markup=False, **kwargs)  # type: ignore[arg-type]
 
-    def _row(self, key: str, values: Mapping[str, GateValue], next_gate: str | None) -> Content:
-        row = gate_row(self.config, key, values.get(key), key == next_gate)
-        self._rows[key] = row
-        return row
+    def _row(self, key: str, value: GateValue | None, is_next: bool) -> Content:
+        self._shown[key] = (value, is_next)
+        return gate_row(self.config, key, value, is_next)
 
     def show(self, values: Mapping[str, GateValue], next_gate: str | None) -> None:
-        """Refresh the rows whose marks changed."""
+        """Re-render only the rows whose value or next-gate mark changed."""
         for index, key in enumerate(self.config.gate_order):
-            row = gate_row(self.config, key, values.get(key), key == next_gate)
-            if row != self._rows.get(key):
-                self._rows[key] = row
-                self.replace_option_prompt_at_index(index, row)
+            value, is_next = values.get(key), key == next_gate
+            if self._shown.get(key) != (value, is_next):
+                self.replace_option_prompt_at_index(index, self._row(key, value, is_next))
 
     @property
     def selected_key(self) -> str | None:

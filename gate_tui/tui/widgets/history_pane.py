@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from gate_tui.history import Transition
@@ -31,8 +32,16 @@ class HistoryPane(Vertical):
         yield Static(Content.styled("Timeline", "bold $text-muted"), classes="pane-title")
         yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
 
+    class Ready(Message):
+        """Posted once mounted (the pane is mounted lazily, after the first frame)."""
+
+        def __init__(self, pane: HistoryPane) -> None:
+            super().__init__()
+            self.pane = pane
+
     def on_mount(self) -> None:
         self.table.add_columns(*COLUMNS)
+        self.post_message(self.Ready(self))
 
     @property
     def table(self) -> DataTable:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static, TextArea
 
 from gate_tui.tui.render import DIM
@@ -25,6 +26,16 @@ class ReplyPane(Vertical):
     """Reply text area plus its preview."""
 
     BORDER_TITLE = "Model reply · F2 focus · Ctrl+J apply"
+
+    class Ready(Message):
+        """Posted once mounted (the pane is mounted lazily, after the first frame)."""
+
+        def __init__(self, pane: ReplyPane) -> None:
+            super().__init__()
+            self.pane = pane
+
+    def on_mount(self) -> None:
+        self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
         yield TextArea(id="reply", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")

@@ -1,0 +1,250 @@
+"""Editor benchmark: first paint and key-to-decision latency, against baselines in the same run.
+
+Goals (issue: the editor):
+1. time to first paint of the default config ≤ 1.5× a minimal Textual app showing one label;
+2. time to first paint of a 200-gate config ≤ 3× that minimal app;
+3. median time from a key press in a gate field to the decision panel showing the new
+   decision, on the 200-gate config: ≤ 50 ms (headless).
+
+First paint is the first frame an app hands to the terminal (``App._display``), headless
+at 120x40, measured two ways, both against the one-label app measured the same way:
+
+* *process*: from spawning ``python`` to that frame (interpreter, imports, config
+  loading, widgets): what a user waits for after typing ``gate-tui``;
+* *in-process*: from constructing the app to that frame, with everything imported
+  (the cost of the widgets alone).
+
+Runs alternate between the apps so that a busy machine hurts them alike; medians are
+reported. The editor runs on an in-memory session (no disk I/O). The key latency is
+measured from a key event entering the driver's queue to the first frame after the
+decision panel changed, next to the same measure for a trivial app (an Input whose
+changes update a Label) to show Textual's own frame pacing.
+
+Run: ``make bench`` or ``python bench/bench_tui.py [--quick] [--strict]``. Prints a table;
+with ``--strict`` it exits non-zero when a goal is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from textual import events  # noqa: E402
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.widgets import Input, Label  # noqa: E402
+
+from gate_tui.config import default_config_path, load_config  # noqa: E402
+from gate_tui.models import GateConfig  # noqa: E402
+from gate_tui.parser import parse  # noqa: E402
+from gate_tui.session import Session  # noqa: E402
+from gate_tui.tui.app import GateApp  # noqa: E402
+from tests.tui_helpers import full_state_for, make_large_config  # noqa: E402
+
+SIZE = (120, 40)
+CHILD = r"""
+import os, sys
+which = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from textual.app import App
+if which == "minimal":
+    from textual.widgets import Label
+    class Minimal(App):
+        def compose(self):
+            yield Label("Hello")
+    app = Minimal()
+else:
+    from gate_tui.config import default_config_path, load_config
+    from gate_tui.session import Session
+    from gate_tui.tui.app import GateApp
+    if which == "default":
+        path = default_config_path()
+        config = load_config(path)
+    else:
+        from tests.tui_helpers import make_large_config
+        path, config = None, make_large_config(200)
+    app = GateApp(config, path, session=Session.in_memory(config, path), blink=False)
+display = app._display
+def first_frame(screen, renderable):
+    display(screen, renderable)
+    if renderable is not None:
+        os.write(1, b"painted\n")
+        app.exit()
+app._display = first_frame
+app.run(headless=True, size=(120, 40))
+"""
+
+
+class MinimalApp(App[None]):
+    """The first-paint baseline: one label."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Hello")
+
+
+class EchoApp(App[None]):
+    """The latency baseline: an Input whose every change updates a Label."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="field")
+        yield Label("empty", id="echo")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#echo", Label).update(event.value or "empty")
+
+
+def on_frames(app: App[Any], callback: Callable[[float], None]) -> None:
+    """Call ``callback(time)`` for every frame ``app`` hands to the terminal."""
+    display = app._display
+
+    def frame(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            callback(time.perf_counter())
+
+    app._display = frame  # type: ignore[method-assign]
+
+
+async def first_paint(factory: Callable[[], App[Any]]) -> float:
+    """Seconds from constructing an app to its first frame."""
+    start = time.perf_counter()
+    app = factory()
+    painted: list[float] = []
+
+    def first(at: float) -> None:
+        if not painted:
+            painted.append(at)
+            app.exit()
+
+    on_frames(app, first)
+    await app.run_async(headless=True, size=SIZE)
+    return painted[0] - start
+
+
+def process_paint(which: str) -> float:
+    """Seconds from spawning a Python process to its app's first frame."""
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", CHILD, which, str(ROOT)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert child.stdout is not None
+    child.stdout.readline()
+    elapsed = time.perf_counter() - start
+    child.wait(timeout=30)
+    return elapsed
+
+
+def editor(config: GateConfig, path: Path | None = None) -> Callable[[], App[Any]]:
+    def make() -> App[Any]:
+        return GateApp(config, path, session=Session.in_memory(config, path), blink=False)
+
+    return make
+
+
+def interleaved(measures: dict[str, Callable[[], float]], repeat: int) -> dict[str, float]:
+    """Median of each measure, the measures taken in turn ``repeat`` times."""
+    samples: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(repeat):
+        for name, measure in measures.items():
+            samples[name].append(measure())
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+async def key_to_frame(app: App[Any], focus: str, key_for: Callable[[int], tuple[str, str | None]], shown: Callable[[int], bool], presses: int) -> list[float]:
+    """Per key press: from the key entering the driver's queue to the first frame showing its effect."""
+    frames: list[float] = []
+    on_frames(app, frames.append)
+    samples: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await focus_field(pilot, app, focus)
+        for index in range(presses):
+            key, char = key_for(index)
+            await pilot.pause(0.05)
+            start = time.perf_counter()
+            app._driver.send_message(events.Key(key, char))  # type: ignore[union-attr]
+            while not shown(index):
+                await asyncio.sleep(0.0002)
+            changed = time.perf_counter()
+            while not frames or frames[-1] < changed:
+                await asyncio.sleep(0.0002)
+            samples.append(frames[-1] - start)
+    return samples
+
+
+async def focus_field(pilot: Any, app: App[Any], focus: str) -> None:
+    if focus == "f3":
+        await pilot.press("f3")
+    while app.focused is None or app.focused.id not in ("raw", "field"):
+        await pilot.pause(0.01)
+
+
+def toggle_key(index: int) -> tuple[str, str | None]:
+    return ("x", "x") if index % 2 == 0 else ("backspace", None)
+
+
+def editor_latency(config: GateConfig, presses: int) -> float:
+    """The 200-gate editor: typing into the last missing gate flips NO PASS ↔ PASS."""
+    initial = parse(full_state_for(config, skip="g199"), config, None, actor="user").canonical_state
+    app = GateApp(config, None, session=Session.in_memory(config, None, initial=initial), blink=False)
+
+    def shown(index: int) -> bool:
+        return app.decision_panel.word == ("PASS" if index % 2 == 0 else "NO PASS")
+
+    return statistics.median(asyncio.run(key_to_frame(app, "f3", toggle_key, shown, presses)))
+
+
+def echo_latency(presses: int) -> float:
+    app = EchoApp()
+
+    def shown(index: int) -> bool:
+        return str(app.query_one("#echo", Label).content) == ("x" if index % 2 == 0 else "empty")
+
+    return statistics.median(asyncio.run(key_to_frame(app, "", toggle_key, shown, presses)))
+
+
+def row(name: str, value: str, goal: str = "", ok: bool | None = None) -> str:
+    verdict = "" if ok is None else ("PASS" if ok else "MISS")
+    return f"{name:<56} {value:>12} {goal:>8}  {verdict}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    args = parser.parse_args(argv)
+    repeat, presses = (3, 10) if args.quick else (9, 30)
+    default_path = default_config_path()
+    default, large = load_config(default_path), make_large_config(200)
+    apps = {"minimal": MinimalApp, "default": editor(default, default_path), "large": editor(large)}
+    for factory in apps.values():  # warm up imports and caches
+        asyncio.run(first_paint(factory))
+    inproc = interleaved({name: (lambda f=f: asyncio.run(first_paint(f))) for name, f in apps.items()}, repeat)
+    proc = interleaved({name: (lambda n=name: process_paint(n)) for name in apps}, repeat)
+    latency, baseline_latency = editor_latency(large, presses), echo_latency(presses)
+    rows = [
+        row("first paint, process: one-label app", f"{proc['minimal'] * 1000:.0f} ms"),
+        row("first paint, process: default config (× one-label)", f"{proc['default'] / proc['minimal']:.2f}×", "≤ 1.5×", proc["default"] / proc["minimal"] <= 1.5),
+        row("first paint, process: 200-gate config (× one-label)", f"{proc['large'] / proc['minimal']:.2f}×", "≤ 3×", proc["large"] / proc["minimal"] <= 3.0),
+        row("first paint, in-process: one-label app", f"{inproc['minimal'] * 1000:.0f} ms"),
+        row("first paint, in-process: default config (× one-label)", f"{inproc['default'] / inproc['minimal']:.2f}×", "≤ 1.5×", inproc["default"] / inproc["minimal"] <= 1.5),
+        row("first paint, in-process: 200-gate config (× one-label)", f"{inproc['large'] / inproc['minimal']:.2f}×", "≤ 3×", inproc["large"] / inproc["minimal"] <= 3.0),
+        row("key → frame, trivial Input→Label app (Textual's pacing)", f"{baseline_latency * 1000:.1f} ms"),
+        row("key → decision panel frame, 200 gates (median)", f"{latency * 1000:.1f} ms", "≤ 50 ms", latency <= 0.050),
+    ]
+    print(row("editor benchmark", "measured", "goal", None).rstrip() + "  result")
+    print("\n".join(rows))
+    absolute = ", ".join(f"{name} {proc[name] * 1000:.0f}/{inproc[name] * 1000:.0f} ms" for name in apps)
+    print(f"(first paint process/in-process: {absolute}; {repeat} runs each, {presses} key presses)")
+    missed = any(line.endswith("MISS") for line in rows)
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
