@@ -172,6 +172,7 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
     fixes: list[Fix] = []
     edits = _Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
+    literals_done = False
     last = -1
     for _ in range(max_fixes + 1):
         try:
@@ -182,8 +183,9 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
             return None
         else:
             stop = start + edits.original(end)
-            kept = (fix for fix in fixes if fix.offset < stop and not _inside_any(removed, fix))
-            return QuickRepair(value, stop, tuple(kept))
+            if removed:
+                fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
+            return QuickRepair(value, stop, tuple(fix for fix in fixes if fix.offset < stop))
         if at <= last:
             return None  # no progress: the defect is not a local one
         if current.startswith("'", at) and not fixes and "/*" not in current:
@@ -195,6 +197,13 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
             edits.spans.extend(spans)
             last = at
             continue
+        if not literals_done and current.startswith(_LITERAL_STARTS, at) and "/*" not in current:
+            literals_done = True  # a reply written with Python literals: all of them at once
+            current, literal_fixes = _python_literals_all(current, start, edits)
+            if literal_fixes:
+                fixes.extend(literal_fixes)
+                last = at - 1  # the defect at `at` was one of them: decoding may now pass it
+                continue
         edit = _local_edit(current, at, message)
         if edit is None:
             return None
@@ -210,7 +219,8 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
 
 
 def _inside_any(spans: list[tuple[int, int]], fix: Fix) -> bool:
-    return fix.code == "single_quotes" and any(begin < fix.offset < end for begin, end in spans)
+    bulk = fix.code == "single_quotes" or fix.code == "python_literal"
+    return bulk and any(begin < fix.offset < end for begin, end in spans)
 
 
 class _Edits:
@@ -278,6 +288,32 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
     if len(resized) > _MAX_RESIZED_STRINGS:
         return None
     return converted, fixes, resized
+
+
+# Strings (kept) or a bare Python literal that is not a key (`True:` would be one).
+_LITERAL_OR_STRING = re.compile(
+    r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\''
+    r"|\b(True|False|None)\b(?![ \t\r\n]*+:)"
+)
+_LITERAL_STARTS = ("True", "False", "None")
+
+
+def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, list[Fix]]:
+    """Rewrite every bare ``True`` / ``False`` / ``None`` outside strings, in one pass.
+
+    Same-length rewrites except False → false (also 5), so no offsets move. Strings of
+    both quote styles are matched first and kept, so a literal inside one is content.
+    """
+    fixes: list[Fix] = []
+
+    def convert(found: re.Match[str]) -> str:
+        word = found.group(1)
+        if word is None:
+            return found.group()
+        fixes.append(_python_literal(word, start + edits.original(found.start())))
+        return _PYTHON_LITERALS[word]
+
+    return _LITERAL_OR_STRING.sub(convert, current), fixes
 
 
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:
@@ -348,32 +384,43 @@ def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
     first string, whose message gives the count and the last position.
     """
     ordered = sorted(fixes, key=lambda fix: fix.offset)
+    runs: list[tuple[int, int]] = []  # (first, last) index of each reported run of fixes
+    index = 0
+    while index < len(ordered):
+        last = index
+        if ordered[index].code in _PER_STRING_CODES:  # a quote style is one habit: one report
+            while last + 1 < len(ordered) and ordered[last + 1].code == ordered[index].code:
+                last += 1
+        runs.append((index, last))
+        index = last + 1
+    wanted = sorted({ordered[i].offset for run in runs for i in run})
+    position = dict(zip(wanted, _line_columns(text, wanted), strict=True))
+    repairs: list[Repair] = []
+    for first, last in runs:
+        fix = ordered[first]
+        line, column = position[fix.offset]
+        message = fix.message
+        if last > first:
+            last_line, last_column = position[ordered[last].offset]
+            noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
+            message = f"{last - first + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
+        repairs.append(Repair(code=fix.code, message=message, line=line, column=column))
+    return repairs
+
+
+def _line_columns(text: str, offsets: list[int]) -> list[tuple[int, int]]:
+    """1-based (line, column) of each of the ascending ``offsets``, in one pass over the text."""
     positions: list[tuple[int, int]] = []
     line, line_start, previous = 1, 0, 0
-    for fix in ordered:
-        offset = min(max(fix.offset, 0), len(text))
+    for offset in offsets:
+        offset = min(max(offset, 0), len(text))
         line += text.count("\n", previous, offset)
         newline = text.rfind("\n", previous, offset)
         if newline >= 0:
             line_start = newline + 1
         previous = offset
         positions.append((line, offset - line_start + 1))
-    repairs: list[Repair] = []
-    index = 0
-    while index < len(ordered):
-        fix, (line, column) = ordered[index], positions[index]
-        run = 1
-        if fix.code in _PER_STRING_CODES:  # a quote style is one habit, reported once per run
-            while index + run < len(ordered) and ordered[index + run].code == fix.code:
-                run += 1
-        message = fix.message
-        if run > 1:
-            last_line, last_column = positions[index + run - 1]
-            noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
-            message = f"{run} {noun} → double quotes (the last at line {last_line}, column {last_column})"
-        repairs.append(Repair(code=fix.code, message=message, line=line, column=column))
-        index += run
-    return repairs
+    return positions
 
 
 class _Repairer:

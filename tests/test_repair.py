@@ -283,10 +283,19 @@ def test_quick_repair_leaves_the_rest_to_the_tokenizer(text: str) -> None:
 
 
 def test_quick_repair_gives_up_after_its_fix_limit() -> None:
-    text = "{" + ", ".join(f'"k{i}": None' for i in range(20)) + "}"
+    text = "{" + ", ".join(f'"k{i}": [1,]' for i in range(20)) + "}"
     assert quick_repair(text, 0, max_fixes=5) is None
     assert quick_repair(text, 0, max_fixes=20) is not None
     assert len(extract_json(text).repairs) == 20
+
+
+def test_python_literals_are_fixed_in_one_pass() -> None:
+    text = "{" + ", ".join(f'"k{i}": None' for i in range(20)) + ', "s": "None", True: False}'
+    quick = quick_repair(text, 0, max_fixes=2)  # one round for all literals, one for the key
+    assert quick is not None
+    assert quick.value == {**{f"k{i}": None for i in range(20)}, "s": "None", "True": False}
+    assert [fix.code for fix in quick.fixes].count("python_literal") == 21
+    assert sorted(quick.fixes) == sorted(repair_json(text, 0, len(text)).fixes)
 
 
 def test_repair_stops_where_the_value_closes() -> None:
