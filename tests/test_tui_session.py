@@ -84,3 +84,21 @@ async def test_quitting_records_the_pending_edit(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: app.pending is not None)
         await pilot.press("ctrl+q")
     assert "MAPE" in state_file.read_text(encoding="utf-8")
+
+
+async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> None:
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, state_file=tmp_path / "intake.json", blink=False)
+    copy, report = tmp_path / "copy.json", tmp_path / "review.md"
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistent)
+        for command, target in (("Save state as", copy), ("Export review report", report)):
+            await pilot.press("ctrl+p")
+            await wait_for(pilot, lambda command=command: command in screen_text(app))
+            await pilot.press(*command, "enter")
+            await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input")
+            app.screen.query_one("#path-input", Input).value = str(target)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda target=target: target.exists(), message=f"{target.name} written")
+        assert report.read_text(encoding="utf-8").startswith("#")
+        assert json.loads(copy.read_text(encoding="utf-8"))

@@ -37,10 +37,10 @@ from gate_tui.parser import parse
 from gate_tui.session import Session, SessionInfo, find_resumable, open_session
 from gate_tui.tui import keymap
 from gate_tui.tui.commands import GateCommands
+from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import SUMMARY, FieldRef, form_to_patch, gate_value, state_to_form
 from gate_tui.tui.render import DIM, WARN_STYLE, field_messages, overrule_line, preview, verdict
 from gate_tui.tui.screens.help import HelpScreen
-from gate_tui.tui.screens.path_prompt import PathScreen
 from gate_tui.tui.screens.resume import ResumeScreen
 from gate_tui.tui.text import line, lines, visible
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
@@ -65,7 +65,7 @@ class PendingEdit:
     base: GateState
 
 
-class GateApp(App[int]):
+class GateApp(FileActions, App[int]):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened on mount."""
 
     CSS_PATH = "styles.tcss"
@@ -532,67 +532,6 @@ class GateApp(App[int]):
             return
         self.gate_editor.clear_messages()
         self.after_transition(reload_form=True)
-
-    def action_save_state(self) -> None:
-        self.commit_pending()
-        problem = self.session.save()
-        if problem:
-            self.notify(visible(problem), title="Not saved", severity="error", markup=False)
-        elif self.session.persistent:
-            where = getattr(self.session, "state_file", None) or self.session.name
-            self.notify(visible(f"State saved to {where}."), markup=False)
-        else:
-            self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
-        self._toast_new_notices()
-
-    def action_save_state_as(self) -> None:
-        self.commit_pending()
-        self.push_screen(PathScreen("Save state as", "gate-state.json"), callback=self._save_as)
-
-    def _save_as(self, path: str | None) -> None:
-        if path:
-            self._report(self.session.save(Path(path)), f"State saved to {path}.")
-
-    def action_export_state(self) -> None:
-        self.commit_pending()
-        self.push_screen(PathScreen("Export state JSON to", "gate-state.json"), callback=self._export_state)
-
-    def _export_state(self, path: str | None) -> None:
-        if path:
-            self._report(self.session.export_state_json(Path(path)), f"State exported to {path}.")
-
-    def action_export_report(self) -> None:
-        self.commit_pending()
-        self.push_screen(PathScreen("Write review report to", "gate-review.md"), callback=self._export_report)
-
-    def _export_report(self, path: str | None) -> None:
-        if path:
-            self._report(self.session.export_report(Path(path)), f"Review report written to {path}.")
-
-    def action_open_state(self) -> None:
-        self.commit_pending()
-        self.push_screen(PathScreen("Open state file (parsed as a user edit)", "gate-state.json"), callback=self._open_state)
-
-    def _open_state(self, path: str | None) -> None:
-        if not path:
-            return
-        problem = self.session.open_state(Path(path))
-        self._report(problem, f"Opened {path}.")
-        if problem is None:
-            self.after_transition(reload_form=True)
-
-    def action_copy_state(self) -> None:
-        self.commit_pending()
-        state = self.session.state
-        text = self.session.state_json() if hasattr(self.session, "state_json") else state.model_dump_json(indent=2, by_alias=True)
-        self.copy_to_clipboard(text)
-        self.notify("State JSON copied to the clipboard.", markup=False)
-
-    def _report(self, problem: str | None, done: str) -> None:
-        if problem:
-            self.notify(visible(problem), title="Failed", severity="error", markup=False)
-        else:
-            self.notify(visible(done), markup=False)
 
     async def action_quit(self) -> None:
         self.commit_pending()

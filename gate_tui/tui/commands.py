@@ -34,7 +34,7 @@ EXTRAS: tuple[tuple[str, str, str, str], ...] = (
     ("export_state_json", "Export state JSON", "Write the canonical state as JSON next to the session", "export_state"),
     ("export_report", "Export review report", "Write a Markdown review report of this session", "export_report"),
     ("open_state", "Open state…", "Load a state file as a user edit (the system decides)", "open_state"),
-    ("state", "Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
+    ("state_json", "Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
 )
 SKIPPED = {"command_palette", "quit"}  # Textual's own provider lists Quit already
 

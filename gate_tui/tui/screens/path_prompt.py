@@ -28,6 +28,9 @@ class PathScreen(ModalScreen[str | None]):
             yield Input(value=self.default, id="path-input")
             yield Static(line(("Enter to confirm · Esc to cancel", DIM)))
 
+    def on_mount(self) -> None:
+        self.query_one("#path-input", Input).focus()
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(event.value.strip() or None)
