@@ -707,8 +707,7 @@ class _Repairer:
         closed = [f"{count} '{kind}'" for count, kind in ((opened_arrays, "["), (opened_objects, "{")) if count]
         notes.append("closed " + " and ".join(closed))
         self.out.extend("}" if kind == "{" else "]" for kind in reversed(self.kinds))
-        segment = self.text[self.start : self.limit]
-        cut_at = self.start + len(segment.rstrip())
+        cut_at = _end_of_content(self.text, self.start, self.limit)
         self.fixes.append(Fix("truncated", "the JSON is cut off: " + ", ".join(notes), cut_at))
         return self._outcome(cut_at)
 
@@ -734,6 +733,22 @@ def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | 
             content = _REQUOTE.sub(_requote, content)
         fix = Fix(code, _SINGLE_QUOTES_MESSAGE if code == "single_quotes" else _SMART_QUOTES_MESSAGE, pos)
     return '"' + content + '"', after, cut, fix
+
+
+def _end_of_content(text: str, start: int, limit: int) -> int:
+    """Offset just past the last non-blank character of ``text[start:limit]``.
+
+    Walks back in small chunks: no copy of the whole candidate, and no regex anchored at
+    the end (searching for trailing blanks is quadratic on long runs of blanks).
+    """
+    end = limit
+    while end > start:
+        chunk = max(start, end - 256)
+        kept = len(text[chunk:end].rstrip())
+        if kept:
+            return chunk + kept
+        end = chunk
+    return start
 
 
 def _without_partial_escape(content: str) -> str:
