@@ -268,3 +268,21 @@ async def test_two_hundred_gates_open_and_respond() -> None:
         await pilot.press("x")
         await wait_for(pilot, lambda: word(app) == "PASS")
         assert len(app.query("*")) < 300, "the DOM does not grow with the number of gates"
+
+
+async def test_enter_on_a_timeline_row_restores_that_state() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste(pilot, app, reply("ml_lying_pass.md"))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: len(app.session.timeline) == 1)
+        app.post_message(events.Paste(reply("ml_good.md")))
+        await wait_for(pilot, lambda: "If applied: PASS" in screen_text(app))
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
+        await pilot.press("up", "enter")
+        await wait_for(pilot, lambda: app.session.timeline[-1].kind == "jump", message="a jump transition")
+        assert word(app) == "NO PASS"
+        assert app.session.state.summary.startswith("Demand forecast")

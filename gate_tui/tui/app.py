@@ -485,6 +485,20 @@ class GateApp(FileActions, App[int]):
             message += f" ({overruled.plain})"
         self.notify(message, title="Reply applied", markup=False)
 
+    # ---------------------------------------------------------------- timeline
+
+    def on_data_table_row_selected(self, event: Any) -> None:
+        """Enter on a timeline row restores the state after it (a new, undoable transition)."""
+        if event.data_table.id != "timeline" or event.row_key.value is None:
+            return
+        self.commit_pending()
+        index = int(event.row_key.value)
+        if self.session.jump_to(index) is None:
+            return
+        self.gate_editor.clear_messages()
+        self.after_transition(reload_form=True)
+        self.notify(f"Restored the state after #{index} (Ctrl+Z undoes this).", markup=False)
+
     # ----------------------------------------------------------------- actions
 
     def action_help(self) -> None:

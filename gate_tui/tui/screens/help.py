@@ -42,6 +42,8 @@ def help_content(keymap: Mapping[str, str]) -> Content:
         keys = key_display(effective_keys(action, keymap))
         rows.append(line((f"  {keys:<22}", "bold"), (f"{action.name:<20}", ""), (action.help, DIM)))
     rows.append(line(("  Tab / Shift+Tab", "bold"), "        move between panes and fields"))
+    rows.append(line(("  Enter (timeline)", "bold"), "       restore the state after that transition (undoable)"))
+    rows.append(line(("  Enter (gate list)", "bold"), "      edit the selected gate"))
     rows += [Content(""), plain("Decision rules", "bold underline")] + [plain(text) for text in RULES]
     rows += [Content(""), plain("user vs assistant", "bold underline")] + [plain(text) for text in ACTORS]
     rows += [Content(""), plain("Esc or F1 closes this screen.", DIM)]
