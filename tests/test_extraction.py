@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from gate_tui import extraction
 from gate_tui.extraction import (
     DEFAULT_MAX_CHARS,
     NO_OBJECT,
@@ -360,6 +361,16 @@ def test_deep_nesting_is_refused_with_a_clear_error() -> None:
 def test_depth_error_names_the_position() -> None:
     result = extract_json("ab\n" + "{" * 1000)
     assert result.error == "JSON nested deeper than 512 levels at line 2, column 513; not decoded"
+
+
+def test_internal_failures_become_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(text: str, regions: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(extraction, "_fast_path", explode)
+    result = extract_json(STATE_JSON)
+    assert result.value is None
+    assert result.error == "could not extract JSON: internal RuntimeError"
 
 
 def test_result_is_frozen() -> None:

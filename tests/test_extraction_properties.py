@@ -38,6 +38,8 @@ structural_text = st.lists(st.sampled_from(STRUCTURAL_PIECES), max_size=60).map(
 
 def check_result(text: str, result: Any) -> None:
     assert (result.value is None) != (result.error is None)
+    # extract_json turns any exception into an error; none may have happened inside it.
+    assert result.error is None or "internal" not in result.error, result.error
     if result.value is not None:
         assert isinstance(result.value, dict)
         assert result.source in ("fence", "scan")
