@@ -248,17 +248,17 @@ def profile(count: int) -> None:
 
     sys.path.insert(0, str(ROOT))
     from gate_tui import load_config
-    from gate_tui.batch import BatchSettings, LineChecker
+    from gate_tui.batch import BatchSettings, Block, LineChecker
 
     config = load_config(CONFIG)
     checker = LineChecker(BatchSettings(config.model_dump(mode="json"), None, "assistant"))
-    chunk = (1, [line.encode("utf-8") for line in lines(count)])
+    block = Block(1, "".join(lines(count)).encode("utf-8"))
     started = time.perf_counter()
-    checker.chunk(chunk)
+    checker.block(block)
     plain = time.perf_counter() - started
     profiler = cProfile.Profile()
     profiler.enable()
-    checker.chunk(chunk)
+    checker.block(block)
     profiler.disable()
     print(f"in-process, no profiler: {count / plain:,.0f} replies/s ({plain / count * 1e6:.1f} µs per reply)\n")
     text = io.StringIO()
