@@ -143,6 +143,11 @@ def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) 
     message = str(err.get("msg", "invalid value"))
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
+    if not loc:
+        # Whole-config checks name the field they concern first (see GateConfig._check_order).
+        field_name, sep, rest = message.partition(": ")
+        if sep and field_name in GateConfig.model_fields:
+            loc, message = (field_name,), rest
     line = None
     for cut in range(len(loc), -1, -1):
         if loc[:cut] in lines:

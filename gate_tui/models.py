@@ -84,11 +84,11 @@ class GateConfig(_Model):
     def _check_order(self) -> GateConfig:
         if self.schema_version not in SUPPORTED_SCHEMA_VERSIONS:
             raise ValueError(
-                f"schema_version {self.schema_version!r} is not supported "
+                f"schema_version: {self.schema_version!r} is not supported "
                 f"(supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})"
             )
         if not self.gates:
-            raise ValueError("a config needs at least one gate under 'gates'")
+            raise ValueError("gates: a config needs at least one gate")
         if not self.gate_order:
             self.gate_order = list(self.gates)
             return self
@@ -104,7 +104,7 @@ class GateConfig(_Model):
         if missing:
             problems.append("missing from gate_order: " + ", ".join(repr(k) for k in missing))
         if problems:
-            raise ValueError("gate_order must name every gate exactly once: " + "; ".join(problems))
+            raise ValueError("gate_order: must name every gate exactly once: " + "; ".join(problems))
         return self
 
 

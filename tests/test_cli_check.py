@@ -173,7 +173,7 @@ def test_validate_config_reports_each_file(tmp_path: Path) -> None:
     done = gate_tui("validate-config", ML, str(bad), str(tmp_path / "missing.toml"))
     assert done.returncode == 1
     assert f"{ML}: OK (5 gates)" in done.stdout
-    assert f"{bad}: gate_order must name every gate exactly once: 'b' is not defined under 'gates'" in done.stdout
+    assert f"{bad}:1: gate_order: must name every gate exactly once: 'b' is not defined under 'gates'" in done.stdout
     assert f"{tmp_path / 'missing.toml'}: file not found" in done.stdout
     assert gate_tui("validate-config").returncode == 3
 

@@ -42,6 +42,7 @@ def test_gate_order_must_name_every_gate_exactly_once(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     message = str(caught.value)
+    assert message.startswith(f"{path}:1: gate_order: must name every gate exactly once")
     assert "'a' is listed twice" in message
     assert "'c' is not defined under 'gates'" in message
     assert "missing from gate_order: 'b'" in message
@@ -73,8 +74,8 @@ def test_syntax_errors_are_reported_not_raised(tmp_path: Path) -> None:
         ("c.ini", "x", "unsupported file type"),
         ("list.yaml", "- a\n- b\n", "top level must be a mapping"),
         ("empty.yaml", "", "top level must be a mapping, not nothing"),
-        ("nogates.yaml", "gates: {}\n", "at least one gate"),
-        ("version.yaml", "schema_version: '9'\ngates: {a: {question: 'A'}}\n", "schema_version '9' is not supported"),
+        ("nogates.yaml", "gates: {}\n", "gates: a config needs at least one gate"),
+        ("version.yaml", "schema_version: '9'\ngates: {a: {question: 'A'}}\n", "schema_version: '9' is not supported"),
         ("binary.yaml", b"\xff\xfe\x00", "not UTF-8"),
     ],
 )
