@@ -286,3 +286,18 @@ async def test_enter_on_a_timeline_row_restores_that_state() -> None:
         await wait_for(pilot, lambda: app.session.timeline[-1].kind == "jump", message="a jump transition")
         assert word(app) == "NO PASS"
         assert app.session.state.summary.startswith("Demand forecast")
+
+
+async def test_free_text_classified_is_checked_by_the_parser_at_the_field() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.select_gate("2_use_case")
+        field = app.query_one("#classified-input", Input)
+        field.focus()
+        await pilot.press(*"maybe")
+        message = app.query_one("#classified-msg", Static)
+        await wait_for(pilot, lambda: "not a category" in str(message.content), message="the parser's error at the field")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.session.timeline == []
+        assert field.value == "maybe"

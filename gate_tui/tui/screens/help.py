@@ -15,6 +15,12 @@ from gate_tui.tui.keymap import ACTIONS, effective_keys, key_display
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import line, lines, plain
 
+EXTRA_KEYS = (
+    ("Tab / Shift+Tab", "move between panes and fields"),
+    ("Enter (gate list)", "edit the selected gate"),
+    ("Enter (gate field)", "record the edit now"),
+    ("Enter (timeline)", "restore the state after that row (undoable)"),
+)
 RULES = (
     "The system decides, never the model and never the editor:",
     "  • walk the gates in gate_order; the first required gate that is not complete",
@@ -40,10 +46,10 @@ def help_content(keymap: Mapping[str, str]) -> Content:
     rows = [plain("Keys", "bold underline")]
     for action in ACTIONS:
         keys = key_display(effective_keys(action, keymap))
-        rows.append(line((f"  {keys:<22}", "bold"), (f"{action.name:<20}", ""), (action.help, DIM)))
-    rows.append(line(("  Tab / Shift+Tab", "bold"), "        move between panes and fields"))
-    rows.append(line(("  Enter (timeline)", "bold"), "       restore the state after that transition (undoable)"))
-    rows.append(line(("  Enter (gate list)", "bold"), "      edit the selected gate"))
+        rows.append(line((f"  {keys:<22}", "bold"), action.name))
+        rows.append(line(f"  {'':<22}", (action.help, DIM)))
+    for keys, what in EXTRA_KEYS:
+        rows.append(line((f"  {keys:<22}", "bold"), what))
     rows += [Content(""), plain("Decision rules", "bold underline")] + [plain(text) for text in RULES]
     rows += [Content(""), plain("user vs assistant", "bold underline")] + [plain(text) for text in ACTORS]
     rows += [Content(""), plain("Esc or F1 closes this screen.", DIM)]
