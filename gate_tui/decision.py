@@ -55,9 +55,14 @@ def status_for(decision: GateDecision) -> StatusInfo:
 
 def describe_decision(decision: GateDecision) -> str:
     """One line for people: ``PASS`` or ``NO PASS: 2_use_case missing``."""
-    verdict = "PASS" if decision.pass_ else "NO PASS"
-    if decision.reason == "user_override":
+    return verdict_text(decision.pass_, decision.reason, decision.next_gate)
+
+
+def verdict_text(passed: bool, reason: str, next_gate: str | None) -> str:
+    """:func:`describe_decision` from the decision's parts."""
+    verdict = "PASS" if passed else "NO PASS"
+    if reason == "user_override":
         return f"{verdict} (user override)"
-    if decision.pass_:
+    if passed:
         return verdict
-    return f"{verdict}: {decision.next_gate} missing"
+    return f"{verdict}: {next_gate} missing"

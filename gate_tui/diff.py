@@ -57,10 +57,12 @@ def diff_dicts(previous: dict[str, Any] | None, new: dict[str, Any], actor: str)
 def _first_state_diff(new: dict[str, Any], actor: str) -> dict[str, Any]:
     changes = [{"path": "summary", "before": None, "after": new["summary"]}]
     for key, value in new["gates"].items():
-        changes.append({"path": f"gates.{key}.raw", "before": None, "after": value["raw"]})
-        changes.append({"path": f"gates.{key}.classified", "before": None, "after": value["classified"]})
-    for name in STATUS_FIELDS:
-        changes.append({"path": f"status.{name}", "before": None, "after": new["status"].get(name)})
+        changes += (
+            {"path": f"gates.{key}.raw", "before": None, "after": value["raw"]},
+            {"path": f"gates.{key}.classified", "before": None, "after": value["classified"]},
+        )
+    status = new["status"]
+    changes += ({"path": f"status.{name}", "before": None, "after": status.get(name)} for name in STATUS_FIELDS)
     keys = list(new["gates"])
     return {
         "actor": actor,

@@ -19,12 +19,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gate_tui.decision import decision_dict, describe_decision, status_dict
+from gate_tui.decision import decision_dict, status_dict, verdict_text
 from gate_tui.diff import diff_dicts
 from gate_tui.extraction import DEFAULT_MAX_CHARS, extract_json
 from gate_tui.models import (
     GateConfig,
-    GateDecision,
     GateState,
     ParseError,
     ParseResult,
@@ -169,7 +168,7 @@ def _claimed(claimed: dict[str, Any] | None) -> dict[str, Any] | None:
 def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[ParseWarning]:
     if claimed["pass"] == decision["pass"] and claimed["next_gate"] == decision["next_gate"]:
         return []
-    verdict = describe_decision(GateDecision.model_validate(decision))
+    verdict = verdict_text(decision["pass"], decision["reason"], decision["next_gate"])
     if claimed["pass"] != decision["pass"]:
         said = "true" if claimed["pass"] else "false"
         return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed pass={said}; system decided {verdict}", field_path="status.pass")]
@@ -177,13 +176,14 @@ def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[Par
     return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed next_gate={said}; system decided {verdict}", field_path="status.next_gate")]
 
 
-def _repair_warning(repair: Repair) -> ParseWarning:
-    return ParseWarning(
-        code=f"repaired_{repair.code}",
-        message=f"repaired at line {repair.line}:{repair.column}: {repair.message}",
-        line=repair.line,
-        column=repair.column,
-    )
+def _repair_warning(repair: Repair) -> dict[str, Any]:
+    """A repair as a ``ParseWarning``-shaped dict (validated with the whole result)."""
+    return {
+        "code": f"repaired_{repair.code}",
+        "message": f"repaired at line {repair.line}:{repair.column}: {repair.message}",
+        "line": repair.line,
+        "column": repair.column,
+    }
 
 
 def _previous_dict(previous: Any) -> tuple[StateDict | None, ParseError | None]:

@@ -34,6 +34,7 @@ from gate_tui.models import (
 
 TOP_LEVEL_KEYS = ("summary", "gates", "status", "schema_version")
 GATE_FIELDS = ("raw", "classified")
+_GATE_FIELD_SET = frozenset(GATE_FIELDS)
 STATUS_FIELDS = ("pass", "next_gate", "next_query")
 _ABSENT = object()
 
@@ -210,26 +211,47 @@ def validate_assistant(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
     return out
 
 
-def _assistant_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal) -> None:
+def _assistant_gates(gates: dict[Any, Any], config: GateConfig, out: Proposal) -> None:
+    known = config.gates
     for key, value in gates.items():
-        gate = config.gates.get(key) if isinstance(key, str) else None
+        gate = known.get(key) if isinstance(key, str) else None
         if gate is None:
             unknown_gate(key, "assistant", config, out)
-            continue
-        path = f"gates.{key}"
-        if not isinstance(value, dict):
-            out.error("invalid_type", f"gate {key!r} must be an object with raw and classified", path, expected="object", actual=value)
-            continue
-        check_gate_fields(value, path, out)
-        raw_ok, raw = check_text(value.get("raw"), f"{path}.raw", out)
-        cls_ok, classified = check_text(value.get("classified"), f"{path}.classified", out)
-        if cls_ok:
-            cls_ok, classified = resolve_category(gate, classified, f"{path}.classified", config, out)
-        if raw_ok and cls_ok:
-            out.gates[key] = {"raw": raw, "classified": classified}
+        elif type(value) is dict and _plain_gate_value(value, gate):
+            # The common case, checked cheaply: only raw/classified, strings or null,
+            # a category spelled exactly as configured.
+            raw, classified = value.get("raw"), value.get("classified")
+            out.gates[key] = {"raw": (raw.strip() or None) if raw else None, "classified": classified or None}
+        else:
+            _assistant_gate(key, gate, value, config, out)
     for key in config.gate_order:
-        if config.gates[key].required and key not in gates:
+        if known[key].required and key not in gates:
             out.error("missing_required_gate", f"required gate {key!r} is missing", f"gates.{key}", expected="object")
+
+
+def _plain_gate_value(value: dict[Any, Any], gate: GateDef) -> bool:
+    """True when a gate object needs no work beyond trimming ``raw``."""
+    if not value.keys() <= _GATE_FIELD_SET:
+        return False
+    raw, classified = value.get("raw"), value.get("classified")
+    if raw is not None and type(raw) is not str:
+        return False
+    return classified is None or (type(classified) is str and classified in gate.expected_categories)
+
+
+def _assistant_gate(key: str, gate: GateDef, value: Any, config: GateConfig, out: Proposal) -> None:
+    """The full check of one gate object, with an error or warning for each problem."""
+    path = f"gates.{key}"
+    if not isinstance(value, dict):
+        out.error("invalid_type", f"gate {key!r} must be an object with raw and classified", path, expected="object", actual=value)
+        return
+    check_gate_fields(value, path, out)
+    raw_ok, raw = check_text(value.get("raw"), f"{path}.raw", out)
+    cls_ok, classified = check_text(value.get("classified"), f"{path}.classified", out)
+    if cls_ok:
+        cls_ok, classified = resolve_category(gate, classified, f"{path}.classified", config, out)
+    if raw_ok and cls_ok:
+        out.gates[key] = {"raw": raw, "classified": classified}
 
 
 def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
