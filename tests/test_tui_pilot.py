@@ -21,6 +21,7 @@ from tests.tui_helpers import (
     ML_CONFIG,
     full_state_for,
     make_large_config,
+    palette_highlight,
     reply,
     screen_text,
     wait_for,
@@ -227,7 +228,9 @@ async def test_command_palette_lists_every_action_by_name() -> None:
         names = {str(option.prompt).split("\n")[0] for option in app.screen.query_one(CommandList).options}
         wanted = {"Help", "Focus reply pane", "Apply reply", "Jump to next gate", "Undo", "Redo", "Save state", "Quit", "Save state as…"}
         assert wanted <= names
-        await pilot.press(*"next gate", "enter")
+        await pilot.press(*"next gate")
+        await wait_for(pilot, lambda: palette_highlight(app).startswith("Jump to next gate"))
+        await pilot.press("enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
 
 

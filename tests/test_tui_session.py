@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.command import CommandList
 from textual.widgets import Input
 
 from gate_tui.config import load_config
@@ -15,7 +16,7 @@ from gate_tui.parser import parse
 from gate_tui.session import find_resumable, open_session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.screens.resume import ResumeScreen
-from tests.tui_helpers import ML_CONFIG, reply, screen_text, wait_for
+from tests.tui_helpers import ML_CONFIG, palette_highlight, reply, screen_text, wait_for
 
 
 def unfinished_session() -> None:
@@ -94,8 +95,10 @@ async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: app.session.persistent)
         for command, target in (("Save state as", copy), ("Export review report", report)):
             await pilot.press("ctrl+p")
-            await wait_for(pilot, lambda command=command: command in screen_text(app))
-            await pilot.press(*command, "enter")
+            await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
+            await pilot.press(*command)
+            await wait_for(pilot, lambda command=command: palette_highlight(app).startswith(command), message=f"{command} highlighted")
+            await pilot.press("enter")
             await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input")
             app.screen.query_one("#path-input", Input).value = str(target)
             await pilot.press("enter")

@@ -64,6 +64,15 @@ class _Null:
         return None
 
 
+def palette_highlight(app: Any) -> str:
+    """The command palette entry under the cursor ('' when there is none)."""
+    from textual.command import CommandList
+
+    lists = app.screen.query(CommandList)
+    option = lists.first().highlighted_option if lists else None
+    return str(option.prompt) if option is not None else ""
+
+
 def reply(name: str) -> str:
     """A bundled sample reply."""
     return (REPLIES / name).read_text(encoding="utf-8")
