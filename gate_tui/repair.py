@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -254,16 +254,51 @@ class _Edits:
         self.spans.sort()
 
 
-# Strings of both quote styles, in text order: double-quoted ones are matched (and kept)
-# first, so an apostrophe inside them is never taken for a quote.
-_STRINGS = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\'')
+# Strings of both quote styles in text order (double-quoted ones first, so an apostrophe
+# inside them is never taken for a quote), brackets (to stop where the value closes), and
+# for the literal pass a bare Python literal that is not a key (`True:` would be one).
+# Each starts with a lookahead on the possible first characters: without it the engine
+# tries every alternative at every position (several times slower on long text).
+_BULK_STRINGS = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\'|[{}\[\]]'
+_BULK_QUOTES = re.compile(r"(?=[\"'{}\[\]])(?:" + _BULK_STRINGS + ")")
+_BULK_LITERALS = re.compile(
+    r"(?=[\"'{}\[\]TFN])(?:" + _BULK_STRINGS + r"|\b(True|False|None)\b(?![ \t\r\n]*+:))"
+)
+_LITERAL_STARTS = ("True", "False", "None")
 _MAX_RESIZED_STRINGS = 32
 
 
-def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[int, int, int]]] | None:
-    """Turn every single-quoted string of ``current`` into a double-quoted one, in one pass.
+def _bulk_rewrite(current: str, pattern: re.Pattern[str], rewrite: Callable[[re.Match[str]], str | None]) -> str:
+    """Replace matches of ``pattern`` by ``rewrite`` (None keeps one), up to where the value closes.
 
-    A reply in single quotes has them on every string; one C-driven substitution is far
+    Only the first value matters: stopping at its closing bracket keeps a reply with
+    thousands of later objects from being rewritten in full. Brackets inside strings are
+    skipped with the strings; a miscount only means a later round or the tokenizer.
+    """
+    pieces: list[str] = []
+    last = depth = 0
+    for found in pattern.finditer(current):
+        c = current[found.start()]
+        if c == "{" or c == "[":
+            depth += 1
+        elif c == "}" or c == "]":
+            depth -= 1
+            if depth <= 0:
+                break
+        else:
+            new = rewrite(found)
+            if new is not None:
+                pieces.append(current[last : found.start()])
+                pieces.append(new)
+                last = found.end()
+    pieces.append(current[last:])
+    return "".join(pieces)
+
+
+def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[int, int, int]]] | None:
+    """Turn every single-quoted string of the value into a double-quoted one, in one pass.
+
+    A reply in single quotes has them on every string; one regex-driven pass is far
     cheaper than a decode round per string. Called only before any other edit, so offsets
     in ``current`` are still original offsets. Returns the new text, the fixes, and the
     (start, end, new length) of strings whose length changed (escapes), or None when
@@ -272,10 +307,10 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
     fixes: list[Fix] = []
     resized: list[tuple[int, int, int]] = []
 
-    def convert(found: re.Match[str]) -> str:
+    def convert(found: re.Match[str]) -> str | None:
         piece = found.group()
         if piece[0] == '"':
-            return piece
+            return None
         content = piece[1:-1]
         if '"' in content or "\\" in content:
             content = _REQUOTE.sub(_requote, content)
@@ -284,36 +319,27 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
             resized.append((found.start(), found.end(), len(content) + 2))
         return '"' + content + '"'
 
-    converted = _STRINGS.sub(convert, current)
+    converted = _bulk_rewrite(current, _BULK_QUOTES, convert)
     if len(resized) > _MAX_RESIZED_STRINGS:
         return None
     return converted, fixes, resized
 
 
-# Strings (kept) or a bare Python literal that is not a key (`True:` would be one).
-_LITERAL_OR_STRING = re.compile(
-    r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\''
-    r"|\b(True|False|None)\b(?![ \t\r\n]*+:)"
-)
-_LITERAL_STARTS = ("True", "False", "None")
-
-
 def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, list[Fix]]:
-    """Rewrite every bare ``True`` / ``False`` / ``None`` outside strings, in one pass.
+    """Rewrite every bare ``True`` / ``False`` / ``None`` of the value outside strings, in one pass.
 
-    Same-length rewrites except False → false (also 5), so no offsets move. Strings of
-    both quote styles are matched first and kept, so a literal inside one is content.
+    The rewrites keep lengths (False → false is 5 too), so no offsets move.
     """
     fixes: list[Fix] = []
 
-    def convert(found: re.Match[str]) -> str:
+    def convert(found: re.Match[str]) -> str | None:
         word = found.group(1)
         if word is None:
-            return found.group()
+            return None
         fixes.append(_python_literal(word, start + edits.original(found.start())))
         return _PYTHON_LITERALS[word]
 
-    return _LITERAL_OR_STRING.sub(convert, current), fixes
+    return _bulk_rewrite(current, _BULK_LITERALS, convert), fixes
 
 
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:
