@@ -9,9 +9,12 @@ changes nothing and shows its errors (``session.reject``).
 Typing is live but not noisy: each keystroke is parsed at once and the decision panel
 shows that result marked "editing"; the edit is recorded as *one* transition when the
 user pauses (:attr:`GateApp.EDIT_COMMIT_DELAY`), presses Enter, leaves the field or
-runs any other command. Loading a state into the form (after a reply, undo, redo)
-happens with the widgets' ``Changed`` messages prevented, so it never re-enters the
-user-edit path.
+runs any other command (save, undo, apply, quit, another gate). Loading a state into
+the form (after a reply, undo, redo) happens with the widgets' ``Changed`` messages
+prevented, so it never re-enters the user-edit path.
+
+``GATE_TUI_NO_BLINK=1`` (or ``GateApp(blink=False)``) turns cursor blinking off, for
+tests, screenshots and recordings.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Select, Static, TextArea
+from textual.widgets import DataTable, Footer, Header, Input, Select, Static, TextArea
 
 from gate_tui.config import config_title
 from gate_tui.history import Transition
@@ -124,8 +127,9 @@ class GateApp(FileActions, App[int]):
     def _preset_breakpoint(self) -> None:
         """Give the screen its breakpoint class now, so the first resize restyles nothing."""
         width = self.size.width
-        for minimum, name in self.HORIZONTAL_BREAKPOINTS:
-            self.screen.set_class(width >= minimum and all(width < m for m, _ in self.HORIZONTAL_BREAKPOINTS if m > minimum), name)
+        active = max((bp for bp in self.HORIZONTAL_BREAKPOINTS if width >= bp[0]), default=None)
+        for _minimum, name in self.HORIZONTAL_BREAKPOINTS:
+            self.screen.set_class(active is not None and name == active[1], name)
 
     def on_mount(self) -> None:
         self._apply_keymap()
@@ -487,7 +491,7 @@ class GateApp(FileActions, App[int]):
 
     # ---------------------------------------------------------------- timeline
 
-    def on_data_table_row_selected(self, event: Any) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a timeline row restores the state after it (a new, undoable transition)."""
         if event.data_table.id != "timeline" or event.row_key.value is None:
             return
