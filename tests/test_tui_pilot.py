@@ -228,6 +228,7 @@ async def test_command_palette_lists_every_action_by_name() -> None:
         names = {str(option.prompt).split("\n")[0] for option in app.screen.query_one(CommandList).options}
         wanted = {"Help", "Focus reply pane", "Apply reply", "Jump to next gate", "Undo", "Redo", "Save state", "Quit", "Save state as…"}
         assert wanted <= names
+        assert "Override decision: PASS" not in names, "this config's policy forbids overrides"
         await pilot.press(*"next gate")
         await wait_for(pilot, lambda: palette_highlight(app).startswith("Jump to next gate"))
         await pilot.press("enter")
@@ -304,3 +305,17 @@ async def test_free_text_classified_is_checked_by_the_parser_at_the_field() -> N
         await pilot.pause(0.1)
         assert app.session.timeline == []
         assert field.value == "maybe"
+
+
+async def test_user_override_where_the_policy_allows_it() -> None:
+    config = load_config(ML_CONFIG.parent / "release_go_no_go.yaml")
+    app = make_app(config)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: word(app) == "NO PASS")
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Override decision: PASS")
+        await wait_for(pilot, lambda: palette_highlight(app).startswith("Override decision: PASS"))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: word(app) == "PASS", message="the parser's override decision")
+        assert app.session.decision.reason == "user_override"
+        assert "user override" in screen_text(app)

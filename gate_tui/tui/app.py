@@ -489,6 +489,22 @@ class GateApp(FileActions, App[int]):
             message += f" ({overruled.plain})"
         self.notify(message, title="Reply applied", markup=False)
 
+    # ---------------------------------------------------------------- override
+
+    def action_override(self, choice: str) -> None:
+        """A user override of the decision: a ``status`` patch that the parser judges."""
+        self.commit_pending()
+        value = {"pass": True, "no_pass": False, "clear": None}[choice]
+        patch = {"status": {"pass": value}}
+        result = parse(patch, self.config, previous_state=self.session.state, actor="user")
+        if not result.ok:
+            self.session.reject(result, patch, "user")
+            self.notify(visible(result.errors[0].message), title="Override refused", severity="error", markup=False)
+        elif self._accept(result, patch, "user") is not None:
+            self.after_transition(reload_form=False)
+        for warning in result.warnings:
+            self.notify(visible(warning.message), severity="warning", markup=False)
+
     # ---------------------------------------------------------------- timeline
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -39,12 +39,23 @@ EXTRAS: tuple[tuple[str, str, str, str], ...] = (
 SKIPPED = {"command_palette", "quit"}  # Textual's own provider lists Quit already
 
 
+OVERRIDES: tuple[PaletteCommand, ...] = (
+    PaletteCommand("Override decision: PASS", "A user override, sent through the parser (this config's policy allows it)", "override('pass')"),
+    PaletteCommand("Override decision: NO PASS", "A user override, sent through the parser (this config's policy allows it)", "override('no_pass')"),
+    PaletteCommand("Clear the override", "Let the gates decide again", "override('clear')"),
+)
+
+
 def palette_commands(session: object) -> list[PaletteCommand]:
-    """Every named action, then the session extras that ``session`` supports."""
+    """Every named action, the session extras ``session`` supports, and the overrides
+    when the config's policy allows them."""
     commands = [PaletteCommand(a.name, a.help, a.action) for a in ACTIONS if a.id not in SKIPPED]
     for needs, name, help_text, action in EXTRAS:
         if hasattr(session, needs):
             commands.append(PaletteCommand(name, help_text, action))
+    config = getattr(session, "config", None)
+    if config is not None and config.policy.allow_user_override:
+        commands.extend(OVERRIDES)
     return commands
 
 
