@@ -7,23 +7,22 @@ pinned to one exact version; regenerate deliberately with ``pytest --snapshot-up
 
 from __future__ import annotations
 
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from gate_tui.tui.screenshots import SCENES, make_app
+from gate_tui.tui.screenshots import SCENES, fixed_clock, make_app
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 SHOWN_PATH = Path("sample_configs/ml_project_intake.yaml")
 
 
 @pytest.fixture(autouse=True)
-def _fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every transition happens at 09:30:00 UTC, shown in UTC."""
-    monkeypatch.setattr("gate_tui.history.now_iso", lambda: "2026-01-15T09:30:00.000+00:00")
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
+def _fixed_clock() -> Iterator[None]:
+    """Every transition happens at 09:30:00 UTC, shown in UTC (as in the README's pictures)."""
+    with fixed_clock():
+        yield
 
 
 @pytest.mark.parametrize("size", SIZES, ids=list(SIZES))

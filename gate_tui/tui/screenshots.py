@@ -9,11 +9,14 @@ real app (default config, in-memory session) and waits for the state it shows.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from textual import events
 
@@ -121,17 +124,40 @@ SCENES: dict[str, Scene] = {
 }
 
 
+FIXED_TIME = "2026-01-15T09:30:00.000+00:00"
+
+
+@contextlib.contextmanager
+def fixed_clock() -> Iterator[None]:
+    """Every transition at 09:30:00 UTC, shown in UTC: the pictures do not change between runs."""
+    old_tz = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    try:
+        with mock.patch("gate_tui.history.now_iso", lambda: FIXED_TIME):
+            yield
+    finally:
+        if old_tz is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = old_tz
+        time.tzset()
+
+
 async def capture(directory: Path, size: tuple[int, int] = SIZE) -> list[Path]:
     """Write one SVG per scene into ``directory``; returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for name, scene in SCENES.items():
-        app = make_app(Path("sample_configs") / default_config_path().name)
-        async with app.run_test(size=size, notifications=True) as pilot:
-            await scene(pilot)
-            await pilot.pause(0.1)
-            written.append(Path(app.save_screenshot(f"{name}.svg", str(directory))))
-    return written
+    with fixed_clock():
+        return [await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()]
+
+
+async def capture_scene(directory: Path, name: str, scene: Scene, size: tuple[int, int]) -> Path:
+    """Run one scene on a fresh app and save its screenshot."""
+    app = make_app(Path("sample_configs") / default_config_path().name)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await scene(pilot)
+        await pilot.pause(0.1)
+        return Path(app.save_screenshot(f"{name}.svg", str(directory)))
 
 
 def main(argv: list[str] | None = None) -> int:
