@@ -36,9 +36,8 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
+from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from gate_tui.models import Repair
 from gate_tui.repair import Fix, RepairOutcome, quick_repair, repair_json, to_repairs
@@ -67,21 +66,24 @@ _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
 _READS_FURTHER = re.compile("[/'\u2018\u2019\u201c\u201d]")
 
 
-class Extraction(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Extraction:
     """The result of looking for one JSON object in free text.
 
     ``value`` is set exactly when ``error`` is None. ``source`` is ``"fence"`` or
     ``"scan"``; ``span`` is ``(start, end)`` of the candidate in the original text;
     ``repairs`` lists what the repair pass changed, with 1-based line and column.
-    """
 
-    model_config = ConfigDict(frozen=True)
+    A plain dataclass, not a model: it never crosses a boundary as JSON (``parse``
+    turns it into a :class:`~gate_tui.models.ParseResult`), and building a model here
+    cost more than finding the object in a typical reply.
+    """
 
     value: dict[str, Any] | None = None
     error: str | None = None
     source: str | None = None
     span: tuple[int, int] | None = None
-    repairs: list[Repair] = Field(default_factory=list)
+    repairs: list[Repair] = field(default_factory=list)
 
 
 def extract_json(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:

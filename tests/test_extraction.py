@@ -7,6 +7,7 @@ own file (``test_repair.py``); properties and adversarial inputs too.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -375,5 +376,5 @@ def test_internal_failures_become_errors(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_result_is_frozen() -> None:
     result = extract_json(STATE_JSON)
-    with pytest.raises(ValueError):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         result.value = {}  # type: ignore[misc]
