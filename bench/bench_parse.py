@@ -43,7 +43,7 @@ def inner_state() -> dict:
     return {
         "summary": "Ticket-routing model for the support desk: warehouse data is labelled, the use case and success metric are agreed, privacy is approved.",
         "gates": {
-            "1_data_availability": {"raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly; labels come from the agents' own triage and were audited on a 2% sample in September", "classified": "available"},
+            "1_data_availability": {"raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly; labels come from the triage by agents and were audited on a 2% sample in September", "classified": "available"},
             "2_use_case": {"raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say and can re-rank any ticket", "classified": None},
             "3_success_metric": {"raw": "Median time-to-first-response down 20% in the pilot queue over four weeks, with no rise in reopened tickets", "classified": None},
             "4_data_privacy": {"raw": "Ticket text reviewed by the privacy office in March; names, emails and phone numbers are masked before training", "classified": "approved"},
