@@ -114,7 +114,7 @@ class GateApp(FileActions, App[int]):
         yield PageBar(id="pages")
         with Container(id="workspace"):
             with Vertical(id="gates-pane", classes="pane") as gates:
-                gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ asked next"
+                gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
                 with Container(id="gates-body"):
                     yield GateList(self.config, id="gate-list")
                     with Vertical(id="editor-column"):
