@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
+BENCH_ARGS ?=
 
 .PHONY: run test bench screenshots lint clean
 
@@ -24,10 +25,9 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python bench/bench_parse.py
-	@for script in bench/bench_tui.py bench/bench_check.py; do \
-		if [ -f $$script ]; then $(BIN)/python $$script || exit 1; fi; \
-	done
+	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py; do \
+		echo "== $$script"; $(BIN)/python $$script $(BENCH_ARGS) || status=1; echo; \
+	done; exit $$status
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python -m gate_tui.tui.screenshots screenshots
