@@ -10,13 +10,14 @@ from typing import Any
 
 from textual import events
 from textual.command import CommandList
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input, OptionList, Static, TextArea
 
 from gate_tui.config import load_config
 from gate_tui.models import GateConfig, GateState
 from gate_tui.parser import parse
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
+from gate_tui.tui.widgets.choice_field import ChoiceMenu
 from tests.tui_helpers import (
     ML_CONFIG,
     full_state_for,
@@ -79,6 +80,31 @@ async def test_choosing_a_category_with_the_select() -> None:
         await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "available")
         await wait_for(pilot, lambda: app.session.decision.next_gate == "2_use_case")
         await wait_for(pilot, lambda: "2_use_case" in screen_text(app).split("\n")[2])
+
+
+async def test_category_menu_escape_click_and_click_outside() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceMenu), message="the menu opens")
+        await pilot.press("down", "escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ChoiceMenu), message="Esc closes it")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+        assert app.session.timeline == [], "closing the menu changes nothing"
+        await pilot.click("#classified-select")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceMenu), message="a click opens it")
+        await pilot.click(offset=(0, 0))
+        await wait_for(pilot, lambda: not isinstance(app.screen, ChoiceMenu), message="a click beside it closes it")
+        assert app.session.timeline == []
+        await pilot.click("#classified-select")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceMenu))
+        menu = app.screen.query_one(OptionList)
+        await pilot.click(menu, offset=(3, 1 + 2))  # below the top border: none, available, partial
+        await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "partial")
+        assert len(app.session.timeline) == 1
+        assert "partial" in screen_text(app)
 
 
 async def test_enter_records_an_edit_at_once() -> None:

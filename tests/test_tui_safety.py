@@ -19,6 +19,7 @@ from gate_tui.config import load_config
 from gate_tui.models import GateConfig
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
+from gate_tui.tui.render import CHANGED_CELLS
 from gate_tui.tui.text import visible
 from tests.tui_helpers import DANGEROUS, ML_CONFIG, screen_text, wait_for
 
@@ -136,7 +137,7 @@ async def test_dangerous_gate_keys_labels_and_questions_from_a_config() -> None:
         await wait_for(pilot, lambda: app.decision_panel.word == "PASS")
         rows = timeline_text(app)
         for danger in DANGEROUS:
-            assert shown_as(f"k{DANGEROUS.index(danger)}{danger}")[:24] in rows
+            assert shown_as(f"k{DANGEROUS.index(danger)}{danger}")[: CHANGED_CELLS - 1] in rows
         assert still_running(app)
         assert await click_text(pilot, app, shown_as("label [@click=app.quit]x[/]"))
         await pilot.pause(0.2)

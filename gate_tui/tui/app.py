@@ -13,6 +13,12 @@ runs any other command (save, undo, apply, quit, another gate). Loading a state 
 the form (after a reply, undo, redo) happens with the widgets' ``Changed`` messages
 prevented, so it never re-enters the user-edit path.
 
+Start-up: the first frame holds the title bar, the decision, the gate list, the gate
+and summary editors and the footer, as few widgets as possible (each costs start-up
+time; ``tests/test_tui_startup.py`` holds the budget). The reply and history panes are
+imported and mounted right after it; the modal screens and the command palette's
+provider are imported when first used.
+
 ``GATE_TUI_NO_BLINK=1`` (or ``GateApp(blink=False)``) turns cursor blinking off, for
 tests, screenshots and recordings.
 """
@@ -23,15 +29,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
+from textual.command import Provider
 from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static, TextArea
+from textual.widgets import Footer, Input, Static
 
 from gate_tui.config import config_title
 from gate_tui.history import Transition
@@ -39,23 +46,36 @@ from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
 from gate_tui.parser import parse
 from gate_tui.session import Session, SessionInfo, find_resumable, open_session
 from gate_tui.tui import keymap
-from gate_tui.tui.commands import GateCommands
 from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import SUMMARY, FieldRef, form_to_patch, gate_value, state_to_form
 from gate_tui.tui.render import DIM, WARN_STYLE, field_messages, overrule_line, preview, verdict
-from gate_tui.tui.screens.help import HelpScreen
-from gate_tui.tui.screens.resume import ResumeScreen
 from gate_tui.tui.text import line, lines, visible
+from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import NONE_CHOICE, GateEditor, SummaryEditor
 from gate_tui.tui.widgets.gate_list import GateList
-from gate_tui.tui.widgets.history_pane import HistoryPane
 from gate_tui.tui.widgets.page_bar import PageBar
-from gate_tui.tui.widgets.reply_pane import ReplyPane
+from gate_tui.tui.widgets.title_bar import TitleBar
+
+if TYPE_CHECKING:
+    # Imported where they are first needed, after the first frame (the reply and history
+    # panes; TextArea and DataTable alone take ~13 ms to import). So are the modal screens
+    # and the command palette's provider.
+    from textual.widgets import DataTable, TextArea
+
+    from gate_tui.tui.widgets.history_pane import HistoryPane
+    from gate_tui.tui.widgets.reply_pane import ReplyPane
 
 PAGES = ("gates", "reply", "history")
 PaneT = TypeVar("PaneT", bound=Widget)
 EDITOR_INPUTS = {"raw", "classified-input", "summary"}
+
+
+def gate_commands() -> type[Provider]:
+    """The command palette's provider, imported when the palette first opens."""
+    from gate_tui.tui.commands import GateCommands
+
+    return GateCommands
 
 
 @dataclass(frozen=True)
@@ -74,7 +94,7 @@ class GateApp(FileActions, App[int]):
     CSS_PATH = "styles.tcss"
     AUTO_FOCUS = "#gate-list"
     BINDINGS = keymap.bindings()
-    COMMANDS = App.COMMANDS | {GateCommands}
+    COMMANDS = App.COMMANDS | {gate_commands}
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
     EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
     PREVIEW_DELAY: ClassVar[float] = 0.15
@@ -108,15 +128,17 @@ class GateApp(FileActions, App[int]):
 
     def compose(self) -> ComposeResult:
         self._preset_breakpoint()
-        yield Header(icon="◆")
+        yield TitleBar(icon="◆", id="title-bar")
         yield Static(id="notices")
         yield DecisionPanel(self.config, id="decision")
         yield PageBar(id="pages")
         with Container(id="workspace"):
-            with Vertical(id="gates-pane", classes="pane") as gates:
+            # "-focused" marks the pane holding the focus (see on_descendant_focus);
+            # the gate list has it first (AUTO_FOCUS).
+            with Vertical(id="gates-pane", classes="pane -focused") as gates:
                 gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
                 with Container(id="gates-body"):
-                    yield GateList(self.config, id="gate-list")
+                    yield GateList(self.config, self.session.state.gates, self.session.decision.next_gate, id="gate-list")
                     with Vertical(id="editor-column"):
                         yield GateEditor(self.config, id="gate-editor")
                         yield SummaryEditor(id="summary-editor")
@@ -142,6 +164,9 @@ class GateApp(FileActions, App[int]):
 
     async def _mount_panes(self) -> None:
         """Mount the panes that are not needed for the first frame."""
+        from gate_tui.tui.widgets.history_pane import HistoryPane
+        from gate_tui.tui.widgets.reply_pane import ReplyPane
+
         workspace = self.query_one("#workspace")
         if not workspace.is_attached or self._exit_renderables or self._closing:
             return  # the app is already on its way out
@@ -166,6 +191,8 @@ class GateApp(FileActions, App[int]):
 
     def _open_real_session(self) -> None:
         if self._resumable is not None:
+            from gate_tui.tui.screens.resume import ResumeScreen
+
             self.push_screen(ResumeScreen(self._resumable), callback=self._resume_or_fresh)
         else:
             self._open_session()
@@ -191,7 +218,7 @@ class GateApp(FileActions, App[int]):
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
         self.pending = None
-        history = self.mounted(HistoryPane)
+        history = self._history()
         if history is not None:
             history.table.clear()
         self.sub_title = self._sub_title()
@@ -254,16 +281,26 @@ class GateApp(FileActions, App[int]):
 
     @property
     def reply_pane(self) -> ReplyPane:
-        return self.query_one(ReplyPane)
+        return self.query_one("#reply-pane")  # type: ignore[return-value]
 
     @property
     def history_pane(self) -> HistoryPane:
-        return self.query_one(HistoryPane)
+        return self.query_one("#history-pane")  # type: ignore[return-value]
 
     def mounted(self, kind: type[PaneT]) -> PaneT | None:
         """A lazily mounted pane, or None while it is not mounted yet."""
         found = self.query(kind)
         return found.first() if found else None
+
+    def _reply(self) -> ReplyPane | None:
+        """The reply pane, or None before it is mounted (by id: its module loads after the first frame)."""
+        found = self.query("#reply-pane")
+        return found.first() if found else None  # type: ignore[return-value]
+
+    def _history(self) -> HistoryPane | None:
+        """The history pane, or None before it is mounted."""
+        found = self.query("#history-pane")
+        return found.first() if found else None  # type: ignore[return-value]
 
     def on_reply_pane_ready(self, event: ReplyPane.Ready) -> None:
         if event.pane.is_attached:
@@ -299,7 +336,7 @@ class GateApp(FileActions, App[int]):
         if reload_form:
             state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
         self.show_current()
-        history = self.mounted(HistoryPane)
+        history = self._history()
         if history is not None:
             history.show(self.session.timeline)
         self.schedule_preview(now=True)
@@ -323,13 +360,12 @@ class GateApp(FileActions, App[int]):
             self.summary_editor.show_count(event.value)
         self.edit(field, event.value)
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        field = self.field_for(event.select)
+    def on_choice_field_changed(self, event: ChoiceField.Changed) -> None:
+        field = self.field_for(event.field)
         if field is None:
             return
         event.stop()
-        value = None if event.value in (NONE_CHOICE, Select.NULL) else str(event.value)
-        self.edit(field, value)
+        self.edit(field, None if event.value == NONE_CHOICE else event.value)
         self.commit_pending()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -413,7 +449,8 @@ class GateApp(FileActions, App[int]):
         self.show_current()
 
     def on_option_list_option_selected(self, event: GateList.OptionSelected) -> None:
-        self.focus_gate_field()
+        if event.option_list.id == "gate-list":
+            self.focus_gate_field()
 
     def focus_gate_field(self) -> None:
         """Focus the field that would complete the selected gate."""
@@ -440,7 +477,7 @@ class GateApp(FileActions, App[int]):
 
     def update_preview(self) -> None:
         """Parse the reply pane's text against the current state and show what it would do."""
-        if self.mounted(ReplyPane) is None:
+        if self._reply() is None:
             return
         text = self.reply_pane.text_area.text
         if not text.strip():
@@ -454,7 +491,7 @@ class GateApp(FileActions, App[int]):
     def action_apply_reply(self) -> None:
         """Apply the reply in the reply pane; a failing reply stays in the pane."""
         self.commit_pending()
-        if self.mounted(ReplyPane) is None:
+        if self._reply() is None:
             return
         text = self.reply_pane.text_area.text
         if not text.strip():
@@ -522,10 +559,12 @@ class GateApp(FileActions, App[int]):
     # ----------------------------------------------------------------- actions
 
     def action_help(self) -> None:
+        from gate_tui.tui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.config.keymap))
 
     def action_focus_reply(self) -> None:
-        if self.mounted(ReplyPane) is None:
+        if self._reply() is None:
             self.call_after_refresh(self.action_focus_reply)
             return
         self.show_page("reply")
@@ -536,7 +575,7 @@ class GateApp(FileActions, App[int]):
         self.gate_list.focus()
 
     def action_show_history(self) -> None:
-        if self.mounted(HistoryPane) is None:
+        if self._history() is None:
             self.call_after_refresh(self.action_show_history)
             return
         self.show_page("history")
@@ -597,10 +636,16 @@ class GateApp(FileActions, App[int]):
         {"gates": self.action_focus_gates, "reply": self.action_focus_reply, "history": self.action_show_history}[event.page]()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Show the focused widget's page, and mark its pane (a class, not ``:focus-within``:
+        that pseudo-class restyles a pane's whole subtree on every focus move inside it)."""
+        ancestors = event.widget.ancestors_with_self
         for name in PAGES:
             for pane in self.query(f"#{name}-pane"):
-                if pane in event.widget.ancestors_with_self and pane.has_class("-inactive"):
+                if pane in ancestors and pane.has_class("-inactive"):
                     self.show_page(name)
+        if event.widget.screen is self.screen:
+            for pane in self.screen.query(".pane"):
+                pane.set_class(pane in ancestors, "-focused")
 
 
 def display_path(path: Path | None) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate_tui.tui.screens.path_prompt import PathScreen
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
@@ -67,6 +66,8 @@ class FileActions:
 
     def _ask(self, title: str, default: str, run: Any, done: str) -> None:
         """Ask for a path, run ``run(path)`` (→ error or None) and report the outcome."""
+        from gate_tui.tui.screens.path_prompt import PathScreen  # not needed before the first frame
+
         self.commit_pending()
 
         def chosen(answer: str | None) -> None:

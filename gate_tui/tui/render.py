@@ -173,13 +173,17 @@ def diff_view(transition: Transition | None) -> Content:
     return lines(rows)
 
 
+CHANGED_CELLS = 22
+"""Width of the timeline's "fields changed" column."""
+
+
 def changed_summary(diff: GateDiff) -> str:
-    """``2: summary, 2_use_case.raw`` for a timeline cell."""
+    """``summary, 2_use_case.raw`` for a timeline cell (at most :data:`CHANGED_CELLS` long)."""
     paths = [change["path"].removeprefix("gates.") for change in field_changes(diff)]
     if not paths:
         return "—"
     text = visible(", ".join(paths), one_line=True)
-    return text if len(text) <= 26 else text[:25] + "…"
+    return text if len(text) <= CHANGED_CELLS else text[: CHANGED_CELLS - 1] + "…"
 
 
 def timeline_cells(transition: Transition) -> tuple[Text, ...]:

@@ -10,17 +10,19 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Input, Label, Select, Static
+from textual.widgets import Input, Label, Static
 
 from gate_tui.decision import gate_complete
 from gate_tui.models import SUMMARY_MAX_CHARS, GateConfig, GateValue
 from gate_tui.tui.form import SUMMARY, FieldRef
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
 from gate_tui.tui.text import line, lines, plain
+from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.refresh import set_content
 
 NONE_CHOICE = ""
-"""The Select value standing for "none" (``classified: null``)."""
+"""The choice standing for "none" (``classified: null``)."""
+NONE_OPTION = (Content("none"), NONE_CHOICE)
 
 
 class GateEditor(Vertical):
@@ -40,7 +42,7 @@ class GateEditor(Vertical):
         yield Static(id="raw-msg", classes="field-msg")
         with Horizontal(classes="field-row"):
             yield Label("Classified", classes="field-label")
-            yield Select([(Content("none"), NONE_CHOICE)], allow_blank=False, id="classified-select", compact=True)
+            yield ChoiceField([NONE_OPTION], NONE_CHOICE, id="classified-select")
             yield Input(id="classified-input", placeholder="no categories: leave empty", compact=True)
         yield Static(id="classified-msg", classes="field-msg")
 
@@ -60,14 +62,15 @@ class GateEditor(Vertical):
         switching = key != self.key
         self.key = key
         raw = self.query_one("#raw", Input)
-        select = self.query_one("#classified-select", Select)
+        select = self.query_one("#classified-select", ChoiceField)
         free = self.query_one("#classified-input", Input)
-        with self.prevent(Input.Changed, Select.Changed):
-            if switching:
-                options = [(Content("none"), NONE_CHOICE)] + [(plain(c, one_line=True), c) for c in gate.expected_categories]
-                select.set_options(options)
+        chosen = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
+        if switching:
+            select.set_options([NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories], chosen)
+        else:
+            select.value = chosen  # a ChoiceField posts nothing when set from code
+        with self.prevent(Input.Changed):
             raw.value = value.raw or ""
-            select.value = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
             free.value = value.classified or ""
         select.display = gate.categorical
         free.display = not gate.categorical

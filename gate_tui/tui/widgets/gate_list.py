@@ -20,10 +20,19 @@ from gate_tui.tui.render import gate_row
 class GateList(OptionList):
     """Key/label, required mark, complete mark and the next-gate pointer for every gate."""
 
-    def __init__(self, config: GateConfig, **kwargs: object) -> None:
+    def __init__(
+        self,
+        config: GateConfig,
+        values: Mapping[str, GateValue] | None = None,
+        next_gate: str | None = None,
+        **kwargs: object,
+    ) -> None:
+        """Rows for ``values`` and ``next_gate`` from the start (the state on show first),
+        so the first :meth:`show` re-renders nothing."""
         self.config = config
         self._shown: dict[str, tuple[GateValue | None, bool]] = {}
-        options = [Option(self._row(key, None, False), id=key) for key in config.gate_order]
+        values = values or {}
+        options = [Option(self._row(key, values.get(key), key == next_gate), id=key) for key in config.gate_order]
         super().__init__(*options, markup=False, **kwargs)  # type: ignore[arg-type]
 
     def _row(self, key: str, value: GateValue | None, is_next: bool) -> Content:

@@ -16,9 +16,18 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from gate_tui.history import Transition
-from gate_tui.tui.render import diff_view, timeline_cells
+from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 
-COLUMNS = ("#", "time", "actor", "kind", "fields changed", "decision")
+COLUMNS: tuple[tuple[str, int], ...] = (
+    ("#", 3),
+    ("time", 8),
+    ("actor", 9),
+    ("kind", 5),
+    ("fields changed", CHANGED_CELLS),
+    ("decision", 8),
+)
+"""Fixed widths (they fit the 68 cells of the wide layout): Textual 8.2.8 keeps a row
+rendered before its auto-sized column widths were measured cropped at the old widths."""
 
 
 class HistoryPane(Vertical):
@@ -40,7 +49,8 @@ class HistoryPane(Vertical):
             self.pane = pane
 
     def on_mount(self) -> None:
-        self.table.add_columns(*COLUMNS)
+        for label, width in COLUMNS:
+            self.table.add_column(label, width=width)
         self.post_message(self.Ready(self))
 
     @property

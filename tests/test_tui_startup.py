@@ -1,0 +1,58 @@
+"""Start-up budget of the editor: what the first frame imports and mounts.
+
+``bench/bench_tui.py`` measures the time; these tests hold the two causes that are
+easy to regress without noticing: modules only needed after the first frame being
+imported up front, and more widgets on the first screen (each costs ~2–3 ms).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from gate_tui.config import load_config
+from gate_tui.session import Session
+from gate_tui.tui.app import GateApp
+from tests.tui_helpers import ML_CONFIG, make_large_config
+
+ROOT = Path(__file__).resolve().parent.parent
+AFTER_FIRST_FRAME = (
+    "textual.widgets._text_area",  # the reply pane
+    "textual.widgets._data_table",  # the timeline
+    "gate_tui.tui.widgets.reply_pane",
+    "gate_tui.tui.widgets.history_pane",
+    "gate_tui.tui.screens.help",
+    "gate_tui.tui.screens.path_prompt",
+    "gate_tui.tui.screens.resume",
+    "gate_tui.tui.commands",
+)
+FIRST_SCREEN_WIDGETS = 33
+"""Widgets (screen included) of the first frame; raise it deliberately, it costs start-up time."""
+
+
+def test_the_editor_module_leaves_secondary_screens_unimported() -> None:
+    code = "import sys, gate_tui.tui.app\nprint(sorted(m for m in sys.argv[1:] if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code, *AFTER_FIRST_FRAME], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+async def first_frame_widgets(app: GateApp) -> int:
+    counted: list[int] = []
+    display = app._display
+
+    def first(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        if renderable is not None and not counted:
+            counted.append(len(list(app.screen.walk_children(with_self=True))))
+            app.exit()
+
+    app._display = first  # type: ignore[method-assign]
+    await app.run_async(headless=True, size=(120, 40))
+    return counted[0]
+
+
+async def test_the_first_frame_mounts_few_widgets() -> None:
+    for config, path in ((load_config(ML_CONFIG), ML_CONFIG), (make_large_config(200), None)):
+        app = GateApp(config, path, session=Session.in_memory(config, path), blink=False)
+        assert await first_frame_widgets(app) <= FIRST_SCREEN_WIDGETS
