@@ -29,10 +29,14 @@ def decision_dict(config: GateConfig, gates: Mapping[str, Mapping[str, Any]]) ->
 
     ``parse`` uses this form so that it can build its whole result in one validation.
     """
+    defs = config.gates
     for key in config.gate_order:
-        gate = config.gates[key]
+        gate = defs[key]
+        if not gate.required:
+            continue
         value = gates.get(key)
-        if gate.required and (value is None or not answered(gate, value["raw"], value["classified"])):
+        # answered(), inlined: this runs for every gate on every parse.
+        if value is None or not (value["classified"] if gate.expected_categories else value["raw"]):
             return {"pass": False, "reason": "required_missing", "next_gate": key, "next_question": gate.question}
     return {"pass": True, "reason": "all_required_complete", "next_gate": None, "next_question": None}
 

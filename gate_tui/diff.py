@@ -16,6 +16,7 @@ from gate_tui.models import Actor, GateDiff, GateState
 
 _EMPTY: dict[str, Any] = {"raw": None, "classified": None}
 STATUS_FIELDS = ("pass", "next_gate", "next_query")
+_STATUS_PATHS = tuple((name, f"status.{name}") for name in STATUS_FIELDS)
 
 
 def diff_states(previous: GateState | None, new: GateState, actor: Actor) -> GateDiff:
@@ -55,22 +56,24 @@ def diff_dicts(previous: dict[str, Any] | None, new: dict[str, Any], actor: str)
 
 
 def _first_state_diff(new: dict[str, Any], actor: str) -> dict[str, Any]:
+    # One change per field, built with as little around it as possible: every parse
+    # without a previous state (every `check` without --previous) pays for this.
+    gates, status = new["gates"], new["status"]
     changes = [{"path": "summary", "before": None, "after": new["summary"]}]
-    for key, value in new["gates"].items():
-        changes += (
-            {"path": f"gates.{key}.raw", "before": None, "after": value["raw"]},
-            {"path": f"gates.{key}.classified", "before": None, "after": value["classified"]},
-        )
-    status = new["status"]
-    changes += ({"path": f"status.{name}", "before": None, "after": status.get(name)} for name in STATUS_FIELDS)
-    keys = list(new["gates"])
+    add = changes.append
+    for key, value in gates.items():
+        add({"path": f"gates.{key}.raw", "before": None, "after": value["raw"]})
+        add({"path": f"gates.{key}.classified", "before": None, "after": value["classified"]})
+    for name, path in _STATUS_PATHS:
+        add({"path": path, "before": None, "after": status.get(name)})
+    keys = list(gates)
     return {
         "actor": actor,
         "summary_changed": True,
         "gates_added": keys,
         "gates_removed": [],
         "gates_raw_changed": keys,
-        "gates_classified_changed": list(keys),
+        "gates_classified_changed": keys,  # one list three times: validation copies each
         "changes": changes,
     }
 

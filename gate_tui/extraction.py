@@ -1,7 +1,8 @@
 """Find the one JSON object in a language model's reply, in time linear in its length.
 
 ``extract_json(text, *, max_chars=DEFAULT_MAX_CHARS) -> Extraction`` never raises and
-never hangs. It is the only entry point; :mod:`gate_tui.scanning` locates candidates and
+never hangs. It is the only entry point (:func:`extract_parts` is the same call returning
+the fields as a tuple, for ``parse``); :mod:`gate_tui.scanning` locates candidates and
 :mod:`gate_tui.repair` fixes almost-JSON. The rules, in order:
 
 1. Not a ``str`` or longer than ``max_chars``: an error, nothing is scanned.
@@ -40,16 +41,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gate_tui.models import Repair
-from gate_tui.repair import Fix, RepairOutcome, quick_repair, repair_json, to_repairs
+from gate_tui.repair import Fix, RepairOutcome, quick_repair_parts, repair_json, to_repairs
 from gate_tui.scanning import (
     MAX_DEPTH,
     Region,
     ScanResult,
-    fence_body_start,
-    find_fence,
-    find_opener,
+    fence_body_lead,
+    first_fence,
     first_non_blank,
-    first_outside,
+    first_opener,
     scan,
     text_is_blank,
     thinking_regions,
@@ -86,25 +86,43 @@ class Extraction:
     repairs: list[Repair] = field(default_factory=list)
 
 
+ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[Repair]]
+"""The fields of an :class:`Extraction` in order: ``(value, error, source, span, repairs)``."""
+
+
 def extract_json(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:
     """Extract the JSON object of a model reply; see the module docstring for the rules."""
+    return Extraction(*extract_parts(text, max_chars))
+
+
+def extract_parts(text: str, max_chars: int = DEFAULT_MAX_CHARS) -> ExtractionParts:
+    """:func:`extract_json` as a plain tuple of the :class:`Extraction` fields.
+
+    ``parse`` uses this form: it only unpacks the fields, and building the frozen
+    dataclass (one ``object.__setattr__`` per field) cost about as much as finding the
+    thinking block and the fence of a typical reply.
+    """
     try:
         return _extract(text, max_chars)
     except Exception as exc:  # the contract is "never raises": report, do not propagate
-        return Extraction(error=f"could not extract JSON: internal {type(exc).__name__}")
+        return _failure(f"could not extract JSON: internal {type(exc).__name__}")
 
 
-def _extract(text: object, max_chars: int) -> Extraction:
+def _failure(error: str) -> ExtractionParts:
+    return None, error, None, None, []
+
+
+def _extract(text: object, max_chars: int) -> ExtractionParts:
     if not isinstance(text, str):
-        return Extraction(error=f"expected text, got {type(text).__name__}")
+        return _failure(f"expected text, got {type(text).__name__}")
     if len(text) > max_chars:
-        return Extraction(error=f"reply is {len(text):,} characters; the limit is {max_chars:,}")
+        return _failure(f"reply is {len(text):,} characters; the limit is {max_chars:,}")
     quick = _fast_path(text, thinking_regions(text))
     if quick is not None:
         return quick
     result = scan(text, soft_thinking=True)
     found = _Chooser(text, result).choose()
-    if found.error == NO_OBJECT and result.soft_thinking_used:
+    if found[1] == NO_OBJECT and result.soft_thinking_used:
         found = _Chooser(text, scan(text, soft_thinking=False)).choose()
     return found
 
@@ -117,7 +135,7 @@ def has_preferred_key(value: dict[str, Any]) -> bool:
 # --- fast path: one candidate, no Python-level scanning ----------------------------------
 
 
-def _fast_path(text: str, regions: list[Region]) -> Extraction | None:
+def _fast_path(text: str, regions: list[Region]) -> ExtractionParts | None:
     """The common replies, without the Python-level scan; None means "use the full scan".
 
     The fast path looks at one candidate only — the object opening the body of the first
@@ -127,26 +145,25 @@ def _fast_path(text: str, regions: list[Region]) -> Extraction | None:
     choose too: it tries that candidate first. A gate-state body cannot sit inside a valid
     JSON string, since its quotes would end the string.
     """
-    fence = first_outside(find_fence, text, regions)
+    fence = first_fence(text, regions)
     if fence is not None:
-        start = first_non_blank(text, fence_body_start(text, fence[1]))
+        start = fence_body_lead(text, fence[1])
         return _fast_candidate(text, start, "fence", alone=False) if text.startswith("{", start) else None
-    opener = first_outside(find_opener, text, regions)
-    if opener is None or text[opener[0]] != "{":
+    start = first_opener(text, regions)
+    if start < 0 or text[start] != "{":
         return None
-    start = opener[0]
     return _fast_candidate(text, start, "scan", alone=not regions and text_is_blank(text, 0, start))
 
 
-def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> Extraction | None:
+def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> ExtractionParts | None:
     """Decode the object at ``start``: strictly, by the error-driven repair, or by the tokenizer.
 
     All three read to the end of the text and stop where the object closes, so a fence
     marker inside a string cannot cut the object short.
     """
-    quick = quick_repair(text, start)
+    quick = quick_repair_parts(text, start)
     if quick is not None:
-        value, end, fixes = quick.value, quick.end, quick.fixes
+        value, end, fixes = quick
     else:
         outcome = repair_json(text, start, len(text), budget=len(text))
         if outcome.json_text is None:
@@ -154,10 +171,10 @@ def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> Extra
         value, end, fixes = _loads_object(outcome.json_text), outcome.end, outcome.fixes
     if not isinstance(value, dict) or (fixes and not value):
         return None  # not an object, or a repair that would invent an empty one
-    if not has_preferred_key(value) and not (alone and text_is_blank(text, end, len(text))):
-        return None
-    repairs = to_repairs(text, fixes) if fixes else []
-    return Extraction(value=value, source=source, span=(start, end), repairs=repairs)
+    if "summary" not in value and "gates" not in value and "status" not in value:  # has_preferred_key
+        if not (alone and text_is_blank(text, end, len(text))):
+            return None
+    return value, None, source, (start, end), to_repairs(text, fixes) if fixes else []
 
 
 def _loads_object(candidate: str) -> dict[str, Any] | None:
@@ -183,13 +200,9 @@ class _Found:
         self.fence = fence
         self.fixes = fixes
 
-    def extraction(self, text: str) -> Extraction:
-        return Extraction(
-            value=self.value,
-            source="fence" if self.fence >= 0 else "scan",
-            span=(self.start, self.end),
-            repairs=to_repairs(text, self.fixes),
-        )
+    def extraction(self, text: str) -> ExtractionParts:
+        source = "fence" if self.fence >= 0 else "scan"
+        return self.value, None, source, (self.start, self.end), to_repairs(text, self.fixes)
 
 
 class _Chooser:
@@ -204,7 +217,7 @@ class _Chooser:
         self.keyword_cache: dict[str, tuple[int, int]] = {}
         self.keyword_from, self.keyword_at = 0, -1  # empty: the first check searches
 
-    def choose(self) -> Extraction:
+    def choose(self) -> ExtractionParts:
         arrays = self._real_arrays()
         array_starts = [start for start, _ in arrays]
         candidates = sorted(
@@ -232,7 +245,7 @@ class _Chooser:
                     first = found
         if first is not None:
             return first.extraction(self.text)
-        return Extraction(error=self._no_object_error(bool(arrays)))
+        return _failure(self._no_object_error(bool(arrays)))
 
     def _no_object_error(self, saw_array: bool) -> str:
         if saw_array:

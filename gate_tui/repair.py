@@ -158,7 +158,7 @@ QUICK_MAX_FIXES = 12
 def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> QuickRepair | None:
     """Decode the value opening at ``text[start]``, letting the C decoder find the defects.
 
-    Each failed ``raw_decode`` of the slice points at the first defect; if it is one the
+    Each failed decode of the candidate points at the first defect; if it is one the
     tokenizer would fix the same way (trailing comma, comment, unquoted key, Python
     literal, curly quotes) it is fixed in place and decoding retried. Anything else —
     a cut-off reply, prose, a missing comma — returns None so the
@@ -168,24 +168,47 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
     decodes of the slice: linear, and far cheaper than tokenizing in Python when a
     reply has a few defects. Text after the value is ignored, as the tokenizer does.
     """
+    found = quick_repair_parts(text, start, max_fixes)
+    return None if found is None else QuickRepair(*found)
+
+
+def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) -> tuple[object, int, tuple[Fix, ...]] | None:
+    """:func:`quick_repair` as a plain tuple, for the extraction fast path (a named tuple
+    is built by a Python-level call, a measurable share of parsing a typical reply)."""
+    # The first decode reads the original text at `start`: nearly every reply needs no
+    # repair, and then the candidate is never copied out of the text. The C scanner reads
+    # nothing before its index, so its positions are the slice's plus `start`. A failure
+    # counts lines from 0 to build its error (O(start), once); the rounds that edit work
+    # on the slice, and the first of them reuses this failure instead of decoding again.
+    try:
+        value, end = _SCAN_ONCE(text, start)
+    except StopIteration as missing:  # what raw_decode reports as "Expecting value"
+        at, message = missing.value - start, "Expecting value"
+    except json.JSONDecodeError as error:
+        at, message = error.pos - start, error.msg
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    else:
+        return value, end, ()
     current = text[start:]
     fixes: list[Fix] = []
     edits = _Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
     literals_done = False
     last = -1
-    for _ in range(max_fixes + 1):
-        try:
-            value, end = _DECODER.raw_decode(current)
-        except json.JSONDecodeError as error:
-            at, message = error.pos, error.msg
-        except (ValueError, RecursionError, MemoryError):
-            return None
-        else:
-            stop = start + edits.original(end)
-            if removed:
-                fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
-            return QuickRepair(value, stop, tuple(fix for fix in fixes if fix.offset < stop))
+    for round_ in range(max_fixes + 1):
+        if round_:
+            try:
+                value, end = _DECODER.raw_decode(current)
+            except json.JSONDecodeError as error:
+                at, message = error.pos, error.msg
+            except (ValueError, RecursionError, MemoryError):
+                return None
+            else:
+                stop = start + edits.original(end)
+                if removed:
+                    fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
+                return value, stop, tuple(fix for fix in fixes if fix.offset < stop)
         if at <= last:
             return None  # no progress: the defect is not a local one
         if current.startswith("'", at) and not fixes and "/*" not in current:

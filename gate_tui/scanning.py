@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 MAX_DEPTH = 512
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
@@ -35,6 +33,9 @@ _THINK_CLOSE = {
     "think": re.compile(r"</think>", re.IGNORECASE),
     "thinking": re.compile(r"</thinking>", re.IGNORECASE),
 }
+# The usual lowercase spellings, tried with str.startswith before the case-insensitive
+# regexes above: on the hot path a regex match costs several times a startswith.
+_CLOSING_TAG = {"think": "</think>", "thinking": "</thinking>"}
 
 # What the bracket scan stops at. Outside any bracket, `"` is prose (`5" screen`) and not a
 # string; `<` may start a thinking tag. Inside brackets, strings matter and tags do not.
@@ -53,15 +54,14 @@ _STRING_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
 _RUN = {"`": re.compile(r"`++"), "~": re.compile(r"~++")}
 # A fence's language tag (json, py, c++, ...): the body starts after it, even on the same line.
 _INFO = re.compile(r"[ \t]*+[\w+.#-]*+")
+_INFO_AND_BLANKS = re.compile(r"[ \t]*+[\w+.#-]*+\s*+")  # _INFO, then _SPACE, in one match
 _SPACE = re.compile(r"\s*+")
 
 
-class Region(NamedTuple):
-    """A stretch of thinking, ``[start, end)``; ``soft`` when a tag was left unclosed."""
-
-    start: int
-    end: int
-    soft: bool
+Region = tuple[int, int, bool]
+"""A stretch of thinking: ``(start, end, soft)``, ``[start, end)``; ``soft`` when a tag was
+left unclosed. A plain tuple, not a named one: building a ``NamedTuple`` costs a Python-level
+call, and every reply with a thinking block builds one on the fast path."""
 
 
 def thinking_regions(text: str) -> list[Region]:
@@ -75,41 +75,44 @@ def thinking_regions(text: str) -> list[Region]:
     regions: list[Region] = []
     pos = 0
     outside_start = 0
+    find, match_tag = text.find, _THINK_TAG.match
     while True:
-        tag = _next_tag(text, pos)
-        if tag is None:
-            return regions
-        if tag.group(1):
-            regions.append(Region(outside_start, tag.end(), True))
-            outside_start = pos = tag.end()
-            continue
-        close = find_closing_tag(text, _tag_name(tag), tag.end())
-        if close < 0:
-            regions.append(Region(tag.start(), len(text), True))
-            return regions
-        regions.append(Region(tag.start(), close, False))
-        outside_start = pos = close
-
-
-def _next_tag(text: str, pos: int) -> re.Match[str] | None:
-    # str.find to each '<' is several times faster than a case-insensitive regex search.
-    while True:
-        at = text.find("<", pos)
+        # str.find to each '<' is several times faster than a case-insensitive regex search.
+        at = find("<", pos)
         if at < 0:
-            return None
-        tag = _THINK_TAG.match(text, at)
-        if tag is not None:
-            return tag
-        pos = at + 1
+            return regions
+        if text.startswith("<thinking>", at):  # the usual spellings, without the regex
+            name, end = "thinking", at + 10
+        elif text.startswith("<think>", at):
+            name, end = "think", at + 7
+        else:
+            tag = match_tag(text, at)
+            if tag is None:
+                pos = at + 1
+                continue
+            if tag.group(1):  # an orphan closing tag: everything since the last block
+                pos = tag.end()
+                regions.append((outside_start, pos, True))
+                outside_start = pos
+                continue
+            name, end = _tag_name(tag), tag.end()
+        close = find_closing_tag(text, name, end)
+        if close < 0:
+            regions.append((at, len(text), True))
+            return regions
+        regions.append((at, close, False))
+        outside_start = pos = close
 
 
 def find_closing_tag(text: str, name: str, pos: int) -> int:
     """End offset of the first ``</think>`` / ``</thinking>`` (per ``name``) after ``pos``, or -1."""
-    pattern = _THINK_CLOSE[name]
+    pattern, lowercase = _THINK_CLOSE[name], _CLOSING_TAG[name]
     for _ in range(8):  # find '<' in C (memchr), then check the tag: faster on ordinary text
         at = text.find("<", pos)
         if at < 0:
             return -1
+        if text.startswith(lowercase, at):
+            return at + len(lowercase)
         close = pattern.match(text, at)
         if close is not None:
             return close.end()
@@ -118,14 +121,41 @@ def find_closing_tag(text: str, name: str, pos: int) -> int:
     return -1 if close is None else close.end()
 
 
-def find_fence(text: str, pos: int) -> tuple[int, int] | None:
-    """The next run of three or more backticks or tildes at or after ``pos``: (start, end)."""
-    ticks = find_run(text, "```", pos, len(text))
-    tildes = find_run(text, "~~~", pos, len(text) if ticks < 0 else ticks)
-    at = tildes if tildes >= 0 else ticks
-    if at < 0:
-        return None
-    return at, _RUN[text[at]].match(text, at).end()
+def first_fence(text: str, regions: list[Region]) -> tuple[int, int] | None:
+    """The first run of three or more backticks or tildes that does not start inside one
+    of ``regions``: (start, end), or None.
+
+    Regions are skipped in order, and each search resumes where the last one stopped
+    (thousands of thinking blocks with a ``~~~`` or a ``[`` in each stay linear).
+    """
+    n = len(text)
+    find = text.find
+    pos = index = 0
+    count = len(regions)
+    ticks = -2  # the next ``` at or after pos; -1: there is none; -2: not searched yet
+    while True:
+        if ticks < pos and ticks != -1:  # search again only once passed: linear in all
+            ticks = find("`", pos)
+            if ticks >= 0 and not text.startswith("```", ticks):
+                ticks = find_run(text, "```", ticks + 1, n)
+        at = ticks
+        limit = n if at < 0 else at
+        tildes = find("~", pos, limit)  # most replies have no tilde at all: one memchr says so
+        if tildes >= 0:
+            tildes = find_run(text, "~~~", tildes, limit)
+            if tildes >= 0:
+                at = tildes
+        if at < 0:
+            return None
+        while index < count and regions[index][1] <= at:
+            index += 1
+        if index < count and regions[index][0] <= at:
+            pos = regions[index][1]
+            continue
+        end = at + 3
+        if text.startswith(text[at], end):  # a longer run: the regex takes it whole
+            end = _RUN[text[at]].match(text, at).end()
+        return at, end
 
 
 def find_run(text: str, marker: str, pos: int, end: int) -> int:
@@ -143,36 +173,32 @@ def find_run(text: str, marker: str, pos: int, end: int) -> int:
     return text.find(marker, pos, end)
 
 
-def find_opener(text: str, pos: int) -> tuple[int, int] | None:
-    """The next ``{`` or ``[`` at or after ``pos``: (start, end)."""
-    brace = text.find("{", pos)
-    bracket = text.find("[", pos, brace if brace >= 0 else len(text))
-    at = bracket if bracket >= 0 else brace
-    return None if at < 0 else (at, at + 1)
-
-
-def first_outside(
-    finder: Callable[[str, int], tuple[int, int] | None], text: str, regions: list[Region]
-) -> tuple[int, int] | None:
-    """The first ``finder`` hit, as (start, end), that does not start inside one of ``regions``."""
-    pos = 0
-    index = 0
+def first_opener(text: str, regions: list[Region]) -> int:
+    """Offset of the first ``{`` or ``[`` that does not start inside one of ``regions``, or -1."""
+    n = len(text)
+    find = text.find
+    pos = index = 0
+    count = len(regions)
+    brace = -2  # the next `{` at or after pos; -1: there is none; -2: not searched yet
     while True:
-        found = finder(text, pos)
-        if found is None:
-            return None
-        at = found[0]
-        while index < len(regions) and regions[index].end <= at:
+        if brace < pos and brace != -1:  # search again only once passed: linear in all
+            brace = find("{", pos)
+        bracket = find("[", pos, n if brace < 0 else brace)
+        at = bracket if bracket >= 0 else brace
+        if at < 0:
+            return -1
+        while index < count and regions[index][1] <= at:
             index += 1
-        if index < len(regions) and regions[index].start <= at:
-            pos = regions[index].end
+        if index < count and regions[index][0] <= at:
+            pos = regions[index][1]
             continue
-        return found
+        return at
 
 
-def fence_body_start(text: str, marker_end: int) -> int:
-    """Where a fence's body begins: after the marker and its optional language tag."""
-    return _INFO.match(text, marker_end).end()
+def fence_body_lead(text: str, marker_end: int) -> int:
+    """The first non-blank of a fence's body: after the marker, its optional language tag
+    and blanks."""
+    return _INFO_AND_BLANKS.match(text, marker_end).end()
 
 
 def _tag_name(tag: re.Match[str]) -> str:

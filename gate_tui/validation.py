@@ -33,15 +33,22 @@ from gate_tui.models import (
 )
 
 TOP_LEVEL_KEYS = ("summary", "gates", "status", "schema_version")
+_TOP_LEVEL_SET = frozenset(TOP_LEVEL_KEYS)
 GATE_FIELDS = ("raw", "classified")
 _GATE_FIELD_SET = frozenset(GATE_FIELDS)
 STATUS_FIELDS = ("pass", "next_gate", "next_query")
+_STATUS_FIELD_SET = frozenset(STATUS_FIELDS)
 _ABSENT = object()
 
 
 @dataclass
 class Proposal:
-    """Gate values an actor proposes, plus everything found wrong or worth saying."""
+    """Gate values an actor proposes, plus everything found wrong or worth saying.
+
+    When ``errors`` is empty, ``gates`` holds every gate of the config in ``gate_order``
+    (one nobody answered as ``{"raw": None, "classified": None}``): the gates of the
+    canonical state, which ``parse`` uses as they are.
+    """
 
     summary: str = ""
     gates: dict[str, dict[str, str | None]] = field(default_factory=dict)
@@ -190,6 +197,12 @@ def unknown_gate(key: Any, actor: str, config: GateConfig, out: Proposal) -> Non
 
 def validate_assistant(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
     """Check a full state sent by a model."""
+    plain = _plain_assistant_state(data, config)
+    return plain if plain is not None else check_assistant_fully(data, config)
+
+
+def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
+    """:func:`validate_assistant` without its one-pass shortcut: every check, every message."""
     out = Proposal()
     check_envelope(data, config, out)
     if "summary" in data:
@@ -208,7 +221,68 @@ def validate_assistant(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
         out.error("missing_key", "status is missing", "status", expected="object")
     else:
         _assistant_status(status, config, out)
+    if not out.errors:
+        out.gates = {key: out.gates.get(key) or {"raw": None, "classified": None} for key in config.gate_order}
     return out
+
+
+def _plain_assistant_state(data: Mapping[Any, Any], config: GateConfig) -> Proposal | None:
+    """The whole check of a model's state in one pass, when nothing about it needs words.
+
+    Most replies are a state exactly as asked for: known top-level keys, a string
+    summary, every gate object plain (see :func:`_plain_gate_value`) and a gate of the
+    config, every required gate present, a status with a boolean ``pass``. The full
+    check finds no error and no warning in such a state, after walking it in several
+    passes and building the gates in reply order before putting them in config order;
+    this builds the canonical gates directly. Anything else, however harmless, returns
+    None and the full check decides (and words the errors). Tests check the two agree.
+    """
+    if not data.keys() <= _TOP_LEVEL_SET:
+        return None
+    version = data.get("schema_version", _ABSENT)
+    if version is not _ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
+        return None
+    summary = data.get("summary", _ABSENT)
+    if summary is None:
+        summary = ""
+    elif type(summary) is not str:
+        return None  # absent, or not a string
+    else:
+        summary = summary.strip()
+        if len(summary) > SUMMARY_MAX_CHARS:
+            return None
+    gates, status = data.get("gates"), data.get("status")
+    if type(gates) is not dict or type(status) is not dict or not status.keys() <= _STATUS_FIELD_SET:
+        return None
+    passed, next_gate, next_query = status.get("pass"), status.get("next_gate"), status.get("next_query")
+    if type(passed) is not bool or (next_query is not None and type(next_query) is not str):
+        return None
+    defs = config.gates
+    if next_gate is not None and (type(next_gate) is not str or next_gate not in defs):
+        return None
+    canonical: dict[str, dict[str, str | None]] = {}
+    matched = 0
+    for key in config.gate_order:
+        value = gates.get(key)
+        if value is None:
+            if key in gates or defs[key].required:
+                return None  # a null gate, or a required gate missing: errors
+            canonical[key] = {"raw": None, "classified": None}
+            continue
+        # _plain_gate_value, inlined: this runs for every gate of every reply.
+        if type(value) is not dict or not _GATE_FIELD_SET.issuperset(value):
+            return None
+        raw, classified = value.get("raw"), value.get("classified")
+        if raw is not None and type(raw) is not str:
+            return None
+        if classified is not None and (type(classified) is not str or classified not in defs[key].expected_categories):
+            return None
+        canonical[key] = {"raw": (raw.strip() or None) if raw else None, "classified": classified or None}
+        matched += 1
+    if matched != len(gates):
+        return None  # a key that is not a gate of this config
+    claimed = {"pass": passed, "next_gate": next_gate, "next_query": next_query}
+    return Proposal(summary=summary, gates=canonical, claimed_status=claimed)
 
 
 def _assistant_gates(gates: dict[Any, Any], config: GateConfig, out: Proposal) -> None:

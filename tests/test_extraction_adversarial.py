@@ -70,6 +70,10 @@ CASES: dict[str, tuple[str, Callable[[Extraction], None]]] = {
     "comment openers": ("{/*" * (SIZE // 3), expect_error("nested deeper than 512 levels")),
     "unterminated fence and object": ("```json\n" + '{"summary": "' + "y" * SIZE, expect_summary_prefix("yyy")),
     "no structure at all": ("lorem ipsum " * (SIZE // 12), expect_error(NO_OBJECT)),
+    # Near the 4 MiB cap: each thinking block hides a candidate start, and a search that
+    # went back to the end of the text for each of them would take many seconds.
+    "thinking blocks hiding [": ("<think>[</think>" * 250_000, expect_error(NO_OBJECT)),
+    "thinking blocks hiding ~~~": ("<think>~~~</think>" * 230_000, expect_error(NO_OBJECT)),
 }
 
 

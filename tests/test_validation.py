@@ -6,9 +6,13 @@ import copy
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gate_tui import GateConfig, GateState, Policy, parse
-from tests.conftest import reply
+from gate_tui.config import load_config
+from gate_tui.validation import _plain_assistant_state, check_assistant_fully
+from tests.conftest import CONFIGS, reply
 from tests.test_parser_acceptance import full_state
 
 
@@ -298,3 +302,54 @@ def test_decision_change_shows_in_diff(ml_config: GateConfig, good_state: GateSt
     result = parse({"gates": {"2_use_case": {"raw": None}}}, ml_config, good_state, "user")
     paths = [c["path"] for c in result.diff.changes]
     assert paths == ["gates.2_use_case.raw", "status.pass", "status.next_gate", "status.next_query"]
+
+
+# --- the one-pass shortcut for plain model states ----------------------------------------
+
+ML = load_config(CONFIGS / "ml_project_intake.yaml")
+_texts = st.none() | st.text(max_size=12) | st.sampled_from(["  padded  ", "", "   ", "available", "Available", "approved", "partial "])
+_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+_odd_gate_value = st.fixed_dictionaries({}, optional={"raw": _texts | _scalars, "classified": _texts, "extra": _scalars})
+
+
+def _gate_value(key: str) -> st.SearchStrategy:
+    """Mostly plain values for the gate (the shortcut's case), sometimes anything."""
+    categories = ML.gates[key].expected_categories
+    plain = st.fixed_dictionaries(
+        {"raw": st.none() | st.text(max_size=12) | st.just("  padded  ")},
+        optional={"classified": st.none() | st.sampled_from(categories) if categories else st.none()},
+    )
+    return plain | plain | _odd_gate_value
+
+
+_near_plain_states = st.fixed_dictionaries(
+    {
+        "summary": st.text(max_size=8) | st.none() | st.just("x" * 205) | st.integers(),
+        "gates": st.fixed_dictionaries(
+            {key: _gate_value(key) for key in ML.gate_order[:4]},
+            optional={ML.gate_order[4]: _gate_value(ML.gate_order[4]) | st.none(), "unknown_gate": _odd_gate_value},
+        ),
+        "status": st.fixed_dictionaries(
+            {"pass": st.booleans() | _scalars},
+            optional={"next_gate": st.none() | st.sampled_from([*ML.gate_order, "nope"]) | st.integers(), "next_query": _scalars, "other": _scalars},
+        ),
+    },
+    optional={"schema_version": st.sampled_from(["1.0", "2.0", 1]), "extra": _scalars},
+)
+
+
+def test_a_plain_model_state_takes_the_shortcut() -> None:
+    assert _plain_assistant_state(full_state(), ML) is not None
+    assert _plain_assistant_state({**full_state(), "extra": 1}, ML) is None
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_near_plain_states)
+def test_the_shortcut_agrees_with_the_full_check(data: dict) -> None:
+    short = _plain_assistant_state(data, ML)
+    if short is None:
+        return  # the full check decides: nothing to compare
+    full = check_assistant_fully(data, ML)
+    assert short == full
+    assert list(short.gates) == list(full.gates) == ML.gate_order
+    assert not short.errors and not short.warnings
