@@ -8,15 +8,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.command import CommandList
-from textual.widgets import Input
+import pytest
+from textual.widgets import Input, Static
 
 from gate_tui.config import load_config
 from gate_tui.parser import parse
-from gate_tui.session import find_resumable, open_session
+from gate_tui.session import Session, find_resumable, open_session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.screens.resume import ResumeScreen
-from tests.tui_helpers import ML_CONFIG, palette_highlight, reply, screen_text, wait_for
+from tests.tui_helpers import (
+    CONFIGS,
+    ML_CONFIG,
+    answer_path,
+    reply,
+    run_command,
+    screen_text,
+    wait_for,
+)
+
+VENDOR_CONFIG = CONFIGS / "vendor_security_review.yaml"
 
 
 def unfinished_session() -> None:
@@ -94,14 +104,151 @@ async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> Non
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.session.persistent)
         for command, target in (("Save state as", copy), ("Export review report", report)):
-            await pilot.press("ctrl+p")
-            await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
-            await pilot.press(*command)
-            await wait_for(pilot, lambda command=command: palette_highlight(app).startswith(command), message=f"{command} highlighted")
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input")
-            app.screen.query_one("#path-input", Input).value = str(target)
-            await pilot.press("enter")
+            await run_command(pilot, app, command)
+            await answer_path(pilot, app, target)
             await wait_for(pilot, lambda target=target: target.exists(), message=f"{target.name} written")
         assert report.read_text(encoding="utf-8").startswith("#")
         assert json.loads(copy.read_text(encoding="utf-8"))
+
+
+async def type_answer(pilot: object, app: GateApp, gate: str, text: str) -> None:
+    """Type ``text`` into the raw field of ``gate`` and press Enter (one user transition)."""
+    app.select_gate(gate)
+    app.query_one("#raw", Input).focus()
+    await pilot.press(*text, "enter")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded")
+
+
+def state_file_of(config_path: Path, reply_name: str, target: Path) -> Path:
+    """A state file (format 1, stamped with the config's fingerprint) holding a reply's state."""
+    config = load_config(config_path)
+    session = Session.in_memory(config, config_path)
+    text = reply(reply_name)
+    session.accept(parse(text, config, session.state, actor="assistant"), text, "assistant")
+    assert session.save(target) is None
+    return target
+
+
+async def test_export_state_json_writes_the_canonical_state(tmp_path: Path) -> None:
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, state_file=tmp_path / "intake.json", blink=False)
+    target = tmp_path / "exported.json"
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistent)
+        await type_answer(pilot, app, "2_use_case", "Rank tickets")
+        await run_command(pilot, app, "Export state JSON")
+        await answer_path(pilot, app, target)
+        await wait_for(pilot, lambda: target.exists(), message="the exported file")
+        await wait_for(pilot, lambda: "State exported" in screen_text(app), message="the notice")
+        exported = json.loads(target.read_text(encoding="utf-8"))
+    assert exported == app.session.state.model_dump(mode="json"), "the canonical state, nothing else"
+    assert set(exported) == {"summary", "gates", "status"}
+    assert exported["status"]["pass"] is False and "pass_" not in exported["status"]
+    assert exported["status"]["next_gate"] == "1_data_availability"
+    assert exported["gates"]["2_use_case"]["raw"] == "Rank tickets"
+
+
+async def test_copy_state_to_clipboard_copies_the_state_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await type_answer(pilot, app, "3_success_metric", "MAPE under 8%")
+        await run_command(pilot, app, "Copy state to clipboard")
+        await wait_for(pilot, lambda: copied, message="copy_to_clipboard called")
+        await wait_for(pilot, lambda: "copied to the clipboard" in screen_text(app), message="the notice")
+    assert copied == [app.session.state_json()]
+    data = json.loads(copied[0])
+    assert data["status"] == {"pass": False, "next_gate": "1_data_availability", "next_query": data["status"]["next_query"]}
+    assert data["gates"]["3_success_metric"]["raw"] == "MAPE under 8%"
+
+
+async def test_open_state_goes_through_the_parser(tmp_path: Path) -> None:
+    config = load_config(ML_CONFIG)
+    state_file = tmp_path / "intake.json"
+    claims_pass = tmp_path / "claims-pass.json"
+    claims_pass.write_text(json.dumps({
+        "summary": "says it passes",
+        "gates": {"1_data_availability": {"raw": "warehouse", "classified": "available"}},
+        "status": {"pass": True, "next_gate": None, "next_query": None},
+    }), encoding="utf-8")
+    app = GateApp(config, ML_CONFIG, state_file=state_file, blink=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistent)
+        await run_command(pilot, app, "Open state")
+        await answer_path(pilot, app, claims_pass)
+        await wait_for(pilot, lambda: app.session.state.summary == "says it passes", message="the file's state")
+        await wait_for(pilot, lambda: app.query_one("#summary", Input).value == "says it passes", message="the form reloaded")
+        assert app.decision_panel.word == "NO PASS", "the file's own status is only a claim"
+        assert app.session.decision.next_gate == "2_use_case"
+        assert [(t.actor, t.kind) for t in app.session.timeline] == [("user", "edit")]
+    saved = json.loads(state_file.read_text(encoding="utf-8"))
+    assert saved["state"]["summary"] == "says it passes"
+    assert saved["decision"]["pass"] is False and saved["decision"]["next_gate"] == "2_use_case"
+
+
+async def test_open_state_refuses_a_file_of_another_config(tmp_path: Path) -> None:
+    config = load_config(ML_CONFIG)
+    state_file = tmp_path / "intake.json"
+    vendor = state_file_of(VENDOR_CONFIG, "vendor_good.md", tmp_path / "vendor.json")
+    app = GateApp(config, ML_CONFIG, state_file=state_file, blink=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistent)
+        await type_answer(pilot, app, "2_use_case", "Rank tickets")
+        before, records, saved = app.session.state, len(app.session.records), state_file.read_bytes()
+        await run_command(pilot, app, "Open state")
+        await answer_path(pilot, app, vendor)
+        await wait_for(pilot, lambda: any("different config" in n.message for n in app._notifications), message="the refusal")
+        await wait_for(pilot, lambda: "Failed" in screen_text(app), message="the refusal on screen")
+        assert app.session.state == before
+        assert len(app.session.records) == records, "nothing journaled"
+        assert app.query_one("#raw", Input).value == "Rank tickets"
+        assert state_file.read_bytes() == saved
+
+
+async def test_a_second_editor_on_the_same_session_is_read_only(tmp_path: Path) -> None:
+    config = load_config(ML_CONFIG)
+    state_file = tmp_path / "intake.json"
+    first = open_session(config, ML_CONFIG, state_file=state_file)  # the first editor holds the lock
+    try:
+        text = reply("ml_lying_pass.md")
+        first.accept(parse(text, config, first.state, actor="assistant"), text, "assistant")
+        assert first.persistent and first.journal_path is not None
+        files = {path: path.read_bytes() for path in (state_file, first.journal_path)}
+        app = GateApp(config, ML_CONFIG, state_file=state_file, blink=False)
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await wait_for(pilot, lambda: app.session.read_only, message="a read-only session")
+            await wait_for(pilot, lambda: "READ-ONLY" in screen_text(app), message="READ-ONLY in the title")
+            assert "opened read-only" in screen_text(app), "the warning bar says why"
+            assert app.session.state == first.state
+            await type_answer(pilot, app, "3_success_metric", "MAPE")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: "Not saved" in screen_text(app), message="ctrl+s refused")
+            assert any("is read-only" in n.message for n in app._notifications)
+            await pilot.press("ctrl+q")
+        assert {path: path.read_bytes() for path in files} == files, "the second editor wrote nothing"
+    finally:
+        first.close()
+
+
+async def test_an_unwritable_state_directory_warns_and_editing_still_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("GATE_TUI_STATE_DIR", str(blocker / "state"))  # cannot be created, even by root
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, blink=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistence_warning is not None, message="the session fell back to memory")
+        bar = app.query_one("#notices", Static)
+        await wait_for(pilot, lambda: bar.display and "cannot create a session" in screen_text(app), message="the warning bar")
+        assert not app.session.persistent
+        await type_answer(pilot, app, "2_use_case", "Rank tickets")
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+        await pilot.press("enter", "down", "enter")
+        await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "available")
+        assert len(app.session.timeline) == 2
+        assert app.session.decision.next_gate == "3_success_metric"
+        assert bar.display and "cannot create a session" in screen_text(app), "the warning stays on screen"
+    assert sorted(tmp_path.iterdir()) == [blocker] and blocker.read_text(encoding="utf-8") == "not a folder"

@@ -1,14 +1,18 @@
 """End to end in a real terminal: tmux runs the installed ``gate-tui`` command.
 
 ``send-keys`` and a bracketed ``paste-buffer -p`` drive it, ``capture-pane -p`` reads the
-screen. Skipped (with the reason) where tmux or the installed command is missing.
+screen. Without the installed command, ``python -m gate_tui`` (the same entry point) runs
+instead; skipped (with the reason) only where tmux is missing.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -23,6 +27,12 @@ from tests.tui_helpers import ML_CONFIG, REPLIES
 pytestmark = pytest.mark.tmux
 
 GATE_TUI = Path(sys.executable).parent / "gate-tui"
+
+
+def gate_tui(*args: str | Path) -> str:
+    """The shell command running gate-tui with ``args`` (the installed command when there is one)."""
+    program = [str(GATE_TUI)] if GATE_TUI.exists() else [sys.executable, "-m", "gate_tui"]
+    return shlex.join([*program, *(str(arg) for arg in args)])
 
 
 class Tmux:
@@ -61,13 +71,20 @@ class Tmux:
     def kill(self) -> None:
         self.run("kill-server", check=False)
 
+    def app_pid(self) -> int:
+        """The pid of the program the pane's shell runs (the shell is ``#{pane_pid}``; ``env`` execs it)."""
+        shell = int(self.run("list-panes", "-F", "#{pane_pid}").split()[0])
+        children = subprocess.run(["pgrep", "-P", str(shell)], capture_output=True, text=True, check=False).stdout.split()
+        assert len(children) == 1, f"expected one program under the pane's shell {shell}, found {children}"
+        pid = int(children[0])
+        assert b"gate" in Path(f"/proc/{pid}/cmdline").read_bytes(), "the pane runs gate-tui"
+        return pid
+
 
 @pytest.fixture
 def tmux() -> Iterator[Tmux]:
     if shutil.which("tmux") is None:
         pytest.skip("tmux not installed")
-    if not GATE_TUI.exists():
-        pytest.skip(f"the gate-tui command is not installed in {GATE_TUI.parent} (pip install -e .)")
     server = Tmux()
     yield server
     server.kill()
@@ -75,7 +92,7 @@ def tmux() -> Iterator[Tmux]:
 
 def test_paste_a_reply_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
     state_dir = tmp_path / "state"
-    command = f"{shlex.quote(str(GATE_TUI))} {shlex.quote(str(ML_CONFIG))} --new"
+    command = gate_tui(ML_CONFIG, "--new")
     tmux.start(command, {"GATE_TUI_STATE_DIR": str(state_dir), "TERM": "xterm-256color"})
     tmux.wait_for(lambda s: "NO PASS" in s and "1_data_availability" in s, "the editor's first screen")
     tmux.run("send-keys", "F2")
@@ -91,3 +108,62 @@ def test_paste_a_reply_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
     assert states, "the session wrote its state file"
     saved = json.loads(states[0].read_text(encoding="utf-8"))
     assert '"pass": true' in json.dumps(saved)
+
+
+TIMELINE_ROW = re.compile(r"\b([0-9])\s+\d\d:\d\d:\d\d\s+(user|assistant)\s+(edit|reply)\b")
+
+
+def timeline_rows(screen: str) -> list[tuple[str, str, str]]:
+    """The timeline rows on screen: (index, actor, kind)."""
+    return [match.groups() for line in screen.splitlines() for match in TIMELINE_ROW.finditer(line)]
+
+
+EXPECTED_ROWS = [("0", "user", "edit"), ("1", "user", "edit"), ("2", "assistant", "reply")]
+PASSED = "PASS · every required gate is answered"  # the decision panel's line (rows also say NO PASS)
+
+
+def test_kill_9_mid_review_loses_nothing_shown_as_accepted(tmux: Tmux, tmp_path: Path) -> None:
+    """Two edits and a reply, shown as accepted; kill -9; restart, resume: all three are back."""
+    state_dir = tmp_path / "state"
+    env = {"GATE_TUI_STATE_DIR": str(state_dir), "TERM": "xterm-256color", "GATE_TUI_NO_BLINK": "1"}
+    command = gate_tui(ML_CONFIG)
+    tmux.start(command, env)
+    tmux.wait_for(lambda s: "NO PASS" in s and "1_data_availability" in s, "the editor's first screen")
+    tmux.run("send-keys", "F3")  # the next gate's field: a category
+    time.sleep(0.3)
+    tmux.run("send-keys", "Enter")
+    tmux.wait_for(lambda s: "unavailable" in s, "the category menu")
+    tmux.run("send-keys", "Down", "Enter")  # none → available
+    tmux.wait_for(lambda s: timeline_rows(s) == EXPECTED_ROWS[:1], "the first edit in the timeline")
+    tmux.run("send-keys", "F3")  # now 2_use_case: free text
+    time.sleep(0.3)
+    tmux.run("send-keys", "-l", "Rank tickets")
+    tmux.run("send-keys", "Enter")
+    tmux.wait_for(lambda s: timeline_rows(s) == EXPECTED_ROWS[:2], "the second edit in the timeline")
+    tmux.run("send-keys", "F2")
+    time.sleep(0.3)
+    tmux.paste(REPLIES / "ml_good.md")
+    tmux.wait_for(lambda s: "If applied: PASS" in s, "the reply preview")
+    tmux.run("send-keys", "C-j")
+    tmux.wait_for(lambda s: timeline_rows(s) == EXPECTED_ROWS and PASSED in s, "the reply accepted: PASS")
+
+    pid = tmux.app_pid()
+    os.kill(pid, signal.SIGKILL)
+    tmux.wait_for(lambda s: "EXITED=137" in s, "gate-tui killed")
+    tmux.run("kill-session")
+
+    tmux.start(command, env)
+    tmux.wait_for(lambda s: "Resume session" in s and "3 transitions" in s, "the resume question")
+    tmux.run("send-keys", "Enter")
+    screen = tmux.wait_for(lambda s: timeline_rows(s) == EXPECTED_ROWS and PASSED in s, "the three transitions after resuming")
+    assert "Two years of labelled tickets" in screen, "the resumed state is in the form"
+    tmux.run("send-keys", "C-q")
+    tmux.wait_for(lambda s: "EXITED=0" in s, "a clean exit")
+
+    journals = list(state_dir.rglob("journal.jsonl"))
+    assert len(journals) == 1, "resumed, not started afresh"
+    records = [json.loads(line) for line in journals[0].read_text(encoding="utf-8").splitlines()[1:]]
+    moves = [(r.get("actor"), r.get("kind")) for r in records if r.get("kind") in ("edit", "reply")]
+    assert moves == [("user", "edit"), ("user", "edit"), ("assistant", "reply")]
+    saved = json.loads(journals[0].with_name("state.json").read_text(encoding="utf-8"))
+    assert saved["decision"]["pass"] is True

@@ -73,6 +73,26 @@ def palette_highlight(app: Any) -> str:
     return str(option.prompt) if option is not None else ""
 
 
+async def run_command(pilot: Any, app: Any, name: str) -> None:
+    """Open the command palette, type ``name`` and run the entry once it is highlighted."""
+    from textual.command import CommandList
+
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
+    await pilot.press(*name)
+    await wait_for(pilot, lambda: palette_highlight(app).startswith(name), message=f"{name} highlighted")
+    await pilot.press("enter")
+
+
+async def answer_path(pilot: Any, app: Any, path: Path) -> None:
+    """Fill the path prompt of a file command with ``path`` and confirm it."""
+    from textual.widgets import Input
+
+    await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input", message="the path prompt")
+    app.screen.query_one("#path-input", Input).value = str(path)
+    await pilot.press("enter")
+
+
 def reply(name: str) -> str:
     """A bundled sample reply."""
     return (REPLIES / name).read_text(encoding="utf-8")
