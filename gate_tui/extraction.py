@@ -41,7 +41,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gate_tui.models import Repair
-from gate_tui.repair import Fix, RepairOutcome, quick_repair_parts, repair_json, to_repairs
+from gate_tui.repair import (
+    Fix,
+    RepairOutcome,
+    RepairRecord,
+    quick_repair_parts,
+    repair_json,
+    repair_records,
+)
 from gate_tui.scanning import (
     MAX_DEPTH,
     Region,
@@ -86,21 +93,24 @@ class Extraction:
     repairs: list[Repair] = field(default_factory=list)
 
 
-ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[Repair]]
-"""The fields of an :class:`Extraction` in order: ``(value, error, source, span, repairs)``."""
+ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord]]
+"""The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs)``,
+with each repair as a ``Repair``-shaped dict."""
 
 
 def extract_json(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:
     """Extract the JSON object of a model reply; see the module docstring for the rules."""
-    return Extraction(*extract_parts(text, max_chars))
+    value, error, source, span, records = extract_parts(text, max_chars)
+    return Extraction(value, error, source, span, [Repair.model_validate(record) for record in records])
 
 
 def extract_parts(text: str, max_chars: int = DEFAULT_MAX_CHARS) -> ExtractionParts:
     """:func:`extract_json` as a plain tuple of the :class:`Extraction` fields.
 
-    ``parse`` uses this form: it only unpacks the fields, and building the frozen
-    dataclass (one ``object.__setattr__`` per field) cost about as much as finding the
-    thinking block and the fence of a typical reply.
+    ``parse`` uses this form: it only unpacks the fields, building the frozen dataclass
+    (one ``object.__setattr__`` per field) cost about as much as finding the thinking
+    block and the fence of a typical reply, and its result validates the repairs with
+    everything else in one go rather than one model at a time.
     """
     try:
         return _extract(text, max_chars)
@@ -174,7 +184,7 @@ def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> Extra
     if "summary" not in value and "gates" not in value and "status" not in value:  # has_preferred_key
         if not (alone and text_is_blank(text, end, len(text))):
             return None
-    return value, None, source, (start, end), to_repairs(text, fixes) if fixes else []
+    return value, None, source, (start, end), repair_records(text, fixes) if fixes else []
 
 
 def _loads_object(candidate: str) -> dict[str, Any] | None:
@@ -202,7 +212,7 @@ class _Found:
 
     def extraction(self, text: str) -> ExtractionParts:
         source = "fence" if self.fence >= 0 else "scan"
-        return self.value, None, source, (self.start, self.end), to_repairs(text, self.fixes)
+        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes)
 
 
 class _Chooser:

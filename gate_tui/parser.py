@@ -28,8 +28,8 @@ from gate_tui.models import (
     ParseError,
     ParseResult,
     ParseWarning,
-    Repair,
 )
+from gate_tui.repair import RepairRecord
 from gate_tui.validation import Proposal, apply_user_patch, describe, validate_assistant
 
 ACTORS = ("assistant", "user")
@@ -67,7 +67,7 @@ class GateJsonParser:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
         return _finish(proposal, gate_config, previous, actor, repairs, source)
 
-    def _decode(self, payload: Any) -> tuple[Mapping[Any, Any] | None, list[Repair], str | None, ParseError | None]:
+    def _decode(self, payload: Any) -> tuple[Mapping[Any, Any] | None, list[RepairRecord], str | None, ParseError | None]:
         if not isinstance(payload, str):  # text first: the commonest payload, and the ABC check is slow
             if isinstance(payload, dict):
                 return payload, [], "object", None
@@ -125,7 +125,7 @@ def _finish(
     config: GateConfig,
     previous: StateDict | None,
     actor: str,
-    repairs: list[Repair],
+    repairs: list[RepairRecord],
     source: str | None,
 ) -> ParseResult:
     warnings: list[Any] = proposal.warnings  # the proposal is ours: its list can grow here
@@ -180,13 +180,14 @@ def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[Par
     return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed next_gate={said}; system decided {verdict}", field_path="status.next_gate")]
 
 
-def _repair_warning(repair: Repair) -> dict[str, Any]:
+def _repair_warning(repair: RepairRecord) -> dict[str, Any]:
     """A repair as a ``ParseWarning``-shaped dict (validated with the whole result)."""
+    line, column = repair["line"], repair["column"]
     return {
-        "code": f"repaired_{repair.code}",
-        "message": f"repaired at line {repair.line}:{repair.column}: {repair.message}",
-        "line": repair.line,
-        "column": repair.column,
+        "code": f"repaired_{repair['code']}",
+        "message": f"repaired at line {line}:{column}: {repair['message']}",
+        "line": line,
+        "column": column,
     }
 
 
@@ -208,7 +209,7 @@ def _failed(
     errors: list[ParseError],
     *,
     warnings: list[ParseWarning] | None = None,
-    repairs: list[Repair] | None = None,
+    repairs: list[RepairRecord] | None = None,
     source: str | None = None,
     claimed: dict[str, Any] | None = None,
 ) -> ParseResult:

@@ -40,7 +40,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gate_tui.models import Repair
 
@@ -199,7 +199,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     for round_ in range(max_fixes + 1):
         if round_:
             try:
-                value, end = _DECODER.raw_decode(current)
+                value, end = _SCAN_ONCE(current, 0)
+            except StopIteration as missing:
+                at, message = missing.value, "Expecting value"
             except json.JSONDecodeError as error:
                 at, message = error.pos, error.msg
             except (ValueError, RecursionError, MemoryError):
@@ -277,43 +279,47 @@ class _Edits:
         self.spans.sort()
 
 
-# Strings of both quote styles in text order (double-quoted ones first, so an apostrophe
-# inside them is never taken for a quote), brackets (to stop where the value closes), and
-# for the literal pass a bare Python literal that is not a key (`True:` would be one).
+# The bulk passes match, in text order: strings of both quote styles (double-quoted ones
+# first, so an apostrophe inside them is never taken for a quote), brackets (group 2, to
+# stop where the value closes), and what the pass rewrites (group 1): a single-quoted
+# string, or a bare Python literal that is not a key (`True:` would be one). Strings left
+# alone have no group, so the loop skips them on `lastindex` alone.
 # Each starts with a lookahead on the possible first characters: without it the engine
 # tries every alternative at every position (several times slower on long text).
-_BULK_STRINGS = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\'[^\'\\\n]*+(?:\\.[^\'\\\n]*+)*+\'|[{}\[\]]'
-_BULK_QUOTES = re.compile(r"(?=[\"'{}\[\]])(?:" + _BULK_STRINGS + ")")
+_DQ_STRING = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
+_SQ_STRING = r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'"
+_BRACKET = r"([{}\[\]])"
+_BULK_QUOTES = re.compile(r"(?=[\"'{}\[\]])(?:" + _DQ_STRING + "|(" + _SQ_STRING + ")|" + _BRACKET + ")")
 _BULK_LITERALS = re.compile(
-    r"(?=[\"'{}\[\]TFN])(?:" + _BULK_STRINGS + r"|\b(True|False|None)\b(?![ \t\r\n]*+:))"
+    r"(?=[\"'{}\[\]TFN])(?:" + _DQ_STRING + "|" + _SQ_STRING
+    + r"|\b(True|False|None)\b(?![ \t\r\n]*+:)|" + _BRACKET + ")"
 )
 _LITERAL_STARTS = ("True", "False", "None")
 _MAX_RESIZED_STRINGS = 32
 
 
-def _bulk_rewrite(current: str, pattern: re.Pattern[str], rewrite: Callable[[re.Match[str]], str | None]) -> str:
-    """Replace matches of ``pattern`` by ``rewrite`` (None keeps one), up to where the value closes.
+def _bulk_rewrite(current: str, pattern: re.Pattern[str], rewrite: Callable[[re.Match[str]], str]) -> str:
+    """Replace the group-1 matches of ``pattern`` by ``rewrite``, up to where the value closes.
 
-    Only the first value matters: stopping at its closing bracket keeps a reply with
-    thousands of later objects from being rewritten in full. Brackets inside strings are
-    skipped with the strings; a miscount only means a later round or the tokenizer.
+    Only the first value matters: stopping at its closing bracket (group 2) keeps a reply
+    with thousands of later objects from being rewritten in full. Brackets inside strings
+    are skipped with the strings; a miscount only means a later round or the tokenizer.
     """
     pieces: list[str] = []
     last = depth = 0
     for found in pattern.finditer(current):
-        c = current[found.start()]
-        if c == "{" or c == "[":
-            depth += 1
-        elif c == "}" or c == "]":
-            depth -= 1
-            if depth <= 0:
-                break
-        else:
-            new = rewrite(found)
-            if new is not None:
-                pieces.append(current[last : found.start()])
-                pieces.append(new)
-                last = found.end()
+        kind = found.lastindex
+        if kind == 1:
+            pieces.append(current[last : found.start()])
+            pieces.append(rewrite(found))
+            last = found.end()
+        elif kind == 2:
+            if found.group(2) in "{[":
+                depth += 1
+            else:
+                depth -= 1
+                if depth <= 0:
+                    break
     pieces.append(current[last:])
     return "".join(pieces)
 
@@ -326,26 +332,38 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
     in ``current`` are still original offsets. Returns the new text, the fixes, and the
     (start, end, new length) of strings whose length changed (escapes), or None when
     there are too many of those to map offsets cheaply.
+
+    :func:`_bulk_rewrite`'s loop, written out: a string is rewritten on every turn here,
+    and a callback per string cost a third of the pass.
     """
-    fixes: list[Fix] = []
+    pieces: list[str] = []
+    converted: list[int] = []  # where each rewritten string starts
     resized: list[tuple[int, int, int]] = []
-
-    def convert(found: re.Match[str]) -> str | None:
-        piece = found.group()
-        if piece[0] == '"':
-            return None
-        content = piece[1:-1]
-        if '"' in content or "\\" in content:
-            content = _REQUOTE.sub(_requote, content)
-        fixes.append(Fix("single_quotes", _SINGLE_QUOTES_MESSAGE, start + found.start()))
-        if len(content) + 2 != len(piece):
-            resized.append((found.start(), found.end(), len(content) + 2))
-        return '"' + content + '"'
-
-    converted = _bulk_rewrite(current, _BULK_QUOTES, convert)
+    last = depth = 0
+    for found in _BULK_QUOTES.finditer(current):
+        kind = found.lastindex
+        if kind == 1:
+            at, end = found.span()
+            content = current[at + 1 : end - 1]
+            if '"' in content or "\\" in content:
+                content = _REQUOTE.sub(_requote, content)
+                if len(content) + 2 != end - at:
+                    resized.append((at, end, len(content) + 2))
+            pieces += (current[last:at], '"', content, '"')
+            converted.append(at)
+            last = end
+        elif kind == 2:
+            if found.group(2) in "{[":
+                depth += 1
+            else:
+                depth -= 1
+                if depth <= 0:
+                    break
     if len(resized) > _MAX_RESIZED_STRINGS:
         return None
-    return converted, fixes, resized
+    pieces.append(current[last:])
+    fixes = [Fix("single_quotes", _SINGLE_QUOTES_MESSAGE, start + at) for at in converted]
+    return "".join(pieces), fixes, resized
 
 
 def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, list[Fix]]:
@@ -355,10 +373,8 @@ def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, 
     """
     fixes: list[Fix] = []
 
-    def convert(found: re.Match[str]) -> str | None:
+    def convert(found: re.Match[str]) -> str:
         word = found.group(1)
-        if word is None:
-            return None
         fixes.append(_python_literal(word, start + edits.original(found.start())))
         return _PYTHON_LITERALS[word]
 
@@ -425,14 +441,29 @@ def _comment_edit(current: str, at: int) -> tuple[int, int, str, Fix] | None:
     return None
 
 
+RepairRecord = dict[str, Any]
+"""A :class:`Repair` as a dict with its four fields (``code``, ``message``, ``line``, ``column``)."""
+
+
 def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
     """:class:`Repair` models with 1-based line and column in ``text``, in text order.
 
-    One forward pass over the text however many fixes there are. Consecutive quote fixes
-    of one style (a reply written with single quotes throughout) become one Repair at the
-    first string, whose message gives the count and the last position.
+    See :func:`repair_records`, which this turns into models.
     """
-    ordered = sorted(fixes, key=lambda fix: fix.offset)
+    return [Repair.model_validate(record) for record in repair_records(text, fixes)]
+
+
+def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
+    """:func:`to_repairs` as ``Repair``-shaped dicts, in text order.
+
+    One forward pass over the text however many fixes there are. Consecutive quote fixes
+    of one style (a reply written with single quotes throughout) become one repair at the
+    first string, whose message gives the count and the last position.
+
+    ``parse`` takes this form: its result validates the dicts together with everything
+    else, which is cheaper than building each model on its own first.
+    """
+    ordered = sorted(fixes, key=_offset) if len(fixes) > 1 else fixes
     runs: list[tuple[int, int]] = []  # (first, last) index of each reported run of fixes
     index = 0
     while index < len(ordered):
@@ -444,7 +475,7 @@ def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
         index = last + 1
     wanted = sorted({ordered[i].offset for run in runs for i in run})
     position = dict(zip(wanted, _line_columns(text, wanted), strict=True))
-    repairs: list[Repair] = []
+    repairs: list[RepairRecord] = []
     for first, last in runs:
         fix = ordered[first]
         line, column = position[fix.offset]
@@ -453,8 +484,12 @@ def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
             last_line, last_column = position[ordered[last].offset]
             noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
             message = f"{last - first + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
-        repairs.append(Repair(code=fix.code, message=message, line=line, column=column))
+        repairs.append({"code": fix.code, "message": message, "line": line, "column": column})
     return repairs
+
+
+def _offset(fix: Fix) -> int:
+    return fix.offset
 
 
 def _line_columns(text: str, offsets: list[int]) -> list[tuple[int, int]]:
