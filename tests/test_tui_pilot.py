@@ -68,7 +68,7 @@ async def test_typing_into_the_last_gate_turns_no_pass_into_pass() -> None:
         assert len(app.session.timeline) == 1, "one transition for the whole typed answer"
         assert app.session.state.gates["2_use_case"].raw == "Rank tickets"
         assert app.session.timeline[-1].actor == "user"
-        assert app.query_one("#raw", Input).value == "Rank tickets"
+        assert app.query_one("#raw", TextArea).text == "Rank tickets"
 
 
 async def test_choosing_a_category_with_the_select() -> None:
@@ -129,7 +129,7 @@ async def test_paste_a_reply_preview_and_apply_it() -> None:
         assert app.session.timeline[-1].actor == "assistant"
         await wait_for(pilot, lambda: app.reply_pane.text_area.text == "", message="applied reply cleared")
         app.gate_list.select_key("2_use_case")
-        await wait_for(pilot, lambda: app.query_one("#raw", Input).value.startswith("Rank incoming"))
+        await wait_for(pilot, lambda: app.query_one("#raw", TextArea).text.startswith("Rank incoming"))
         await pilot.pause(app.EDIT_COMMIT_DELAY + 0.2)
         assert len(app.session.timeline) == 1, "loading the form from a reply is not a user edit"
 
@@ -212,7 +212,31 @@ async def test_typed_edit_then_undo_reverts_the_whole_answer() -> None:
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "hello")
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw is None)
-        await wait_for(pilot, lambda: app.query_one("#raw", Input).value == "")
+        await wait_for(pilot, lambda: app.query_one("#raw", TextArea).text == "")
+        assert [t.kind for t in app.session.timeline] == ["edit", "undo"], "Ctrl+Z in the raw field undoes the transition"
+        assert app.focused is not None and app.focused.id == "raw"
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: app.query_one("#raw", TextArea).text == "hello", message="redo refills the field")
+        assert app.session.timeline[-1].kind == "redo"
+
+
+async def test_raw_answers_wrap_and_keep_pasted_lines() -> None:
+    app = make_app()
+    answer = "Two years of labelled tickets in the warehouse, refreshed nightly by the data team"
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
+        await pilot.press(*answer)
+        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == answer, message="the typed answer recorded")
+        shown = screen_text(app)
+        assert "Two years" in shown and "data team" in shown, "a long answer wraps in the field instead of scrolling sideways"
+        area = app.query_one("#raw", TextArea)
+        area.select_all()
+        app.post_message(events.Paste("first line\nsecond line"))
+        await wait_for(pilot, lambda: area.text == "first line\nsecond line", message="a pasted text keeps its lines")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "first line\nsecond line")
+        assert len(app.session.timeline) == 2, "one transition per answer, not per key"
 
 
 async def test_summary_too_long_is_shown_at_the_field_and_keeps_the_text() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static, TextArea
 
 from gate_tui.config import load_config
 from gate_tui.models import GateConfig
@@ -46,12 +46,17 @@ def timeline_text(app: GateApp) -> str:
 
 async def type_into(pilot: Any, app: GateApp, selector: str, text: str) -> None:
     """Focus a field and paste ``text`` into it, then record it with Enter."""
-    field = app.query_one(selector, Input)
+    field = app.query_one(selector)
     field.focus()
     await wait_for(pilot, lambda: app.focused is field)
     app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: field.value == text, message=f"{selector} holds the pasted text")
+    await wait_for(pilot, lambda: field_text(field) == text, message=f"{selector} holds the pasted text")
     await pilot.press("enter")
+
+
+def field_text(field: object) -> str:
+    """What an editor field holds (an ``Input``'s value, a ``TextArea``'s text)."""
+    return field.text if isinstance(field, TextArea) else field.value  # type: ignore[attr-defined]
 
 
 async def click_text(pilot: Any, app: GateApp, needle: str) -> bool:

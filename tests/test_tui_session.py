@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input, Static, TextArea
 
 from gate_tui.config import load_config
 from gate_tui.parser import parse
@@ -74,7 +74,7 @@ async def test_state_file_is_written_and_saved(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.session.persistent, message="a persistent session")
         app.select_gate("2_use_case")
-        app.query_one("#raw", Input).focus()
+        app.query_one("#raw", TextArea).focus()
         await pilot.press(*"Rank tickets")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "State saved" in screen_text(app), message="save notice")
@@ -90,7 +90,7 @@ async def test_quitting_records_the_pending_edit(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.session.persistent)
         app.select_gate("3_success_metric")
-        app.query_one("#raw", Input).focus()
+        app.query_one("#raw", TextArea).focus()
         await pilot.press(*"MAPE")
         await wait_for(pilot, lambda: app.pending is not None)
         await pilot.press("ctrl+q")
@@ -114,7 +114,7 @@ async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> Non
 async def type_answer(pilot: object, app: GateApp, gate: str, text: str) -> None:
     """Type ``text`` into the raw field of ``gate`` and press Enter (one user transition)."""
     app.select_gate(gate)
-    app.query_one("#raw", Input).focus()
+    app.query_one("#raw", TextArea).focus()
     await pilot.press(*text, "enter")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded")
 
@@ -203,7 +203,7 @@ async def test_open_state_refuses_a_file_of_another_config(tmp_path: Path) -> No
         await wait_for(pilot, lambda: "Failed" in screen_text(app), message="the refusal on screen")
         assert app.session.state == before
         assert len(app.session.records) == records, "nothing journaled"
-        assert app.query_one("#raw", Input).value == "Rank tickets"
+        assert app.query_one("#raw", TextArea).text == "Rank tickets"
         assert state_file.read_bytes() == saved
 
 
@@ -222,7 +222,7 @@ async def test_a_second_editor_on_the_same_session_is_read_only(tmp_path: Path) 
             await wait_for(pilot, lambda: "READ-ONLY" in screen_text(app), message="READ-ONLY in the title")
             assert "opened read-only" in screen_text(app), "the warning bar says why"
             assert app.session.state == first.state
-            await type_answer(pilot, app, "3_success_metric", "MAPE")
+            await type_answer(pilot, app, "2_use_case", "Forecast orders")
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: "Not saved" in screen_text(app), message="ctrl+s refused")
             assert any("is read-only" in n.message for n in app._notifications)

@@ -18,7 +18,6 @@ from tests.tui_helpers import ML_CONFIG, make_large_config
 
 ROOT = Path(__file__).resolve().parent.parent
 AFTER_FIRST_FRAME = (
-    "textual.widgets._text_area",  # the reply pane
     "textual.widgets._data_table",  # the timeline
     "gate_tui.tui.widgets.reply_pane",
     "gate_tui.tui.widgets.history_pane",

@@ -55,12 +55,13 @@ from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import NONE_CHOICE, GateEditor, SummaryEditor
 from gate_tui.tui.widgets.gate_list import GateList
 from gate_tui.tui.widgets.page_bar import PageBar
+from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    # Imported where they are first needed, after the first frame (the reply and history
-    # panes; TextArea and DataTable alone take ~13 ms to import). So are the modal screens
-    # and the command palette's provider.
+    # Imported where they are first needed, after the first frame: the reply and history
+    # panes (DataTable alone takes ~4 ms to import), the modal screens and the command
+    # palette's provider.
     from textual.widgets import DataTable, TextArea
 
     from gate_tui.tui.widgets.history_pane import HistoryPane
@@ -373,6 +374,10 @@ class GateApp(FileActions, App[int]):
             event.stop()
             self.commit_pending()
 
+    def on_raw_area_submitted(self, event: RawArea.Submitted) -> None:
+        event.stop()
+        self.commit_pending()
+
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if event.widget.id in EDITOR_INPUTS:
             self.commit_pending()
@@ -465,6 +470,11 @@ class GateApp(FileActions, App[int]):
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         if event.text_area.id == "reply":
             self.schedule_preview()
+            return
+        field = self.field_for(event.text_area)
+        if field is not None:
+            event.stop()
+            self.edit(field, event.text_area.text)
 
     def schedule_preview(self, now: bool = False) -> None:
         """Re-run the reply preview after a short pause in typing (or at once)."""

@@ -35,7 +35,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("next_gate", "f3", "next_gate", "Next", "Jump to next gate", "Select the gate the system asks for next"),
     KeyAction("history", "f4", "show_history", "History", "Show history", "The last change and the timeline of this session", show=False),
     KeyAction("gates", "f5", "focus_gates", "Gates", "Focus gate list", "Move to the list of gates", show=False),
-    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition (a text area keeps its own undo)"),
+    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition (in the reply pane it undoes typing)"),
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last", show=False),
     KeyAction("save", "ctrl+s", "save_state", "Save", "Save state", "Write the current state to the session's state file"),
     KeyAction("command_palette", "ctrl+p", "command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),

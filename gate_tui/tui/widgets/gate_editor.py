@@ -18,6 +18,7 @@ from gate_tui.tui.form import SUMMARY, FieldRef
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
 from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.choice_field import ChoiceField
+from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.refresh import set_content
 
 NONE_CHOICE = ""
@@ -36,11 +37,11 @@ class GateEditor(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="gate-title")
         yield Static(id="gate-question")
-        with Horizontal(classes="field-row"):
+        with Horizontal(classes="field-row -raw"):
             yield Label("Raw", classes="field-label")
-            yield Input(id="raw", placeholder="answer in your words", compact=True)
+            yield RawArea(id="raw", placeholder="answer in your words")
         yield Static(id="raw-msg", classes="field-msg")
-        with Horizontal(classes="field-row"):
+        with Horizontal(classes="field-row -classified"):
             yield Label("Classified", classes="field-label")
             yield ChoiceField([NONE_OPTION], NONE_CHOICE, id="classified-select")
             yield Input(id="classified-input", placeholder="no categories: leave empty", compact=True)
@@ -61,7 +62,7 @@ class GateEditor(Vertical):
         gate = self.config.gates[key]
         switching = key != self.key
         self.key = key
-        raw = self.query_one("#raw", Input)
+        raw = self.query_one("#raw", RawArea)
         select = self.query_one("#classified-select", ChoiceField)
         free = self.query_one("#classified-input", Input)
         chosen = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
@@ -69,8 +70,8 @@ class GateEditor(Vertical):
             select.set_options([NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories], chosen)
         else:
             select.value = chosen  # a ChoiceField posts nothing when set from code
+        raw.show(value.raw or "")
         with self.prevent(Input.Changed):
-            raw.value = value.raw or ""
             free.value = value.classified or ""
         select.display = gate.categorical
         free.display = not gate.categorical
