@@ -1,20 +1,25 @@
 """Start-up budget of the editor: what the first frame imports and mounts.
 
-``bench/bench_tui.py`` measures the time; these tests hold the two causes that are
-easy to regress without noticing: modules only needed after the first frame being
-imported up front, and more widgets on the first screen (each costs ~2–3 ms).
+``bench/bench_tui.py`` measures the time; these tests hold the causes that are easy
+to regress without noticing: modules only needed after the first frame being imported
+up front, more widgets on the first screen (each costs ~2–3 ms), and garbage
+collection left off after start-up.
 """
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gate_tui.config import load_config
 from gate_tui.session import Session
-from gate_tui.tui.app import GateApp
-from tests.tui_helpers import ML_CONFIG, make_large_config
+from gate_tui.tui.app import GateApp, run_app
+from tests.tui_helpers import ML_CONFIG, make_large_config, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 AFTER_FIRST_FRAME = (
@@ -55,3 +60,29 @@ async def test_the_first_frame_mounts_few_widgets() -> None:
     for config, path in ((load_config(ML_CONFIG), ML_CONFIG), (make_large_config(200), None)):
         app = GateApp(config, path, session=Session.in_memory(config, path), blink=False)
         assert await first_frame_widgets(app) <= FIRST_SCREEN_WIDGETS
+
+
+def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, bool] = {}
+    mount = GateApp.on_mount
+
+    def on_mount(self: GateApp) -> None:
+        seen["while starting"] = gc.isenabled()
+        mount(self)
+
+    def run(self: GateApp, **_: object) -> int:
+        async def drive() -> None:
+            async with self.run_test(size=(120, 40)) as pilot:
+                await wait_for(pilot, lambda: self._reply() is not None, message="the panes mounted after the first frame")
+                await wait_for(pilot, gc.isenabled, message="collection back on")
+                seen["after the first frame"] = True
+                self.exit(0)
+
+        asyncio.run(drive())
+        return 0
+
+    monkeypatch.setattr(GateApp, "on_mount", on_mount)
+    monkeypatch.setattr(GateApp, "run", run)
+    assert run_app(load_config(ML_CONFIG), ML_CONFIG, new=True) == 0
+    assert seen == {"while starting": False, "after the first frame": True}
+    assert gc.isenabled()

@@ -25,6 +25,7 @@ tests, screenshots and recordings.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -123,6 +124,7 @@ class GateApp(FileActions, App[int]):
         self._commit_timer: Timer | None = None
         self._preview_timer: Timer | None = None
         self._notices: list[str] = []
+        self._collect_after_first_frame = False  # see run_app
         self.title = visible(config_title(config, config_path), one_line=True)
 
     # ----------------------------------------------------------------- layout
@@ -160,6 +162,8 @@ class GateApp(FileActions, App[int]):
             self.stop_blinking(self)
         self.attach(self.session)
         self.call_after_refresh(self._mount_panes)
+        if self._collect_after_first_frame:
+            self.call_after_refresh(gc.enable)
         if self._open_args is not None:
             self._open_real_session()
 
@@ -673,10 +677,23 @@ def display_path(path: Path | None) -> str:
 
 
 def run_app(config: GateConfig, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:
-    """Open the editor on ``config``; returns the exit status for the CLI."""
+    """Open the editor on ``config``; returns the exit status for the CLI.
+
+    Garbage collection waits for the first frame: start-up makes little garbage, and a
+    full collection over everything the imports created costs 15–25 ms. What exists by
+    then (modules, the config) lives as long as the editor, so it is frozen out of later
+    collections. A caller that turns the collector off before its own imports
+    (``gc.disable()``) saves more; it is turned back on after the first frame either way.
+    """
+    gc.disable()
+    gc.freeze()
     resumable = None
     if state_file is None and not new:
         resumable = find_resumable(config, config_path)
     app = GateApp(config, config_path, state_file=state_file, new=new, resumable=resumable)
-    result = app.run()
+    app._collect_after_first_frame = True
+    try:
+        result = app.run()
+    finally:
+        gc.enable()
     return result if isinstance(result, int) else (app.return_code or 0)
