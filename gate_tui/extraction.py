@@ -45,6 +45,7 @@ from gate_tui.repair import (
     Fix,
     RepairOutcome,
     RepairRecord,
+    decode_repaired,
     quick_repair_parts,
     repair_json,
     repair_records,
@@ -175,10 +176,10 @@ def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> Extra
     if quick is not None:
         value, end, fixes = quick
     else:
-        outcome = repair_json(text, start, len(text), budget=len(text))
+        outcome = repair_json(text, start, len(text), budget=len(text), detach_tail=True)
         if outcome.json_text is None:
             return None
-        value, end, fixes = _loads_object(outcome.json_text), outcome.end, outcome.fixes
+        value, end, fixes = _decode_outcome(outcome), outcome.end, outcome.fixes
     if not isinstance(value, dict) or (fixes and not value):
         return None  # not an object, or a repair that would invent an empty one
     if "summary" not in value and "gates" not in value and "status" not in value:  # has_preferred_key
@@ -193,6 +194,14 @@ def _loads_object(candidate: str) -> dict[str, Any] | None:
     except _DECODE_ERRORS:
         return None
     return value if isinstance(value, dict) else None
+
+
+def _decode_outcome(outcome: RepairOutcome) -> Any:
+    """The value of a successful repair (None if it does not decode after all)."""
+    try:
+        return decode_repaired(outcome)
+    except _DECODE_ERRORS:
+        return None
 
 
 # --- full path: choose among the scanned candidates --------------------------------------
@@ -313,8 +322,8 @@ class _Chooser:
         outcome = self._repair(start, limit, "object_budget")
         if outcome is None:
             return None
-        value = _loads_object(outcome.json_text)
-        if not value:  # None, or an empty object: a repair must not invent a value
+        value = _decode_outcome(outcome)
+        if not isinstance(value, dict) or not value:  # a repair must not invent an empty object
             return None
         return _Found(value, start, outcome.end, fence, outcome.fixes)
 
@@ -332,7 +341,7 @@ class _Chooser:
             left = getattr(self, budget)
             if left <= 0:
                 return None
-            outcome = repair_json(self.text, start, reach, budget=left)
+            outcome = repair_json(self.text, start, reach, budget=left, detach_tail=True)
             setattr(self, budget, left - outcome.consumed)
             if outcome.json_text is None:
                 continue
@@ -381,10 +390,7 @@ class _Chooser:
         outcome = self._repair(start, self._limit_after(start) if closed else stop, "array_budget")
         if outcome is None:
             return None
-        try:
-            value = json.loads(outcome.json_text)
-        except _DECODE_ERRORS:
-            return None
+        value = _decode_outcome(outcome)
         return (value, outcome.end) if isinstance(value, list) else None
 
 

@@ -62,6 +62,16 @@ _TOKEN = re.compile(
     r"|(/)"
     r"|([\s\S]))?"
 )
+# How far one _TOKEN match may read. A complete string is taken by the match itself; a quote
+# whose string does not close within this many characters is read by read_quoted, which
+# finds its end with str.find. Without the bound, a string that never closes (a cut-off
+# reply) was scanned to the end twice by regular expressions, the costliest pass of all.
+_TOKEN_WINDOW = 4096
+# A string the cut leaves open is detached from the repaired text beyond this length (see
+# repair_json); the placeholder's value cannot come from a reply but by the \u0000 escape.
+LONG_TAIL = 1 << 16
+_TAIL_VALUE = "\x00gate-tui: detached tail\x00"
+_TAIL_PLACEHOLDER = json.dumps(_TAIL_VALUE)
 _DQ_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
 _SQ_BODY = re.compile(r"[^'\\\n]*+(?:\\.[^'\\\n]*+)*+")
 _SMART_DQ_BODY = re.compile(r"[^\u201c\u201d\\\n]*+(?:\\.[^\u201c\u201d\\\n]*+)*+")
@@ -109,13 +119,15 @@ class RepairOutcome:
 
     ``json_text`` is strict JSON (still to be decoded) or None when the candidate cannot be
     repaired conservatively. ``end`` is the offset just past the candidate. ``consumed``
-    is how many characters were examined, charged to the caller's budget.
+    is how many characters were examined, charged to the caller's budget. ``tail`` is set
+    only with ``detach_tail`` (see :func:`repair_json`): decode with :func:`decode_repaired`.
     """
 
     json_text: str | None
     end: int
     fixes: tuple[Fix, ...]
     consumed: int
+    tail: str | None = None
 
 
 class _Fail(Exception):
@@ -126,14 +138,25 @@ class _Cut(Exception):
     """Raised inside the tokenizer when the text ends mid-token or mid-structure."""
 
 
-def repair_json(text: str, start: int, limit: int, *, budget: int | None = None) -> RepairOutcome:
+def repair_json(
+    text: str, start: int, limit: int, *, budget: int | None = None, detach_tail: bool = False
+) -> RepairOutcome:
     """Repair the JSON value opening at ``text[start]`` (``{`` or ``[``), reading at most to ``limit``.
 
     Stops where the value closes. If ``limit`` comes first the value is treated as cut
     off and closed (``truncated``). Gives up once more than ``budget`` characters were
     examined. Never raises.
+
+    With ``detach_tail``, a string value that the end of the text leaves open and that is
+    longer than :data:`LONG_TAIL` (no backslash or control character in it) is not copied
+    into ``json_text``: that holds a placeholder in its place and the outcome's ``tail``
+    holds the string, which :func:`decode_repaired` puts back. A reply cut off in a
+    megabyte-long string then costs one copy of it instead of three (the token, the
+    repaired text, the decoded value), two of which were alive at once: enough for the
+    allocator to hand the memory back after each reply and fault it in again for the next
+    (measured: that, not the scanning, made a 2 MB cut-off reply cost 3× a 1 MB one).
     """
-    repairer = _Repairer(text, start, limit, budget)
+    repairer = _Repairer(text, start, limit, budget, detach_tail)
     try:
         return repairer.run()
     except _Fail:
@@ -152,6 +175,7 @@ class QuickRepair(NamedTuple):
 
 _DECODER = json.JSONDecoder()
 _SCAN_ONCE = _DECODER.scan_once  # the C scanner: decodes one JSON value at an index
+_SCAN_STRING = json.decoder.scanstring  # the C scanner's string reader
 QUICK_MAX_FIXES = 12
 
 
@@ -510,7 +534,7 @@ def _line_columns(text: str, offsets: list[int]) -> list[tuple[int, int]]:
 class _Repairer:
     """One repair attempt: a token loop over an explicit bracket stack (no recursion)."""
 
-    def __init__(self, text: str, start: int, limit: int, budget: int | None) -> None:
+    def __init__(self, text: str, start: int, limit: int, budget: int | None, detach_tail: bool = False) -> None:
         self.text = text
         self.start = start
         self.limit = min(limit, len(text))
@@ -527,6 +551,8 @@ class _Repairer:
         self.segment = ""
         self.scan_budget = 16 * (self.limit - start) + 16_384
         self.closed_string = False  # the text ended inside a string value, which was closed
+        self.detach_tail = detach_tail  # see repair_json
+        self.tail: str | None = None
         self.dropped = ""  # what the cut left incomplete, for the truncation message
 
     def run(self) -> RepairOutcome:
@@ -542,9 +568,13 @@ class _Repairer:
         match = _TOKEN.match
         try:
             while True:
-                token = match(text, pos, limit)
+                window = pos + _TOKEN_WINDOW
+                token = match(text, pos, window if window < limit else limit)
                 kind = token.lastindex
-                if kind is None:
+                if kind is None:  # only blanks up to where the match could read
+                    if window < limit:
+                        pos = window
+                        continue
                     self.pos = limit
                     raise _Cut  # only blanks left before the limit
                 pos = self.pos = token.start(kind)
@@ -600,7 +630,7 @@ class _Repairer:
             return self._truncate()
 
     def _outcome(self, end: int) -> RepairOutcome:
-        return RepairOutcome("".join(self.out), end, tuple(self.fixes), end - self.start)
+        return RepairOutcome("".join(self.out), end, tuple(self.fixes), end - self.start, self.tail)
 
     def _whole_value(self, pos: int) -> bool:
         """Let the C scanner take the container at ``pos`` if it is valid JSON already.
@@ -717,6 +747,8 @@ class _Repairer:
         self.states[-1] = _OBJ_COLON
 
     def _value(self, c: str) -> None:
+        if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
+            return
         if c in _QUOTES:
             token, cut, fix = self._string(c)
             if fix is not None:
@@ -730,6 +762,30 @@ class _Repairer:
             raise _Fail
         self.out.append(token)
         self._value_done()
+
+    def _detach_tail(self) -> bool:
+        """Take the string at ``pos`` as the outcome's tail if it runs to the end unescaped.
+
+        Its value is then its text as it is. Anything else goes read_quoted's ordinary way.
+        """
+        text, start = self.text, self.pos + 1
+        if self.limit < len(text) or text.find('"', start) >= 0:
+            return False  # cut before the end of the text (a fence), or the string closes
+        if text.find("\\", start) >= 0:
+            return False  # escapes to decode
+        try:
+            _SCAN_STRING(text, start, True)  # the C scanner's strict check, as json.loads does
+        except json.JSONDecodeError as error:
+            if not error.msg.startswith("Unterminated string"):
+                return False  # a control character, which strict decoding refuses
+        else:
+            return False  # (it has no closing quote: the scanner always raises)
+        self.tail = text[start:]
+        self.out.append(_TAIL_PLACEHOLDER)
+        self.closed_string = True
+        self._value_done()
+        self.pos = self.limit
+        return True
 
     def _string(self, quote: str) -> tuple[str, bool, Fix | None]:
         token, end, cut, fix = read_quoted(self.text, self.pos, self.limit)
@@ -796,6 +852,43 @@ class _Repairer:
         return self._outcome(cut_at)
 
 
+def decode_repaired(outcome: RepairOutcome) -> Any:
+    """``json.loads(outcome.json_text)``, with a detached tail put back (see :func:`repair_json`).
+
+    The placeholder is found by walking the decoded value (linear); should the reply itself
+    hold the placeholder's value, the tail is spliced into the text instead. Raises what
+    ``json.loads`` raises.
+    """
+    assert outcome.json_text is not None
+    value = json.loads(outcome.json_text)
+    if outcome.tail is None:
+        return value
+    holders = _placeholder_holders(value)
+    if len(holders) == 1:
+        container, key = holders[0]
+        container[key] = outcome.tail
+        return value
+    # Ours is the last occurrence: nothing but closing brackets follows the cut.
+    head, _, rest = outcome.json_text.rpartition(_TAIL_PLACEHOLDER)
+    return json.loads("".join((head, '"', outcome.tail, '"', rest)))
+
+
+def _placeholder_holders(value: Any) -> list[tuple[Any, Any]]:
+    """(container, key or index) of every string equal to the placeholder's value."""
+    found: list[tuple[Any, Any]] = []
+    pending = [value]
+    while pending:
+        container = pending.pop()
+        pairs = container.items() if isinstance(container, dict) else enumerate(container)
+        for key, item in pairs:
+            if isinstance(item, str):
+                if item == _TAIL_VALUE:
+                    found.append((container, key))
+            elif isinstance(item, dict | list):
+                pending.append(item)
+    return found
+
+
 def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | None]:
     """Read the string opening at ``text[pos]`` (any quote style) as a JSON string token.
 
@@ -803,11 +896,33 @@ def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | 
     and the quote fix if the quotes were not plain double quotes. Raises :class:`_Fail`
     for a raw line break inside the string: that is not something we guess about.
     """
-    closers, body, code = _QUOTES[text[pos]]
-    end = body.match(text, pos + 1, limit).end()
+    quote = text[pos]
+    closers, body, code = _QUOTES[quote]
+    end = -1
+    if quote == '"' or quote == "'":
+        # The body ends at the closing quote or a line break, if no backslash comes first:
+        # three memchr-speed finds instead of a regex scan (a cut-off string is megabytes).
+        end = text.find(quote, pos + 1, limit)
+        if end < 0:
+            end = limit
+        newline = text.find("\n", pos + 1, end)
+        if newline >= 0:
+            end = newline
+        if text.find("\\", pos + 1, end) >= 0:
+            end = -1  # escapes: the regex knows them
+    if end < 0:
+        end = body.match(text, pos + 1, limit).end()
     if end < limit and text[end] in closers:
+        if code is None:  # a plain JSON string: the token is the text itself, in one copy
+            return text[pos : end + 1], end + 1, False, None
         content, cut, after = text[pos + 1 : end], False, end + 1
     elif end >= limit or (text[end] == "\\" and end + 1 >= limit):
+        if code is None:
+            # A cut-off string may be most of the reply (megabytes): one copy of it, and `+=`
+            # on the only reference to that copy lets CPython append the quote in place.
+            token = text[pos : _partial_escape_end(text, pos + 1, end)]
+            token += '"'
+            return token, limit, True, None
         content, cut, after = _without_partial_escape(text[pos + 1 : end]), True, limit
     else:
         raise _Fail
@@ -837,14 +952,19 @@ def _end_of_content(text: str, start: int, limit: int) -> int:
 
 def _without_partial_escape(content: str) -> str:
     """Drop a ``\\u`` escape the cut left incomplete (``\\u00``); a lone backslash is already gone."""
-    slash = content.rfind("\\", max(len(content) - 5, 0))
-    if slash < 0 or content[slash + 1 : slash + 2] != "u":
-        return content
-    digits = content[slash + 2 :]
+    return content[: _partial_escape_end(content, 0, len(content))]
+
+
+def _partial_escape_end(text: str, start: int, end: int) -> int:
+    """Where ``text[start:end]`` ends once a ``\\u`` escape the cut left incomplete is dropped."""
+    slash = text.rfind("\\", max(end - 5, start), end)
+    if slash < 0 or slash + 1 >= end or text[slash + 1] != "u":
+        return end
+    digits = text[slash + 2 : end]
     if len(digits) >= 4 or any(c not in "0123456789abcdefABCDEF" for c in digits):
-        return content
-    run = slash - len(content[:slash].rstrip("\\"))  # backslashes before this one
-    return content if run % 2 else content[:slash]
+        return end
+    run = slash - len(text[start:slash].rstrip("\\"))  # backslashes before this one
+    return end if run % 2 else slash
 
 
 def _trailing_comma(closer: str, offset: int) -> Fix:

@@ -13,7 +13,7 @@ import pytest
 
 from gate_tui.extraction import NO_OBJECT, extract_json
 from gate_tui.models import Repair
-from gate_tui.repair import Fix, quick_repair, repair_json, to_repairs
+from gate_tui.repair import LONG_TAIL, Fix, decode_repaired, quick_repair, repair_json, to_repairs
 
 
 def position(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
@@ -324,6 +324,88 @@ def test_valid_nested_values_are_taken_whole() -> None:
     outcome = repair_json(text, 0, len(text))
     assert outcome.json_text == '{"summary":"s","gates":{"a": {"raw": [1, {"b": null}]}},"status":{"pass": true}}'
     assert [fix.code for fix in outcome.fixes] == ["trailing_comma"]
+
+
+# Shapes whose strings or blank runs outgrow one token match (the tokenizer reads at most a
+# few thousand characters per match and hands longer strings to read_quoted): each must
+# repair the same way at every size.
+LONG_SHAPES = [
+    ("{'a': 'BODY'}", {"a": "BODY"}, ["single_quotes", "single_quotes"]),
+    ('{"a": "BODY\\"BODY", "b": 1,}', {"a": 'BODY"BODY', "b": 1}, ["trailing_comma"]),
+    ("{'a': 'BODY\\'s'}", {"a": "BODY's"}, ["single_quotes", "single_quotes"]),
+    ('{"a": "BODY', {"a": "BODY"}, ["truncated"]),
+    ("{'a': 'BODY", {"a": "BODY"}, ["single_quotes", "single_quotes", "truncated"]),
+    ('{BLANKS"a": 1,}', {"a": 1}, ["trailing_comma"]),
+    ('{"a": 1BLANKS', {"a": 1}, ["truncated"]),
+]
+
+
+@pytest.mark.parametrize(("shape", "value", "codes"), LONG_SHAPES)
+@pytest.mark.parametrize("size", [3, 5_000, 50_000])
+def test_long_strings_and_blank_runs_repair_like_short_ones(shape: str, value: dict, codes: list[str], size: int) -> None:
+    body, blanks = "x" * size, " \n" * size
+    text = shape.replace("BODY", body).replace("BLANKS", blanks)
+    outcome = repair_json(text, 0, len(text))
+    assert outcome.json_text is not None
+    expected = json.loads(json.dumps(value).replace("BODY", body))
+    assert json.loads(outcome.json_text) == expected
+    assert [fix.code for fix in outcome.fixes] == codes
+
+
+@pytest.mark.parametrize("size", [3, 5_000])
+def test_a_line_break_in_a_long_string_is_still_refused(size: int) -> None:
+    text = '{"a": "' + "x" * size + '\n", "b": 1}'
+    assert repair_json(text, 0, len(text)).json_text is None
+
+
+LONG = "y" * (LONG_TAIL + 10)
+PLACEHOLDER_TEXT = "\\u0000gate-tui: detached tail\\u0000"  # the placeholder, as a reply could spell it
+
+
+DETACH_CASES = {
+    "top-level member": '{"summary": "' + LONG,
+    "nested member": '{"summary": "s", "gates": {"a": {"raw": "' + LONG,
+    "array element": '{"a": ["x", "' + LONG,
+    "duplicate key": '{"a": "x", "b": 1, "a": "' + LONG,  # the last one wins, in the first one's place
+    "placeholder in the reply": '{"a": "' + PLACEHOLDER_TEXT + '", "b": "' + LONG,
+    "top-level array": '[{"a": 1}, "' + LONG,
+    "escapes": '{"a": "' + LONG + "\\u00e9" + LONG,  # the ordinary way
+    "control character": '{"a": "' + LONG + "\t" + LONG,  # refused either way
+    "closed": '{"a": "' + LONG + '"',
+    "closed, then a tail": '{"a": "' + LONG + '", "b": "' + LONG,
+}
+
+
+@pytest.mark.parametrize("text", list(DETACH_CASES.values()), ids=list(DETACH_CASES))
+def test_a_detached_tail_decodes_as_the_whole_text_would(text: str) -> None:
+    whole = repair_json(text, 0, len(text))
+    detached = repair_json(text, 0, len(text), detach_tail=True)
+    assert (detached.end, detached.fixes, detached.consumed) == (whole.end, whole.fixes, whole.consumed)
+    if whole.json_text is None:
+        assert detached.json_text is None
+        return
+    try:
+        expected = json.loads(whole.json_text)
+    except ValueError:  # a control character: strict decoding refuses the repair
+        with pytest.raises(ValueError):
+            decode_repaired(detached)
+        return
+    assert decode_repaired(detached) == expected
+    assert list(decode_repaired(detached)) == list(expected)  # and the keys in the same order
+    if detached.tail is not None:  # the point: the text holds the placeholder, not the tail
+        assert len(detached.json_text) == len(whole.json_text) - len(detached.tail) + len(PLACEHOLDER_TEXT)
+
+
+def test_a_tail_cut_at_a_fence_is_not_detached() -> None:
+    text = '{"summary": "' + LONG + "\n```\n"
+    outcome = repair_json(text, 0, text.index("```"), detach_tail=True)
+    assert outcome.tail is None
+
+
+def test_long_unclosed_string_is_extracted_whole() -> None:
+    result = extract_json('```json\n{"summary": "' + LONG)
+    assert result.value == {"summary": LONG}
+    assert [r.code for r in result.repairs] == ["truncated"]
 
 
 def test_repair_needs_an_opening_bracket() -> None:
