@@ -166,10 +166,11 @@ async def test_repairable_reply_lists_repairs_with_positions() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, reply("ml_repairable.md"))
-        await wait_for(pilot, lambda: "Repairs the parser applied" in screen_text(app))
-        assert app.preview_result is not None and app.preview_result.ok
+        await wait_for(pilot, lambda: app.preview_result is not None and app.preview_result.ok)
         first = app.preview_result.repairs[0]
-        assert f"{first.line}:{first.column}" in screen_text(app)
+        # Poll the screen: a frame can be caught mid-refresh, so one read may be blank.
+        await wait_for(pilot, lambda: "Repairs the parser applied" in screen_text(app))
+        await wait_for(pilot, lambda: f"{first.line}:{first.column}" in screen_text(app))
 
 
 async def test_undo_and_redo_keys_move_over_transitions() -> None:
