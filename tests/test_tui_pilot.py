@@ -58,7 +58,7 @@ async def test_typing_into_the_last_gate_turns_no_pass_into_pass() -> None:
     app = make_app(config, state_after(config, full_state_for(config, skip="2_use_case")))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: word(app) == "NO PASS")
-        assert "2_use_case" in screen_text(app)
+        await wait_for(pilot, lambda: "2_use_case" in screen_text(app))
         await pilot.press("f3")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="raw field of the next gate focused")
         assert app.gate_editor.key == "2_use_case"
@@ -104,7 +104,7 @@ async def test_category_menu_escape_click_and_click_outside() -> None:
         await pilot.click(menu, offset=(3, 1 + 2))  # below the top border: none, available, partial
         await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "partial")
         assert len(app.session.timeline) == 1
-        assert "partial" in screen_text(app)
+        await wait_for(pilot, lambda: "partial" in screen_text(app))
 
 
 async def test_enter_records_an_edit_at_once() -> None:
@@ -251,7 +251,7 @@ async def test_summary_too_long_is_shown_at_the_field_and_keeps_the_text() -> No
         message = app.query_one("#summary-msg", Static)
         await wait_for(pilot, lambda: "at most 200 allowed" in str(message.content), message="error at the field")
         assert message.display
-        assert "201/200" in screen_text(app)
+        await wait_for(pilot, lambda: "201/200" in screen_text(app))
         assert summary.value == long_text
         await pilot.press("tab")
         await pilot.pause(app.EDIT_COMMIT_DELAY + 0.2)
@@ -369,4 +369,4 @@ async def test_user_override_where_the_policy_allows_it() -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: word(app) == "PASS", message="the parser's override decision")
         assert app.session.decision.reason == "user_override"
-        assert "user override" in screen_text(app)
+        await wait_for(pilot, lambda: "user override" in screen_text(app))

@@ -46,7 +46,7 @@ async def test_resume_prompt_resumes_with_enter() -> None:
     app = GateApp(config, ML_CONFIG, resumable=info, blink=False)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen), message="resume question")
-        assert "Resume session" in screen_text(app)
+        await wait_for(pilot, lambda: "Resume session" in screen_text(app))
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, ResumeScreen))
         await wait_for(pilot, lambda: app.session.state.summary.startswith("Demand forecast"), message="resumed state")
