@@ -169,15 +169,16 @@ def _claimed(claimed: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"pass": claimed["pass"], "next_gate": claimed.get("next_gate"), "next_query": claimed.get("next_query")}
 
 
-def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[ParseWarning]:
+def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[dict[str, Any]]:
+    """A ``ParseWarning``-shaped dict when the model's claimed status differs from the decision."""
     if claimed["pass"] == decision["pass"] and claimed["next_gate"] == decision["next_gate"]:
         return []
     verdict = verdict_text(decision["pass"], decision["reason"], decision["next_gate"])
     if claimed["pass"] != decision["pass"]:
         said = "true" if claimed["pass"] else "false"
-        return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed pass={said}; system decided {verdict}", field_path="status.pass")]
+        return [{"code": "claimed_status_overruled", "message": f"assistant claimed pass={said}; system decided {verdict}", "field_path": "status.pass"}]
     said = claimed["next_gate"] or "null"
-    return [ParseWarning(code="claimed_status_overruled", message=f"assistant claimed next_gate={said}; system decided {verdict}", field_path="status.next_gate")]
+    return [{"code": "claimed_status_overruled", "message": f"assistant claimed next_gate={said}; system decided {verdict}", "field_path": "status.next_gate"}]
 
 
 def _repair_warning(repair: RepairRecord) -> dict[str, Any]:

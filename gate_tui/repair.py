@@ -488,27 +488,23 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
     else, which is cheaper than building each model on its own first.
     """
     ordered = sorted(fixes, key=_offset) if len(fixes) > 1 else fixes
-    runs: list[tuple[int, int]] = []  # (first, last) index of each reported run of fixes
-    index = 0
-    while index < len(ordered):
-        last = index
-        if ordered[index].code in _PER_STRING_CODES:  # a quote style is one habit: one report
-            while last + 1 < len(ordered) and ordered[last + 1].code == ordered[index].code:
-                last += 1
-        runs.append((index, last))
-        index = last + 1
-    wanted = sorted({ordered[i].offset for run in runs for i in run})
-    position = dict(zip(wanted, _line_columns(text, wanted), strict=True))
+    lines = _LineCounter(text)
     repairs: list[RepairRecord] = []
-    for first, last in runs:
-        fix = ordered[first]
-        line, column = position[fix.offset]
+    index, count = 0, len(ordered)
+    while index < count:
+        fix = ordered[index]
+        last = index
+        if fix.code in _PER_STRING_CODES:  # a quote style is one habit: one report
+            while last + 1 < count and ordered[last + 1].code == fix.code:
+                last += 1
+        line, column = lines.position(fix.offset)
         message = fix.message
-        if last > first:
-            last_line, last_column = position[ordered[last].offset]
+        if last > index:
+            last_line, last_column = lines.position(ordered[last].offset)
             noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
-            message = f"{last - first + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
+            message = f"{last - index + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
         repairs.append({"code": fix.code, "message": message, "line": line, "column": column})
+        index = last + 1
     return repairs
 
 
@@ -516,19 +512,24 @@ def _offset(fix: Fix) -> int:
     return fix.offset
 
 
-def _line_columns(text: str, offsets: list[int]) -> list[tuple[int, int]]:
-    """1-based (line, column) of each of the ascending ``offsets``, in one pass over the text."""
-    positions: list[tuple[int, int]] = []
-    line, line_start, previous = 1, 0, 0
-    for offset in offsets:
+class _LineCounter:
+    """1-based (line, column) of offsets asked for in ascending order: one pass over the text."""
+
+    __slots__ = ("text", "line", "line_start", "previous")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line, self.line_start, self.previous = 1, 0, 0
+
+    def position(self, offset: int) -> tuple[int, int]:
+        text, previous = self.text, self.previous
         offset = min(max(offset, 0), len(text))
-        line += text.count("\n", previous, offset)
+        self.line += text.count("\n", previous, offset)
         newline = text.rfind("\n", previous, offset)
         if newline >= 0:
-            line_start = newline + 1
-        previous = offset
-        positions.append((line, offset - line_start + 1))
-    return positions
+            self.line_start = newline + 1
+        self.previous = offset
+        return self.line, offset - self.line_start + 1
 
 
 class _Repairer:
