@@ -25,11 +25,12 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.scanning` locates candidat
    mined for the objects inside it.
 
 Speed: the fast path decodes the first fence's object (or the first object) with one
-C-level decode of the slice starting at it, before any Python-level scanning; a reply with
-a few defects is repaired there by :func:`gate_tui.repair.quick_repair`. Every decode is
-of a slice, never ``raw_decode`` at an offset of the whole text (whose failure costs time
-proportional to the offset); outermost candidates do not overlap, and repairs share a
-budget of the text's length, so the total work stays linear.
+C-level decode starting at it, before any Python-level scanning; a reply with a few
+defects is repaired there by :func:`gate_tui.repair.quick_repair`. That first decode reads
+the whole text at the object's offset (no copy); a failed decode at an offset costs time
+proportional to the offset (its error counts lines from 0), so it is tried once per reply
+and every later decode is of a slice. Outermost candidates do not overlap, and repairs
+share a budget of the text's length, so the total work stays linear.
 """
 
 from __future__ import annotations
