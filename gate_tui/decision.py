@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gate_tui.models import GateConfig, GateDecision, GateDef, GateValue, StatusInfo
+from gate_tui.models import GateConfig, GateDecision, GateDef, GateValue
 
 
 def answered(gate: GateDef, raw: str | None, classified: str | None) -> bool:
@@ -50,11 +50,6 @@ def decide(config: GateConfig, gates: Mapping[str, GateValue]) -> GateDecision:
 def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
     """The status block of a canonical state for a ``GateDecision``-shaped dict."""
     return {"pass": decision["pass"], "next_gate": decision["next_gate"], "next_query": decision["next_question"]}
-
-
-def status_for(decision: GateDecision) -> StatusInfo:
-    """The status block a canonical state carries for a decision."""
-    return StatusInfo(pass_=decision.pass_, next_gate=decision.next_gate, next_query=decision.next_question)
 
 
 def describe_decision(decision: GateDecision) -> str:
