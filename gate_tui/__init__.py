@@ -2,36 +2,68 @@
 system-owned PASS / NO PASS decision out.
 
 This package root is the public, headless API; it never imports Textual (the editor
-lives in :mod:`gate_tui.tui` and is imported only when the app starts).
+lives in :mod:`gate_tui.tui` and is imported only when the app starts). Its names load
+lazily, on first use, so that importing one small module does not load them all.
 """
 
-from gate_tui.config import (
-    ConfigError,
-    ConfigProblem,
-    check_config,
-    config_fingerprint,
-    default_config_path,
-    load_config,
-)
-from gate_tui.decision import decide
-from gate_tui.diff import diff_states
-from gate_tui.extraction import Extraction, extract_json
-from gate_tui.models import (
-    FieldChange,
-    GateConfig,
-    GateDecision,
-    GateDef,
-    GateDiff,
-    GateState,
-    GateValue,
-    ParseError,
-    ParseResult,
-    ParseWarning,
-    Policy,
-    Repair,
-    StatusInfo,
-)
-from gate_tui.parser import GateJsonParser, empty_state, parse
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gate_tui.config import (
+        ConfigError,
+        ConfigProblem,
+        check_config,
+        config_fingerprint,
+        default_config_path,
+        load_config,
+    )
+    from gate_tui.decision import decide
+    from gate_tui.diff import diff_states
+    from gate_tui.extraction import Extraction, extract_json
+    from gate_tui.models import (
+        FieldChange,
+        GateConfig,
+        GateDecision,
+        GateDef,
+        GateDiff,
+        GateState,
+        GateValue,
+        ParseError,
+        ParseResult,
+        ParseWarning,
+        Policy,
+        Repair,
+        StatusInfo,
+    )
+    from gate_tui.parser import GateJsonParser, empty_state, parse
+
+# Where each public name lives. The names are loaded on first use (PEP 562): importing
+# any ``gate_tui.*`` module runs this file first, and the editor's first frame must not
+# wait for pydantic (about 120 ms with our models) — see gate_tui.tui.app.
+_HOMES = {
+    "gate_tui.config": ("ConfigError", "ConfigProblem", "check_config", "config_fingerprint", "default_config_path", "load_config"),
+    "gate_tui.decision": ("decide",),
+    "gate_tui.diff": ("diff_states",),
+    "gate_tui.extraction": ("Extraction", "extract_json"),
+    "gate_tui.models": (
+        "FieldChange",
+        "GateConfig",
+        "GateDecision",
+        "GateDef",
+        "GateDiff",
+        "GateState",
+        "GateValue",
+        "ParseError",
+        "ParseResult",
+        "ParseWarning",
+        "Policy",
+        "Repair",
+        "StatusInfo",
+    ),
+    "gate_tui.parser": ("GateJsonParser", "empty_state", "parse"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "ConfigError",
@@ -63,3 +95,16 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME_OF.get(name)
+    if home is None:
+        raise AttributeError(f"module 'gate_tui' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOME_OF])

@@ -43,7 +43,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from gate_tui.check import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, state_from_json
+from gate_tui.check import state_from_json
+from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parser import parse
 

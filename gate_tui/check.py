@@ -30,13 +30,9 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
+from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parser import parse
-
-EXIT_PASS = 0
-EXIT_NO_PASS = 1
-EXIT_INVALID = 2
-EXIT_USAGE = 3
 
 STDIN_NAME = "-"
 REASONS = {

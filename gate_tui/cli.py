@@ -34,17 +34,22 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from gate_tui import __version__
-from gate_tui.check import EXIT_USAGE, load_previous, run_check
-from gate_tui.config import check_config, default_config_path
-from gate_tui.models import GateConfig, GateState
+from gate_tui.config import ConfigProblem, check_config, default_config_path
+from gate_tui.exit_codes import (
+    EXIT_BROKEN_PIPE,
+    EXIT_EDITOR_FAILED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+)
 
-EXIT_EDITOR_FAILED = 2
-EXIT_INTERNAL = 70
-EXIT_INTERRUPTED = 130
-EXIT_BROKEN_PIPE = 141
+if TYPE_CHECKING:
+    # The headless commands import these where they run: starting the editor must not
+    # load pydantic before its first frame (see gate_tui.tui.app).
+    from gate_tui.models import GateConfig, GateState
 SUBCOMMANDS = ("check", "schema", "prompt", "validate-config", "sessions", "report")
 
 EDITOR_EPILOG = """\
@@ -108,9 +113,12 @@ def editor_parser() -> argparse.ArgumentParser:
 
 
 def _run_editor(args: list[str]) -> int:
+    from gate_tui.config_cache import open_config
+
     ns = editor_parser().parse_args(args)
     path = Path(ns.config) if ns.config else default_config_path()
-    config = _load_config(path, "gate-tui")
+    config, problems = open_config(path)  # from the cache when this text was validated before
+    _report_problems(problems, "gate-tui")
     if config is None:
         return EXIT_EDITOR_FAILED
     try:
@@ -172,6 +180,8 @@ def _cmd_check(ns: argparse.Namespace) -> int:
     config = _load_config(Path(ns.config), "gate-tui check")
     if config is None:
         return EXIT_USAGE
+    from gate_tui.check import load_previous
+
     previous: GateState | None = None
     if ns.previous:
         previous, trouble = load_previous(ns.previous)
@@ -200,6 +210,8 @@ def _check_usage(ns: argparse.Namespace) -> str | None:
 
 
 def _check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
+    from gate_tui.check import run_check
+
     out, problem = _open_text_output(ns.output)
     if out is None:
         return _usage("check", problem or "cannot write the output")
@@ -349,9 +361,13 @@ def _cmd_report(ns: argparse.Namespace) -> int:
 def _load_config(path: Path, prog: str) -> GateConfig | None:
     """The config, or None after printing one line per problem to stderr."""
     loaded = check_config(path)
-    for problem in loaded.problems:
-        sys.stderr.write(f"{prog}: {problem}\n")
+    _report_problems(loaded.problems, prog)
     return loaded.config
+
+
+def _report_problems(problems: list[ConfigProblem], prog: str) -> None:
+    for problem in problems:
+        sys.stderr.write(f"{prog}: {problem}\n")
 
 
 def _jobs(text: str) -> int:

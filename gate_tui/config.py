@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-from pydantic import ValidationError
+if TYPE_CHECKING:
+    from gate_tui.models import GateConfig
 
-from gate_tui.models import GateConfig
+# yaml and pydantic (through gate_tui.models) are imported by the functions that need
+# them: the editor's start-up path reads a config it validated before from the config
+# cache (gate_tui.config_cache) and must not pay for either before its first frame.
 
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 DEFAULT_CONFIG_NAME = "ml_project_intake.yaml"
@@ -76,25 +77,37 @@ def load_config(path: str | Path) -> GateConfig:
 
 def check_config(path: str | Path) -> ConfigLoad:
     """Read and validate a config file without raising."""
+    text, problem = read_config_text(path)
+    if problem is not None:
+        return ConfigLoad(None, [problem])
+    assert text is not None
+    return config_from_text(text, Path(path).suffix.lower(), str(path))
+
+
+def read_config_text(path: str | Path) -> tuple[str | None, ConfigProblem | None]:
+    """A config file's text, or the problem that stops us reading it (never raises)."""
     name = str(path)
     file = Path(path)
     if file.suffix.lower() not in CONFIG_SUFFIXES:
-        return _fail(name, f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}")
+        return None, ConfigProblem(name, f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}")
     try:
-        text = file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8"), None
     except FileNotFoundError:
-        return _fail(name, "file not found")
+        return None, ConfigProblem(name, "file not found")
     except IsADirectoryError:
-        return _fail(name, "is a directory, not a config file")
+        return None, ConfigProblem(name, "is a directory, not a config file")
     except UnicodeDecodeError as exc:
-        return _fail(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return None, ConfigProblem(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
-        return _fail(name, f"cannot read: {exc.strerror or exc}")
-    return config_from_text(text, file.suffix.lower(), name)
+        return None, ConfigProblem(name, f"cannot read: {exc.strerror or exc}")
 
 
 def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLoad:
     """Validate config text of the given format (``.yaml``, ``.json`` or ``.toml``)."""
+    from pydantic import ValidationError
+
+    from gate_tui.models import GateConfig
+
     data, problem = _decode(text, suffix, name)
     if problem is not None:
         return ConfigLoad(None, [problem])
@@ -113,7 +126,7 @@ def config_fingerprint(config: GateConfig) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
-def config_title(config: GateConfig, path: str | Path | None = None) -> str:
+def config_title(config: Any, path: str | Path | None = None) -> str:
     """The name shown in headers: the config's own name, else the file's stem."""
     if config.name:
         return config.name
@@ -121,6 +134,10 @@ def config_title(config: GateConfig, path: str | Path | None = None) -> str:
 
 
 def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | None]:
+    import tomllib
+
+    import yaml
+
     try:
         if suffix == ".json":
             return json.loads(text), None
@@ -139,6 +156,8 @@ def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | Non
 
 
 def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:
+    from gate_tui.models import GateConfig
+
     loc = tuple(str(part) for part in err.get("loc", ()))
     message = str(err.get("msg", "invalid value"))
     if message.startswith("Value error, "):
@@ -158,6 +177,8 @@ def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) 
 
 def _yaml_lines(text: str) -> dict[tuple[str, ...], int]:
     """Map each mapping key path of a YAML document to its 1-based line."""
+    import yaml
+
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except (yaml.YAMLError, RecursionError):

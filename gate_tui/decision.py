@@ -9,22 +9,27 @@ complete when ``classified`` is set, a free-text gate when ``raw`` is set.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from gate_tui.models import GateConfig, GateDecision, GateDef, GateValue
+if TYPE_CHECKING:
+    # Types only: the editor draws its first frame from this module before pydantic
+    # (and so gate_tui.models) is imported.
+    from gate_tui.models import GateDecision
+    from gate_tui.views import ConfigView, DecisionView, GateView, ValueView
 
 
-def answered(gate: GateDef, raw: str | None, classified: str | None) -> bool:
+def answered(gate: GateView, raw: str | None, classified: str | None) -> bool:
     """Whether a gate's answer is enough for it to count as complete."""
     return bool(classified) if gate.expected_categories else bool(raw)
 
 
-def gate_complete(gate: GateDef, value: GateValue | None) -> bool:
+def gate_complete(gate: GateView, value: ValueView | None) -> bool:
     """:func:`answered` for a model value (None: the gate has no value at all)."""
     return value is not None and answered(gate, value.raw, value.classified)
 
 
-def decision_dict(config: GateConfig, gates: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def decision_dict(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The decision for JSON-shaped gate values, as a ``GateDecision``-shaped dict.
 
     ``parse`` uses this form so that it can build its whole result in one validation.
@@ -41,10 +46,28 @@ def decision_dict(config: GateConfig, gates: Mapping[str, Mapping[str, Any]]) ->
     return {"pass": True, "reason": "all_required_complete", "next_gate": None, "next_question": None}
 
 
-def decide(config: GateConfig, gates: Mapping[str, GateValue]) -> GateDecision:
+def decide(config: ConfigView, gates: Mapping[str, ValueView]) -> GateDecision:
     """The decision for a set of gate values under ``config``."""
+    from gate_tui.models import GateDecision
+
     plain = {key: {"raw": value.raw, "classified": value.classified} for key, value in gates.items()}
     return GateDecision.model_validate(decision_dict(config, plain))
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionParts:
+    """A decision as plain values, for the editor's first frame (drawn before pydantic loads)."""
+
+    pass_: bool
+    reason: str
+    next_gate: str | None
+    next_question: str | None
+
+
+def decision_parts(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -> DecisionParts:
+    """:func:`decision_dict` as :class:`DecisionParts` (the same rule, no model)."""
+    decided = decision_dict(config, gates)
+    return DecisionParts(decided["pass"], decided["reason"], decided["next_gate"], decided["next_question"])
 
 
 def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
@@ -52,7 +75,7 @@ def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
     return {"pass": decision["pass"], "next_gate": decision["next_gate"], "next_query": decision["next_question"]}
 
 
-def describe_decision(decision: GateDecision) -> str:
+def describe_decision(decision: DecisionView) -> str:
     """One line for people: ``PASS`` or ``NO PASS: 2_use_case missing``."""
     return verdict_text(decision.pass_, decision.reason, decision.next_gate)
 

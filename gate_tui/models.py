@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validat
 from typing_extensions import TypedDict
 
 SUPPORTED_SCHEMA_VERSIONS: tuple[str, ...] = ("1.0",)
-SUMMARY_MAX_CHARS = 200
 
 ErrorCode = Literal[
     "invalid_json",

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 
-from gate_tui.models import SUMMARY_MAX_CHARS, GateConfig, GateDef
+from gate_tui.limits import SUMMARY_MAX_CHARS
+from gate_tui.models import GateConfig, GateDef
 from gate_tui.parser import empty_state
 
 

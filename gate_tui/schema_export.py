@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate_tui.models import SUMMARY_MAX_CHARS, GateConfig, GateDef
+from gate_tui.limits import SUMMARY_MAX_CHARS
+from gate_tui.models import GateConfig, GateDef
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.models import (
-    SUMMARY_MAX_CHARS,
     SUPPORTED_SCHEMA_VERSIONS,
     ErrorCode,
     GateConfig,

@@ -270,12 +270,12 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
 
 
 def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from gate_tui import cli
+    from gate_tui import check, cli
 
     def broken(*args: object, **kwargs: object) -> int:
         raise KeyError("surprise")
 
-    monkeypatch.setattr(cli, "run_check", broken)
+    monkeypatch.setattr(check, "run_check", broken)
     monkeypatch.delenv("GATE_TUI_DEBUG", raising=False)
     assert cli.main(["check", "--config", ML, str(REPLIES / "ml_good.md")]) == cli.EXIT_INTERNAL
     assert capsys.readouterr().err == "gate-tui: internal error: KeyError: 'surprise' (set GATE_TUI_DEBUG=1 for details)\n"

@@ -1,9 +1,10 @@
 """Start-up budget of the editor: what the first frame imports and mounts.
 
 ``bench/bench_tui.py`` measures the time; these tests hold the causes that are easy
-to regress without noticing: modules only needed after the first frame being imported
-up front, more widgets on the first screen (each costs ~2–3 ms), and garbage
-collection left off after start-up.
+to regress without noticing: pydantic, yaml or the parser imported before the first
+frame (together they cost more than Textual's whole start-up), modules only needed
+after the first frame imported up front, more widgets on the first screen (each
+costs ~2–3 ms), and garbage collection left off after start-up.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gate_tui.config import load_config
+from gate_tui.config_cache import open_config
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp, run_app
 from tests.tui_helpers import ML_CONFIG, make_large_config, wait_for
@@ -31,6 +33,27 @@ AFTER_FIRST_FRAME = (
     "gate_tui.tui.screens.resume",
     "gate_tui.tui.commands",
 )
+BEFORE_THE_BOOT = ("pydantic", "yaml", "gate_tui.models", "gate_tui.parser", "gate_tui.session", "gate_tui.history")
+"""Loaded by the boot, right after the first frame (see gate_tui.tui.app)."""
+FIRST_FRAME_PROBE = """
+import os, sys
+from textual.app import App
+run = App.run
+def headless(self, *args, **kwargs):
+    display = self._display
+    def first_frame(screen, renderable):
+        display(screen, renderable)
+        if renderable is not None and not getattr(self, "probed", False):
+            self.probed = True
+            loaded = sorted(name for name in sys.argv[2:] if name in sys.modules)
+            os.write(1, ("loaded: %r\\n" % (loaded,)).encode())
+            self.exit(0)
+    self._display = first_frame
+    return run(self, headless=True, size=(120, 40))
+App.run = headless
+from gate_tui.cli import main
+raise SystemExit(main([sys.argv[1], "--new"]))
+"""
 FIRST_SCREEN_WIDGETS = 33
 """Widgets (screen included) of the first frame; raise it deliberately, it costs start-up time."""
 
@@ -39,6 +62,28 @@ def test_the_editor_module_leaves_secondary_screens_unimported() -> None:
     code = "import sys, gate_tui.tui.app\nprint(sorted(m for m in sys.argv[1:] if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code, *AFTER_FIRST_FRAME], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def first_frame_of_the_command(config: Path) -> str:
+    """What ``gate-tui CONFIG --new`` had imported of :data:`BEFORE_THE_BOOT` when it painted."""
+    args = [sys.executable, "-c", FIRST_FRAME_PROBE, str(config), *BEFORE_THE_BOOT]
+    out = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_the_command_paints_before_loading_pydantic_when_the_config_is_cached() -> None:
+    spec, problems = open_config(ML_CONFIG)  # what the first start does; the cache folder is the test's own
+    assert spec is not None and problems == []
+    assert first_frame_of_the_command(ML_CONFIG) == "loaded: []"
+
+
+def test_a_config_seen_for_the_first_time_is_validated_before_the_first_frame(tmp_path: Path) -> None:
+    config = tmp_path / "fresh.yaml"
+    config.write_text(ML_CONFIG.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    loaded = first_frame_of_the_command(config)
+    assert "pydantic" in loaded and "yaml" in loaded  # a cache miss: validated by the models
+    assert first_frame_of_the_command(config) == "loaded: []"  # and remembered
 
 
 async def first_frame_widgets(app: GateApp) -> int:
@@ -60,6 +105,9 @@ async def test_the_first_frame_mounts_few_widgets() -> None:
     for config, path in ((load_config(ML_CONFIG), ML_CONFIG), (make_large_config(200), None)):
         app = GateApp(config, path, session=Session.in_memory(config, path), blink=False)
         assert await first_frame_widgets(app) <= FIRST_SCREEN_WIDGETS
+    spec, _ = open_config(ML_CONFIG)
+    assert spec is not None
+    assert await first_frame_widgets(GateApp(spec, ML_CONFIG, new=True, blink=False)) <= FIRST_SCREEN_WIDGETS
 
 
 def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:

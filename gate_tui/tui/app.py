@@ -13,11 +13,25 @@ runs any other command (save, undo, apply, quit, another gate). Loading a state 
 the form (after a reply, undo, redo) happens with the widgets' ``Changed`` messages
 prevented, so it never re-enters the user-edit path.
 
-Start-up: the first frame holds the title bar, the decision, the gate list, the gate
-and summary editors and the footer, as few widgets as possible (each costs start-up
-time; ``tests/test_tui_startup.py`` holds the budget). The reply and history panes are
-imported and mounted right after it; the modal screens and the command palette's
-provider are imported when first used.
+Start-up comes in two steps, so that the editor shows up about as fast as a one-label
+Textual app (``bench/bench_tui.py``):
+
+1. *The first frame* is drawn without pydantic, the parser or the session layer
+   (importing pydantic and building our models alone takes longer than Textual's whole
+   start-up). The CLI hands over a :class:`~gate_tui.config_spec.ConfigSpec` from the
+   config cache; the frame shows the state every start begins with, the empty one,
+   and its decision by the same rule the parser uses (:func:`gate_tui.decision.decision_parts`).
+   It holds the title bar, the decision, the gate list, the gate and summary editors
+   and the footer, as few widgets as possible (``tests/test_tui_startup.py`` holds the budget).
+2. *The boot* (:meth:`GateApp._boot`, right after that frame) loads the rest, builds
+   the validated :class:`~gate_tui.models.GateConfig`, opens the session (or asks
+   whether to resume one) and shows it. Key presses, pastes and clicks that arrive
+   before it has finished are held and then handled in order: none is lost, and no
+   handler ever runs without a session.
+
+The reply and history panes are mounted right after the boot; the modal screens and
+the command palette's provider are imported when first used. ``tests/test_startup_imports.py``
+checks that the first step imports neither pydantic nor yaml.
 
 ``GATE_TUI_NO_BLINK=1`` (or ``GateApp(blink=False)``) turns cursor blinking off, for
 tests, screenshots and recordings.
@@ -27,11 +41,12 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.command import Provider
@@ -42,10 +57,10 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from gate_tui.config import config_title
-from gate_tui.history import Transition
-from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
-from gate_tui.parser import parse
-from gate_tui.session import Session, SessionInfo, find_resumable, open_session
+from gate_tui.config_cache import cache_dir as config_cache_dir
+from gate_tui.config_spec import ConfigSpec
+from gate_tui.decision import decision_parts
+from gate_tui.exit_codes import EXIT_EDITOR_FAILED
 from gate_tui.tui import keymap
 from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import SUMMARY, FieldRef, form_to_patch, gate_value, state_to_form
@@ -58,15 +73,21 @@ from gate_tui.tui.widgets.gate_list import GateList
 from gate_tui.tui.widgets.page_bar import PageBar
 from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.title_bar import TitleBar
+from gate_tui.views import NO_VALUE
 
 if TYPE_CHECKING:
-    # Imported where they are first needed, after the first frame: the reply and history
-    # panes (DataTable alone takes ~4 ms to import), the modal screens and the command
-    # palette's provider.
+    # Imported where they are first needed, after the first frame (see the module
+    # docstring): the parser, the models and the session layer (pydantic), the reply
+    # and history panes (DataTable alone takes ~4 ms to import), the modal screens and
+    # the command palette's provider.
     from textual.widgets import DataTable, TextArea
 
+    from gate_tui.history import Transition
+    from gate_tui.models import GateConfig, GateState, ParseResult
+    from gate_tui.session import Session, SessionInfo
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.widgets.reply_pane import ReplyPane
+    from gate_tui.views import ConfigView, DecisionView, ValueView
 
 PAGES = ("gates", "reply", "history")
 PaneT = TypeVar("PaneT", bound=Widget)
@@ -90,10 +111,23 @@ class PendingEdit:
     base: GateState
 
 
-class GateApp(FileActions, App[int]):
-    """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened on mount."""
+def parse(payload: Any, gate_config: GateConfig, previous_state: GateState | None, actor: str) -> ParseResult:
+    """:func:`gate_tui.parser.parse`, imported on first use (it loads pydantic)."""
+    from gate_tui.parser import parse as parse_now
 
-    CSS_PATH = "styles.tcss"
+    return parse_now(payload, gate_config, previous_state=previous_state, actor=actor)
+
+
+class GateApp(FileActions, App[int]):
+    """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened by
+    :meth:`_boot`, right after the first frame.
+
+    ``config`` is what the widgets draw from: a validated :class:`GateConfig`, or the
+    :class:`~gate_tui.config_spec.ConfigSpec` of one (the CLI's fast start), which the
+    boot turns into the model that :attr:`gate_config` returns for ``parse``.
+    """
+
+    CSS_PATH = Path(__file__).with_name("styles.tcss")  # absolute: subclasses live elsewhere
     AUTO_FOCUS = "#gate-list"
     BINDINGS = keymap.bindings()
     COMMANDS = App.COMMANDS | {gate_commands}
@@ -103,21 +137,26 @@ class GateApp(FileActions, App[int]):
 
     def __init__(
         self,
-        config: GateConfig,
+        config: ConfigView,
         config_path: Path | None = None,
         *,
         session: Session | None = None,
         state_file: Path | None = None,
         new: bool = False,
         resumable: SessionInfo | None = None,
+        look_for_resumable: bool = False,
         blink: bool | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.config_path = config_path
-        self.session = session or Session.in_memory(config, config_path)
+        self._gate_config: GateConfig | None = None if isinstance(config, ConfigSpec) else config  # type: ignore[assignment]
+        # None until the boot (unless given): nothing that needs it runs before (see on_event).
+        self.session: Session = session  # type: ignore[assignment]
+        self._held: list[events.Event] | None = None
         self._open_args: tuple[Path | None, bool] | None = None if session else (state_file, new)
         self._resumable = resumable
+        self._look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
         self.pending: PendingEdit | None = None
         self.preview_result: ParseResult | None = None
@@ -141,7 +180,7 @@ class GateApp(FileActions, App[int]):
             with Vertical(id="gates-pane", classes="pane -focused") as gates:
                 gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
                 with Container(id="gates-body"):
-                    yield GateList(self.config, self.session.state.gates, self.session.decision.next_gate, id="gate-list")
+                    yield GateList(self.config, *self._first_rows(), id="gate-list")
                     with Vertical(id="editor-column"):
                         yield GateEditor(self.config, id="gate-editor")
                         yield SummaryEditor(id="summary-editor")
@@ -156,16 +195,74 @@ class GateApp(FileActions, App[int]):
         for _minimum, name in self.HORIZONTAL_BREAKPOINTS:
             self.screen.set_class(active is not None and name == active[1], name)
 
+    def _first_rows(self) -> tuple[Mapping[str, ValueView], str | None]:
+        """The gate values and next gate the gate list starts with."""
+        if self.session is not None:
+            return self.session.state.gates, self.session.decision.next_gate
+        return {}, decision_parts(self.config, {}).next_gate
+
     def on_mount(self) -> None:
         self._apply_keymap()
         if not self.blink:
             self.stop_blinking(self)
-        self.attach(self.session)
+        if self.session is not None:
+            self.attach(self.session)
+            self.call_after_refresh(self._collect_garbage)
+        else:
+            self._show_start()
+            self._held = []
+            self.call_after_refresh(self._boot)
         self.call_after_refresh(self._mount_panes)
+
+    def _show_start(self) -> None:
+        """The first frame without a session: the empty state and its decision."""
+        decision = decision_parts(self.config, {})
+        start = decision.next_gate or self.config.gate_order[0]
+        self.gate_list.select_key(start)
+        self.gate_editor.load(start, NO_VALUE)
+        self.sub_title = visible(display_path(self.config_path), one_line=True)
+        self.show_view({}, decision, [])
+
+    async def _boot(self) -> None:
+        """Load what the first frame did without, open the session, then handle held input."""
+        try:
+            from gate_tui.session import Session
+
+            if isinstance(self.config, ConfigSpec):
+                try:
+                    self._gate_config = self.config.to_model()
+                except ValueError:  # only a hand-edited cache entry gets here
+                    message = f"gate-tui: the cached copy of the config is damaged; delete {config_cache_dir()} and start again"
+                    self.exit(EXIT_EDITOR_FAILED, EXIT_EDITOR_FAILED, Text(message))
+                    return
+            self.attach(Session.in_memory(self.gate_config, self.config_path))
+            if self._open_args is not None:
+                self._open_real_session()
+        finally:
+            held, self._held = self._held or [], None
+            self._collect_garbage()
+        for event in held:
+            await super().on_event(event)
+
+    def _collect_garbage(self) -> None:
+        """Turn the collector back on once start-up is over (see :func:`run_app`)."""
         if self._collect_after_first_frame:
-            self.call_after_refresh(gc.enable)
-        if self._open_args is not None:
-            self._open_real_session()
+            self._collect_after_first_frame = False
+            gc.freeze()  # what start-up built lives as long as the editor
+            gc.enable()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Hold input that arrives before the boot has opened the session (see :meth:`_boot`)."""
+        if self._held is not None and isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded:
+            self._held.append(event)
+            return
+        await super().on_event(event)
+
+    @property
+    def gate_config(self) -> GateConfig:
+        """The validated config ``parse`` needs (set by the boot when started from a spec)."""
+        assert self._gate_config is not None, "the editor has not booted yet"
+        return self._gate_config
 
     async def _mount_panes(self) -> None:
         """Mount the panes that are not needed for the first frame."""
@@ -195,6 +292,10 @@ class GateApp(FileActions, App[int]):
     # ---------------------------------------------------------------- session
 
     def _open_real_session(self) -> None:
+        if self._look_for_resumable:
+            from gate_tui.session import find_resumable
+
+            self._resumable = find_resumable(self.gate_config, self.config_path)
         if self._resumable is not None:
             from gate_tui.tui.screens.resume import ResumeScreen
 
@@ -213,8 +314,10 @@ class GateApp(FileActions, App[int]):
         """Open the real session (journal, state file, lock) and show it."""
         assert self._open_args is not None
         state_file, new = self._open_args
+        from gate_tui.session import open_session
+
         session = open_session(
-            self.config, self.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory
+            self.gate_config, self.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory
         )
         self.session.close()
         self.attach(session)
@@ -319,13 +422,13 @@ class GateApp(FileActions, App[int]):
 
     # ---------------------------------------------------------------- display
 
-    def show_view(self, state: GateState, decision: GateDecision, extra: list[Content]) -> None:
-        """Decision panel, gate list marks and the editor's title line for one state."""
+    def show_view(self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]) -> None:
+        """Decision panel, gate list marks and the editor's title line for one state's gates."""
         self.decision_panel.show(decision, extra)
-        self.gate_list.show(state.gates, decision.next_gate)
+        self.gate_list.show(gates, decision.next_gate)
         key = self.gate_editor.key
         if key is not None:
-            self.gate_editor.show_marks(gate_value(state, key), key == decision.next_gate)
+            self.gate_editor.show_marks(gates.get(key) or NO_VALUE, key == decision.next_gate)
 
     def show_current(self) -> None:
         """Show the session's state and decision (plus the overrule notice of a last reply)."""
@@ -334,7 +437,7 @@ class GateApp(FileActions, App[int]):
         if last is not None and last.kind == "reply":
             overruled = overrule_line(last.claimed_status, last.decision)
             extra = [overruled] if overruled is not None else []
-        self.show_view(self.session.state, self.session.decision, extra)
+        self.show_view(self.session.state.gates, self.session.decision, extra)
 
     def after_transition(self, *, reload_form: bool) -> None:
         """Refresh everything that depends on the session's current state."""
@@ -391,13 +494,13 @@ class GateApp(FileActions, App[int]):
         if self.pending is not None and self.pending.field != field:
             self.commit_pending()
         patch = form_to_patch(field, value)
-        result = parse(patch, self.config, previous_state=self.session.state, actor="user")
+        result = parse(patch, self.gate_config, previous_state=self.session.state, actor="user")
         self.show_field_messages(field, result)
         self.pending = PendingEdit(field, patch, result, self.session.state)
         self._restart_commit_timer()
         if result.ok and result.canonical_state is not None and result.decision is not None:
             marker = line(("✎ editing ", DIM), (field.path, "bold"), (" — recorded when you pause or press Enter", DIM))
-            self.show_view(result.canonical_state, result.decision, [marker])
+            self.show_view(result.canonical_state.gates, result.decision, [marker])
         else:
             self.show_current()
 
@@ -423,7 +526,7 @@ class GateApp(FileActions, App[int]):
             return
         result = pending.result
         if pending.base != self.session.state:
-            result = parse(pending.patch, self.config, previous_state=self.session.state, actor="user")
+            result = parse(pending.patch, self.gate_config, previous_state=self.session.state, actor="user")
         if not result.ok:
             self.session.reject(result, pending.patch, "user")
             return
@@ -498,7 +601,7 @@ class GateApp(FileActions, App[int]):
             self.preview_result = None
             self.reply_pane.show_preview(None)
             return
-        result = parse(text, self.config, previous_state=self.session.state, actor="assistant")
+        result = parse(text, self.gate_config, previous_state=self.session.state, actor="assistant")
         self.preview_result = result
         self.reply_pane.show_preview(preview(result), ok=result.ok)
 
@@ -511,7 +614,7 @@ class GateApp(FileActions, App[int]):
         if not text.strip():
             self.notify("The reply pane is empty: paste a model reply first (F2).", severity="warning", markup=False)
             return
-        result = parse(text, self.config, previous_state=self.session.state, actor="assistant")
+        result = parse(text, self.gate_config, previous_state=self.session.state, actor="assistant")
         if not result.ok:
             self._reject_reply(result, text)
             return
@@ -547,7 +650,7 @@ class GateApp(FileActions, App[int]):
         self.commit_pending()
         value = {"pass": True, "no_pass": False, "clear": None}[choice]
         patch = {"status": {"pass": value}}
-        result = parse(patch, self.config, previous_state=self.session.state, actor="user")
+        result = parse(patch, self.gate_config, previous_state=self.session.state, actor="user")
         if not result.ok:
             self.session.reject(result, patch, "user")
             self.notify(visible(result.errors[0].message), title="Override refused", severity="error", markup=False)
@@ -626,6 +729,8 @@ class GateApp(FileActions, App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out undo/redo when there is nothing to move to."""
+        if self.session is None and action in ("undo_transition", "redo_transition"):
+            return None  # not booted yet
         if action == "undo_transition":
             return True if self.session.can_undo or self.pending is not None else None
         if action == "redo_transition":
@@ -633,7 +738,8 @@ class GateApp(FileActions, App[int]):
         return True
 
     def on_unmount(self) -> None:
-        self.session.close()
+        if self.session is not None:
+            self.session.close()
 
     # ------------------------------------------------------------------ pages
 
@@ -676,21 +782,17 @@ def display_path(path: Path | None) -> str:
     return str(path)
 
 
-def run_app(config: GateConfig, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:
-    """Open the editor on ``config``; returns the exit status for the CLI.
+def run_app(config: ConfigView, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:
+    """Open the editor on ``config`` (a GateConfig or the spec of one); returns the exit status.
 
-    Garbage collection waits for the first frame: start-up makes little garbage, and a
-    full collection over everything the imports created costs 15–25 ms. What exists by
-    then (modules, the config) lives as long as the editor, so it is frozen out of later
-    collections. A caller that turns the collector off before its own imports
-    (``gc.disable()``) saves more; it is turned back on after the first frame either way.
+    Garbage collection waits until start-up is over (the boot, after the first frame):
+    start-up makes little garbage, and a full collection over everything the imports
+    created costs 15–25 ms each time. What exists by then (modules, the config, the
+    session) lives as long as the editor, so it is frozen out of later collections.
     """
     gc.disable()
     gc.freeze()
-    resumable = None
-    if state_file is None and not new:
-        resumable = find_resumable(config, config_path)
-    app = GateApp(config, config_path, state_file=state_file, new=new, resumable=resumable)
+    app = GateApp(config, config_path, state_file=state_file, new=new, look_for_resumable=True)
     app._collect_after_first_frame = True
     try:
         result = app.run()

@@ -10,9 +10,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from gate_tui.models import GateState, GateValue
+from gate_tui.views import NO_VALUE
+
+if TYPE_CHECKING:
+    from gate_tui.models import GateState
+    from gate_tui.views import ValueView
 
 FieldName = Literal["raw", "classified", "summary"]
 
@@ -41,9 +45,9 @@ def form_to_patch(field: FieldRef, value: str | None) -> dict[str, Any]:
     return {"gates": {field.gate: {field.name: cleared}}}
 
 
-def gate_value(state: GateState, key: str) -> GateValue:
+def gate_value(state: GateState, key: str) -> ValueView:
     """The value of one gate in a state (an empty value when the gate is absent)."""
-    return state.gates.get(key) or GateValue()
+    return state.gates.get(key) or NO_VALUE
 
 
 def state_to_form(state: GateState, key: str | None, editor: Any, summary: Any) -> None:

@@ -9,25 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.content import Content
 
 from gate_tui.decision import gate_complete
-from gate_tui.history import Transition
-from gate_tui.models import (
-    FieldChange,
-    GateConfig,
-    GateDecision,
-    GateDiff,
-    GateValue,
-    ParseError,
-    ParseResult,
-    ParseWarning,
-    Repair,
-    StatusInfo,
-)
 from gate_tui.tui.text import line, lines, plain, shown, visible
+
+if TYPE_CHECKING:
+    # Types only: the first frame is drawn before pydantic (gate_tui.models) is loaded.
+    from gate_tui.history import Transition
+    from gate_tui.models import (
+        FieldChange,
+        GateDiff,
+        ParseError,
+        ParseResult,
+        ParseWarning,
+        Repair,
+        StatusInfo,
+    )
+    from gate_tui.views import ConfigView, DecisionView, ValueView
 
 _FONT = {
     "N": ("█▄ █", "█ ▀█"),
@@ -43,7 +45,7 @@ WARN_STYLE = "bold $text-warning"
 DIM = "dim"
 
 
-def verdict(decision: GateDecision | None) -> str:
+def verdict(decision: DecisionView | None) -> str:
     """``PASS`` / ``NO PASS``: the word, so the decision never depends on colour alone."""
     return "PASS" if decision is not None and decision.pass_ else "NO PASS"
 
@@ -57,7 +59,7 @@ def big_word(word: str) -> Content:
     return Content("\n".join(row.rstrip() for row in rows))
 
 
-def reason_text(decision: GateDecision) -> str:
+def reason_text(decision: DecisionView) -> str:
     """Why the system decided as it did, in words."""
     if decision.reason == "user_override":
         return "user override (this config's policy allows it)"
@@ -66,19 +68,19 @@ def reason_text(decision: GateDecision) -> str:
     return f"required gate {decision.next_gate} is missing"
 
 
-def short_reason(decision: GateDecision) -> str:
+def short_reason(decision: DecisionView) -> str:
     """``2_use_case missing`` / ``all required gates answered``: the tail of one-line verdicts."""
     if decision.reason == "user_override":
         return "user override"
     return "all required gates answered" if decision.pass_ else f"{decision.next_gate} missing"
 
 
-def gate_title(config: GateConfig, key: str) -> str:
+def gate_title(config: ConfigView, key: str) -> str:
     label = config.gates[key].label
     return f"{key} — {label}" if label else key
 
 
-def overrule_line(claimed: StatusInfo | None, decision: GateDecision | None) -> Content | None:
+def overrule_line(claimed: StatusInfo | None, decision: DecisionView | None) -> Content | None:
     """``model claimed PASS — overruled: 2_use_case missing`` when the model disagreed."""
     if claimed is None or decision is None:
         return None
@@ -91,7 +93,7 @@ def overrule_line(claimed: StatusInfo | None, decision: GateDecision | None) -> 
     return None
 
 
-def decision_details(config: GateConfig, decision: GateDecision, extra: Sequence[Content] = ()) -> Content:
+def decision_details(config: ConfigView, decision: DecisionView, extra: Sequence[Content] = ()) -> Content:
     """The text beside the big word: verdict, reason, next gate and its question."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
     rows = [line((verdict(decision), style), (" · ", DIM), reason_text(decision))]
@@ -102,7 +104,7 @@ def decision_details(config: GateConfig, decision: GateDecision, extra: Sequence
     return lines(rows)
 
 
-def gate_row(config: GateConfig, key: str, value: GateValue | None, is_next: bool) -> Content:
+def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool) -> Content:
     """One row of the gate list: next marker, complete mark, required mark, key and label."""
     gate = config.gates[key]
     done = gate_complete(gate, value)

@@ -8,21 +8,24 @@ overruled" notice and the live-edit marker.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from gate_tui.models import GateConfig, GateDecision
 from gate_tui.tui.render import big_word, decision_details, verdict
 from gate_tui.tui.widgets.refresh import set_content
+
+if TYPE_CHECKING:
+    from gate_tui.views import ConfigView, DecisionView
 
 
 class DecisionPanel(Horizontal):
     """Big verdict on the left, reason / next gate / question on the right."""
 
-    def __init__(self, config: GateConfig, **kwargs: object) -> None:
+    def __init__(self, config: ConfigView, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.config = config
         self.word = ""
@@ -31,7 +34,7 @@ class DecisionPanel(Horizontal):
         yield Static(id="decision-word")
         yield Static(id="decision-details")
 
-    def show(self, decision: GateDecision, extra: Sequence[Content] = ()) -> None:
+    def show(self, decision: DecisionView, extra: Sequence[Content] = ()) -> None:
         """Show ``decision`` (as decided by the system) with optional extra lines."""
         self.word = verdict(decision)
         word = self.query_one("#decision-word", Static)

@@ -7,19 +7,24 @@ line under each field shows that field's errors. ``load`` sets values with the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, Static
 
 from gate_tui.decision import gate_complete
-from gate_tui.models import SUMMARY_MAX_CHARS, GateConfig, GateValue
+from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.tui.form import SUMMARY, FieldRef
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
 from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.refresh import set_content
+
+if TYPE_CHECKING:
+    from gate_tui.views import ConfigView, ValueView
 
 NONE_CHOICE = ""
 """The choice standing for "none" (``classified: null``)."""
@@ -29,7 +34,7 @@ NONE_OPTION = (Content("none"), NONE_CHOICE)
 class GateEditor(Vertical):
     """Key, label, question, marks, and the ``raw`` / ``classified`` editors of one gate."""
 
-    def __init__(self, config: GateConfig, **kwargs: object) -> None:
+    def __init__(self, config: ConfigView, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.config = config
         self.key: str | None = None
@@ -57,7 +62,7 @@ class GateEditor(Vertical):
             return FieldRef("classified", self.key)
         return None
 
-    def load(self, key: str, value: GateValue) -> None:
+    def load(self, key: str, value: ValueView) -> None:
         """Show gate ``key`` with ``value`` (no Changed messages are sent)."""
         gate = self.config.gates[key]
         switching = key != self.key
@@ -79,7 +84,7 @@ class GateEditor(Vertical):
         if switching:
             self.clear_messages()
 
-    def show_marks(self, value: GateValue, is_next: bool) -> None:
+    def show_marks(self, value: ValueView, is_next: bool) -> None:
         """The title line: key, label, required and complete marks, next-gate tag."""
         assert self.key is not None
         gate = self.config.gates[self.key]

@@ -8,13 +8,16 @@ Rows are re-rendered only when their text changes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from gate_tui.models import GateConfig, GateValue
 from gate_tui.tui.render import gate_row
+
+if TYPE_CHECKING:
+    from gate_tui.views import ConfigView, ValueView
 
 
 class GateList(OptionList):
@@ -22,24 +25,24 @@ class GateList(OptionList):
 
     def __init__(
         self,
-        config: GateConfig,
-        values: Mapping[str, GateValue] | None = None,
+        config: ConfigView,
+        values: Mapping[str, ValueView] | None = None,
         next_gate: str | None = None,
         **kwargs: object,
     ) -> None:
         """Rows for ``values`` and ``next_gate`` from the start (the state on show first),
         so the first :meth:`show` re-renders nothing."""
         self.config = config
-        self._shown: dict[str, tuple[GateValue | None, bool]] = {}
+        self._shown: dict[str, tuple[ValueView | None, bool]] = {}
         values = values or {}
         options = [Option(self._row(key, values.get(key), key == next_gate), id=key) for key in config.gate_order]
         super().__init__(*options, markup=False, **kwargs)  # type: ignore[arg-type]
 
-    def _row(self, key: str, value: GateValue | None, is_next: bool) -> Content:
+    def _row(self, key: str, value: ValueView | None, is_next: bool) -> Content:
         self._shown[key] = (value, is_next)
         return gate_row(self.config, key, value, is_next)
 
-    def show(self, values: Mapping[str, GateValue], next_gate: str | None) -> None:
+    def show(self, values: Mapping[str, ValueView], next_gate: str | None) -> None:
         """Re-render only the rows whose value or next-gate mark changed."""
         for index, key in enumerate(self.config.gate_order):
             value, is_next = values.get(key), key == next_gate
