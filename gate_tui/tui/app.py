@@ -65,6 +65,7 @@ from gate_tui.tui import keymap
 from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import SUMMARY, FieldRef, form_to_patch, gate_value, state_to_form
 from gate_tui.tui.render import DIM, WARN_STYLE, field_messages, overrule_line, preview, verdict
+from gate_tui.tui.screens.editor import EditorScreen
 from gate_tui.tui.text import line, lines, visible
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
@@ -187,6 +188,9 @@ class GateApp(FileActions, App[int]):
             # The reply and history panes are mounted right after the first frame
             # (see _mount_panes): the decision and the gates show up at once.
         yield Footer(compact=True)
+
+    def get_default_screen(self) -> EditorScreen:
+        return EditorScreen()
 
     def _preset_breakpoint(self) -> None:
         """Give the screen its breakpoint class now, so the first resize restyles nothing."""

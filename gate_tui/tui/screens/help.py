@@ -59,6 +59,28 @@ def help_content(keymap: Mapping[str, str]) -> Content:
 class HelpScreen(ModalScreen[None]):
     """Keys, rules and actors; dismissed with Esc, F1 or q."""
 
+    # The editor's rules for this screen, unscoped as they were in styles.tcss; kept here
+    # so that Textual parses them when the screen first mounts, after the first frame.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+        HelpScreen {
+            align: center middle;
+        }
+
+        #help-body {
+            width: 90%;
+            max-width: 100;
+            height: 90%;
+            border: round $accent;
+            padding: 0 1;
+            background: $surface;
+        }
+
+        #help-title {
+            margin-bottom: 1;
+        }
+    """
+
     BINDINGS = [Binding("escape,f1,q", "dismiss", "Close", id="help_close")]
 
     def __init__(self, keymap: Mapping[str, str]) -> None:

@@ -15,6 +15,23 @@ from gate_tui.tui.text import line, plain
 class PathScreen(ModalScreen[str | None]):
     """Ask for a path; Enter confirms, Esc cancels (dismisses with None)."""
 
+    # The editor's rules for this screen, unscoped as they were in styles.tcss; kept here
+    # so that Textual parses them when the screen first mounts, after the first frame.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+        PathScreen {
+            align: center middle;
+        }
+
+        #path-box {
+            width: 64;
+            height: auto;
+            border: round $accent;
+            padding: 1 2;
+            background: $surface;
+        }
+    """
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="path_cancel")]
 
     def __init__(self, title: str, default: str) -> None:

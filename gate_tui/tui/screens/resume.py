@@ -19,6 +19,32 @@ from gate_tui.tui.text import line
 class ResumeScreen(ModalScreen[bool]):
     """Ask whether to resume ``info``; Enter resumes, Esc starts fresh."""
 
+    # The editor's rules for this screen, unscoped as they were in styles.tcss; kept here
+    # so that Textual parses them when the screen first mounts, after the first frame.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+        ResumeScreen {
+            align: center middle;
+        }
+
+        #resume-box {
+            width: 64;
+            height: auto;
+            border: round $accent;
+            padding: 1 2;
+            background: $surface;
+        }
+
+        #resume-buttons {
+            height: auto;
+            margin-top: 1;
+        }
+
+        #resume-buttons Button {
+            margin-right: 2;
+        }
+    """
+
     BINDINGS = [Binding("escape", "fresh", "Start fresh", id="resume_fresh")]
 
     def __init__(self, info: SessionInfo) -> None:

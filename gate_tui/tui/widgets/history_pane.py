@@ -33,6 +33,25 @@ rendered before its auto-sized column widths were measured cropped at the old wi
 class HistoryPane(Vertical):
     """Last change on top, the scrollable timeline of every transition below."""
 
+    # The editor's rules for this pane, unscoped as they were in styles.tcss; kept here
+    # so that Textual parses them when the pane first mounts, after the first frame.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+        #diff-scroll {
+            height: auto;
+            max-height: 6;
+        }
+
+        #diff {
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+        }
+
+        #timeline {
+            height: 1fr;
+        }
+    """
+
     BORDER_TITLE = "Last change · F4"
 
     def compose(self) -> ComposeResult:

@@ -25,6 +25,27 @@ EMPTY_HINT = lines([
 class ReplyPane(Vertical):
     """Reply text area plus its preview."""
 
+    # The editor's rules for this pane, unscoped as they were in styles.tcss; kept here
+    # so that Textual parses them when the pane first mounts, after the first frame.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+        #reply {
+            height: 1fr;
+            min-height: 4;
+            border: none;
+            padding: 0;
+        }
+
+        Screen.-wide #reply {
+            max-height: 9;
+        }
+
+        #preview-scroll {
+            height: 1fr;
+            border-top: solid $panel-lighten-2;
+        }
+    """
+
     BORDER_TITLE = "Model reply · F2 focus · Ctrl+J apply"
 
     class Ready(Message):
