@@ -12,6 +12,9 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
+	# An editable install writes no .pyc; compile once so the editor starts fast even where
+	# PYTHONDONTWRITEBYTECODE is set (Python still recompiles a module whose source changed).
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q gate_tui
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
