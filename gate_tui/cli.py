@@ -29,6 +29,7 @@ a traceback (``GATE_TUI_DEBUG=1`` shows one for an internal error, which exits 7
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -113,6 +114,16 @@ def editor_parser() -> argparse.ArgumentParser:
 
 
 def _run_editor(args: list[str]) -> int:
+    # Start-up makes little garbage; collecting it would only slow the first frame down.
+    # run_app turns the collector back on once the editor has booted.
+    gc.disable()
+    try:
+        return _start_editor(args)
+    finally:
+        gc.enable()
+
+
+def _start_editor(args: list[str]) -> int:
     from gate_tui.config_cache import open_config
 
     ns = editor_parser().parse_args(args)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
@@ -32,8 +31,11 @@ _POLICY_KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class GateSpec:
+# Named tuples rather than frozen dataclasses: this module is imported before the first
+# frame, and creating a frozen dataclass class costs ~0.9 ms against ~0.1 ms for these.
+
+
+class GateSpec(NamedTuple):
     """One gate (the fields of :class:`gate_tui.models.GateDef`)."""
 
     question: str
@@ -47,8 +49,7 @@ class GateSpec:
         return bool(self.expected_categories)
 
 
-@dataclass(frozen=True, slots=True)
-class PolicySpec:
+class PolicySpec(NamedTuple):
     """The policy flags (the fields of :class:`gate_tui.models.Policy`)."""
 
     allow_user_delete_gate_keys: bool
@@ -59,8 +60,7 @@ class PolicySpec:
     allow_user_override: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigSpec:
+class ConfigSpec(NamedTuple):
     """A whole config; ``source`` is the canonical JSON it was built from."""
 
     schema_version: str

@@ -9,8 +9,7 @@ complete when ``classified`` is set, a free-text gate when ``raw`` is set.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     # Types only: the editor draws its first frame from this module before pydantic
@@ -54,9 +53,10 @@ def decide(config: ConfigView, gates: Mapping[str, ValueView]) -> GateDecision:
     return GateDecision.model_validate(decision_dict(config, plain))
 
 
-@dataclass(frozen=True, slots=True)
-class DecisionParts:
-    """A decision as plain values, for the editor's first frame (drawn before pydantic loads)."""
+class DecisionParts(NamedTuple):
+    """A decision as plain values, for the editor's first frame (drawn before pydantic loads).
+
+    A named tuple: cheaper to create at import than a frozen dataclass (see config_spec)."""
 
     pass_: bool
     reason: str

@@ -105,7 +105,7 @@ async def test_text_typed_before_the_boot_is_not_lost() -> None:
 
 async def test_a_damaged_cache_entry_stops_the_editor_with_a_message() -> None:
     good = spec()
-    damaged = ConfigSpec(**{**{f: getattr(good, f) for f in good.__dataclass_fields__}, "source": good.source.replace('"1.0"', '"9.9"')})
+    damaged = good._replace(source=good.source.replace('"1.0"', '"9.9"'))
     app = GateApp(damaged, ML_CONFIG, new=True, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.return_code is not None, message="the editor to stop")
