@@ -42,9 +42,8 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -102,8 +101,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-@dataclass(frozen=True)
-class PendingEdit:
+class PendingEdit(NamedTuple):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
     """A parsed user edit shown live but not yet recorded as a transition."""
 
     field: FieldRef

@@ -9,13 +9,12 @@ three never disagree about what a key does.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textual.binding import Binding
 
 
-@dataclass(frozen=True)
-class KeyAction:
+class KeyAction(NamedTuple):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
     """One user-visible action: its binding id, default keys, action name and wording."""
 
     id: str
