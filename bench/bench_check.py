@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "sample_configs" / "ml_project_intake.yaml"
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 GOAL_RATE = 10_000
+RATE_MIN_LINES = 100_000
+"""Rate and scaling goals are judged on runs this long: on shorter ones process start-up weighs too much."""
 GOAL_SCALING = 1.7
 GOAL_MEMORY_GROWTH = 1.25
 GOAL_EFFICIENCY = 0.85
@@ -329,12 +331,13 @@ def measure(tmp: Path, small: int, large: int, repeat: int) -> list[tuple[str, s
     same = (tmp / "out1.jsonl").read_bytes() == (tmp / "out2.jsonl").read_bytes()
     for path in (tmp / "out1.jsonl", tmp / "out2.jsonl"):
         path.unlink()
-    rows.append(row(f"-j 1, {small:,} lines", describe(one), f">= {GOAL_RATE:,}/s", one.rate >= GOAL_RATE))
+    judged = small >= RATE_MIN_LINES
+    rows.append(row(f"-j 1, {small:,} lines", describe(one), *_judged(f">= {GOAL_RATE:,}/s", one.rate >= GOAL_RATE, judged, large)))
     scaling = two.rate / one.rate
-    rows.append(row(f"-j 2, {small:,} lines", describe(two) + f"; {scaling:.2f}x -j 1", f">= {GOAL_SCALING}x", scaling >= GOAL_SCALING))
+    rows.append(row(f"-j 2, {small:,} lines", describe(two) + f"; {scaling:.2f}x -j 1", *_judged(f">= {GOAL_SCALING}x", scaling >= GOAL_SCALING, judged, large)))
     efficiency = (scaling - 1) / (cores - 1) if cores > 1.05 else float("nan")
     measured = f"2 processes got {cores:.2f} cores (calibration before and after); -j 2 used {efficiency:.0%} of the extra core"
-    rows.append(row("-j 2 vs cores available", measured, f">= {GOAL_EFFICIENCY:.0%}", efficiency >= GOAL_EFFICIENCY))
+    rows.append(row("-j 2 vs cores available", measured, *_judged(f">= {GOAL_EFFICIENCY:.0%}", efficiency >= GOAL_EFFICIENCY, judged, large)))
     overhead = two.cpu_us / one.cpu_us
     projected = 2 / overhead
     measured = f"CPU per reply -j 2 / -j 1 = {overhead:.2f}; on 2 idle cores that projects to {projected:.2f}x"
@@ -345,12 +348,23 @@ def measure(tmp: Path, small: int, large: int, repeat: int) -> list[tuple[str, s
     source.unlink()
     rows.append(row(f"input: {large:,} lines", f"{size / 1e6:,.0f} MB", "", None))
     small_runs = {1: one, 2: two}
+    large_runs: dict[int, Run] = {}
     for jobs in (1, 2):
-        run = run_cli(big, large, os.devnull, jobs)
+        run = large_runs[jobs] = run_cli(big, large, os.devnull, jobs)
         growth = run.tree_peak_mb / small_runs[jobs].tree_peak_mb
         measured = describe(run) + f"; {growth:.2f}x the {small:,}-line peak"
         rows.append(row(f"-j {jobs}, {large:,} lines", measured, f"<= {GOAL_MEMORY_GROWTH}x", growth <= GOAL_MEMORY_GROWTH))
+    if not judged:  # --quick: the speed goals on the long run instead
+        one, two = large_runs[1], large_runs[2]
+        scaling = two.rate / one.rate
+        rows.append(row(f"-j 1 rate, {large:,} lines", f"{one.rate:,.0f} replies/s", f">= {GOAL_RATE:,}/s", one.rate >= GOAL_RATE))
+        rows.append(row(f"-j 2 scaling, {large:,} lines", f"{two.rate:,.0f} replies/s = {scaling:.2f}x -j 1", f">= {GOAL_SCALING}x", scaling >= GOAL_SCALING))
     return rows
+
+
+def _judged(goal: str, ok: bool, judged: bool, large: int) -> tuple[str, bool | None]:
+    """A goal cell and verdict, or a note that the goal is judged on the long run."""
+    return (goal, ok) if judged else (f"(judged at {large:,} lines)", None)
 
 
 if __name__ == "__main__":

@@ -286,6 +286,19 @@ async def test_command_palette_lists_every_action_by_name() -> None:
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
 
 
+async def test_command_palette_goes_to_any_gate_by_key_or_label() -> None:
+    app = make_app(make_large_config(200))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
+        await pilot.press(*"gate 187")
+        await wait_for(pilot, lambda: palette_highlight(app).startswith("Go to gate g187 — Gate 187"), message="the gate hit")
+        assert "What is the answer to question 187?" in palette_highlight(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.gate_editor.key == "g187" and app.focused is not None and app.focused.id == "raw")
+        assert app.gate_list.selected_key == "g187"
+
+
 async def test_keymap_from_the_config_rebinds_apply() -> None:
     config = load_config(ML_CONFIG).model_copy(update={"keymap": {"apply_reply": "f9", "no_such_action": "f10"}})
     app = make_app(config)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.command import CommandList
 from textual.widgets import DataTable, Static, TextArea
 
 from gate_tui.config import load_config
@@ -21,7 +22,7 @@ from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.render import CHANGED_CELLS
 from gate_tui.tui.text import visible
-from tests.tui_helpers import DANGEROUS, ML_CONFIG, screen_text, wait_for
+from tests.tui_helpers import DANGEROUS, ML_CONFIG, palette_highlight, screen_text, wait_for
 
 SIZE = (200, 50)
 
@@ -146,4 +147,15 @@ async def test_dangerous_gate_keys_labels_and_questions_from_a_config() -> None:
         assert still_running(app)
         assert await click_text(pilot, app, shown_as("label [@click=app.quit]x[/]"))
         await pilot.pause(0.2)
+        assert still_running(app)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
+        await pilot.press(*"go to gate k4")
+        ansi = shown_as(f"label {DANGEROUS[4]}")
+        await wait_for(pilot, lambda: ansi in palette_highlight(app), message="the gate hit, literally")
+        for index, danger in enumerate(DANGEROUS[:4]):
+            await pilot.press(*["backspace"] * 13, *f"go to gate k{index}")
+            await wait_for(pilot, lambda danger=danger: shown_as(f"label {danger}") in palette_highlight(app), message=f"gate hit {danger!r}")
+            assert shown_as(f"question {danger}?") in palette_highlight(app)
+        await pilot.press("escape")
         assert still_running(app)

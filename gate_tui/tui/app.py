@@ -702,11 +702,18 @@ class GateApp(FileActions, App[int]):
 
     def action_next_gate(self) -> None:
         """Select the gate the system asks for next and focus the field that completes it."""
-        self.commit_pending()
         key = self.session.decision.next_gate
         if key is None:
+            self.commit_pending()
             self.notify("Nothing to jump to: the decision is PASS.", markup=False)
             return
+        self.go_to_gate(key)
+
+    def go_to_gate(self, key: str) -> None:
+        """Select gate ``key`` (from F3 or the palette's "Go to gate") and focus its field."""
+        if key not in self.config.gates:
+            return
+        self.commit_pending()
         self.show_page("gates")
         self.select_gate(key)
         self.focus_gate_field()

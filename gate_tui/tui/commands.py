@@ -1,22 +1,31 @@
-"""The command palette provider: every editor action by name, plus the session's extras.
+"""The command palette provider: every editor action by name, the session's extras, and
+"Go to gate" for every gate (how to find one gate among 200 by key or label).
 
 Session actions that the Session API may or may not offer yet ("Save state as…",
 "Export state JSON", "Export review report", "Copy state to clipboard") are listed
 only when the session object has the method behind them.
+
+Gate keys, labels and questions come from a config file, so they are shown as literal
+:class:`Content`: Textual's own ``Matcher.highlight`` and ``Hit.help`` parse strings as
+markup, so gate hits are highlighted here and carry their question in the prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
 
 from gate_tui.tui.keymap import ACTIONS
+from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
     from gate_tui.tui.app import GateApp
+    from gate_tui.views import ConfigView
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,22 @@ def palette_commands(session: object) -> list[PaletteCommand]:
     return commands
 
 
+def gate_title(config: ConfigView, key: str) -> str:
+    """``Go to gate 2_use_case — Use case``: what a gate hit shows and is matched on."""
+    label = config.gates[key].label
+    return visible(f"Go to gate {key}" + (f" — {label}" if label else ""), one_line=True)
+
+
+def highlighted(matcher: Matcher, text: str) -> Content:
+    """``text`` as literal Content with the matched characters styled (cf. Matcher.highlight)."""
+    content = Content(text)
+    _score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    for offset in offsets:
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
 class GateCommands(Provider):
     """Lists :func:`palette_commands` and runs the chosen action on the app."""
 
@@ -72,6 +97,17 @@ class GateCommands(Provider):
 
         return run
 
+    def _gate_hits(self, matcher: Matcher) -> Iterator[Hit]:
+        app: GateApp = self.app  # type: ignore[assignment]
+        config = app.config
+        for key in config.gate_order:
+            title = gate_title(config, key)
+            score = matcher.match(title)
+            if score > 0:
+                question = Content.styled(visible(config.gates[key].question, one_line=True), "dim")
+                prompt = Content.assemble(highlighted(matcher, title), "\n", question)
+                yield Hit(score, prompt, lambda key=key: app.go_to_gate(key), text=title)
+
     async def discover(self) -> Hits:
         for command in self._commands():
             yield DiscoveryHit(command.name, self._runner(command.action), help=command.help)
@@ -82,3 +118,5 @@ class GateCommands(Provider):
             score = matcher.match(command.name)
             if score > 0:
                 yield Hit(score, matcher.highlight(command.name), self._runner(command.action), help=command.help)
+        for hit in self._gate_hits(matcher):
+            yield hit
