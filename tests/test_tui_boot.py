@@ -68,8 +68,10 @@ async def test_the_first_frame_shows_the_empty_state_and_its_decision_before_the
         text = screen_text(app)
         assert "NO PASS" in text and "required gate 1_data_availability is missing" in text
         assert "Is labelled data available" in text and "0/200" in text
+        assert "opening the session" in text
         app.release()
         await wait_for(pilot, lambda: app.session is not None and app.session.persistent, message="the session")
+        await wait_for(pilot, lambda: "opening the session" not in screen_text(app), message="the marker gone")
         assert app.decision_panel.word == "NO PASS"
         assert app.gate_config.gate_order == list(app.config.gate_order)
 

@@ -223,7 +223,8 @@ class GateApp(FileActions, App[int]):
         self.gate_list.select_key(start)
         self.gate_editor.load(start, NO_VALUE)
         self.sub_title = visible(display_path(self.config_path), one_line=True)
-        self.show_view({}, decision, [])
+        # Said, because a resumed session or a --state file may well decide otherwise.
+        self.show_view({}, decision, [line(("… opening the session", DIM))])
 
     async def _boot(self) -> None:
         """Load what the first frame did without, open the session, then handle held input."""
