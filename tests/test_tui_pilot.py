@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from textual import events
 from textual.command import CommandList
 from textual.widgets import Input, OptionList, Static, TextArea
@@ -17,7 +18,8 @@ from gate_tui.models import GateConfig, GateState
 from gate_tui.parser import parse
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
-from gate_tui.tui.widgets.choice_field import ChoiceMenu
+from gate_tui.tui.widgets import choice_field
+from gate_tui.tui.widgets.choice_field import ChoiceMenu, option_matching
 from tests.tui_helpers import (
     ML_CONFIG,
     full_state_for,
@@ -105,6 +107,26 @@ async def test_category_menu_escape_click_and_click_outside() -> None:
         await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "partial")
         assert len(app.session.timeline) == 1
         await wait_for(pilot, lambda: "partial" in screen_text(app))
+
+
+async def test_typing_in_a_category_field_finds_the_category(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(choice_field, "TYPE_AHEAD_SECONDS", 60.0)  # a slow machine must not reset the search
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+        await pilot.press("u")  # opens the menu on "unavailable" (a prefix wins over "available", which contains it)
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceMenu), message="typing opens the menu")
+        menu = app.screen.query_one(OptionList)
+        await wait_for(pilot, lambda: menu.highlighted == 3, message="unavailable highlighted")
+        assert app.session.timeline == [], "typing only moves the highlight"
+        await pilot.press("escape", "p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceMenu) and app.screen.query_one(OptionList).highlighted == 2, message="partial")
+        await pilot.press("a")  # "pa" still partial; "a" alone would be available
+        await wait_for(pilot, lambda: app.screen.query_one(OptionList).highlighted == 2)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "partial")
+        assert len(app.session.timeline) == 1
 
 
 async def test_enter_records_an_edit_at_once() -> None:
@@ -383,3 +405,8 @@ async def test_user_override_where_the_policy_allows_it() -> None:
         await wait_for(pilot, lambda: word(app) == "PASS", message="the parser's override decision")
         assert app.session.decision.reason == "user_override"
         await wait_for(pilot, lambda: "user override" in screen_text(app))
+
+
+def test_option_matching_prefers_a_prefix_then_a_substring() -> None:
+    labels = ["none", "available", "partial", "unavailable"]
+    assert [option_matching(labels, typed) for typed in ("n", "A", "av", "u", "vail", "PART", "x", "")] == [0, 1, 1, 3, 1, 2, None, 0]

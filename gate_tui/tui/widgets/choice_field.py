@@ -4,8 +4,10 @@ Textual's ``Select`` is six widgets (value line, label, two arrows, the list tha
 hidden until it opens) and the most expensive widget of the first screen (~15 ms of
 start-up). This field draws the chosen option and ``▼`` itself, looks like a compact
 ``Select``, and opens a :class:`ChoiceMenu` (a list drawn over the editor, right under
-the field) only when asked: Enter, Space, ↑ or ↓, or a click. In the list, Enter or a
-click chooses, Esc or a click elsewhere closes it.
+the field) only when asked: Enter, Space, ↑ or ↓, a click, or typing. In the list, Enter
+or a click chooses, Esc or a click elsewhere closes it, and typing moves to the first
+option that starts with what was typed (letters typed within a second add up, as in a
+native drop-down; failing a prefix, the first option that contains it).
 
 Setting :attr:`ChoiceField.value` from code posts nothing; only a choice the user
 made in the menu posts :class:`ChoiceField.Changed` (so loading a state is never
@@ -14,6 +16,7 @@ mistaken for an edit).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from textual import events
@@ -28,6 +31,26 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 ARROW = "▼"
+TYPE_AHEAD_SECONDS = 1.0
+
+
+def option_matching(labels: Sequence[str], typed: str) -> int | None:
+    """The first label starting with ``typed`` (any case), else the first containing it."""
+    wanted = typed.casefold()
+    folded = [label.casefold() for label in labels]
+    for index, label in enumerate(folded):
+        if label.startswith(wanted):
+            return index
+    for index, label in enumerate(folded):
+        if wanted in label:
+            return index
+    return None
+
+
+def typed_character(event: events.Key) -> str | None:
+    """The character a key types into a search (None for keys that move or act)."""
+    char = event.character
+    return char if event.is_printable and char is not None and not char.isspace() else None
 
 
 class ChoiceField(Widget, can_focus=True):
@@ -102,14 +125,21 @@ class ChoiceField(Widget, can_focus=True):
         gap = max(0, width - 1 - label.cell_length)
         return Content.assemble(label, " " * gap, (ARROW, "$foreground 50%"))
 
-    def action_open(self) -> None:
-        """Show the options in a menu under the field (nothing if it is open already)."""
+    def action_open(self, typed: str = "") -> None:
+        """Show the options in a menu under the field (nothing if it is open already);
+        ``typed`` starts its search."""
         if self._menu_open or not self._options:
             return
         self._menu_open = True
         values = [option for _label, option in self._options]
         current = values.index(self._value) if self._value in values else 0
-        self.app.push_screen(ChoiceMenu(self._options, current, self.region), callback=self._chosen)
+        self.app.push_screen(ChoiceMenu(self._options, current, self.region, typed), callback=self._chosen)
+
+    def on_key(self, event: events.Key) -> None:
+        char = typed_character(event)
+        if char is not None and not self._menu_open:
+            event.stop()
+            self.action_open(char)
 
     def _chosen(self, value: str | None) -> None:
         self._menu_open = False
@@ -150,11 +180,13 @@ class ChoiceMenu(ModalScreen[str | None]):
     }
     """
 
-    def __init__(self, options: Sequence[tuple[Content, str]], current: int, under: Region) -> None:
+    def __init__(self, options: Sequence[tuple[Content, str]], current: int, under: Region, typed: str = "") -> None:
         super().__init__()
         self._options = list(options)
         self._current = current
         self._under = under
+        self._typed = typed
+        self._typed_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         menu = OptionList(*[Option(label, id=str(index)) for index, (label, _value) in enumerate(self._options)], markup=False)
@@ -167,6 +199,24 @@ class ChoiceMenu(ModalScreen[str | None]):
         menu = self.query_one(OptionList)
         menu.highlighted = self._current
         menu.focus()
+        if self._typed:
+            self._show_typed()
+
+    def on_key(self, event: events.Key) -> None:
+        """Type-ahead: move to the option that matches what was typed."""
+        char = typed_character(event)
+        if char is None:
+            return
+        event.stop()
+        now = time.monotonic()
+        self._typed = (self._typed if now - self._typed_at <= TYPE_AHEAD_SECONDS else "") + char
+        self._typed_at = now
+        self._show_typed()
+
+    def _show_typed(self) -> None:
+        index = option_matching([label.plain for label, _value in self._options], self._typed)
+        if index is not None:
+            self.query_one(OptionList).highlighted = index
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
