@@ -87,7 +87,7 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
         await type_into(pilot, app, "#summary", f"sum {danger}")
         await wait_for(pilot, lambda: app.session.state.summary == f"sum {danger}".strip())
         await wait_for(pilot, lambda: len(app.session.timeline) == 2)
-        assert literal.strip() in screen_text(app)
+        await wait_for(pilot, lambda: literal.strip() in screen_text(app), message="the literal on screen")
         assert still_running(app)
         good = {
             "summary": f"reply {danger}",

@@ -220,7 +220,7 @@ async def test_a_second_editor_on_the_same_session_is_read_only(tmp_path: Path) 
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
             await wait_for(pilot, lambda: app.session.read_only, message="a read-only session")
             await wait_for(pilot, lambda: "READ-ONLY" in screen_text(app), message="READ-ONLY in the title")
-            assert "opened read-only" in screen_text(app), "the warning bar says why"
+            await wait_for(pilot, lambda: "opened read-only" in screen_text(app), message="the warning bar saying why")
             assert app.session.state == first.state
             await type_answer(pilot, app, "2_use_case", "Forecast orders")
             await pilot.press("ctrl+s")
@@ -250,5 +250,6 @@ async def test_an_unwritable_state_directory_warns_and_editing_still_works(tmp_p
         await wait_for(pilot, lambda: app.session.state.gates["1_data_availability"].classified == "available")
         assert len(app.session.timeline) == 2
         assert app.session.decision.next_gate == "3_success_metric"
-        assert bar.display and "cannot create a session" in screen_text(app), "the warning stays on screen"
+        assert bar.display
+        await wait_for(pilot, lambda: "cannot create a session" in screen_text(app), message="the warning still on screen")
     assert sorted(tmp_path.iterdir()) == [blocker] and blocker.read_text(encoding="utf-8") == "not a folder"
