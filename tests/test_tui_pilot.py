@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.command import CommandList
-from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets import Button, Input, OptionList, Static, TextArea
 
 from gate_tui.config import load_config
 from gate_tui.models import GateConfig, GateState
@@ -410,3 +410,14 @@ async def test_user_override_where_the_policy_allows_it() -> None:
 def test_option_matching_prefers_a_prefix_then_a_substring() -> None:
     labels = ["none", "available", "partial", "unavailable"]
     assert [option_matching(labels, typed) for typed in ("n", "A", "av", "u", "vail", "PART", "x", "")] == [0, 1, 1, 3, 1, 2, None, 0]
+
+
+async def test_focus_news_of_a_widget_already_gone_is_ignored() -> None:
+    """A modal dismissed at once (Esc on the resume question) leaves a focus event behind
+    for a button that has no screen any more; the editor must shrug it off."""
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.post_message(events.DescendantFocus(Button("gone")))
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select", message="the editor still working")
+        assert app.return_code is None and app.is_running

@@ -768,6 +768,8 @@ class GateApp(FileActions, App[int]):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Show the focused widget's page, and mark its pane (a class, not ``:focus-within``:
         that pseudo-class restyles a pane's whole subtree on every focus move inside it)."""
+        if not event.widget.is_attached:
+            return  # focus went to a widget that is gone by now (a modal closed at once)
         ancestors = event.widget.ancestors_with_self
         for name in PAGES:
             for pane in self.query(f"#{name}-pane"):
