@@ -58,9 +58,9 @@ from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Input, Label  # noqa: E402
 
-from gate_tui.config import default_config_path, load_config  # noqa: E402
+from gate_tui.config.loading import default_config_path, load_config  # noqa: E402
 from gate_tui.models import GateConfig  # noqa: E402
-from gate_tui.parser import parse  # noqa: E402
+from gate_tui.parsing.pipeline import parse  # noqa: E402
 from gate_tui.session import Session  # noqa: E402
 from gate_tui.tui.app import GateApp  # noqa: E402
 from tests.tui_helpers import full_state_for, make_large_config  # noqa: E402
@@ -94,7 +94,7 @@ else:
         report_first_frame(self)
         return run(self, headless=True, size=(120, 40))
     App.run = headless
-    from gate_tui.cli import main
+    from gate_tui.cli.main import main
     raise SystemExit(main([config, "--new"]))
 """
 

@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gate_tui.config import (
+    from gate_tui.config.loading import (
         ConfigError,
         ConfigProblem,
         check_config,
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
         load_config,
     )
     from gate_tui.decision import decide
-    from gate_tui.diff import diff_states
-    from gate_tui.extraction import Extraction, extract_json
     from gate_tui.models import (
         FieldChange,
         GateConfig,
@@ -36,16 +34,18 @@ if TYPE_CHECKING:
         Repair,
         StatusInfo,
     )
-    from gate_tui.parser import GateJsonParser, empty_state, parse
+    from gate_tui.parsing.diff import diff_states
+    from gate_tui.parsing.extraction import Extraction, extract_json
+    from gate_tui.parsing.pipeline import GateJsonParser, empty_state, parse
 
 # Where each public name lives. The names are loaded on first use (PEP 562): importing
 # any ``gate_tui.*`` module runs this file first, and the editor's first frame must not
 # wait for pydantic (about 120 ms with our models) — see gate_tui.tui.app.
 _HOMES = {
-    "gate_tui.config": ("ConfigError", "ConfigProblem", "check_config", "config_fingerprint", "default_config_path", "load_config"),
+    "gate_tui.config.loading": ("ConfigError", "ConfigProblem", "check_config", "config_fingerprint", "default_config_path", "load_config"),
     "gate_tui.decision": ("decide",),
-    "gate_tui.diff": ("diff_states",),
-    "gate_tui.extraction": ("Extraction", "extract_json"),
+    "gate_tui.parsing.diff": ("diff_states",),
+    "gate_tui.parsing.extraction": ("Extraction", "extract_json"),
     "gate_tui.models": (
         "FieldChange",
         "GateConfig",
@@ -61,7 +61,7 @@ _HOMES = {
         "Repair",
         "StatusInfo",
     ),
-    "gate_tui.parser": ("GateJsonParser", "empty_state", "parse"),
+    "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state", "parse"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 

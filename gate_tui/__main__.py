@@ -1,5 +1,5 @@
 """``python -m gate_tui``: the same entry point as the ``gate-tui`` console script."""
 
-from gate_tui.cli import main
+from gate_tui.cli.main import main
 
 raise SystemExit(main())

@@ -1,6 +1,6 @@
 """The exit statuses of the ``gate-tui`` command, in one place.
 
-Kept apart from :mod:`gate_tui.check` (which loads the parser and pydantic) so that
+Kept apart from :mod:`gate_tui.cli.check` (which loads the parser and pydantic) so that
 the CLI can name them while it starts the editor, which must not load either before
 its first frame.
 """

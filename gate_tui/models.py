@@ -69,7 +69,7 @@ class GateDef(_Model):
 
 
 class GateConfig(_Model):
-    """The list of gates, their order and the policy; loaded by :func:`gate_tui.config.load_config`."""
+    """The list of gates, their order and the policy; loaded by :func:`gate_tui.config.loading.load_config`."""
 
     schema_version: str = "1.0"
     name: str | None = None

@@ -4,7 +4,7 @@ The editor paints its first frame before pydantic is imported (importing it and 
 our models costs more than Textual's whole start-up allows; see gate_tui.tui.app). So its
 widgets read configs, values and decisions through these protocols, which the pydantic
 models of :mod:`gate_tui.models` and the light start-up objects
-(:class:`gate_tui.config_spec.ConfigSpec`, :class:`gate_tui.decision.DecisionParts`,
+(:class:`gate_tui.config.spec.ConfigSpec`, :class:`gate_tui.decision.DecisionParts`,
 :data:`NO_VALUE`) all satisfy. Nothing here validates or decides anything.
 """
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gate_tui.config import load_config
+from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADLESS = ["gate_tui", "gate_tui.parser", "gate_tui.history", "gate_tui.session", "gate_tui.cli", "gate_tui.config"]
+HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading"]
 
 
 def test_headless_core_imports_without_textual() -> None:

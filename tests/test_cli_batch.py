@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gate_tui import ParseResult, batch, load_config
+from gate_tui import ParseResult, load_config
+from gate_tui.cli import batch
 from tests.conftest import CONFIGS, REPLIES
 
 ML = str(CONFIGS / "ml_project_intake.yaml")

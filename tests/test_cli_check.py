@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gate_tui import ParseResult
-from gate_tui.check import render_text
+from gate_tui.cli.check import render_text
 from gate_tui.models import ParseError, ParseWarning, Repair
 from tests.conftest import CONFIGS, REPLIES
 
@@ -197,7 +197,7 @@ def test_python_dash_m_works() -> None:
 def test_headless_commands_work_without_textual() -> None:
     code = (
         "import sys; sys.modules['textual'] = None\n"
-        "from gate_tui.cli import main\n"
+        "from gate_tui.cli.main import main\n"
         f"status = main(['check', '--config', {ML!r}, {str(REPLIES / 'ml_good.md')!r}])\n"
         "assert status == 0, status\n"
         f"assert main(['schema', '--config', {ML!r}]) == 0\n"
@@ -226,7 +226,7 @@ def test_editor_gets_config_path_state_file_and_new() -> None:
         "fake = types.ModuleType('gate_tui.tui.app')\n"
         "fake.run_app = lambda **kw: calls.append(kw) or 0\n"
         "sys.modules['gate_tui.tui.app'] = fake\n"
-        "from gate_tui.cli import main\n"
+        "from gate_tui.cli.main import main\n"
         f"assert main([{VENDOR!r}, '--state', 's.json', '--new']) == 0\n"
         "assert main([]) == 0\n"
         "a, b = calls\n"
@@ -246,7 +246,7 @@ def test_editor_gets_config_path_state_file_and_new() -> None:
     [("gate_tui.tui.app", [ML]), ("gate_tui.session.commands", ["sessions"]), ("gate_tui.session.commands", ["report", "abc"])],
 )
 def test_missing_ui_or_session_module_gives_a_clear_message_and_exit_2(module: str, args: list[str]) -> None:
-    code = f"import sys; sys.modules[{module!r}] = None\nfrom gate_tui.cli import main\nraise SystemExit(main({args!r}))"
+    code = f"import sys; sys.modules[{module!r}] = None\nfrom gate_tui.cli.main import main\nraise SystemExit(main({args!r}))"
     done = python(code)
     assert done.returncode == 2
     assert "is not available" in done.stderr and "Traceback" not in done.stderr
@@ -259,7 +259,7 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
         "fake.sessions_command = lambda path: print('sessions', path) or 0\n"
         "fake.report_command = lambda session, output: print('report', session, output) or 4\n"
         "sys.modules['gate_tui.session.commands'] = fake\n"
-        "from gate_tui.cli import main\n"
+        "from gate_tui.cli.main import main\n"
         f"assert main(['sessions', '--config', {ML!r}]) == 0\n"
         "assert main(['sessions']) == 0\n"
         "assert main(['report', 'abc', '-o', 'r.md']) == 4\n"
@@ -270,7 +270,8 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
 
 
 def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from gate_tui import check, cli
+    from gate_tui.cli import check
+    from gate_tui.cli import main as cli
 
     def broken(*args: object, **kwargs: object) -> int:
         raise KeyError("surprise")

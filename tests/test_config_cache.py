@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate_tui import config_cache
-from gate_tui.config import load_config
-from gate_tui.config_cache import MAX_ENTRIES, cache_dir, cache_key, open_config
-from gate_tui.config_spec import spec_from_data, spec_from_model
+from gate_tui.config import cache as config_cache
+from gate_tui.config.cache import MAX_ENTRIES, cache_dir, cache_key, open_config
+from gate_tui.config.loading import load_config
+from gate_tui.config.spec import spec_from_data, spec_from_model
 from tests.tui_helpers import CONFIGS, ML_CONFIG
 
 SAMPLES = sorted(CONFIGS.glob("*.yaml"))

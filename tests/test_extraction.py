@@ -1,4 +1,4 @@
-"""Example-based tests of :func:`gate_tui.extraction.extract_json`: where the JSON is found.
+"""Example-based tests of :func:`gate_tui.parsing.extraction.extract_json`: where the JSON is found.
 
 Covers fences, prose, several objects, strings that contain braces or fences, thinking
 blocks, top-level arrays, garbage, bad input types and the size cap. Repairs have their
@@ -12,8 +12,8 @@ import json
 
 import pytest
 
-from gate_tui import extraction
-from gate_tui.extraction import (
+from gate_tui.parsing import extraction
+from gate_tui.parsing.extraction import (
     DEFAULT_MAX_CHARS,
     NO_OBJECT,
     TOP_LEVEL_ARRAY,

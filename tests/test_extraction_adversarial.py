@@ -1,4 +1,4 @@
-"""Adversarial inputs for :func:`gate_tui.extraction.extract_json`: no hang, no crash.
+"""Adversarial inputs for :func:`gate_tui.parsing.extraction.extract_json`: no hang, no crash.
 
 Each input is about 1 MB (the 5 MB one hits the size cap) and must come back with an
 error or a value well within a generous time bound. These guard against quadratic or
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gate_tui.extraction import NO_OBJECT, TOP_LEVEL_ARRAY, Extraction, extract_json
+from gate_tui.parsing.extraction import NO_OBJECT, TOP_LEVEL_ARRAY, Extraction, extract_json
 
 SIZE = 1_000_000
 BOUND_SECONDS = 5.0

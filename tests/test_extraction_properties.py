@@ -1,4 +1,4 @@
-"""Property tests of :func:`gate_tui.extraction.extract_json` (hypothesis).
+"""Property tests of :func:`gate_tui.parsing.extraction.extract_json` (hypothesis).
 
 It never raises, whatever the text; any JSON object comes back unchanged and without
 repairs, bare, in prose or in a fence; the result is deterministic; and every value it
@@ -13,8 +13,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate_tui.extraction import extract_json
-from gate_tui.repair import quick_repair, repair_json
+from gate_tui.parsing.extraction import extract_json
+from gate_tui.parsing.repair import quick_repair, repair_json
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

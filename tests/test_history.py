@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gate_tui import GateConfig, parse
-from gate_tui.history import History
+from gate_tui.session.history import History
 from tests.conftest import reply
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate_tui import GateConfig, parse
-from gate_tui.config import load_config
+from gate_tui.config.loading import load_config
 from gate_tui.decision import decide
 from gate_tui.models import GateState
 from tests.conftest import CONFIGS

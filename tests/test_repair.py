@@ -11,9 +11,16 @@ import json
 
 import pytest
 
-from gate_tui.extraction import NO_OBJECT, extract_json
 from gate_tui.models import Repair
-from gate_tui.repair import LONG_TAIL, Fix, decode_repaired, quick_repair, repair_json, to_repairs
+from gate_tui.parsing.extraction import NO_OBJECT, extract_json
+from gate_tui.parsing.repair import (
+    LONG_TAIL,
+    Fix,
+    decode_repaired,
+    quick_repair,
+    repair_json,
+    to_repairs,
+)
 
 
 def position(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:

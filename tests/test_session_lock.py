@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from gate_tui.models import GateConfig
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import list_sessions, open_session
 from gate_tui.session.lock import acquire, is_locked, read_pid
 from tests.conftest import CONFIGS, ROOT
@@ -80,8 +80,8 @@ def test_second_instance_on_a_state_file_is_read_only(ml_config: GateConfig, tmp
 _HOLDER = """
 import sys, time
 from pathlib import Path
-from gate_tui.config import load_config
-from gate_tui.parser import parse
+from gate_tui.config.loading import load_config
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import open_session
 config = load_config(sys.argv[1])
 session = open_session(config, Path(sys.argv[1]), root=Path(sys.argv[2]), new=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gate_tui.models import GateConfig
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import Session, open_session
 from gate_tui.session.commands import report_command, sessions_command
 from gate_tui.session.report import md, render_report
@@ -150,7 +150,7 @@ def test_sessions_command_lists_every_session_with_its_state(ml_config: GateConf
 def test_sessions_command_marks_sessions_of_a_changed_config_foreign(ml_config: GateConfig, tmp_path: Path) -> None:
     config_file = tmp_path / "cfg.yaml"
     config_file.write_text(ML.read_text(encoding="utf-8"), encoding="utf-8")
-    from gate_tui.config import load_config
+    from gate_tui.config.loading import load_config
 
     session = open_session(load_config(config_file), config_file, root=tmp_path)
     _edit(session, ml_config, {"gates": {"2_use_case": {"raw": "A"}}})

@@ -6,11 +6,11 @@ import json
 import time
 from pathlib import Path
 
-from gate_tui.config import load_config
-from gate_tui.history import Transition
+from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import Session, find_resumable, list_sessions, open_session
+from gate_tui.session.history import Transition
 from gate_tui.session.journal import encode_record
 from gate_tui.session.paths import sessions_dir
 from tests.conftest import CONFIGS, reply

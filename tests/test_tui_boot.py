@@ -14,8 +14,8 @@ from typing import Any
 from textual import events
 from textual.widgets import TextArea
 
-from gate_tui.config_cache import open_config
-from gate_tui.config_spec import ConfigSpec
+from gate_tui.config.cache import open_config
+from gate_tui.config.spec import ConfigSpec
 from gate_tui.tui.app import GateApp
 from tests.tui_helpers import ML_CONFIG, screen_text, wait_for
 

@@ -13,9 +13,9 @@ from textual import events
 from textual.command import CommandList
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 
-from gate_tui.config import load_config
+from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig, GateState
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.widgets import choice_field

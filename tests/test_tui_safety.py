@@ -16,7 +16,7 @@ from textual import events
 from textual.command import CommandList
 from textual.widgets import DataTable, Static, TextArea
 
-from gate_tui.config import load_config
+from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp

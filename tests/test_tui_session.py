@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Static, TextArea
 
-from gate_tui.config import load_config
-from gate_tui.parser import parse
+from gate_tui.config.loading import load_config
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import Session, find_resumable, open_session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.screens.resume import ResumeScreen

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from gate_tui.config import load_config
-from gate_tui.config_cache import open_config
+from gate_tui.config.cache import open_config
+from gate_tui.config.loading import load_config
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp, run_app
 from tests.tui_helpers import ML_CONFIG, make_large_config, wait_for
@@ -33,7 +33,7 @@ AFTER_FIRST_FRAME = (
     "gate_tui.tui.screens.resume",
     "gate_tui.tui.commands",
 )
-BEFORE_THE_BOOT = ("pydantic", "yaml", "gate_tui.models", "gate_tui.parser", "gate_tui.session", "gate_tui.history")
+BEFORE_THE_BOOT = ("pydantic", "yaml", "gate_tui.models", "gate_tui.parsing.pipeline", "gate_tui.session", "gate_tui.session.history")
 """Loaded by the boot, right after the first frame (see gate_tui.tui.app)."""
 FIRST_FRAME_PROBE = """
 import os, sys
@@ -51,7 +51,7 @@ def headless(self, *args, **kwargs):
     self._display = first_frame
     return run(self, headless=True, size=(120, 40))
 App.run = headless
-from gate_tui.cli import main
+from gate_tui.cli.main import main
 raise SystemExit(main([sys.argv[1], "--new"]))
 """
 FIRST_SCREEN_WIDGETS = 33

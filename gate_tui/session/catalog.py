@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gate_tui.config import config_fingerprint
+from gate_tui.config.loading import config_fingerprint
 from gate_tui.decision import describe_decision
 from gate_tui.models import GateConfig, GateDecision
 from gate_tui.session.journal import read_header, read_journal

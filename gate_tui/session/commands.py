@@ -1,4 +1,4 @@
-"""The ``gate-tui sessions`` and ``gate-tui report`` commands (called from :mod:`gate_tui.cli`).
+"""The ``gate-tui sessions`` and ``gate-tui report`` commands (called from :mod:`gate_tui.cli.main`).
 
 Both return an exit code: 0 on success, 2 with one clear message on stderr on error.
 They read the files directly and never take a session's lock, so they work while an
@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from gate_tui.config import check_config, config_fingerprint
+from gate_tui.config.loading import check_config, config_fingerprint
 from gate_tui.session.atomic import atomic_write_text
 from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
 from gate_tui.session.journal import read_journal

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate_tui.config import config_fingerprint, config_title
-from gate_tui.history import History, Transition
+from gate_tui.config.loading import config_fingerprint, config_title
 from gate_tui.models import Actor, GateConfig, GateDecision, GateState, ParseResult
 from gate_tui.session import records as rec
 from gate_tui.session.atomic import atomic_write_text
+from gate_tui.session.history import History, Transition
 from gate_tui.session.journal import JournalWriter
 from gate_tui.session.lock import SessionLock
 from gate_tui.session.paths import folder_paths, remove_session_files, resolved

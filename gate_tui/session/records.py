@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gate_tui.history import Transition, now_iso
 from gate_tui.models import ParseResult
+from gate_tui.session.history import Transition, now_iso
 
 FORMAT = 1
 RECORD_VERSION = 1

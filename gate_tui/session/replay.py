@@ -17,7 +17,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gate_tui.history import KIND_FOR_ACTOR, History, Transition
 from gate_tui.models import (
     Actor,
     GateConfig,
@@ -28,6 +27,7 @@ from gate_tui.models import (
     Repair,
     StatusInfo,
 )
+from gate_tui.session.history import KIND_FOR_ACTOR, History, Transition
 from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
 
 

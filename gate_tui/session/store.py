@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gate_tui.config import config_fingerprint
-from gate_tui.history import now_iso
+from gate_tui.config.loading import config_fingerprint
 from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
-from gate_tui.parser import empty_state, parse
+from gate_tui.parsing.pipeline import empty_state, parse
 from gate_tui.session.atomic import atomic_write_text, describe_os_error
+from gate_tui.session.history import now_iso
 
 STATE_FORMAT = 1
 MAX_STATE_BYTES = 5_000_000

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gate_tui.config import check_config, default_config_path
+from gate_tui.config.loading import check_config, default_config_path
 from gate_tui.tui.app import run_app
 
 

@@ -18,7 +18,7 @@ Textual app (``bench/bench_tui.py``):
 
 1. *The first frame* is drawn without pydantic, the parser or the session layer
    (importing pydantic and building our models alone takes longer than Textual's whole
-   start-up). The CLI hands over a :class:`~gate_tui.config_spec.ConfigSpec` from the
+   start-up). The CLI hands over a :class:`~gate_tui.config.spec.ConfigSpec` from the
    config cache; the frame shows the state every start begins with, the empty one,
    and its decision by the same rule the parser uses (:func:`gate_tui.decision.decision_parts`).
    It holds the title bar, the decision, the gate list, the gate and summary editors
@@ -55,9 +55,9 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
-from gate_tui.config import config_title
-from gate_tui.config_cache import cache_dir as config_cache_dir
-from gate_tui.config_spec import ConfigSpec
+from gate_tui.config.cache import cache_dir as config_cache_dir
+from gate_tui.config.loading import config_title
+from gate_tui.config.spec import ConfigSpec
 from gate_tui.decision import decision_parts
 from gate_tui.exit_codes import EXIT_EDITOR_FAILED
 from gate_tui.tui import keymap
@@ -82,9 +82,9 @@ if TYPE_CHECKING:
     # the command palette's provider.
     from textual.widgets import DataTable, TextArea
 
-    from gate_tui.history import Transition
     from gate_tui.models import GateConfig, GateState, ParseResult
     from gate_tui.session import Session, SessionInfo
+    from gate_tui.session.history import Transition
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.widgets.reply_pane import ReplyPane
     from gate_tui.views import ConfigView, DecisionView, ValueView
@@ -111,8 +111,8 @@ class PendingEdit(NamedTuple):  # a named tuple: created at import before the fi
 
 
 def parse(payload: Any, gate_config: GateConfig, previous_state: GateState | None, actor: str) -> ParseResult:
-    """:func:`gate_tui.parser.parse`, imported on first use (it loads pydantic)."""
-    from gate_tui.parser import parse as parse_now
+    """:func:`gate_tui.parsing.pipeline.parse`, imported on first use (it loads pydantic)."""
+    from gate_tui.parsing.pipeline import parse as parse_now
 
     return parse_now(payload, gate_config, previous_state=previous_state, actor=actor)
 
@@ -122,7 +122,7 @@ class GateApp(FileActions, App[int]):
     :meth:`_boot`, right after the first frame.
 
     ``config`` is what the widgets draw from: a validated :class:`GateConfig`, or the
-    :class:`~gate_tui.config_spec.ConfigSpec` of one (the CLI's fast start), which the
+    :class:`~gate_tui.config.spec.ConfigSpec` of one (the CLI's fast start), which the
     boot turns into the model that :attr:`gate_config` returns for ``parse``.
     """
 

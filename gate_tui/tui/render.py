@@ -19,7 +19,6 @@ from gate_tui.tui.text import line, lines, plain, shown, visible
 
 if TYPE_CHECKING:
     # Types only: the first frame is drawn before pydantic (gate_tui.models) is loaded.
-    from gate_tui.history import Transition
     from gate_tui.models import (
         FieldChange,
         GateDiff,
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
         Repair,
         StatusInfo,
     )
+    from gate_tui.session.history import Transition
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
 _FONT = {

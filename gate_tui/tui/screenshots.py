@@ -20,7 +20,7 @@ from unittest import mock
 
 from textual import events
 
-from gate_tui.config import bundled_config_dir, default_config_path, load_config
+from gate_tui.config.loading import bundled_config_dir, default_config_path, load_config
 from gate_tui.session import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.widgets.history_pane import HistoryPane
@@ -134,7 +134,7 @@ def fixed_clock() -> Iterator[None]:
     os.environ["TZ"] = "UTC"
     time.tzset()
     try:
-        with mock.patch("gate_tui.history.now_iso", lambda: FIXED_TIME):
+        with mock.patch("gate_tui.session.history.now_iso", lambda: FIXED_TIME):
             yield
     finally:
         if old_tz is None:

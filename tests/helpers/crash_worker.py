@@ -12,7 +12,7 @@ import random
 import sys
 from pathlib import Path
 
-from gate_tui.config import load_config
+from gate_tui.config.loading import load_config
 from gate_tui.session import open_session
 from tests.helpers.session_steps import state_hash, step
 

@@ -13,10 +13,10 @@ import json
 import random
 from typing import Any
 
-from gate_tui.history import Transition
 from gate_tui.models import GateConfig, GateState
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session import Session
+from gate_tui.session.history import Transition
 
 WORDS = ["store", "sales", "weekly", "lake", "privacy", "approved", "pilot", "MAPE", "owner", "café", "📈", "a|b", "`x`", "*bold*"]
 

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from gate_tui.history import Transition
+from gate_tui.session.history import Transition
 from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 
 COLUMNS: tuple[tuple[str, int], ...] = (

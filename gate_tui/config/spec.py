@@ -2,7 +2,7 @@
 
 :class:`ConfigSpec` is what the editor's first frame is drawn from. It is made only
 from the canonical JSON of a config that :class:`gate_tui.models.GateConfig` already
-validated (``model_dump(mode="json")``, kept by :mod:`gate_tui.config_cache`), so it
+validated (``model_dump(mode="json")``, kept by :mod:`gate_tui.config.cache`), so it
 checks *shape*, not rules: any key, type or order that a GateConfig dump could not have
 makes :func:`spec_from_data` return None and the caller validates the file again.
 The editor turns the spec back into a GateConfig (:meth:`ConfigSpec.to_model`) once

@@ -20,8 +20,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from gate_tui.decision import decision_dict, status_dict, verdict_text
-from gate_tui.diff import diff_dicts
-from gate_tui.extraction import DEFAULT_MAX_CHARS, extract_parts
 from gate_tui.models import (
     GateConfig,
     GateState,
@@ -29,8 +27,10 @@ from gate_tui.models import (
     ParseResult,
     ParseWarning,
 )
-from gate_tui.repair import RepairRecord
-from gate_tui.validation import Proposal, apply_user_patch, describe, validate_assistant
+from gate_tui.parsing.diff import diff_dicts
+from gate_tui.parsing.extraction import DEFAULT_MAX_CHARS, extract_parts
+from gate_tui.parsing.repair import RepairRecord
+from gate_tui.parsing.validation import Proposal, apply_user_patch, describe, validate_assistant
 
 ACTORS = ("assistant", "user")
 StateDict = dict[str, Any]

@@ -43,10 +43,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from gate_tui.check import state_from_json
+from gate_tui.cli.check import state_from_json
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 
 BLOCK_BYTES = 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024  # must exceed BLOCK_BYTES: only a block's last line is measured

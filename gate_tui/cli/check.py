@@ -1,8 +1,8 @@
 """Single-reply checks for ``gate-tui check FILE ...``: read, parse, render, exit status.
 
 Everything a reviewer's shell needs around the pure :func:`gate_tui.parse`, and nothing
-else (the batch mode lives in :mod:`gate_tui.batch`, the argument parsing in
-:mod:`gate_tui.cli`):
+else (the batch mode lives in :mod:`gate_tui.cli.batch`, the argument parsing in
+:mod:`gate_tui.cli.main`):
 
 * reading a reply from a file or stdin (``-``), undecodable bytes becoming an
   ``invalid_json`` result rather than a traceback;
@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
-from gate_tui.parser import parse
+from gate_tui.parsing.pipeline import parse
 
 STDIN_NAME = "-"
 REASONS = {

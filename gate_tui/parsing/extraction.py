@@ -2,8 +2,8 @@
 
 ``extract_json(text, *, max_chars=DEFAULT_MAX_CHARS) -> Extraction`` never raises and
 never hangs. It is the only entry point (:func:`extract_parts` is the same call returning
-the fields as a tuple, for ``parse``); :mod:`gate_tui.scanning` locates candidates and
-:mod:`gate_tui.repair` fixes almost-JSON. The rules, in order:
+the fields as a tuple, for ``parse``); :mod:`gate_tui.parsing.scanning` locates candidates and
+:mod:`gate_tui.parsing.repair` fixes almost-JSON. The rules, in order:
 
 1. Not a ``str`` or longer than ``max_chars``: an error, nothing is scanned.
 2. ``<thinking>…</thinking>`` and ``<think>…</think>`` blocks (any case) are skipped.
@@ -26,7 +26,7 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.scanning` locates candidat
 
 Speed: the fast path decodes the first fence's object (or the first object) with one
 C-level decode starting at it, before any Python-level scanning; a reply with a few
-defects is repaired there by :func:`gate_tui.repair.quick_repair`. That first decode reads
+defects is repaired there by :func:`gate_tui.parsing.repair.quick_repair`. That first decode reads
 the whole text at the object's offset (no copy); a failed decode at an offset costs time
 proportional to the offset (its error counts lines from 0), so it is tried once per reply
 and every later decode is of a slice. Outermost candidates do not overlap, and repairs
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gate_tui.models import Repair
-from gate_tui.repair import (
+from gate_tui.parsing.repair import (
     Fix,
     RepairOutcome,
     RepairRecord,
@@ -51,7 +51,7 @@ from gate_tui.repair import (
     repair_json,
     repair_records,
 )
-from gate_tui.scanning import (
+from gate_tui.parsing.scanning import (
     MAX_DEPTH,
     Region,
     ScanResult,

@@ -13,8 +13,8 @@
 
 A first argument that names a subcommand selects it; anything else is the editor's
 ``CONFIG`` (so a config file called ``check`` must be given as ``./check``). This module
-only parses arguments and dispatches; the work lives in :mod:`gate_tui.check`,
-:mod:`gate_tui.batch`, :mod:`gate_tui.schema_export` and :mod:`gate_tui.prompt_export`.
+only parses arguments and dispatches; the work lives in :mod:`gate_tui.cli.check`,
+:mod:`gate_tui.cli.batch`, :mod:`gate_tui.config.schema_export` and :mod:`gate_tui.config.prompt_export`.
 Textual and the session commands are imported only in the branch that needs them, so
 the headless commands work where the editor cannot start.
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from gate_tui import __version__
-from gate_tui.config import ConfigProblem, check_config, default_config_path
+from gate_tui.config.loading import ConfigProblem, check_config, default_config_path
 from gate_tui.exit_codes import (
     EXIT_BROKEN_PIPE,
     EXIT_EDITOR_FAILED,
@@ -124,7 +124,7 @@ def _run_editor(args: list[str]) -> int:
 
 
 def _start_editor(args: list[str]) -> int:
-    from gate_tui.config_cache import open_config
+    from gate_tui.config.cache import open_config
 
     ns = editor_parser().parse_args(args)
     path = Path(ns.config) if ns.config else default_config_path()
@@ -191,7 +191,7 @@ def _cmd_check(ns: argparse.Namespace) -> int:
     config = _load_config(Path(ns.config), "gate-tui check")
     if config is None:
         return EXIT_USAGE
-    from gate_tui.check import load_previous
+    from gate_tui.cli.check import load_previous
 
     previous: GateState | None = None
     if ns.previous:
@@ -221,7 +221,7 @@ def _check_usage(ns: argparse.Namespace) -> str | None:
 
 
 def _check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
-    from gate_tui.check import run_check
+    from gate_tui.cli.check import run_check
 
     out, problem = _open_text_output(ns.output)
     if out is None:
@@ -239,7 +239,7 @@ def _check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState
 
 
 def _check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
-    from gate_tui.batch import WorkerDied, input_size, run_batch
+    from gate_tui.cli.batch import WorkerDied, input_size, run_batch
 
     try:
         source = sys.stdin.buffer if ns.jsonl == "-" else open(ns.jsonl, "rb", buffering=1 << 20)  # noqa: SIM115
@@ -284,7 +284,7 @@ def _add_schema(commands: Any) -> None:
 
 
 def _cmd_schema(ns: argparse.Namespace) -> int:
-    from gate_tui.schema_export import state_schema
+    from gate_tui.config.schema_export import state_schema
 
     config = _load_config(Path(ns.config), "gate-tui schema")
     if config is None:
@@ -304,7 +304,7 @@ def _add_prompt(commands: Any) -> None:
 
 
 def _cmd_prompt(ns: argparse.Namespace) -> int:
-    from gate_tui.prompt_export import prompt_text
+    from gate_tui.config.prompt_export import prompt_text
 
     config = _load_config(Path(ns.config), "gate-tui prompt")
     if config is None:

@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from gate_tui.decision import decide
-from gate_tui.diff import diff_states
 from gate_tui.models import (
     Actor,
     GateConfig,
@@ -27,7 +26,8 @@ from gate_tui.models import (
     Repair,
     StatusInfo,
 )
-from gate_tui.parser import canonical_base
+from gate_tui.parsing.diff import diff_states
+from gate_tui.parsing.pipeline import canonical_base
 
 TransitionKind = Literal["edit", "reply", "undo", "redo", "jump"]
 KIND_FOR_ACTOR: dict[str, TransitionKind] = {"user": "edit", "assistant": "reply"}

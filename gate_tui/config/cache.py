@@ -21,8 +21,8 @@ import os
 from pathlib import Path
 
 from gate_tui import __version__
-from gate_tui.config import ConfigProblem, config_from_text, read_config_text
-from gate_tui.config_spec import ConfigSpec, spec_from_data, spec_from_model
+from gate_tui.config.loading import ConfigProblem, config_from_text, read_config_text
+from gate_tui.config.spec import ConfigSpec, spec_from_data, spec_from_model
 
 CACHE_ENV = "GATE_TUI_CACHE_DIR"
 ENTRY_FORMAT = 1
@@ -50,7 +50,7 @@ def open_config(path: str | Path) -> tuple[ConfigSpec | None, list[ConfigProblem
     """The config at ``path`` as a spec, from the cache when its text was validated before.
 
     Returns ``(spec, [])`` or ``(None, problems)``; never raises. A miss validates the
-    text with :func:`gate_tui.config.config_from_text` and remembers a valid config.
+    text with :func:`gate_tui.config.loading.config_from_text` and remembers a valid config.
     """
     text, problem = read_config_text(path)
     if problem is not None:

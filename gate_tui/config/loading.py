@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # yaml and pydantic (through gate_tui.models) are imported by the functions that need
 # them: the editor's start-up path reads a config it validated before from the config
-# cache (gate_tui.config_cache) and must not pay for either before its first frame.
+# cache (gate_tui.config.cache) and must not pay for either before its first frame.
 
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 DEFAULT_CONFIG_NAME = "ml_project_intake.yaml"
@@ -57,7 +57,7 @@ class ConfigError(ValueError):
 
 def bundled_config_dir() -> Path:
     """Where the sample configs live, installed (wheel) or in a checkout (editable)."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # the gate_tui package
     installed = here / "_bundled"
     return installed if installed.is_dir() else here.parent / "sample_configs"
 

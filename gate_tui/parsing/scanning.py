@@ -1,7 +1,7 @@
 """Linear-time scanners for model replies: thinking blocks, code fences and brackets.
 
 This module only *locates* things; it never decodes JSON. It is separate from
-:mod:`gate_tui.extraction` (which decides which candidate wins) so that the one piece
+:mod:`gate_tui.parsing.extraction` (which decides which candidate wins) so that the one piece
 of per-character Python work in the package is in one place and can be reasoned
 about on its own: every function here is linear in the length of the text.
 

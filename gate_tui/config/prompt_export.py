@@ -14,7 +14,7 @@ import json
 
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.models import GateConfig, GateDef
-from gate_tui.parser import empty_state
+from gate_tui.parsing.pipeline import empty_state
 
 
 def prompt_text(config: GateConfig) -> str:
