@@ -13,23 +13,20 @@ from typing import Any
 
 from textual.content import Content
 
-ESCAPE_PICTURE = "␛"
-_CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
-_CONTROL_PICTURES[0x1B] = ord(ESCAPE_PICTURE)
-_CONTROL_PICTURES[0x7F] = 0x2421  # ␡
-_KEEP_LINES = {0x0A: "\n", 0x09: "    "}
-_CONTROL_TABLE = {**_CONTROL_PICTURES, **{code: text for code, text in _KEEP_LINES.items()}}
-_ONE_LINE_TABLE = {**_CONTROL_PICTURES, 0x09: " "}
-_C1_TABLE = {code: 0xFFFD for code in range(0x80, 0xA0)}
+from gate_tui.safe_text import ESCAPE_PICTURE
+from gate_tui.safe_text import visible as _visible
+
+__all__ = ["ESCAPE_PICTURE", "line", "lines", "plain", "shown", "visible"]
 
 
 def visible(text: str, *, one_line: bool = False) -> str:
-    """``text`` with every control character replaced by a visible picture (ESC → ␛).
+    """``text`` made safe to show (:func:`gate_tui.safe_text.visible`), tabs as spaces.
 
     Newlines survive unless ``one_line`` is set (then they show as ␊).
     """
-    table = _ONE_LINE_TABLE if one_line else _CONTROL_TABLE
-    return text.translate(table).translate(_C1_TABLE)
+    if one_line:
+        return _visible(text.replace("\t", " "), one_line=True)
+    return _visible(text).replace("\t", "    ")
 
 
 def shown(value: Any, limit: int = 48) -> str:

@@ -1,0 +1,53 @@
+"""Untrusted text made safe to print: the one rule every surface uses.
+
+Model replies, user answers, config text and journal lines handed over by someone else
+are data. A terminal acts on control bytes (``ESC[2J`` clears the screen, ``ESC]52;…``
+writes the clipboard, ``ESC]8;;…`` plants a hyperlink) and a reader is misled by
+bidirectional overrides ("Trojan Source") and zero-width characters. So before any
+such text reaches a terminal, a report or a message, :func:`visible` turns
+
+* C0 controls (except line feed and tab), DEL and C1 controls into visible pictures
+  (``ESC`` → ``␛``, ``\\x07`` → ``␇``, C1 → ``⟨U+0085⟩``),
+* bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C) and zero-width
+  characters (U+200B–U+200D, U+2060, U+FEFF) into ``⟨U+202E⟩``-style markers,
+* lone surrogates (not Unicode, cannot be encoded) into ``⟨U+D800⟩`` markers.
+
+Stored values are never changed: this is for showing text, not for keeping it. The module
+imports nothing heavy, so the editor's start-up path and the CLI can both use it.
+"""
+
+from __future__ import annotations
+
+ESCAPE_PICTURE = "␛"
+
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_ZERO_WIDTH = [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]
+
+
+def _marker(code: int) -> str:
+    return f"⟨U+{code:04X}⟩"
+
+
+_PICTURES: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20)}
+_PICTURES[0x1B] = ESCAPE_PICTURE
+_PICTURES[0x7F] = "␡"
+_MARKERS: dict[int, str] = {code: _marker(code) for code in (*range(0x80, 0xA0), *_BIDI, *_ZERO_WIDTH)}
+_SURROGATES: dict[int, str] = {code: _marker(code) for code in range(0xD800, 0xE000)}
+
+_MULTI_LINE = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES, 0x0A: "\n", 0x09: "\t"})
+_ONE_LINE = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES})
+_ONE_LINE_SPACED = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES, 0x09: " "})
+
+
+def visible(text: str, *, one_line: bool = False) -> str:
+    """``text`` with every control, bidi, zero-width and surrogate code point made visible.
+
+    Line feeds and tabs survive unless ``one_line`` is set (then a line feed shows as
+    ``␊`` and a tab as ``␉``). Runs in one ``str.translate`` pass: linear in the text.
+    """
+    return text.translate(_ONE_LINE if one_line else _MULTI_LINE)
+
+
+def is_safe(text: str, *, one_line: bool = False) -> bool:
+    """True when :func:`visible` would leave ``text`` unchanged."""
+    return visible(text, one_line=one_line) == text
