@@ -28,6 +28,64 @@ def test_only_the_ui_package_imports_textual() -> None:
     assert offenders == []
 
 
+# Which layer may import which: a package of gate_tui may import only the names listed.
+LOWER = {"models", "views", "limits", "decision", "exit_codes", "safe_text", "atomic", "__init__"}
+ALLOWED = {
+    "parsing": LOWER | {"parsing"},
+    "config": LOWER | {"config", "parsing"},
+    "session": LOWER | {"session", "parsing", "config"},
+    "cli": LOWER | {"cli", "parsing", "config", "session", "tui"},
+    "tui": LOWER | {"tui", "parsing", "config", "session"},
+}
+_IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
+
+
+def test_imports_point_down_the_layers() -> None:
+    wrong = []
+    for package, allowed in ALLOWED.items():
+        for path in (ROOT / "gate_tui" / package).rglob("*.py"):
+            for target in _IMPORT.findall(path.read_text(encoding="utf-8")):
+                if target not in allowed:
+                    wrong.append(f"{path.relative_to(ROOT)} imports gate_tui.{target}")
+    assert wrong == []
+
+
+def test_the_top_level_modules_import_no_layer_package() -> None:
+    wrong = []
+    for path in (ROOT / "gate_tui").glob("*.py"):
+        if path.name in ("__init__.py", "__main__.py"):
+            continue  # the lazy public API and the entry point name the layers on purpose
+        for target in _IMPORT.findall(path.read_text(encoding="utf-8")):
+            if target in ALLOWED:
+                wrong.append(f"{path.name} imports gate_tui.{target}")
+    assert wrong == []
+
+
+def test_package_init_files_import_nothing_eagerly() -> None:
+    packages = sorted(
+        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "gate_tui").rglob("__init__.py")
+    )
+    code = "import sys\n" + "".join(f"import {name}\n" for name in packages) + (
+        "print(sorted(m for m in sys.modules if m.startswith('gate_tui') and m not in " + repr(packages) + "))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_controller_and_render_load_no_textual_app() -> None:
+    code = (
+        "import sys\nimport gate_tui.tui.controller\nprint('textual' in sys.modules)\n"
+        "import gate_tui.tui.render\nprint('gate_tui.tui.app' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_no_module_over_400_lines() -> None:
+    long = [str(p.relative_to(ROOT)) for p in (ROOT / "gate_tui").rglob("*.py") if len(p.read_text(encoding="utf-8").splitlines()) > 400]
+    assert long == []
+
+
 def test_readme_python_example_runs_as_documented() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("```python\n", 1)[1].split("```", 1)[0]

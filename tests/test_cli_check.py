@@ -223,9 +223,9 @@ def test_editor_gets_config_path_state_file_and_new() -> None:
     code = (
         "import sys, types\n"
         "calls = []\n"
-        "fake = types.ModuleType('gate_tui.tui.app')\n"
+        "fake = types.ModuleType('gate_tui.tui.startup')\n"
         "fake.run_app = lambda **kw: calls.append(kw) or 0\n"
-        "sys.modules['gate_tui.tui.app'] = fake\n"
+        "sys.modules['gate_tui.tui.startup'] = fake\n"
         "from gate_tui.cli.main import main\n"
         f"assert main([{VENDOR!r}, '--state', 's.json', '--new']) == 0\n"
         "assert main([]) == 0\n"
@@ -243,7 +243,7 @@ def test_editor_gets_config_path_state_file_and_new() -> None:
 
 @pytest.mark.parametrize(
     ("module", "args"),
-    [("gate_tui.tui.app", [ML]), ("gate_tui.session.commands", ["sessions"]), ("gate_tui.session.commands", ["report", "abc"])],
+    [("gate_tui.tui.startup", [ML]), ("gate_tui.session.commands", ["sessions"]), ("gate_tui.session.commands", ["report", "abc"])],
 )
 def test_missing_ui_or_session_module_gives_a_clear_message_and_exit_2(module: str, args: list[str]) -> None:
     code = f"import sys; sys.modules[{module!r}] = None\nfrom gate_tui.cli.main import main\nraise SystemExit(main({args!r}))"

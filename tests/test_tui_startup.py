@@ -20,7 +20,8 @@ import pytest
 from gate_tui.config.cache import open_config
 from gate_tui.config.loading import load_config
 from gate_tui.session import Session
-from gate_tui.tui.app import GateApp, run_app
+from gate_tui.tui.app import GateApp
+from gate_tui.tui.startup import run_app
 from tests.tui_helpers import ML_CONFIG, make_large_config, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -133,7 +133,7 @@ def _start_editor(args: list[str]) -> int:
     if config is None:
         return EXIT_EDITOR_FAILED
     try:
-        from gate_tui.tui.app import run_app
+        from gate_tui.tui.startup import run_app
     except ImportError as exc:
         return _cannot_start("the editor", exc)
     state_file = Path(ns.state) if ns.state else None

@@ -82,7 +82,7 @@ def load_entry(key: str) -> ConfigSpec | None:
 
 def store_entry(key: str, spec: ConfigSpec) -> None:
     """Remember ``spec`` under ``key`` (best effort: a cache that cannot be written is skipped)."""
-    from gate_tui.session.atomic import atomic_write_text
+    from gate_tui.atomic import atomic_write_text
 
     folder = cache_dir()
     try:

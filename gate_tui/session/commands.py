@@ -13,8 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from gate_tui.atomic import atomic_write_text
 from gate_tui.config.loading import check_config, config_fingerprint
-from gate_tui.session.atomic import atomic_write_text
 from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
 from gate_tui.session.journal import read_journal
 from gate_tui.session.paths import JOURNAL_SUFFIX, folder_paths, sessions_dir, state_file_paths

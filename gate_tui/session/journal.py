@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from gate_tui.session.atomic import describe_os_error, fsync_dir
+from gate_tui.atomic import describe_os_error, fsync_dir
 
 Record = dict[str, Any]
 TORN_SUFFIX = ".torn"

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gate_tui.atomic import atomic_write_text
 from gate_tui.config.loading import config_fingerprint, config_title
 from gate_tui.models import Actor, GateConfig, GateDecision, GateState, ParseResult
 from gate_tui.session import records as rec
-from gate_tui.session.atomic import atomic_write_text
 from gate_tui.session.history import History, Transition
 from gate_tui.session.journal import JournalWriter
 from gate_tui.session.lock import SessionLock

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gate_tui.session.atomic import describe_os_error
+from gate_tui.atomic import describe_os_error
 
 try:
     import fcntl

@@ -15,10 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from gate_tui.atomic import describe_os_error
 from gate_tui.config.loading import config_fingerprint
 from gate_tui.models import GateConfig, ParseResult
 from gate_tui.session import records as rec
-from gate_tui.session.atomic import describe_os_error
 from gate_tui.session.catalog import find_resumable
 from gate_tui.session.history import History
 from gate_tui.session.journal import JournalRead, JournalWriter, gc_paused, read_journal

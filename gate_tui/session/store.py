@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gate_tui.atomic import atomic_write_text, describe_os_error
 from gate_tui.config.loading import config_fingerprint
 from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
 from gate_tui.parsing.pipeline import empty_state, parse
-from gate_tui.session.atomic import atomic_write_text, describe_os_error
 from gate_tui.session.history import now_iso
 
 STATE_FORMAT = 1

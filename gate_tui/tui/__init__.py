@@ -1,8 +1,6 @@
 """The Textual editor of gate-tui (the only package that imports Textual).
 
-``run_app(config, config_path, state_file=None, new=False)`` is what the CLI calls.
+The CLI calls :func:`gate_tui.tui.startup.run_app`; the app itself is
+:class:`gate_tui.tui.app.GateApp`. This file imports nothing, so that importing one
+module of the package (``gate_tui.tui.render``, the controller) does not load the app.
 """
-
-from gate_tui.tui.app import GateApp, run_app
-
-__all__ = ["GateApp", "run_app"]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from gate_tui.config.loading import check_config, default_config_path
-from gate_tui.tui.app import run_app
+from gate_tui.tui.startup import run_app
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,7 +43,7 @@ import gc
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -61,10 +61,12 @@ from gate_tui.config.spec import ConfigSpec
 from gate_tui.decision import decision_parts
 from gate_tui.exit_codes import EXIT_EDITOR_FAILED
 from gate_tui.tui import keymap
+from gate_tui.tui.controller import Commit, EditController, PendingEdit
 from gate_tui.tui.file_actions import FileActions
-from gate_tui.tui.form import SUMMARY, FieldRef, form_to_patch, gate_value, state_to_form
+from gate_tui.tui.form import SUMMARY, FieldRef, gate_value, state_to_form
 from gate_tui.tui.render import DIM, WARN_STYLE, field_messages, overrule_line, preview, verdict
 from gate_tui.tui.screens.editor import EditorScreen
+from gate_tui.tui.startup import display_path
 from gate_tui.tui.text import line, lines, visible
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
@@ -82,7 +84,7 @@ if TYPE_CHECKING:
     # the command palette's provider.
     from textual.widgets import DataTable, TextArea
 
-    from gate_tui.models import GateConfig, GateState, ParseResult
+    from gate_tui.models import GateConfig, ParseResult
     from gate_tui.session import Session, SessionInfo
     from gate_tui.session.history import Transition
     from gate_tui.tui.widgets.history_pane import HistoryPane
@@ -101,23 +103,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-class PendingEdit(NamedTuple):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
-    """A parsed user edit shown live but not yet recorded as a transition."""
-
-    field: FieldRef
-    patch: dict[str, Any]
-    result: ParseResult
-    base: GateState
-
-
-def parse(payload: Any, gate_config: GateConfig, previous_state: GateState | None, actor: str) -> ParseResult:
-    """:func:`gate_tui.parsing.pipeline.parse`, imported on first use (it loads pydantic)."""
-    from gate_tui.parsing.pipeline import parse as parse_now
-
-    return parse_now(payload, gate_config, previous_state=previous_state, actor=actor)
-
-
-class GateApp(FileActions, App[int]):
+class GateApp(FileActions):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened by
     :meth:`_boot`, right after the first frame.
 
@@ -157,7 +143,7 @@ class GateApp(FileActions, App[int]):
         self._resumable = resumable
         self._look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
-        self.pending: PendingEdit | None = None
+        self.controller: EditController = None  # type: ignore[assignment]  # made by attach
         self.preview_result: ParseResult | None = None
         self._commit_timer: Timer | None = None
         self._preview_timer: Timer | None = None
@@ -328,7 +314,10 @@ class GateApp(FileActions, App[int]):
     def attach(self, session: Session) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
-        self.pending = None
+        if self.controller is None:
+            self.controller = EditController(self.gate_config, session)
+        else:
+            self.controller.attach(session)
         history = self._history()
         if history is not None:
             history.table.clear()
@@ -352,7 +341,7 @@ class GateApp(FileActions, App[int]):
 
     def _show_notices(self) -> None:
         """The warning bar: the persistence warning first, then the session's notices."""
-        warning = getattr(self.session, "persistence_warning", None)
+        warning = self.session.persistence_warning
         notices = ([warning] if warning else []) + [n for n in self.session.notices if n != warning] + self._notices
         rows = [line(("⚠ ", WARN_STYLE), text) for text in notices[:3]]
         if len(notices) > 3:
@@ -360,12 +349,11 @@ class GateApp(FileActions, App[int]):
         bar = self.query_one("#notices", Static)
         bar.update(lines(rows))
         bar.display = bool(rows)
-        if hasattr(self.session, "take_notices"):
-            self.session.take_notices()
+        self.session.take_notices()
 
     def _toast_new_notices(self) -> None:
         """Notices the session added since we last looked (e.g. a failed write) as toasts."""
-        fresh = self.session.take_notices() if hasattr(self.session, "take_notices") else []
+        fresh = self.session.take_notices()
         for notice in fresh:
             self.notify(visible(notice), title="Session", severity="warning", markup=False, timeout=10)
         if fresh:
@@ -494,18 +482,21 @@ class GateApp(FileActions, App[int]):
 
     def edit(self, field: FieldRef, value: str | None) -> None:
         """Parse one field's new value as a user patch and show the result live."""
-        if self.pending is not None and self.pending.field != field:
-            self.commit_pending()
-        patch = form_to_patch(field, value)
-        result = parse(patch, self.gate_config, previous_state=self.session.state, actor="user")
+        committed, pending = self.controller.edit(field, value)
+        self.show_commit(committed)
+        result = pending.result
         self.show_field_messages(field, result)
-        self.pending = PendingEdit(field, patch, result, self.session.state)
         self._restart_commit_timer()
         if result.ok and result.canonical_state is not None and result.decision is not None:
             marker = line(("✎ editing ", DIM), (field.path, "bold"), (" — recorded when you pause or press Enter", DIM))
             self.show_view(result.canonical_state.gates, result.decision, [marker])
         else:
             self.show_current()
+
+    @property
+    def pending(self) -> PendingEdit | None:
+        """The edit shown live but not recorded yet (see :class:`EditController`)."""
+        return None if self.session is None else self.controller.pending
 
     def show_field_messages(self, field: FieldRef, result: ParseResult) -> None:
         content = field_messages(result.errors, result.warnings, field.path)
@@ -520,32 +511,22 @@ class GateApp(FileActions, App[int]):
         self._commit_timer = self.set_timer(self.EDIT_COMMIT_DELAY, self.commit_pending)
 
     def commit_pending(self) -> None:
-        """Record the pending edit: ``accept`` an ok result, ``reject`` a failed one."""
-        pending, self.pending = self.pending, None
+        """Record the pending edit (the controller decides how) and show what happened."""
         if self._commit_timer is not None:
             self._commit_timer.stop()
             self._commit_timer = None
-        if pending is None:
-            return
-        result = pending.result
-        if pending.base != self.session.state:
-            result = parse(pending.patch, self.gate_config, previous_state=self.session.state, actor="user")
-        if not result.ok:
-            self.session.reject(result, pending.patch, "user")
-            return
-        if result.canonical_state == self.session.state:
-            self.show_current()
-            return
-        if self._accept(result, pending.patch, "user") is not None:
-            self.after_transition(reload_form=False)
+        if self.session is not None:
+            self.show_commit(self.controller.commit())
 
-    def _accept(self, result: ParseResult, payload: Any, actor: str) -> Transition | None:
-        try:
-            return self.session.accept(result, payload, actor)  # type: ignore[arg-type]
-        except Exception as exc:  # noqa: BLE001 - the session reports, the editor must survive
-            self.notify(visible(f"Not recorded: {exc}"), title="Session error", severity="error", markup=False)
+    def show_commit(self, commit: Commit) -> None:
+        """Render a commit's outcome: a new transition, an unchanged state or a session error."""
+        if commit.kind == "accepted":
+            self.after_transition(reload_form=False)
+        elif commit.kind == "unchanged":
             self.show_current()
-            return None
+        elif commit.kind == "error":
+            self.notify(visible(commit.error or ""), title="Session error", severity="error", markup=False)
+            self.show_current()
 
     # ------------------------------------------------------------ gate choice
 
@@ -599,37 +580,32 @@ class GateApp(FileActions, App[int]):
         """Parse the reply pane's text against the current state and show what it would do."""
         if self._reply() is None:
             return
-        text = self.reply_pane.text_area.text
-        if not text.strip():
-            self.preview_result = None
-            self.reply_pane.show_preview(None)
-            return
-        result = parse(text, self.gate_config, previous_state=self.session.state, actor="assistant")
+        result = self.controller.preview(self.reply_pane.text_area.text)
         self.preview_result = result
-        self.reply_pane.show_preview(preview(result), ok=result.ok)
+        self.reply_pane.show_preview(None if result is None else preview(result), ok=result is not None and result.ok)
 
     def action_apply_reply(self) -> None:
         """Apply the reply in the reply pane; a failing reply stays in the pane."""
         self.commit_pending()
         if self._reply() is None:
             return
-        text = self.reply_pane.text_area.text
-        if not text.strip():
+        outcome = self.controller.apply_reply(self.reply_pane.text_area.text)
+        if outcome.kind == "empty":
             self.notify("The reply pane is empty: paste a model reply first (F2).", severity="warning", markup=False)
-            return
-        result = parse(text, self.gate_config, previous_state=self.session.state, actor="assistant")
-        if not result.ok:
-            self._reject_reply(result, text)
-            return
-        if self._accept(result, text, "assistant") is None:
-            return
-        self.reply_pane.clear()
-        self.after_transition(reload_form=True)
-        self.gate_editor.clear_messages()
-        self._notify_applied(result)
+        elif outcome.kind == "rejected":
+            assert outcome.result is not None
+            self._show_rejected_reply(outcome.result)
+        elif outcome.kind == "error":
+            self.notify(visible(outcome.error or ""), title="Session error", severity="error", markup=False)
+            self.show_current()
+        else:
+            assert outcome.result is not None
+            self.reply_pane.clear()
+            self.after_transition(reload_form=True)
+            self.gate_editor.clear_messages()
+            self._notify_applied(outcome.result)
 
-    def _reject_reply(self, result: ParseResult, text: str) -> None:
-        self.session.reject(result, text, "assistant")
+    def _show_rejected_reply(self, result: ParseResult) -> None:
         self.preview_result = result
         self.reply_pane.show_preview(preview(result), ok=False)
         first = result.errors[0]
@@ -651,15 +627,13 @@ class GateApp(FileActions, App[int]):
     def action_override(self, choice: str) -> None:
         """A user override of the decision: a ``status`` patch that the parser judges."""
         self.commit_pending()
-        value = {"pass": True, "no_pass": False, "clear": None}[choice]
-        patch = {"status": {"pass": value}}
-        result = parse(patch, self.gate_config, previous_state=self.session.state, actor="user")
-        if not result.ok:
-            self.session.reject(result, patch, "user")
-            self.notify(visible(result.errors[0].message), title="Override refused", severity="error", markup=False)
-        elif self._accept(result, patch, "user") is not None:
-            self.after_transition(reload_form=False)
-        for warning in result.warnings:
+        outcome = self.controller.override(choice)
+        assert outcome.result is not None
+        if outcome.kind == "rejected":
+            self.notify(visible(outcome.result.errors[0].message), title="Override refused", severity="error", markup=False)
+        else:
+            self.show_commit(outcome)
+        for warning in outcome.result.warnings:
             self.notify(visible(warning.message), severity="warning", markup=False)
 
     # ---------------------------------------------------------------- timeline
@@ -670,7 +644,7 @@ class GateApp(FileActions, App[int]):
             return
         self.commit_pending()
         index = int(event.row_key.value)
-        if self.session.jump_to(index) is None:
+        if self.controller.jump_to(index) is None:
             return
         self.gate_editor.clear_messages()
         self.after_transition(reload_form=True)
@@ -720,10 +694,10 @@ class GateApp(FileActions, App[int]):
         self.focus_gate_field()
 
     def action_undo_transition(self) -> None:
-        self._step(self.session.undo, "Nothing to undo.")
+        self._step(self.controller.undo, "Nothing to undo.")
 
     def action_redo_transition(self) -> None:
-        self._step(self.session.redo, "Nothing to redo.")
+        self._step(self.controller.redo, "Nothing to redo.")
 
     def _step(self, move: Callable[[], Transition | None], nothing: str) -> None:
         self.commit_pending()
@@ -742,9 +716,9 @@ class GateApp(FileActions, App[int]):
         if self.session is None and action in ("undo_transition", "redo_transition"):
             return None  # not booted yet
         if action == "undo_transition":
-            return True if self.session.can_undo or self.pending is not None else None
+            return True if self.controller.can_undo else None
         if action == "redo_transition":
-            return True if self.session.can_redo else None
+            return True if self.controller.can_redo else None
         return True
 
     def on_unmount(self) -> None:
@@ -778,36 +752,3 @@ class GateApp(FileActions, App[int]):
         if event.widget.screen is self.screen:
             for pane in self.screen.query(".pane"):
                 pane.set_class(pane in ancestors, "-focused")
-
-
-def display_path(path: Path | None) -> str:
-    """A config path for the header: relative to the working directory or ``~`` when shorter."""
-    if path is None:
-        return "bundled config"
-    if not path.is_absolute():
-        return str(path)
-    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
-        try:
-            return prefix + str(path.relative_to(base))
-        except ValueError:
-            continue
-    return str(path)
-
-
-def run_app(config: ConfigView, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:
-    """Open the editor on ``config`` (a GateConfig or the spec of one); returns the exit status.
-
-    Garbage collection waits until start-up is over (the boot, after the first frame):
-    start-up makes little garbage, and a full collection over everything the imports
-    created costs 15–25 ms each time. What exists by then (modules, the config, the
-    session) lives as long as the editor, so it is frozen out of later collections.
-    """
-    gc.disable()
-    gc.freeze()
-    app = GateApp(config, config_path, state_file=state_file, new=new, look_for_resumable=True)
-    app._collect_after_first_frame = True
-    try:
-        result = app.run()
-    finally:
-        gc.enable()
-    return result if isinstance(result, int) else (app.return_code or 0)

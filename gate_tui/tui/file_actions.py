@@ -10,24 +10,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual.app import App
+
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
-    from gate_tui.session import Session
+    from gate_tui.session.live import Session
 
 
-class FileActions:
-    """Mixed into :class:`gate_tui.tui.app.GateApp`."""
+class FileActions(App[int]):
+    """The base of :class:`gate_tui.tui.app.GateApp`: its file commands.
 
-    if TYPE_CHECKING:
-        session: Session
+    The app provides the session and three steps of its own: commit the pending edit,
+    refresh after a transition, and show the session's new notices.
+    """
 
-        def commit_pending(self) -> None: ...
-        def after_transition(self, *, reload_form: bool) -> None: ...
-        def _toast_new_notices(self) -> None: ...
-        def notify(self, message: str, **kwargs: Any) -> None: ...
-        def push_screen(self, screen: Any, callback: Any = None) -> Any: ...
-        def copy_to_clipboard(self, text: str) -> None: ...
+    session: Session
+
+    def commit_pending(self) -> None:
+        raise NotImplementedError  # GateApp's
+
+    def after_transition(self, *, reload_form: bool) -> None:
+        raise NotImplementedError  # GateApp's
+
+    def _toast_new_notices(self) -> None:
+        raise NotImplementedError  # GateApp's
 
     def action_save_state(self) -> None:
         """Ctrl+S: rewrite the session's state file now."""
@@ -36,7 +43,7 @@ class FileActions:
         if problem:
             self.notify(visible(problem), title="Not saved", severity="error", markup=False)
         elif self.session.persistent:
-            where = getattr(self.session, "state_file", None) or self.session.name
+            where = self.session.state_file or self.session.name
             self.notify(visible(f"State saved to {where}."), markup=False)
         else:
             self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
