@@ -13,25 +13,9 @@ runs any other command (save, undo, apply, quit, another gate). Loading a state 
 the form (after a reply, undo, redo) happens with the widgets' ``Changed`` messages
 prevented, so it never re-enters the user-edit path.
 
-Start-up comes in two steps, so that the editor shows up about as fast as a one-label
-Textual app (``bench/bench_tui.py``):
-
-1. *The first frame* is drawn without pydantic, the parser or the session layer
-   (importing pydantic and building our models alone takes longer than Textual's whole
-   start-up). The CLI hands over a :class:`~gate_tui.config.spec.ConfigSpec` from the
-   config cache; the frame shows the state every start begins with, the empty one,
-   and its decision by the same rule the parser uses (:func:`gate_tui.decision.decision_parts`).
-   It holds the title bar, the decision, the gate list, the gate and summary editors
-   and the footer, as few widgets as possible (``tests/test_tui_startup.py`` holds the budget).
-2. *The boot* (:meth:`GateApp._boot`, right after that frame) loads the rest, builds
-   the validated :class:`~gate_tui.models.GateConfig`, opens the session (or asks
-   whether to resume one) and shows it. Key presses, pastes and clicks that arrive
-   before it has finished are held and then handled in order: none is lost, and no
-   handler ever runs without a session.
-
-The reply and history panes are mounted right after the boot; the modal screens and
-the command palette's provider are imported when first used. ``tests/test_startup_imports.py``
-checks that the first step imports neither pydantic nor yaml.
+Start-up (the first frame before pydantic, then the boot) lives in :mod:`gate_tui.tui.boot`;
+the panes and focus in :mod:`gate_tui.tui.panes`; replies in :mod:`gate_tui.tui.reply_actions`;
+file commands in :mod:`gate_tui.tui.file_actions`; the edit rules in :mod:`gate_tui.tui.controller`.
 
 ``GATE_TUI_NO_BLINK=1`` (or ``GateApp(blink=False)``) turns cursor blinking off, for
 tests, screenshots and recordings.
@@ -39,13 +23,11 @@ tests, screenshots and recordings.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.command import Provider
@@ -55,19 +37,16 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
-from gate_tui.config.cache import cache_dir as config_cache_dir
 from gate_tui.config.loading import config_title
 from gate_tui.config.spec import ConfigSpec
 from gate_tui.decision import decision_parts
-from gate_tui.exit_codes import EXIT_EDITOR_FAILED
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import Commit, EditController, PendingEdit
-from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import SUMMARY, FieldRef, gate_value, state_to_form
-from gate_tui.tui.render import DIM, WARN_STYLE, field_messages, overrule_line, preview, verdict
+from gate_tui.tui.render import DIM, field_messages, overrule_line
+from gate_tui.tui.reply_actions import ReplyActions
 from gate_tui.tui.screens.editor import EditorScreen
-from gate_tui.tui.startup import display_path
-from gate_tui.tui.text import line, lines, visible
+from gate_tui.tui.text import line, visible
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import NONE_CHOICE, GateEditor, SummaryEditor
@@ -87,12 +66,8 @@ if TYPE_CHECKING:
     from gate_tui.models import GateConfig, ParseResult
     from gate_tui.session import Session, SessionInfo
     from gate_tui.session.history import Transition
-    from gate_tui.tui.widgets.history_pane import HistoryPane
-    from gate_tui.tui.widgets.reply_pane import ReplyPane
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
-PAGES = ("gates", "reply", "history")
-PaneT = TypeVar("PaneT", bound=Widget)
 EDITOR_INPUTS = {"raw", "classified-input", "summary"}
 
 
@@ -103,7 +78,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-class GateApp(FileActions):
+class GateApp(ReplyActions):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened by
     :meth:`_boot`, right after the first frame.
 
@@ -176,13 +151,6 @@ class GateApp(FileActions):
     def get_default_screen(self) -> EditorScreen:
         return EditorScreen()
 
-    def _preset_breakpoint(self) -> None:
-        """Give the screen its breakpoint class now, so the first resize restyles nothing."""
-        width = self.size.width
-        active = max((bp for bp in self.HORIZONTAL_BREAKPOINTS if width >= bp[0]), default=None)
-        for _minimum, name in self.HORIZONTAL_BREAKPOINTS:
-            self.screen.set_class(active is not None and name == active[1], name)
-
     def _first_rows(self) -> tuple[Mapping[str, ValueView], str | None]:
         """The gate values and next gate the gate list starts with."""
         if self.session is not None:
@@ -202,114 +170,7 @@ class GateApp(FileActions):
             self.call_after_refresh(self._boot)
         self.call_after_refresh(self._mount_panes)
 
-    def _show_start(self) -> None:
-        """The first frame without a session: the empty state and its decision."""
-        decision = decision_parts(self.config, {})
-        start = decision.next_gate or self.config.gate_order[0]
-        self.gate_list.select_key(start)
-        self.gate_editor.load(start, NO_VALUE)
-        self.sub_title = visible(display_path(self.config_path), one_line=True)
-        # Said, because a resumed session or a --state file may well decide otherwise.
-        self.show_view({}, decision, [line(("… opening the session", DIM))])
-
-    async def _boot(self) -> None:
-        """Load what the first frame did without, open the session, then handle held input."""
-        try:
-            from gate_tui.session import Session
-
-            if isinstance(self.config, ConfigSpec):
-                try:
-                    self._gate_config = self.config.to_model()
-                except ValueError:  # only a hand-edited cache entry gets here
-                    message = f"gate-tui: the cached copy of the config is damaged; delete {config_cache_dir()} and start again"
-                    self.exit(EXIT_EDITOR_FAILED, EXIT_EDITOR_FAILED, Text(message))
-                    return
-            self.attach(Session.in_memory(self.gate_config, self.config_path))
-            if self._open_args is not None:
-                self._open_real_session()
-        finally:
-            held, self._held = self._held or [], None
-            self._collect_garbage()
-        for event in held:
-            await super().on_event(event)
-
-    def _collect_garbage(self) -> None:
-        """Turn the collector back on once start-up is over (see :func:`run_app`)."""
-        if self._collect_after_first_frame:
-            self._collect_after_first_frame = False
-            gc.freeze()  # what start-up built lives as long as the editor
-            gc.enable()
-
-    async def on_event(self, event: events.Event) -> None:
-        """Hold input that arrives before the boot has opened the session (see :meth:`_boot`)."""
-        if self._held is not None and isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded:
-            self._held.append(event)
-            return
-        await super().on_event(event)
-
-    @property
-    def gate_config(self) -> GateConfig:
-        """The validated config ``parse`` needs (set by the boot when started from a spec)."""
-        assert self._gate_config is not None, "the editor has not booted yet"
-        return self._gate_config
-
-    async def _mount_panes(self) -> None:
-        """Mount the panes that are not needed for the first frame."""
-        from gate_tui.tui.widgets.history_pane import HistoryPane
-        from gate_tui.tui.widgets.reply_pane import ReplyPane
-
-        workspace = self.query_one("#workspace")
-        if not workspace.is_attached or self._exit_renderables or self._closing:
-            return  # the app is already on its way out
-        await workspace.mount(
-            ReplyPane(id="reply-pane", classes="pane -inactive"),
-            HistoryPane(id="history-pane", classes="pane -inactive"),
-        )
-
-    def stop_blinking(self, root: Widget | App[Any]) -> None:
-        """Turn cursor blink off (tests and screenshots need stable frames)."""
-        for widget in root.query("Input, TextArea"):
-            widget.cursor_blink = False  # type: ignore[attr-defined]
-
-    def _apply_keymap(self) -> None:
-        known, unknown = keymap.split_keymap(self.config.keymap)
-        self.set_keymap(known)
-        if unknown:
-            ids = ", ".join(sorted(keymap.BINDING_IDS))
-            self._notices.append(f"keymap: unknown binding id(s) {', '.join(unknown)} ignored (known: {ids})")
-
     # ---------------------------------------------------------------- session
-
-    def _open_real_session(self) -> None:
-        if self._look_for_resumable:
-            from gate_tui.session import find_resumable
-
-            self._resumable = find_resumable(self.gate_config, self.config_path)
-        if self._resumable is not None:
-            from gate_tui.tui.screens.resume import ResumeScreen
-
-            self.push_screen(ResumeScreen(self._resumable), callback=self._resume_or_fresh)
-        else:
-            self._open_session()
-
-    def _resume_or_fresh(self, resume: bool | None) -> None:
-        info = self._resumable
-        if resume and info is not None:
-            self._open_session(directory=info.directory)
-        else:
-            self._open_session(fresh=True)
-
-    def _open_session(self, *, directory: Path | None = None, fresh: bool = False) -> None:
-        """Open the real session (journal, state file, lock) and show it."""
-        assert self._open_args is not None
-        state_file, new = self._open_args
-        from gate_tui.session import open_session
-
-        session = open_session(
-            self.gate_config, self.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory
-        )
-        self.session.close()
-        self.attach(session)
 
     def attach(self, session: Session) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
@@ -328,88 +189,6 @@ class GateApp(FileActions):
         self.gate_list.select_key(start)
         self.gate_editor.load(start, gate_value(state, start))
         self.after_transition(reload_form=True)
-
-    def _sub_title(self) -> str:
-        parts = [display_path(self.config_path)]
-        if self.session.directory is not None:
-            parts.append(f"session {self.session.name}")
-        if self.session.read_only:
-            parts.append("READ-ONLY")
-        elif self.session.directory is not None and not self.session.persistent:
-            parts.append("NOT SAVING")
-        return visible(" · ".join(parts), one_line=True)
-
-    def _show_notices(self) -> None:
-        """The warning bar: the persistence warning first, then the session's notices."""
-        warning = self.session.persistence_warning
-        notices = ([warning] if warning else []) + [n for n in self.session.notices if n != warning] + self._notices
-        rows = [line(("⚠ ", WARN_STYLE), text) for text in notices[:3]]
-        if len(notices) > 3:
-            rows[-1] = line(("⚠ ", WARN_STYLE), f"… and {len(notices) - 2} more notices (they are in the review report)")
-        bar = self.query_one("#notices", Static)
-        bar.update(lines(rows))
-        bar.display = bool(rows)
-        self.session.take_notices()
-
-    def _toast_new_notices(self) -> None:
-        """Notices the session added since we last looked (e.g. a failed write) as toasts."""
-        fresh = self.session.take_notices()
-        for notice in fresh:
-            self.notify(visible(notice), title="Session", severity="warning", markup=False, timeout=10)
-        if fresh:
-            self.sub_title = self._sub_title()
-            self._show_notices()
-
-    # ---------------------------------------------------------- widget access
-
-    @property
-    def gate_list(self) -> GateList:
-        return self.query_one(GateList)
-
-    @property
-    def gate_editor(self) -> GateEditor:
-        return self.query_one(GateEditor)
-
-    @property
-    def summary_editor(self) -> SummaryEditor:
-        return self.query_one(SummaryEditor)
-
-    @property
-    def decision_panel(self) -> DecisionPanel:
-        return self.query_one(DecisionPanel)
-
-    @property
-    def reply_pane(self) -> ReplyPane:
-        return self.query_one("#reply-pane")  # type: ignore[return-value]
-
-    @property
-    def history_pane(self) -> HistoryPane:
-        return self.query_one("#history-pane")  # type: ignore[return-value]
-
-    def mounted(self, kind: type[PaneT]) -> PaneT | None:
-        """A lazily mounted pane, or None while it is not mounted yet."""
-        found = self.query(kind)
-        return found.first() if found else None
-
-    def _reply(self) -> ReplyPane | None:
-        """The reply pane, or None before it is mounted (by id: its module loads after the first frame)."""
-        found = self.query("#reply-pane")
-        return found.first() if found else None  # type: ignore[return-value]
-
-    def _history(self) -> HistoryPane | None:
-        """The history pane, or None before it is mounted."""
-        found = self.query("#history-pane")
-        return found.first() if found else None  # type: ignore[return-value]
-
-    def on_reply_pane_ready(self, event: ReplyPane.Ready) -> None:
-        if event.pane.is_attached:
-            if not self.blink:
-                self.stop_blinking(event.pane)
-            self.schedule_preview(now=True)
-
-    def on_history_pane_ready(self, event: HistoryPane.Ready) -> None:
-        if event.pane.is_attached:
-            event.pane.show(self.session.timeline)
 
     # ---------------------------------------------------------------- display
 
@@ -530,32 +309,6 @@ class GateApp(FileActions):
 
     # ------------------------------------------------------------ gate choice
 
-    def on_option_list_option_highlighted(self, event: GateList.OptionHighlighted) -> None:
-        if event.option_list is self.gate_list:
-            self.select_gate(self.gate_list.selected_key)
-
-    def select_gate(self, key: str | None) -> None:
-        """Show gate ``key`` in the editor (the list's cursor is the source of truth)."""
-        if key is None or key == self.gate_editor.key:
-            return
-        self.commit_pending()
-        if self.gate_list.selected_key != key:
-            self.gate_list.select_key(key)
-        self.gate_editor.load(key, gate_value(self.session.state, key))
-        self.show_current()
-
-    def on_option_list_option_selected(self, event: GateList.OptionSelected) -> None:
-        if event.option_list.id == "gate-list":
-            self.focus_gate_field()
-
-    def focus_gate_field(self) -> None:
-        """Focus the field that would complete the selected gate."""
-        key = self.gate_editor.key
-        if key is None:
-            return
-        categorical = self.config.gates[key].categorical
-        self.query_one("#classified-select" if categorical else "#raw").focus()
-
     # ----------------------------------------------------------------- replies
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -566,61 +319,6 @@ class GateApp(FileActions):
         if field is not None:
             event.stop()
             self.edit(field, event.text_area.text)
-
-    def schedule_preview(self, now: bool = False) -> None:
-        """Re-run the reply preview after a short pause in typing (or at once)."""
-        if self._preview_timer is not None:
-            self._preview_timer.stop()
-        if now:
-            self.update_preview()
-        else:
-            self._preview_timer = self.set_timer(self.PREVIEW_DELAY, self.update_preview)
-
-    def update_preview(self) -> None:
-        """Parse the reply pane's text against the current state and show what it would do."""
-        if self._reply() is None:
-            return
-        result = self.controller.preview(self.reply_pane.text_area.text)
-        self.preview_result = result
-        self.reply_pane.show_preview(None if result is None else preview(result), ok=result is not None and result.ok)
-
-    def action_apply_reply(self) -> None:
-        """Apply the reply in the reply pane; a failing reply stays in the pane."""
-        self.commit_pending()
-        if self._reply() is None:
-            return
-        outcome = self.controller.apply_reply(self.reply_pane.text_area.text)
-        if outcome.kind == "empty":
-            self.notify("The reply pane is empty: paste a model reply first (F2).", severity="warning", markup=False)
-        elif outcome.kind == "rejected":
-            assert outcome.result is not None
-            self._show_rejected_reply(outcome.result)
-        elif outcome.kind == "error":
-            self.notify(visible(outcome.error or ""), title="Session error", severity="error", markup=False)
-            self.show_current()
-        else:
-            assert outcome.result is not None
-            self.reply_pane.clear()
-            self.after_transition(reload_form=True)
-            self.gate_editor.clear_messages()
-            self._notify_applied(outcome.result)
-
-    def _show_rejected_reply(self, result: ParseResult) -> None:
-        self.preview_result = result
-        self.reply_pane.show_preview(preview(result), ok=False)
-        first = result.errors[0]
-        count = len(result.errors)
-        where = f"{first.field_path}: " if first.field_path else ""
-        message = f"{count} error{'s' * (count != 1)}, state unchanged. {where}{first.message}"
-        self.notify(visible(message), title="Reply rejected", severity="error", markup=False)
-
-    def _notify_applied(self, result: ParseResult) -> None:
-        assert result.decision is not None
-        message = f"Decision: {verdict(result.decision)}"
-        overruled = overrule_line(result.claimed_status, result.decision)
-        if overruled is not None:
-            message += f" ({overruled.plain})"
-        self.notify(message, title="Reply applied", markup=False)
 
     # ---------------------------------------------------------------- override
 
@@ -657,42 +355,6 @@ class GateApp(FileActions):
 
         self.push_screen(HelpScreen(self.config.keymap))
 
-    def action_focus_reply(self) -> None:
-        if self._reply() is None:
-            self.call_after_refresh(self.action_focus_reply)
-            return
-        self.show_page("reply")
-        self.reply_pane.text_area.focus()
-
-    def action_focus_gates(self) -> None:
-        self.show_page("gates")
-        self.gate_list.focus()
-
-    def action_show_history(self) -> None:
-        if self._history() is None:
-            self.call_after_refresh(self.action_show_history)
-            return
-        self.show_page("history")
-        self.history_pane.table.focus()
-
-    def action_next_gate(self) -> None:
-        """Select the gate the system asks for next and focus the field that completes it."""
-        key = self.session.decision.next_gate
-        if key is None:
-            self.commit_pending()
-            self.notify("Nothing to jump to: the decision is PASS.", markup=False)
-            return
-        self.go_to_gate(key)
-
-    def go_to_gate(self, key: str) -> None:
-        """Select gate ``key`` (from F3 or the palette's "Go to gate") and focus its field."""
-        if key not in self.config.gates:
-            return
-        self.commit_pending()
-        self.show_page("gates")
-        self.select_gate(key)
-        self.focus_gate_field()
-
     def action_undo_transition(self) -> None:
         self._step(self.controller.undo, "Nothing to undo.")
 
@@ -724,31 +386,3 @@ class GateApp(FileActions):
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
-
-    # ------------------------------------------------------------------ pages
-
-    def show_page(self, page: str) -> None:
-        """Make ``page`` the active pane (only visible alone on narrow screens)."""
-        bar = self.query_one(PageBar)
-        if bar.active == page:
-            return
-        bar.show(page)
-        for name in PAGES:
-            self.query(f"#{name}-pane").set_class(name != page, "-inactive")
-
-    def on_page_bar_chosen(self, event: PageBar.Chosen) -> None:
-        {"gates": self.action_focus_gates, "reply": self.action_focus_reply, "history": self.action_show_history}[event.page]()
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """Show the focused widget's page, and mark its pane (a class, not ``:focus-within``:
-        that pseudo-class restyles a pane's whole subtree on every focus move inside it)."""
-        if not event.widget.is_attached:
-            return  # focus went to a widget that is gone by now (a modal closed at once)
-        ancestors = event.widget.ancestors_with_self
-        for name in PAGES:
-            for pane in self.query(f"#{name}-pane"):
-                if pane in ancestors and pane.has_class("-inactive"):
-                    self.show_page(name)
-        if event.widget.screen is self.screen:
-            for pane in self.screen.query(".pane"):
-                pane.set_class(pane in ancestors, "-focused")
