@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
@@ -24,8 +24,13 @@ from gate_tui.tui.keymap import ACTIONS
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
-    from gate_tui.tui.app import GateApp
     from gate_tui.views import ConfigView
+
+
+class PaletteHost(Protocol):
+    """What the palette needs of the app: its config. Everything else is an action name."""
+
+    config: ConfigView
 
 
 @dataclass(frozen=True)
@@ -37,13 +42,12 @@ class PaletteCommand:
     action: str
 
 
-EXTRAS: tuple[tuple[str, str, str, str], ...] = (
-    # (session method it needs, name, help, app action)
-    ("save", "Save state as…", "Write the current state to a file you name", "save_state_as"),
-    ("export_state_json", "Export state JSON", "Write the canonical state as JSON next to the session", "export_state"),
-    ("export_report", "Export review report", "Write a Markdown review report of this session", "export_report"),
-    ("open_state", "Open state…", "Load a state file as a user edit (the system decides)", "open_state"),
-    ("state_json", "Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
+FILE_COMMANDS: tuple[PaletteCommand, ...] = (
+    PaletteCommand("Save state as…", "Write the current state to a file you name", "save_state_as"),
+    PaletteCommand("Export state JSON", "Write the canonical state as JSON next to the session", "export_state"),
+    PaletteCommand("Export review report", "Write a Markdown review report of this session", "export_report"),
+    PaletteCommand("Open state…", "Load a state file as a user edit (the system decides)", "open_state"),
+    PaletteCommand("Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
 )
 SKIPPED = {"command_palette", "quit"}  # Textual's own provider lists Quit already
 
@@ -55,15 +59,12 @@ OVERRIDES: tuple[PaletteCommand, ...] = (
 )
 
 
-def palette_commands(session: object) -> list[PaletteCommand]:
-    """Every named action, the session extras ``session`` supports, and the overrides
-    when the config's policy allows them."""
+def palette_commands(config: ConfigView) -> list[PaletteCommand]:
+    """Every named action, the file commands, and the overrides when the config's policy
+    allows them."""
     commands = [PaletteCommand(a.name, a.help, a.action) for a in ACTIONS if a.id not in SKIPPED]
-    for needs, name, help_text, action in EXTRAS:
-        if hasattr(session, needs):
-            commands.append(PaletteCommand(name, help_text, action))
-    config = getattr(session, "config", None)
-    if config is not None and config.policy.allow_user_override:
+    commands.extend(FILE_COMMANDS)
+    if config.policy.allow_user_override:
         commands.extend(OVERRIDES)
     return commands
 
@@ -88,8 +89,8 @@ class GateCommands(Provider):
     """Lists :func:`palette_commands` and runs the chosen action on the app."""
 
     def _commands(self) -> list[PaletteCommand]:
-        app: GateApp = self.app  # type: ignore[assignment]
-        return palette_commands(app.session)
+        host: PaletteHost = self.app  # type: ignore[assignment]
+        return palette_commands(host.config)
 
     def _runner(self, action: str) -> Callable[[], object]:
         async def run() -> None:
@@ -98,15 +99,15 @@ class GateCommands(Provider):
         return run
 
     def _gate_hits(self, matcher: Matcher) -> Iterator[Hit]:
-        app: GateApp = self.app  # type: ignore[assignment]
-        config = app.config
+        host: PaletteHost = self.app  # type: ignore[assignment]
+        config = host.config
         for key in config.gate_order:
             title = gate_title(config, key)
             score = matcher.match(title)
             if score > 0:
                 question = Content.styled(visible(config.gates[key].question, one_line=True), "dim")
                 prompt = Content.assemble(highlighted(matcher, title), "\n", question)
-                yield Hit(score, prompt, lambda key=key: app.go_to_gate(key), text=title)
+                yield Hit(score, prompt, self._runner(f"go_to_gate({key!r})"), text=title)
 
     async def discover(self) -> Hits:
         for command in self._commands():

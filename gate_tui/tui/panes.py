@@ -159,6 +159,9 @@ class PaneApp(FileActions):
             return
         self.go_to_gate(key)
 
+    def action_go_to_gate(self, key: str) -> None:
+        self.go_to_gate(key)
+
     def go_to_gate(self, key: str) -> None:
         """Select gate ``key`` (from F3 or the palette's "Go to gate") and focus its field."""
         if key not in self.config.gates:
