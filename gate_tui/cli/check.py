@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
+from gate_tui.warning_codes import is_repair
 
 STDIN_NAME = "-"
 REASONS = {
@@ -157,7 +158,7 @@ def render_text(name: str, result: ParseResult, color: bool = False) -> str:
     if result.repairs:
         lines.append(f"  repairs applied ({len(result.repairs)}):")
         lines.extend(f"    - line {r.line}:{r.column}: {r.message} [{r.code}]" for r in result.repairs)
-    warnings = [w for w in result.warnings if not w.code.startswith("repaired_")]
+    warnings = [w for w in result.warnings if not is_repair(w.code)]
     if warnings:
         lines.append(f"  warnings ({len(warnings)}):")
         lines.extend(f"    - {_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings)

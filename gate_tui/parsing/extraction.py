@@ -41,6 +41,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from gate_tui.limits import DEFAULT_MAX_CHARS, MAX_DEPTH
 from gate_tui.models import Repair
 from gate_tui.parsing.repair import (
     Fix,
@@ -52,7 +53,6 @@ from gate_tui.parsing.repair import (
     repair_records,
 )
 from gate_tui.parsing.scanning import (
-    MAX_DEPTH,
     Region,
     ScanResult,
     fence_body_lead,
@@ -63,8 +63,6 @@ from gate_tui.parsing.scanning import (
     text_is_blank,
     thinking_regions,
 )
-
-DEFAULT_MAX_CHARS = 4 * 1024 * 1024
 
 NO_OBJECT = "No JSON object found in text"
 TOP_LEVEL_ARRAY = "top-level array not allowed"

@@ -19,7 +19,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gate_tui import warning_codes as codes
 from gate_tui.decision import decision_dict, status_dict, verdict_text
+from gate_tui.limits import DEFAULT_MAX_CHARS
 from gate_tui.models import (
     GateConfig,
     GateState,
@@ -28,7 +30,7 @@ from gate_tui.models import (
     ParseWarning,
 )
 from gate_tui.parsing.diff import diff_dicts
-from gate_tui.parsing.extraction import DEFAULT_MAX_CHARS, extract_parts
+from gate_tui.parsing.extraction import extract_parts
 from gate_tui.parsing.repair import RepairRecord
 from gate_tui.parsing.validation import Proposal, apply_user_patch, describe, validate_assistant
 
@@ -176,16 +178,16 @@ def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[dic
     verdict = verdict_text(decision["pass"], decision["reason"], decision["next_gate"])
     if claimed["pass"] != decision["pass"]:
         said = "true" if claimed["pass"] else "false"
-        return [{"code": "claimed_status_overruled", "message": f"assistant claimed pass={said}; system decided {verdict}", "field_path": "status.pass"}]
+        return [{"code": codes.CLAIMED_STATUS_OVERRULED, "message": f"assistant claimed pass={said}; system decided {verdict}", "field_path": "status.pass"}]
     said = claimed["next_gate"] or "null"
-    return [{"code": "claimed_status_overruled", "message": f"assistant claimed next_gate={said}; system decided {verdict}", "field_path": "status.next_gate"}]
+    return [{"code": codes.CLAIMED_STATUS_OVERRULED, "message": f"assistant claimed next_gate={said}; system decided {verdict}", "field_path": "status.next_gate"}]
 
 
 def _repair_warning(repair: RepairRecord) -> dict[str, Any]:
     """A repair as a ``ParseWarning``-shaped dict (validated with the whole result)."""
     line, column = repair["line"], repair["column"]
     return {
-        "code": f"repaired_{repair['code']}",
+        "code": codes.repaired(repair["code"]),
         "message": f"repaired at line {line}:{column}: {repair['message']}",
         "line": line,
         "column": column,

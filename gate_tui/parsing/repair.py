@@ -42,9 +42,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from gate_tui.limits import MAX_DEPTH
 from gate_tui.models import Repair
-
-MAX_DEPTH = 512
 
 _BLANK = re.compile(r"[ \t\r\n]*+")
 # One token after optional blanks, by group number: 1 a complete double-quoted string,

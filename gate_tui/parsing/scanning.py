@@ -24,7 +24,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-MAX_DEPTH = 512
+from gate_tui.limits import MAX_DEPTH
+
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
 
 # `<think>`, `<thinking>`, `</think>`, `</thinking>` in any case. Bounded length: no backtracking.

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gate_tui import warning_codes as codes
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.models import (
     SUPPORTED_SCHEMA_VERSIONS,
@@ -116,7 +117,7 @@ def check_envelope(data: Mapping[Any, Any], config: GateConfig, out: Proposal) -
         if config.policy.reject_unknown_top_level_keys:
             out.error("invalid_key", f"unknown top-level key {name!r}", str(name), expected="one of " + ", ".join(TOP_LEVEL_KEYS[:3]), actual=key)
         else:
-            out.warn("unknown_key_ignored", f"unknown top-level key {name!r} ignored", str(name))
+            out.warn(codes.UNKNOWN_KEY_IGNORED, f"unknown top-level key {name!r} ignored", str(name))
     version = data.get("schema_version", _ABSENT)
     if version is not _ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
         out.error(
@@ -169,13 +170,13 @@ def resolve_category(gate: GateDef, value: str | None, path: str, config: GateCo
     folded = value.casefold()
     for category in gate.expected_categories:
         if category.casefold() == folded:
-            out.warn("category_normalised", f"{path}: {value!r} read as {category!r}", path)
+            out.warn(codes.CATEGORY_NORMALISED, f"{path}: {value!r} read as {category!r}", path)
             return True, category
     expected = "one of " + ", ".join(gate.expected_categories) if gate.expected_categories else "null (this gate has no categories)"
     if config.policy.strict_classified_validation:
         out.error("invalid_category", f"{value!r} is not a category of this gate", path, expected=expected, actual=value)
         return False, None
-    out.warn("category_cleared", f"{path}: {value!r} is not a category of this gate; set to null", path)
+    out.warn(codes.CATEGORY_CLEARED, f"{path}: {value!r} is not a category of this gate; set to null", path)
     return True, None
 
 
@@ -190,7 +191,7 @@ def unknown_gate(key: Any, actor: str, config: GateConfig, out: Proposal) -> Non
     shown = key if isinstance(key, str) else describe(key)
     path = f"gates.{shown}"
     if actor == "user" and config.policy.allow_user_extra_gate_keys:
-        out.warn("unknown_gate_ignored", f"{shown!r} is not a gate of this config; ignored", path)
+        out.warn(codes.UNKNOWN_GATE_IGNORED, f"{shown!r} is not a gate of this config; ignored", path)
         return
     out.error("invalid_key", f"{shown!r} is not a gate of this config", path, expected="one of " + ", ".join(config.gate_order), actual=key)
 
@@ -430,7 +431,7 @@ def _user_gate_values(gate: GateDef, value: Mapping[Any, Any], path: str, curren
 
 def _user_status(status: Any, config: GateConfig, out: Proposal) -> None:
     if not config.policy.allow_user_override:
-        out.warn("status_ignored", "status is decided by the system; the user's status was ignored", "status")
+        out.warn(codes.STATUS_IGNORED, "status is decided by the system; the user's status was ignored", "status")
         return
     if not isinstance(status, dict):
         out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)

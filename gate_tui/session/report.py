@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from gate_tui.decision import describe_decision
 from gate_tui.models import GateDecision
 from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
+from gate_tui.warning_codes import shown_elsewhere
 
 VALUE_LIMIT = 120
 PAYLOAD_LIMIT = 300
@@ -237,7 +238,7 @@ def _warnings(warnings: Any) -> list[str]:
     items = [
         w
         for w in warnings or []
-        if isinstance(w, dict) and not str(w.get("code", "")).startswith("repaired_") and w.get("code") != "claimed_status_overruled"
+        if isinstance(w, dict) and not shown_elsewhere(str(w.get("code", "")))
     ]
     if not items:
         return []

@@ -16,6 +16,7 @@ from textual.content import Content
 
 from gate_tui.decision import gate_complete
 from gate_tui.tui.text import line, lines, plain, shown, visible
+from gate_tui.warning_codes import shown_elsewhere
 
 if TYPE_CHECKING:
     # Types only: the first frame is drawn before pydantic (gate_tui.models) is loaded.
@@ -220,7 +221,7 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
     """Warnings that are not repairs (those are listed with their positions already)."""
     rows: list[Content] = []
     for warning in warnings:
-        if warning.code.startswith("repaired_") or warning.code == "claimed_status_overruled":
+        if shown_elsewhere(warning.code):
             continue
         rows.append(line(("  ! ", WARN_STYLE), warning.message))
     return rows

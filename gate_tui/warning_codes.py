@@ -1,0 +1,35 @@
+"""The codes of :class:`gate_tui.models.ParseWarning`, in one place.
+
+A warning says something the reviewer should know about an ok result. Some warnings
+are shown on their own surface rather than in the warning list — a repair (the preview,
+``check`` and the report list repairs with their positions) and the overruled claim (the
+decision panel says it) — and the surfaces ask :func:`shown_elsewhere` instead of testing
+a code's spelling.
+"""
+
+from __future__ import annotations
+
+REPAIRED_PREFIX = "repaired_"
+"""A repair's warning is ``repaired_<repair code>`` (``repaired_trailing_comma``)."""
+
+CLAIMED_STATUS_OVERRULED = "claimed_status_overruled"
+UNKNOWN_KEY_IGNORED = "unknown_key_ignored"
+CATEGORY_NORMALISED = "category_normalised"
+CATEGORY_CLEARED = "category_cleared"
+UNKNOWN_GATE_IGNORED = "unknown_gate_ignored"
+STATUS_IGNORED = "status_ignored"
+
+
+def repaired(repair_code: str) -> str:
+    """The warning code of a repair."""
+    return REPAIRED_PREFIX + repair_code
+
+
+def is_repair(code: str) -> bool:
+    """Whether ``code`` is the warning of a repair."""
+    return code.startswith(REPAIRED_PREFIX)
+
+
+def shown_elsewhere(code: str) -> bool:
+    """Whether the warning has a surface of its own (repairs, the overruled claim)."""
+    return is_repair(code) or code == CLAIMED_STATUS_OVERRULED
