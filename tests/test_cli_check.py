@@ -171,7 +171,7 @@ def test_validate_config_reports_each_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("gate_order: [a, b]\ngates:\n  a:\n    question: Why?\n")
     done = gate_tui("validate-config", ML, str(bad), str(tmp_path / "missing.toml"))
-    assert done.returncode == 1
+    assert done.returncode == 3  # issue 14: an invalid config exits 3 from every command
     assert f"{ML}: OK (5 gates)" in done.stdout
     assert f"{bad}:1: gate_order: must name every gate exactly once: 'b' is not defined under 'gates'" in done.stdout
     assert f"{tmp_path / 'missing.toml'}: file not found" in done.stdout
@@ -208,14 +208,14 @@ def test_headless_commands_work_without_textual() -> None:
     assert done.stdout.strip().endswith("False")
 
 
-def test_editor_with_missing_or_invalid_config_exits_2_with_one_line_per_problem(tmp_path: Path) -> None:
+def test_editor_with_missing_or_invalid_config_exits_3_with_one_line_per_problem(tmp_path: Path) -> None:
     done = gate_tui(str(tmp_path / "absent.yaml"))
-    assert done.returncode == 2
+    assert done.returncode == 3
     assert done.stderr == f"gate-tui: {tmp_path / 'absent.yaml'}: file not found\n"
     bad = tmp_path / "bad.yaml"
     bad.write_text("gates:\n  a:\n    question: 3\n    required: maybe\n")
     done = gate_tui(str(bad))
-    assert done.returncode == 2
+    assert done.returncode == 3
     assert done.stderr.count(f"gate-tui: {bad}:") == 2 and "Traceback" not in done.stderr
 
 
@@ -280,3 +280,24 @@ def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.Monke
     monkeypatch.delenv("GATE_TUI_DEBUG", raising=False)
     assert cli.main(["check", "--config", ML, str(REPLIES / "ml_good.md")]) == cli.EXIT_INTERNAL
     assert capsys.readouterr().err == "gate-tui: internal error: KeyError: 'surprise' (set GATE_TUI_DEBUG=1 for details)\n"
+
+
+def test_the_registry_drives_dispatch_help_and_epilog() -> None:
+    from gate_tui.cli.registry import SUBCOMMANDS, epilog
+
+    helped = gate_tui("--help")
+    assert helped.returncode == 0
+    for command in SUBCOMMANDS:
+        assert f"  {command.name} " in epilog() and command.name in helped.stdout
+        own = gate_tui(command.name, "--help")
+        assert own.returncode == 0 and f"gate-tui {command.name}" in own.stdout
+
+
+def test_a_command_module_is_imported_only_when_its_command_runs() -> None:
+    code = (
+        "import sys\nfrom gate_tui.cli.main import main\n"
+        "main(['validate-config', 'no-such-file.yaml'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('gate_tui.cli.commands.')))"
+    )
+    done = python(code)
+    assert done.stdout.strip().splitlines()[-1] == "['gate_tui.cli.commands.validate_config']"

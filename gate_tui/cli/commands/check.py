@@ -1,0 +1,149 @@
+"""``gate-tui check``: model replies checked headlessly, one by one or as a JSON Lines batch.
+
+This module parses the command's arguments, checks their combination and opens the
+streams; the work is :func:`gate_tui.cli.check.run_check` (FILEs and stdin) and
+:func:`gate_tui.cli.batch.run_batch` (``--jsonl``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from gate_tui.cli.common import io_error, isatty, load_config, same_file, say, usage
+from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from gate_tui.models import GateConfig, GateState
+
+DESCRIPTION = (
+    "Parse each reply with the config and print the result. Exit status: 0 all PASS, "
+    "1 some NO PASS, 2 some reply not parsed or not valid, 3 usage or config error."
+)
+EPILOG = (
+    '--jsonl: each input line is {"id": ..., "reply": "..."} (optionally "previous"); '
+    'each output line is {"id", "line", "ok", "pass", "result"} in input order.'
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, metavar="CFG", help="gate config file")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin")
+    parser.add_argument("--previous", metavar="STATE", help="JSON file with the previous state (or a ParseResult from --format json)")
+    parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
+    parser.add_argument("--format", choices=("text", "json"), default=None, help="text (default): a summary; json: the ParseResult, one per line")
+    parser.add_argument("--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write results to OUT instead of stdout")
+    parser.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N", help="worker processes for --jsonl (0: one per CPU; default 1)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="--jsonl: no progress bar and no summary on stderr")
+
+
+def run(ns: argparse.Namespace) -> int:
+    problem = check_usage(ns)
+    if problem is not None:
+        return usage("check", problem)
+    config = load_config(Path(ns.config), "gate-tui check")
+    if config is None:
+        return EXIT_USAGE
+    from gate_tui.cli.check import load_previous
+
+    previous: GateState | None = None
+    if ns.previous:
+        previous, trouble = load_previous(ns.previous)
+        if trouble is not None:
+            return usage("check", f"--previous {trouble}")
+    if ns.jsonl is not None:
+        return check_jsonl(ns, config, previous)
+    return check_files(ns, config, previous)
+
+
+def jobs(text: str) -> int:
+    """``-j N``: a whole number, 0 meaning one worker per CPU."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
+    return value or (os.cpu_count() or 1)
+
+
+def check_usage(ns: argparse.Namespace) -> str | None:
+    """What is wrong with this combination of arguments, or None."""
+    inputs = [ns.jsonl] if ns.jsonl is not None else ns.files
+    if any(same_file(name, ns.output) for name in inputs):
+        return f"-o {ns.output} is also an input; it would be overwritten before it is read"
+    if ns.jsonl is not None:
+        if ns.files:
+            return "give either FILEs or --jsonl, not both"
+        if ns.format == "text":
+            return "--jsonl always writes JSON Lines; --format text applies to FILEs"
+        return None
+    if ns.jobs is not None:
+        return "-j/--jobs applies only with --jsonl"
+    if not ns.files and isatty(sys.stdin):
+        return "no FILE given and stdin is a terminal (give FILEs, '-' for stdin, or --jsonl IN)"
+    return None
+
+
+def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
+    from gate_tui.cli.check import run_check
+
+    out, problem = open_text_output(ns.output)
+    if out is None:
+        return usage("check", problem or "cannot write the output")
+    try:
+        try:
+            return run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return io_error(exc)
+
+
+def check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
+    from gate_tui.cli.batch import WorkerDied, input_size, run_batch
+
+    try:
+        source = sys.stdin.buffer if ns.jsonl == "-" else open(ns.jsonl, "rb", buffering=1 << 20)  # noqa: SIM115
+    except OSError as exc:
+        return usage("check", f"--jsonl {ns.jsonl}: {exc.strerror or exc}")
+    try:
+        sink = sys.stdout.buffer if ns.output in (None, "-") else open(ns.output, "wb", buffering=1 << 20)  # noqa: SIM115
+    except OSError as exc:
+        source.close()
+        return usage("check", f"-o {ns.output}: {exc.strerror or exc}")
+    workers = ns.jobs if ns.jobs is not None else 1
+    progress = isatty(sys.stderr) and (sink is not sys.stdout.buffer or not isatty(sys.stdout))
+    try:
+        try:
+            return run_batch(source, sink, config, previous, ns.actor, workers, input_size(source), progress, ns.quiet)
+        finally:
+            for stream in (source, sink):
+                if stream not in (sys.stdin.buffer, sys.stdout.buffer):
+                    stream.close()
+    except WorkerDied as exc:
+        say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
+        return EXIT_INTERNAL
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return io_error(exc)
+
+
+def open_text_output(path: str | None) -> tuple[IO[str] | None, str | None]:
+    """``-o``'s text stream (stdout for none or '-'), or None and why not."""
+    if path in (None, "-"):
+        return sys.stdout, None
+    try:
+        return open(path, "w", encoding="utf-8"), None  # noqa: SIM115
+    except OSError as exc:
+        return None, f"-o {path}: {exc.strerror or exc}"
+
+
