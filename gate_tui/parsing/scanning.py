@@ -25,18 +25,15 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.markers import (
+    FENCE_RUN,
+    THINK_TAG,
+    find_closing_tag,
+    tag_name,
+)
 
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
 
-# `<think>`, `<thinking>`, `</think>`, `</thinking>` in any case. Bounded length: no backtracking.
-_THINK_TAG = re.compile(r"<(/?)(think(?:ing)?)>", re.IGNORECASE)
-_THINK_CLOSE = {
-    "think": re.compile(r"</think>", re.IGNORECASE),
-    "thinking": re.compile(r"</thinking>", re.IGNORECASE),
-}
-# The usual lowercase spellings, tried with str.startswith before the case-insensitive
-# regexes above: on the hot path a regex match costs several times a startswith.
-_CLOSING_TAG = {"think": "</think>", "thinking": "</thinking>"}
 
 # What the bracket scan stops at. Outside any bracket, `"` is prose (`5" screen`) and not a
 # string; `<` may start a thinking tag. Inside brackets, strings matter and tags do not.
@@ -52,159 +49,14 @@ _CLOSERS = {"}": re.compile(r"\}++"), "]": re.compile(r"\]++")}
 # The rest of a JSON string after its opening quote. A raw line break ends it too: a JSON
 # string never spans lines, and stopping there keeps one stray quote from hiding the reply.
 _STRING_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
-_RUN = {"`": re.compile(r"`++"), "~": re.compile(r"~++")}
 # A fence's language tag (json, py, c++, ...): the body starts after it, even on the same line.
 _INFO = re.compile(r"[ \t]*+[\w+.#-]*+")
-_INFO_AND_BLANKS = re.compile(r"[ \t]*+[\w+.#-]*+\s*+")  # _INFO, then _SPACE, in one match
 _SPACE = re.compile(r"\s*+")
 
 
-Region = tuple[int, int, bool]
 """A stretch of thinking: ``(start, end, soft)``, ``[start, end)``; ``soft`` when a tag was
 left unclosed. A plain tuple, not a named one: building a ``NamedTuple`` costs a Python-level
 call, and every reply with a thinking block builds one on the fast path."""
-
-
-def thinking_regions(text: str) -> list[Region]:
-    """Thinking blocks found by tags alone (no JSON awareness), in text order.
-
-    Used by the fast path, which must skip thinking without running the full scan.
-    A closed pair is a hard region. An opening tag that is never closed makes a soft
-    region to the end of the text; a closing tag with no opening tag makes a soft region
-    from the end of the previous block (DeepSeek-style replies whose prompt opened the tag).
-    """
-    regions: list[Region] = []
-    pos = 0
-    outside_start = 0
-    find, match_tag = text.find, _THINK_TAG.match
-    while True:
-        # str.find to each '<' is several times faster than a case-insensitive regex search.
-        at = find("<", pos)
-        if at < 0:
-            return regions
-        if text.startswith("<thinking>", at):  # the usual spellings, without the regex
-            name, end = "thinking", at + 10
-        elif text.startswith("<think>", at):
-            name, end = "think", at + 7
-        else:
-            tag = match_tag(text, at)
-            if tag is None:
-                pos = at + 1
-                continue
-            if tag.group(1):  # an orphan closing tag: everything since the last block
-                pos = tag.end()
-                regions.append((outside_start, pos, True))
-                outside_start = pos
-                continue
-            name, end = _tag_name(tag), tag.end()
-        close = find_closing_tag(text, name, end)
-        if close < 0:
-            regions.append((at, len(text), True))
-            return regions
-        regions.append((at, close, False))
-        outside_start = pos = close
-
-
-def find_closing_tag(text: str, name: str, pos: int) -> int:
-    """End offset of the first ``</think>`` / ``</thinking>`` (per ``name``) after ``pos``, or -1."""
-    pattern, lowercase = _THINK_CLOSE[name], _CLOSING_TAG[name]
-    for _ in range(8):  # find '<' in C (memchr), then check the tag: faster on ordinary text
-        at = text.find("<", pos)
-        if at < 0:
-            return -1
-        if text.startswith(lowercase, at):
-            return at + len(lowercase)
-        close = pattern.match(text, at)
-        if close is not None:
-            return close.end()
-        pos = at + 1
-    close = pattern.search(text, pos)  # many '<': one case-insensitive search in C instead
-    return -1 if close is None else close.end()
-
-
-def first_fence(text: str, regions: list[Region]) -> tuple[int, int] | None:
-    """The first run of three or more backticks or tildes that does not start inside one
-    of ``regions``: (start, end), or None.
-
-    Regions are skipped in order, and each search resumes where the last one stopped
-    (thousands of thinking blocks with a ``~~~`` or a ``[`` in each stay linear).
-    """
-    n = len(text)
-    find = text.find
-    pos = index = 0
-    count = len(regions)
-    ticks = -2  # the next ``` at or after pos; -1: there is none; -2: not searched yet
-    while True:
-        if ticks < pos and ticks != -1:  # search again only once passed: linear in all
-            ticks = find("`", pos)
-            if ticks >= 0 and not text.startswith("```", ticks):
-                ticks = find_run(text, "```", ticks + 1, n)
-        at = ticks
-        limit = n if at < 0 else at
-        tildes = find("~", pos, limit)  # most replies have no tilde at all: one memchr says so
-        if tildes >= 0:
-            tildes = find_run(text, "~~~", tildes, limit)
-            if tildes >= 0:
-                at = tildes
-        if at < 0:
-            return None
-        while index < count and regions[index][1] <= at:
-            index += 1
-        if index < count and regions[index][0] <= at:
-            pos = regions[index][1]
-            continue
-        end = at + 3
-        if text.startswith(text[at], end):  # a longer run: the regex takes it whole
-            end = _RUN[text[at]].match(text, at).end()
-        return at, end
-
-
-def find_run(text: str, marker: str, pos: int, end: int) -> int:
-    """``text.find(marker, pos, end)`` for a marker made of one repeated character.
-
-    Jumps with a one-character find (memchr, several times faster than a multi-character
-    search) and falls back to the plain search after a few lone characters.
-    """
-    char = marker[0]
-    for _ in range(8):
-        at = text.find(char, pos, end)
-        if at < 0 or text.startswith(marker, at):
-            return at if at < 0 or at + len(marker) <= end else -1
-        pos = at + 1
-    return text.find(marker, pos, end)
-
-
-def first_opener(text: str, regions: list[Region]) -> int:
-    """Offset of the first ``{`` or ``[`` that does not start inside one of ``regions``, or -1."""
-    n = len(text)
-    find = text.find
-    pos = index = 0
-    count = len(regions)
-    brace = -2  # the next `{` at or after pos; -1: there is none; -2: not searched yet
-    while True:
-        if brace < pos and brace != -1:  # search again only once passed: linear in all
-            brace = find("{", pos)
-        bracket = find("[", pos, n if brace < 0 else brace)
-        at = bracket if bracket >= 0 else brace
-        if at < 0:
-            return -1
-        while index < count and regions[index][1] <= at:
-            index += 1
-        if index < count and regions[index][0] <= at:
-            pos = regions[index][1]
-            continue
-        return at
-
-
-def fence_body_lead(text: str, marker_end: int) -> int:
-    """The first non-blank of a fence's body: after the marker, its optional language tag
-    and blanks."""
-    return _INFO_AND_BLANKS.match(text, marker_end).end()
-
-
-def _tag_name(tag: re.Match[str]) -> str:
-    # len() rather than .lower(): case folding may map odd code points onto ASCII letters.
-    return "thinking" if len(tag.group(2)) == 8 else "think"
 
 
 @dataclass
@@ -352,7 +204,7 @@ class _Scanner:
 
     def _tag(self, i: int) -> int:
         """Handle a `<` at the top level: skip a thinking block, or treat it as prose."""
-        tag = _THINK_TAG.match(self.text, i)
+        tag = THINK_TAG.match(self.text, i)
         if tag is None:
             self.lead_open = False
             return i + 1
@@ -366,7 +218,7 @@ class _Scanner:
             self.lead_open = True
             self.outside_start = tag.end()
             return tag.end()
-        end = self._closing_tag_end(_tag_name(tag), tag.end())
+        end = self._closing_tag_end(tag_name(tag), tag.end())
         if end is not None:
             self.outside_start = end
             return end
@@ -398,7 +250,7 @@ class _Scanner:
 
     def _fence_marker(self, i: int, c: str) -> int:
         """Open or close a code fence at a run of backticks or tildes outside any string."""
-        run_end = _RUN[c].match(self.text, i).end()
+        run_end = FENCE_RUN[c].match(self.text, i).end()
         length = run_end - i
         self.lead_open = False
         if length < 3:

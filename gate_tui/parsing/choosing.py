@@ -1,0 +1,276 @@
+"""Choosing the one JSON object among a reply's candidates (the full path of extraction).
+
+:func:`gate_tui.parsing.extraction.extract_json` tries one candidate on its fast path;
+when that is not conclusive, the balanced scan (:mod:`gate_tui.parsing.scanning`) lists
+every candidate and :class:`Chooser` applies the rules: fenced candidates first, the
+first object with a gate-state key (``summary`` / ``gates`` / ``status``) wins, else the
+first object; a candidate that fails strict decoding gets the repair pass, within a
+work budget of the text's length; a top-level array is refused rather than mined.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from typing import Any
+
+from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.repair import (
+    Fix,
+    RepairOutcome,
+    RepairRecord,
+    decode_repaired,
+    repair_json,
+    repair_records,
+)
+from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
+
+NO_OBJECT = "No JSON object found in text"
+
+ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord]]
+"""The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs)``,
+with each repair as a ``Repair``-shaped dict."""
+
+
+def failure(error: str) -> ExtractionParts:
+    return None, error, None, None, []
+
+
+
+TOP_LEVEL_ARRAY = "top-level array not allowed"
+
+
+PREFERRED_KEYS = ("summary", "gates", "status")
+
+
+_DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
+
+
+# Characters after which the repair pass may see a value end later than the bracket scan did.
+_READS_FURTHER = re.compile("[/'\u2018\u2019\u201c\u201d]")
+
+
+def has_preferred_key(value: dict[str, Any]) -> bool:
+    """True when ``value`` looks like a gate state rather than some other JSON."""
+    return "summary" in value or "gates" in value or "status" in value
+
+
+def _loads_object(candidate: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(candidate)
+    except _DECODE_ERRORS:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def decode_outcome(outcome: RepairOutcome) -> Any:
+    """The value of a successful repair (None if it does not decode after all)."""
+    try:
+        return decode_repaired(outcome)
+    except _DECODE_ERRORS:
+        return None
+
+
+class _Found:
+    """A decoded candidate: enough to build the :class:`Extraction` if it wins."""
+
+    __slots__ = ("value", "start", "end", "fence", "fixes")
+
+    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...]) -> None:
+        self.value = value
+        self.start = start
+        self.end = end
+        self.fence = fence
+        self.fixes = fixes
+
+    def extraction(self, text: str) -> ExtractionParts:
+        source = "fence" if self.fence >= 0 else "scan"
+        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes)
+
+
+class Chooser:
+    """Applies the choice rules to one :class:`ScanResult`, within a linear work budget."""
+
+    def __init__(self, text: str, result: ScanResult) -> None:
+        self.text = text
+        self.result = result
+        # Characters the repair pass may examine, per kind of candidate: linear by design.
+        self.object_budget = len(text) + 1024
+        self.array_budget = len(text) + 1024
+        self.keyword_cache: dict[str, tuple[int, int]] = {}
+        self.keyword_from, self.keyword_at = 0, -1  # empty: the first check searches
+
+    def choose(self) -> ExtractionParts:
+        arrays = self._real_arrays()
+        array_starts = [start for start, _ in arrays]
+        candidates = sorted(
+            [(start, end, fence, True) for start, end, fence in self.result.objects]
+            + [(start, limit, fence, False) for start, limit, fence in self.result.cut_objects]
+        )
+        first: _Found | None = None
+        for group in (
+            [c for c in candidates if c[2] >= 0],  # fenced candidates first
+            [c for c in candidates if c[2] < 0],
+        ):
+            consumed = -1
+            for start, stop, fence, closed in group:
+                if start < consumed or _inside(arrays, array_starts, start):
+                    continue
+                if first is not None and not self._may_have_keyword(start, stop):
+                    continue  # only a gate-state object could still beat `first`
+                found = self._decode_object(start, stop, fence, closed)
+                if found is None:
+                    continue
+                if has_preferred_key(found.value):
+                    return found.extraction(self.text)
+                consumed = found.end
+                if first is None:
+                    first = found
+        if first is not None:
+            return first.extraction(self.text)
+        return failure(self._no_object_error(bool(arrays)))
+
+    def _no_object_error(self, saw_array: bool) -> str:
+        if saw_array:
+            return TOP_LEVEL_ARRAY
+        depth_at = self.result.depth_error
+        if depth_at is not None:
+            line = self.text.count("\n", 0, depth_at) + 1
+            column = depth_at - (self.text.rfind("\n", 0, depth_at) + 1) + 1
+            return f"JSON nested deeper than {MAX_DEPTH} levels at line {line}, column {column}; not decoded"
+        return NO_OBJECT
+
+    def _may_have_keyword(self, start: int, stop: int) -> bool:
+        """Whether ``text[start:stop]`` contains a preferred key's name: a cheap pre-check.
+
+        ``keyword_at`` is the first occurrence of any of the names at or after
+        ``keyword_from``; it stays valid while candidates start between the two, so in
+        the common case (no name ahead) the check is one comparison. Per word, searches
+        resume where the last one stopped and never cover the same text twice.
+        """
+        if not self.keyword_from <= start <= self.keyword_at:
+            nowhere = len(self.text)
+            nearest = nowhere
+            for word in PREFERRED_KEYS:
+                cached = self.keyword_cache.get(word)
+                if cached is None or start < cached[0] or cached[1] < start:
+                    at = self.text.find(word, start)
+                    cached = (start, nowhere if at < 0 else at)
+                    self.keyword_cache[word] = cached
+                nearest = min(nearest, cached[1])
+            self.keyword_from, self.keyword_at = start, nearest
+        return self.keyword_at < stop
+
+    def _limit_after(self, start: int) -> int:
+        """How far a repair starting at ``start`` may read: the next fence marker, or the end."""
+        boundaries = self.result.boundaries
+        index = bisect_right(boundaries, start)
+        return boundaries[index] if index < len(boundaries) else len(self.text)
+
+    def _decode_object(self, start: int, stop: int, fence: int, closed: bool) -> _Found | None:
+        text = self.text
+        if closed and text.find(":", start, stop) < 0:
+            # No key: at best `{}`. Prose like `{name}` is the common case, rejected cheaply
+            # unless a comment or another quote style could make the repair read further.
+            if text_is_blank(text, start + 1, stop - 1):
+                return _Found({}, start, stop, fence, ())
+            if _READS_FURTHER.search(text, start, stop) is None:
+                return None
+        if closed:
+            value = _loads_object(text[start:stop])
+            if value is not None:
+                return _Found(value, start, stop, fence, ())
+            limit = self._limit_after(start)
+        else:
+            limit = stop
+        outcome = self._repair(start, limit, "object_budget")
+        if outcome is None:
+            return None
+        value = decode_outcome(outcome)
+        if not isinstance(value, dict) or not value:  # a repair must not invent an empty object
+            return None
+        return _Found(value, start, outcome.end, fence, outcome.fixes)
+
+    def _repair(self, start: int, limit: int, budget: str) -> RepairOutcome | None:
+        """Repair the candidate at ``start``, charging the named budget; None on failure.
+
+        The bracket scan knows only double-quoted strings, so it can take a fence marker
+        inside a single-quoted string or a comment for a real one and cut the candidate
+        there. When ``limit`` is such a marker, reading past it is tried first, and wins
+        if the value then closes without truncation (backticks are never JSON tokens, so
+        that happens only when the marker was inside a string or comment).
+        """
+        tries = (len(self.text), limit) if limit < len(self.text) else (limit,)
+        for reach in tries:
+            left = getattr(self, budget)
+            if left <= 0:
+                return None
+            outcome = repair_json(self.text, start, reach, budget=left, detach_tail=True)
+            setattr(self, budget, left - outcome.consumed)
+            if outcome.json_text is None:
+                continue
+            if reach == limit or not any(fix.code == "truncated" for fix in outcome.fixes):
+                return outcome
+        return None
+
+    def _real_arrays(self) -> list[tuple[int, int]]:
+        """Spans of arrays that are the reply's JSON value, merged and sorted by start.
+
+        An outermost array counts when it starts the reply or a fence body, or when it
+        holds an object; ``see [1]`` in prose never does.
+        """
+        result = self.result
+        items = [(start, end, True) for start, end, _ in result.arrays]
+        items += [(start, limit, False) for start, limit, _ in result.cut_arrays]
+        if not items:
+            return []
+        leads = set(result.leads)
+        leads.update(first_non_blank(self.text, body) for body, _ in result.fences)
+        spans: list[tuple[int, int]] = []
+        for start, stop, closed in sorted(items):
+            lead = start in leads
+            if not lead and self.text.find("{", start, stop) < 0:
+                continue
+            decoded = self._decode_array(start, stop, closed)
+            if decoded is not None and (lead or _holds_object(decoded[0])):
+                spans.append((start, decoded[1]))
+        merged: list[tuple[int, int]] = []
+        for start, end in spans:
+            if merged and start < merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+    def _decode_array(self, start: int, stop: int, closed: bool) -> tuple[list[Any], int] | None:
+        text = self.text
+        if closed:
+            try:
+                value = json.loads(text[start:stop])
+            except _DECODE_ERRORS:
+                value = None
+            if isinstance(value, list):
+                return value, stop
+        outcome = self._repair(start, self._limit_after(start) if closed else stop, "array_budget")
+        if outcome is None:
+            return None
+        value = decode_outcome(outcome)
+        return (value, outcome.end) if isinstance(value, list) else None
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
+    index = bisect_right(starts, offset) - 1
+    return index >= 0 and offset < spans[index][1]
+
+
+def _holds_object(value: list[Any]) -> bool:
+    """Whether a decoded array has an object among its elements (looking through nested arrays)."""
+    pending = [value]
+    while pending:
+        for item in pending.pop():
+            if isinstance(item, dict):
+                return True
+            if isinstance(item, list):
+                pending.append(item)
+    return False
