@@ -33,7 +33,6 @@ codes; ``--quiet`` silences both. The exit status is that of ``check``: 0 all PA
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 import time
@@ -44,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gate_tui.cli.check import state_from_json
+from gate_tui.cli.progress import progress_bar
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
@@ -295,7 +295,7 @@ def run_batch(
     stats = BatchStats()
     started = time.perf_counter()
     # The pool forks before the progress bar starts its refresh thread.
-    with _pool(settings, jobs) as pool, _progress(show_progress and not quiet, total_bytes) as bar:
+    with _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
             write_all(sink, done[0])
@@ -371,57 +371,3 @@ def _fan_out(pool: Any, blocks: Iterator[Block], emit: Callable[[tuple[bytes, Ba
         raise WorkerDied(str(exc) or "a worker process ended abruptly") from None
 
 
-class _Bar:
-    """A rich progress bar on stderr: bytes drive the bar and ETA, records the count."""
-
-    def __init__(self, total_bytes: int | None) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.started = time.perf_counter()
-        self.progress = Progress(
-            TextColumn("{task.fields[count]:>12,} replies"),
-            TextColumn("{task.fields[rate]:>9,.0f}/s"),
-            BarColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TimeElapsedColumn(),
-            console=Console(file=sys.stderr),
-            transient=True,
-        )
-        self.task = self.progress.add_task("check", total=total_bytes, count=0, rate=0.0)
-
-    def bytes_read(self, count: int) -> None:
-        self.progress.advance(self.task, count)
-
-    def records(self, count: int) -> None:
-        elapsed = time.perf_counter() - self.started
-        self.progress.update(self.task, count=count, rate=count / elapsed if elapsed > 0 else 0.0)
-
-
-@contextmanager
-def _progress(enabled: bool, total_bytes: int | None) -> Iterator[_Bar | None]:
-    """A live :class:`_Bar` on stderr while the batch runs, or None."""
-    if not enabled:
-        yield None
-        return
-    bar = _Bar(total_bytes)
-    with bar.progress:
-        yield bar
-
-
-def input_size(stream: IO[bytes]) -> int | None:
-    """The size in bytes of a regular input file (for the ETA), else None."""
-    try:
-        info = os.fstat(stream.fileno())
-    except (OSError, ValueError, AttributeError):
-        return None
-    import stat
-
-    return info.st_size if stat.S_ISREG(info.st_mode) else None

@@ -39,7 +39,7 @@ GATE_FIELDS = ("raw", "classified")
 _GATE_FIELD_SET = frozenset(GATE_FIELDS)
 STATUS_FIELDS = ("pass", "next_gate", "next_query")
 _STATUS_FIELD_SET = frozenset(STATUS_FIELDS)
-_ABSENT = object()
+ABSENT = object()
 
 
 @dataclass
@@ -59,10 +59,10 @@ class Proposal:
     override: bool | None = None
 
     def error(
-        self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = _ABSENT, shown: str | None = None
+        self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = ABSENT, shown: str | None = None
     ) -> None:
         """Record an error; ``actual`` is described for people, ``shown`` is used as given."""
-        if shown is None and actual is not _ABSENT:
+        if shown is None and actual is not ABSENT:
             shown = describe(actual)
         self.errors.append(ParseError(code=code, message=message, field_path=path, expected=expected, actual=shown))
 
@@ -118,8 +118,8 @@ def check_envelope(data: Mapping[Any, Any], config: GateConfig, out: Proposal) -
             out.error("invalid_key", f"unknown top-level key {name!r}", str(name), expected="one of " + ", ".join(TOP_LEVEL_KEYS[:3]), actual=key)
         else:
             out.warn(codes.UNKNOWN_KEY_IGNORED, f"unknown top-level key {name!r} ignored", str(name))
-    version = data.get("schema_version", _ABSENT)
-    if version is not _ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
+    version = data.get("schema_version", ABSENT)
+    if version is not ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
         out.error(
             "schema_version_mismatch",
             f"schema_version {describe(version)} is not supported",
@@ -210,15 +210,15 @@ def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig) -> Propos
         out.summary = check_summary(data["summary"], out) or ""
     else:
         out.error("missing_key", "summary is missing", "summary", expected="string")
-    gates = data.get("gates", _ABSENT)
-    if gates is _ABSENT:
+    gates = data.get("gates", ABSENT)
+    if gates is ABSENT:
         out.error("missing_key", "gates is missing", "gates", expected="object")
     elif not isinstance(gates, dict):
         out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
     else:
         _assistant_gates(gates, config, out)
-    status = data.get("status", _ABSENT)
-    if status is _ABSENT:
+    status = data.get("status", ABSENT)
+    if status is ABSENT:
         out.error("missing_key", "status is missing", "status", expected="object")
     else:
         _assistant_status(status, config, out)
@@ -240,10 +240,10 @@ def _plain_assistant_state(data: Mapping[Any, Any], config: GateConfig) -> Propo
     """
     if not data.keys() <= _TOP_LEVEL_SET:
         return None
-    version = data.get("schema_version", _ABSENT)
-    if version is not _ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
+    version = data.get("schema_version", ABSENT)
+    if version is not ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
         return None
-    summary = data.get("summary", _ABSENT)
+    summary = data.get("summary", ABSENT)
     if summary is None:
         summary = ""
     elif type(summary) is not str:
@@ -359,87 +359,3 @@ def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
     out.claimed_status = claimed
 
 
-def apply_user_patch(data: Mapping[Any, Any], base: Mapping[str, Any], config: GateConfig) -> Proposal:
-    """Apply a user's patch over ``base``: a state dict already canonical for ``config``."""
-    out = Proposal(summary=base["summary"])
-    out.gates = {key: dict(value) for key, value in base["gates"].items()}
-    check_envelope(data, config, out)
-    if "summary" in data:
-        _user_summary(data["summary"], base["summary"], config, out)
-    gates = data.get("gates", _ABSENT)
-    if gates is not _ABSENT:
-        if isinstance(gates, dict):
-            _user_gates(gates, config, out)
-        else:
-            out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
-    if "status" in data:
-        _user_status(data["status"], config, out)
-    return out
-
-
-def _user_summary(value: Any, previous: str, config: GateConfig, out: Proposal) -> None:
-    summary = check_summary(value, out)
-    if summary is None:
-        return
-    if not summary and previous and not config.policy.allow_user_clear_values:
-        out.error("deletion_not_allowed", "clearing the summary is not allowed by this config's policy", "summary", expected="non-empty string", actual=value)
-        return
-    out.summary = summary
-
-
-def _user_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal) -> None:
-    policy = config.policy
-    for key, value in gates.items():
-        gate = config.gates.get(key) if isinstance(key, str) else None
-        if gate is None:
-            unknown_gate(key, "user", config, out)
-            continue
-        path = f"gates.{key}"
-        current = out.gates[key]
-        if value is None:
-            allowed = policy.allow_user_delete_gate_keys if gate.required else policy.allow_user_clear_values
-            if not allowed and (current["raw"] is not None or current["classified"] is not None or gate.required):
-                why = "deleting a required gate" if gate.required else "clearing values"
-                out.error("deletion_not_allowed", f"{why} is not allowed by this config's policy", path, expected="object", actual=None)
-            else:
-                out.gates[key] = {"raw": None, "classified": None}
-            continue
-        if not isinstance(value, dict):
-            out.error("invalid_type", f"gate {key!r} must be an object with raw and/or classified", path, expected="object or null", actual=value)
-            continue
-        check_gate_fields(value, path, out)
-        _user_gate_values(gate, value, path, current, config, out)
-
-
-def _user_gate_values(gate: GateDef, value: Mapping[Any, Any], path: str, current: dict[str, str | None], config: GateConfig, out: Proposal) -> None:
-    updated = dict(current)
-    for name in GATE_FIELDS:
-        if name not in value:
-            continue
-        field_path = f"{path}.{name}"
-        ok, text = check_text(value[name], field_path, out)
-        if ok and name == "classified":
-            ok, text = resolve_category(gate, text, field_path, config, out)
-        if not ok:
-            continue
-        if text is None and current[name] is not None and not config.policy.allow_user_clear_values:
-            out.error("deletion_not_allowed", "clearing values is not allowed by this config's policy", field_path, expected="non-empty string", actual=value[name])
-            continue
-        updated[name] = text
-    current.update(updated)
-
-
-def _user_status(status: Any, config: GateConfig, out: Proposal) -> None:
-    if not config.policy.allow_user_override:
-        out.warn(codes.STATUS_IGNORED, "status is decided by the system; the user's status was ignored", "status")
-        return
-    if not isinstance(status, dict):
-        out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
-        return
-    claimed = status.get("pass", _ABSENT)
-    if claimed is _ABSENT or claimed is None:
-        return
-    if not isinstance(claimed, bool):
-        out.error("invalid_type", "status.pass must be true or false", "status.pass", expected="boolean", actual=claimed)
-        return
-    out.override = claimed

@@ -108,7 +108,8 @@ def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState 
 
 
 def check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
-    from gate_tui.cli.batch import WorkerDied, input_size, run_batch
+    from gate_tui.cli.batch import WorkerDied, run_batch
+    from gate_tui.cli.progress import input_size
 
     try:
         source = sys.stdin.buffer if ns.jsonl == "-" else open(ns.jsonl, "rb", buffering=1 << 20)  # noqa: SIM115
