@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate_tui.parsing.extraction import extract_json
-from gate_tui.parsing.repair import quick_repair, repair_json
+from gate_tui.parsing.repair.quick import quick_repair
+from gate_tui.parsing.repair.tokenizer import repair_json
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

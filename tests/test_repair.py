@@ -13,14 +13,12 @@ import pytest
 
 from gate_tui.models import Repair
 from gate_tui.parsing.extraction import NO_OBJECT, extract_json
-from gate_tui.parsing.repair import (
-    LONG_TAIL,
-    Fix,
-    decode_repaired,
-    quick_repair,
-    repair_json,
-    to_repairs,
-)
+from gate_tui.parsing.repair.lexing import LONG_TAIL
+from gate_tui.parsing.repair.positions import to_repairs
+from gate_tui.parsing.repair.quick import quick_repair
+from gate_tui.parsing.repair.tail import decode_repaired
+from gate_tui.parsing.repair.tokenizer import repair_json
+from gate_tui.parsing.repair.vocabulary import Fix
 
 
 def position(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:

@@ -16,14 +16,10 @@ from bisect import bisect_right
 from typing import Any
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair import (
-    Fix,
-    RepairOutcome,
-    RepairRecord,
-    decode_repaired,
-    repair_json,
-    repair_records,
-)
+from gate_tui.parsing.repair.positions import repair_records
+from gate_tui.parsing.repair.tail import decode_repaired
+from gate_tui.parsing.repair.tokenizer import repair_json
+from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
 
 NO_OBJECT = "No JSON object found in text"

@@ -55,11 +55,9 @@ from gate_tui.parsing.markers import (
     first_opener,
     thinking_regions,
 )
-from gate_tui.parsing.repair import (
-    quick_repair_parts,
-    repair_json,
-    repair_records,
-)
+from gate_tui.parsing.repair.positions import repair_records
+from gate_tui.parsing.repair.quick import quick_repair_parts
+from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.scanning import scan, text_is_blank
 
 # The messages tests and callers compare against, re-exported where extraction is documented.

@@ -31,7 +31,7 @@ from gate_tui.models import (
 )
 from gate_tui.parsing.diff import diff_dicts
 from gate_tui.parsing.extraction import extract_parts
-from gate_tui.parsing.repair import RepairRecord
+from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.user_patch import apply_user_patch
 from gate_tui.parsing.validation import Proposal, describe, validate_assistant
 

@@ -14,7 +14,7 @@ from typing import Any
 from textual.content import Content
 
 from gate_tui.safe_text import ESCAPE_PICTURE
-from gate_tui.safe_text import visible as _visible
+from gate_tui.safe_text import visible as safe_visible
 
 __all__ = ["ESCAPE_PICTURE", "line", "lines", "plain", "shown", "visible"]
 
@@ -25,8 +25,8 @@ def visible(text: str, *, one_line: bool = False) -> str:
     Newlines survive unless ``one_line`` is set (then they show as ␊).
     """
     if one_line:
-        return _visible(text.replace("\t", " "), one_line=True)
-    return _visible(text).replace("\t", "    ")
+        return safe_visible(text.replace("\t", " "), one_line=True)
+    return safe_visible(text).replace("\t", "    ")
 
 
 def shown(value: Any, limit: int = 48) -> str:

@@ -1,0 +1,186 @@
+"""Lexing for the repair passes: how strings, numbers and words are read.
+
+One notion of a string for the whole repair package: double, single and curly quotes,
+escapes, and what a cut-off string leaves behind. Every pattern is possessive (nothing
+can backtrack) and a string is found with ``str.find`` where possible, so reading stays
+linear even when a string never closes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gate_tui.parsing.repair.vocabulary import (
+    SINGLE_QUOTES_MESSAGE,
+    SMART_QUOTES_MESSAGE,
+    Fail,
+    Fix,
+)
+
+BLANK = re.compile(r"[ \t\r\n]*+")
+
+
+# One token after optional blanks, by group number: 1 a complete double-quoted string,
+# 2 a complete single-quoted one, 3 punctuation (these three are handled inline in the loop),
+# 4 any other quote (curly, or a string the text cuts off), 5 a number, 6 a word, 7 a
+# comment, 8 anything else. Every repetition is possessive: nothing can backtrack.
+TOKEN = re.compile(
+    r"[ \t\r\n]*+(?:"
+    r'("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
+    r"|('[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')"
+    r"|([{}\[\]:,])"
+    r"|([\"'\u201c\u201d\u2018\u2019])"
+    r"|([-0-9])"
+    r"|([\w$])"
+    r"|(/)"
+    r"|([\s\S]))?"
+)
+
+
+# How far one TOKEN match may read. A complete string is taken by the match itself; a quote
+# whose string does not close within this many characters is read by read_quoted, which
+# finds its end with str.find. Without the bound, a string that never closes (a cut-off
+# reply) was scanned to the end twice by regular expressions, the costliest pass of all.
+TOKEN_WINDOW = 4096
+
+
+# A string the cut leaves open is detached from the repaired text beyond this length (see
+# repair_json); the placeholder's value cannot come from a reply but by the \u0000 escape.
+LONG_TAIL = 1 << 16
+
+
+TAIL_VALUE = "\x00gate-tui: detached tail\x00"
+
+
+TAIL_PLACEHOLDER = json.dumps(TAIL_VALUE)
+
+
+_DQ_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
+
+
+_SQ_BODY = re.compile(r"[^'\\\n]*+(?:\\.[^'\\\n]*+)*+")
+
+
+_SMART_DQ_BODY = re.compile(r"[^\u201c\u201d\\\n]*+(?:\\.[^\u201c\u201d\\\n]*+)*+")
+
+
+_SMART_SQ_BODY = re.compile(r"[^\u2018\u2019\\\n]*+(?:\\.[^\u2018\u2019\\\n]*+)*+")
+
+
+NUMBER = re.compile(r"-?(?:Infinity|[0-9][0-9.eE+\-]*+)")
+
+
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|-?Infinity")
+
+
+WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*+")
+
+
+BARE_KEY = re.compile(r"[\w$][\w$\-]*+")
+
+
+REQUOTE = re.compile(r'\\.|"', re.DOTALL)
+
+
+# (closing characters, body pattern, repair code) for each kind of opening quote.
+QUOTES: dict[str, tuple[str, re.Pattern[str], str | None]] = {
+    '"': ('"', _DQ_BODY, None),
+    "'": ("'", _SQ_BODY, "single_quotes"),
+    "\u201c": ("\u201c\u201d", _SMART_DQ_BODY, "smart_quotes"),
+    "\u201d": ("\u201c\u201d", _SMART_DQ_BODY, "smart_quotes"),
+    "\u2018": ("\u2018\u2019", _SMART_SQ_BODY, "smart_quotes"),
+    "\u2019": ("\u2018\u2019", _SMART_SQ_BODY, "smart_quotes"),
+}
+
+
+def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | None]:
+    """Read the string opening at ``text[pos]`` (any quote style) as a JSON string token.
+
+    Returns the token, the offset after it, whether the text (``limit``) ended inside it,
+    and the quote fix if the quotes were not plain double quotes. Raises :class:`Fail`
+    for a raw line break inside the string: that is not something we guess about.
+    """
+    quote = text[pos]
+    closers, body, code = QUOTES[quote]
+    end = -1
+    if quote == '"' or quote == "'":
+        # The body ends at the closing quote or a line break, if no backslash comes first:
+        # three memchr-speed finds instead of a regex scan (a cut-off string is megabytes).
+        end = text.find(quote, pos + 1, limit)
+        if end < 0:
+            end = limit
+        newline = text.find("\n", pos + 1, end)
+        if newline >= 0:
+            end = newline
+        if text.find("\\", pos + 1, end) >= 0:
+            end = -1  # escapes: the regex knows them
+    if end < 0:
+        end = body.match(text, pos + 1, limit).end()
+    if end < limit and text[end] in closers:
+        if code is None:  # a plain JSON string: the token is the text itself, in one copy
+            return text[pos : end + 1], end + 1, False, None
+        content, cut, after = text[pos + 1 : end], False, end + 1
+    elif end >= limit or (text[end] == "\\" and end + 1 >= limit):
+        if code is None:
+            # A cut-off string may be most of the reply (megabytes): one copy of it, and `+=`
+            # on the only reference to that copy lets CPython append the quote in place.
+            token = text[pos : _partial_escape_end(text, pos + 1, end)]
+            token += '"'
+            return token, limit, True, None
+        content, cut, after = _without_partial_escape(text[pos + 1 : end]), True, limit
+    else:
+        raise Fail
+    fix = None
+    if code is not None:
+        if '"' in content or "\\" in content:
+            content = REQUOTE.sub(requote, content)
+        fix = Fix(code, SINGLE_QUOTES_MESSAGE if code == "single_quotes" else SMART_QUOTES_MESSAGE, pos)
+    return '"' + content + '"', after, cut, fix
+
+
+def end_of_content(text: str, start: int, limit: int) -> int:
+    """Offset just past the last non-blank character of ``text[start:limit]``.
+
+    Walks back in small chunks: no copy of the whole candidate, and no regex anchored at
+    the end (searching for trailing blanks is quadratic on long runs of blanks).
+    """
+    end = limit
+    while end > start:
+        chunk = max(start, end - 256)
+        kept = len(text[chunk:end].rstrip())
+        if kept:
+            return chunk + kept
+        end = chunk
+    return start
+
+
+def _without_partial_escape(content: str) -> str:
+    """Drop a ``\\u`` escape the cut left incomplete (``\\u00``); a lone backslash is already gone."""
+    return content[: _partial_escape_end(content, 0, len(content))]
+
+
+def _partial_escape_end(text: str, start: int, end: int) -> int:
+    """Where ``text[start:end]`` ends once a ``\\u`` escape the cut left incomplete is dropped."""
+    slash = text.rfind("\\", max(end - 5, start), end)
+    if slash < 0 or slash + 1 >= end or text[slash + 1] != "u":
+        return end
+    digits = text[slash + 2 : end]
+    if len(digits) >= 4 or any(c not in "0123456789abcdefABCDEF" for c in digits):
+        return end
+    run = slash - len(text[start:slash].rstrip("\\"))  # backslashes before this one
+    return end if run % 2 else slash
+
+
+def requote(found: re.Match[str]) -> str:
+    token = found.group()
+    if token == '"':
+        return '\\"'
+    if token == "\\'":
+        return "'"
+    return token
+
+# The C scanner's entry points, shared by both passes: one JSON value at an index, one string.
+DECODER = json.JSONDecoder()
+SCAN_ONCE = DECODER.scan_once  # the C scanner: decodes one JSON value at an index
+SCAN_STRING = json.decoder.scanstring  # the C scanner's string reader

@@ -1,0 +1,75 @@
+"""Where each fix is: offsets in the original text → 1-based line and column.
+
+One forward pass over the text however many fixes there are; consecutive quote fixes of
+one style (a reply written with single quotes throughout) become one record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gate_tui.models import Repair
+from gate_tui.parsing.repair.vocabulary import PER_STRING_CODES, Fix, RepairRecord
+
+
+def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
+    """:class:`Repair` models with 1-based line and column in ``text``, in text order.
+
+    See :func:`repair_records`, which this turns into models.
+    """
+    return [Repair.model_validate(record) for record in repair_records(text, fixes)]
+
+
+def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
+    """:func:`to_repairs` as ``Repair``-shaped dicts, in text order.
+
+    One forward pass over the text however many fixes there are. Consecutive quote fixes
+    of one style (a reply written with single quotes throughout) become one repair at the
+    first string, whose message gives the count and the last position.
+
+    ``parse`` takes this form: its result validates the dicts together with everything
+    else, which is cheaper than building each model on its own first.
+    """
+    ordered = sorted(fixes, key=_offset) if len(fixes) > 1 else fixes
+    lines = _LineCounter(text)
+    repairs: list[RepairRecord] = []
+    index, count = 0, len(ordered)
+    while index < count:
+        fix = ordered[index]
+        last = index
+        if fix.code in PER_STRING_CODES:  # a quote style is one habit: one report
+            while last + 1 < count and ordered[last + 1].code == fix.code:
+                last += 1
+        line, column = lines.position(fix.offset)
+        message = fix.message
+        if last > index:
+            last_line, last_column = lines.position(ordered[last].offset)
+            noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
+            message = f"{last - index + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
+        repairs.append({"code": fix.code, "message": message, "line": line, "column": column})
+        index = last + 1
+    return repairs
+
+
+def _offset(fix: Fix) -> int:
+    return fix.offset
+
+
+class _LineCounter:
+    """1-based (line, column) of offsets asked for in ascending order: one pass over the text."""
+
+    __slots__ = ("text", "line", "line_start", "previous")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line, self.line_start, self.previous = 1, 0, 0
+
+    def position(self, offset: int) -> tuple[int, int]:
+        text, previous = self.text, self.previous
+        offset = min(max(offset, 0), len(text))
+        self.line += text.count("\n", previous, offset)
+        newline = text.rfind("\n", previous, offset)
+        if newline >= 0:
+            self.line_start = newline + 1
+        self.previous = offset
+        return self.line, offset - self.line_start + 1

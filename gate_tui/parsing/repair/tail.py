@@ -1,0 +1,52 @@
+"""A long string cut off at the end of a reply, kept out of the repaired text.
+
+A reply cut off in a megabyte-long string would otherwise be copied three times (the
+token, the repaired text, the decoded value). With ``detach_tail`` the tokenizer puts a
+placeholder in the repaired text and keeps the string aside; :func:`decode_repaired`
+puts it back after decoding.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gate_tui.parsing.repair.lexing import TAIL_PLACEHOLDER, TAIL_VALUE
+from gate_tui.parsing.repair.vocabulary import RepairOutcome
+
+
+def decode_repaired(outcome: RepairOutcome) -> Any:
+    """``json.loads(outcome.json_text)``, with a detached tail put back (see :func:`repair_json`).
+
+    The placeholder is found by walking the decoded value (linear); should the reply itself
+    hold the placeholder's value, the tail is spliced into the text instead. Raises what
+    ``json.loads`` raises.
+    """
+    assert outcome.json_text is not None
+    value = json.loads(outcome.json_text)
+    if outcome.tail is None:
+        return value
+    holders = _placeholder_holders(value)
+    if len(holders) == 1:
+        container, key = holders[0]
+        container[key] = outcome.tail
+        return value
+    # Ours is the last occurrence: nothing but closing brackets follows the cut.
+    head, _, rest = outcome.json_text.rpartition(TAIL_PLACEHOLDER)
+    return json.loads("".join((head, '"', outcome.tail, '"', rest)))
+
+
+def _placeholder_holders(value: Any) -> list[tuple[Any, Any]]:
+    """(container, key or index) of every string equal to the placeholder's value."""
+    found: list[tuple[Any, Any]] = []
+    pending = [value]
+    while pending:
+        container = pending.pop()
+        pairs = container.items() if isinstance(container, dict) else enumerate(container)
+        for key, item in pairs:
+            if isinstance(item, str):
+                if item == TAIL_VALUE:
+                    found.append((container, key))
+            elif isinstance(item, dict | list):
+                pending.append(item)
+    return found
