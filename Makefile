@@ -11,7 +11,7 @@ BENCH_ARGS ?=
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[serve]"
 	# An editable install writes no .pyc; compile once so the editor starts fast even where
 	# PYTHONDONTWRITEBYTECODE is set (Python still recompiles a module whose source changed).
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q gate_tui
@@ -34,6 +34,7 @@ bench: $(VENV)/.installed-test
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python -m gate_tui.tui.screenshots screenshots
+	$(BIN)/python -m tests.helpers.browser screenshots/browser.png
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

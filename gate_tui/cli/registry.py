@@ -36,6 +36,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("validate-config", "check config files and list every problem with its location", "gate_tui.cli.commands.validate_config"),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
+    Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),
 )
 BY_NAME = {command.name: command for command in SUBCOMMANDS}
 
