@@ -61,7 +61,7 @@ from textual.widgets import Input, Label  # noqa: E402
 from gate_tui.config.loading import default_config_path, load_config  # noqa: E402
 from gate_tui.models import GateConfig  # noqa: E402
 from gate_tui.parsing.pipeline import parse  # noqa: E402
-from gate_tui.session import Session  # noqa: E402
+from gate_tui.session.live import Session  # noqa: E402
 from gate_tui.tui.app import GateApp  # noqa: E402
 from tests.tui_helpers import full_state_for, make_large_config  # noqa: E402
 

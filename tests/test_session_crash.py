@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from gate_tui.models import GateConfig
-from gate_tui.session import open_session
+from gate_tui.session.opening import open_session
 from tests.conftest import CONFIGS, ROOT
 from tests.helpers.session_steps import state_hash
 

@@ -10,8 +10,8 @@ import pytest
 
 from gate_tui.models import GateConfig
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import open_session
 from gate_tui.session.journal import JournalWriter, encode_record, read_journal
+from gate_tui.session.opening import open_session
 from gate_tui.session.records import header_record
 from tests.conftest import CONFIGS, reply
 

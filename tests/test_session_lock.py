@@ -11,8 +11,9 @@ from pathlib import Path
 
 from gate_tui.models import GateConfig
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import list_sessions, open_session
+from gate_tui.session.catalog import list_sessions
 from gate_tui.session.lock import acquire, is_locked, read_pid
+from gate_tui.session.opening import open_session
 from tests.conftest import CONFIGS, ROOT
 
 ML = CONFIGS / "ml_project_intake.yaml"
@@ -82,7 +83,7 @@ import sys, time
 from pathlib import Path
 from gate_tui.config.loading import load_config
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import open_session
+from gate_tui.session.opening import open_session
 config = load_config(sys.argv[1])
 session = open_session(config, Path(sys.argv[1]), root=Path(sys.argv[2]), new=True)
 patch = {"gates": {"2_use_case": {"raw": "from the other process"}}}

@@ -10,8 +10,9 @@ import pytest
 
 from gate_tui.models import GateConfig
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import Session, open_session
 from gate_tui.session.commands import report_command, sessions_command
+from gate_tui.session.live import Session
+from gate_tui.session.opening import open_session
 from gate_tui.session.report import md, render_report
 from tests.conftest import CONFIGS, reply
 

@@ -9,9 +9,11 @@ from pathlib import Path
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import Session, find_resumable, list_sessions, open_session
+from gate_tui.session.catalog import find_resumable, list_sessions
 from gate_tui.session.history import Transition
 from gate_tui.session.journal import encode_record
+from gate_tui.session.live import Session
+from gate_tui.session.opening import open_session
 from gate_tui.session.paths import sessions_dir
 from tests.conftest import CONFIGS, reply
 from tests.helpers.session_steps import run_steps

@@ -13,7 +13,7 @@ from gate_tui.atomic import atomic_write_text
 from gate_tui.config.loading import config_fingerprint
 from gate_tui.models import GateConfig
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import open_session
+from gate_tui.session.opening import open_session
 from gate_tui.session.store import read_state_file
 from tests.conftest import CONFIGS, reply
 

@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, OptionList, Static, TextArea
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig, GateState
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import Session
+from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.widgets import choice_field
 from gate_tui.tui.widgets.choice_field import ChoiceMenu, option_matching

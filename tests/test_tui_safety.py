@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static, TextArea
 
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
-from gate_tui.session import Session
+from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.render import CHANGED_CELLS
 from gate_tui.tui.text import visible

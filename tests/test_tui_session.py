@@ -13,7 +13,9 @@ from textual.widgets import Input, Static, TextArea
 
 from gate_tui.config.loading import load_config
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import Session, find_resumable, open_session
+from gate_tui.session.catalog import find_resumable
+from gate_tui.session.live import Session
+from gate_tui.session.opening import open_session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.screens.resume import ResumeScreen
 from tests.tui_helpers import (

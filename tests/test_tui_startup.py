@@ -19,7 +19,7 @@ import pytest
 
 from gate_tui.config.cache import open_config
 from gate_tui.config.loading import load_config
-from gate_tui.session import Session
+from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.startup import run_app
 from tests.tui_helpers import ML_CONFIG, make_large_config, wait_for

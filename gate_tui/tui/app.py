@@ -64,8 +64,9 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable, TextArea
 
     from gate_tui.models import GateConfig, ParseResult
-    from gate_tui.session import Session, SessionInfo
+    from gate_tui.session.catalog import SessionInfo
     from gate_tui.session.history import Transition
+    from gate_tui.session.live import Session
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
 EDITOR_INPUTS = {"raw", "classified-input", "summary"}

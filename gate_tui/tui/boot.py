@@ -70,7 +70,7 @@ class BootApp(PaneApp):
     async def _boot(self) -> None:
         """Load what the first frame did without, open the session, then handle held input."""
         try:
-            from gate_tui.session import Session
+            from gate_tui.session.live import Session
 
             if isinstance(self.config, ConfigSpec):
                 try:
@@ -135,7 +135,7 @@ class BootApp(PaneApp):
 
     def _open_real_session(self) -> None:
         if self._look_for_resumable:
-            from gate_tui.session import find_resumable
+            from gate_tui.session.catalog import find_resumable
 
             self._resumable = find_resumable(self.gate_config, self.config_path)
         if self._resumable is not None:
@@ -156,7 +156,7 @@ class BootApp(PaneApp):
         """Open the real session (journal, state file, lock) and show it."""
         assert self._open_args is not None
         state_file, new = self._open_args
-        from gate_tui.session import open_session
+        from gate_tui.session.opening import open_session
 
         session = open_session(
             self.gate_config, self.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory

@@ -21,7 +21,7 @@ from unittest import mock
 from textual import events
 
 from gate_tui.config.loading import bundled_config_dir, default_config_path, load_config
-from gate_tui.session import Session
+from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.widgets.history_pane import HistoryPane
 from gate_tui.tui.widgets.reply_pane import ReplyPane

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from gate_tui.config.loading import load_config
-from gate_tui.session import open_session
+from gate_tui.session.opening import open_session
 from tests.helpers.session_steps import state_hash, step
 
 

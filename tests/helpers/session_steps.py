@@ -15,8 +15,8 @@ from typing import Any
 
 from gate_tui.models import GateConfig, GateState
 from gate_tui.parsing.pipeline import parse
-from gate_tui.session import Session
 from gate_tui.session.history import Transition
+from gate_tui.session.live import Session
 
 WORDS = ["store", "sales", "weekly", "lake", "privacy", "approved", "pilot", "MAPE", "owner", "café", "📈", "a|b", "`x`", "*bold*"]
 

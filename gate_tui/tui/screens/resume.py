@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from gate_tui.session import SessionInfo
+from gate_tui.session.catalog import SessionInfo
 from gate_tui.tui.text import line
 
 
