@@ -58,7 +58,7 @@ def test_report_tells_the_story(story: Session) -> None:
     assert "### #5 · Jump on the timeline ·" in text and "- Restored the state after #1" in text
     assert "the JSON is cut off: closed 2 '{'" in text
     assert "The model claimed **NO PASS (next: 3\\_success\\_metric)**; the system agrees" in text
-    changed = "`gates.2_use_case.raw`: “Target retention offers at customers likely to churn” → “Plan \\| stock \\*weekly\\* per \\<store\\>”"
+    changed = "`gates.2_use_case.raw`: “Target retention offers at customers likely to churn” → “Plan \\| stock \\*weekly\\* per &lt;store&gt;”"
     assert changed in text
     assert text.index("#1 ·") < text.index("✗ Rejected") < text.index("#2 ·")
 

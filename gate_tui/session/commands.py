@@ -2,7 +2,10 @@
 
 Both return an exit code: 0 on success, 2 with one clear message on stderr on error.
 They read the files directly and never take a session's lock, so they work while an
-editor has the session open.
+editor has the session open. Whatever they print that came from a file (session names,
+config paths, gate keys in decisions, error messages quoting a value) goes through
+:func:`gate_tui.safe_text.visible`: no control, bidi or zero-width character reaches
+the terminal.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import TextIO
 
 from gate_tui.atomic import atomic_write_text
 from gate_tui.config.loading import check_config, config_fingerprint
+from gate_tui.safe_text import visible
 from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
 from gate_tui.session.journal import read_journal
 from gate_tui.session.paths import JOURNAL_SUFFIX, folder_paths, sessions_dir, state_file_paths
@@ -38,7 +42,7 @@ def sessions_command(config_path: Path | None, *, root: Path | None = None, out:
     infos = [_mark_foreign(info, fingerprint) for info in list_sessions(root, config_path)]
     if not infos:
         of = f" of {config_path}" if config_path is not None else ""
-        out.write(f"No sessions{of} in {sessions_dir(root)}.\n")
+        out.write(visible(f"No sessions{of} in {sessions_dir(root)}.", one_line=True) + "\n")
         return EXIT_OK
     out.write(_table([_row(info) for info in infos]))
     return EXIT_OK
@@ -55,7 +59,7 @@ def report_command(session: str, output: Path | None, *, root: Path | None = Non
     problem = atomic_write_text(Path(output), text)
     if problem is not None:
         return _fail(problem)
-    sys.stderr.write(f"gate-tui: report written to {output}\n")
+    sys.stderr.write(f"gate-tui: report written to {visible(str(output), one_line=True)}\n")
     return EXIT_OK
 
 
@@ -120,7 +124,8 @@ def _current_fingerprint(config_path: str) -> str | None:
 
 def _row(info: SessionInfo) -> tuple[str, ...]:
     config = Path(info.config_path).name if info.config_path else "(default)"
-    return (info.name, config, _local_time(info.started), str(info.transitions), info.decision, info.status)
+    cells = (info.name, config, _local_time(info.started), str(info.transitions), info.decision, info.status)
+    return tuple(visible(cell, one_line=True) for cell in cells)
 
 
 def _local_time(at: str) -> str:
@@ -137,5 +142,5 @@ def _table(rows: list[tuple[str, ...]]) -> str:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"gate-tui: {message}\n")
+    sys.stderr.write(f"gate-tui: {visible(message, one_line=True)}\n")
     return EXIT_ERROR

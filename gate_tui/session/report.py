@@ -4,7 +4,11 @@ It works from the records alone (no Session, no config needed), so ``gate-tui re
 can tell the story of any session on disk. For each transition it gives the time, the
 kind and actor, the fields that changed, the repairs applied, the model's claimed
 status against the system's decision, and every rejected attempt with its errors.
-Everything taken from a payload is escaped for Markdown and shortened.
+Everything taken from a payload or a journal is shown, never acted on: control, bidi and
+zero-width characters become visible markers (:func:`gate_tui.safe_text.visible`, also
+applied to the whole report as a last net), and what a Markdown or HTML viewer would act
+on (raw HTML such as ``<script>``, ``[x](javascript:…)`` links, a ``|`` that would break a
+table row, emphasis) is escaped. Values are shortened; the journal keeps the exact text.
 """
 
 from __future__ import annotations
@@ -19,14 +23,21 @@ from pydantic import ValidationError
 
 from gate_tui.decision import describe_decision
 from gate_tui.models import GateDecision
+from gate_tui.safe_text import visible
 from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
 from gate_tui.warning_codes import shown_elsewhere
 
 VALUE_LIMIT = 120
 PAYLOAD_LIMIT = 300
 MAX_CHANGES = 40
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")  # enough to stop emphasis, links, HTML and table breaks
-_SPACE = re.compile(r"\s+")
+# Backslash-escaped: enough to stop emphasis, links (``[x](javascript:…)``), entities and
+# table breaks. Angle brackets become entities instead, so no ``<tag`` is left in the text.
+_SPECIAL = re.compile(r"([\\`*_\[\]()|~&])")
+_ANGLES = str.maketrans({"<": "&lt;", ">": "&gt;"})
+# Runs of blanks and line breaks become one space; control characters that Python also
+# counts as whitespace (CR, VT, FF, FS…US, NEL) are left for visible() to show.
+_SPACE = re.compile(r"[^\S\r\x0b\x0c\x1c-\x1f\x85]+")
+_PLAIN = re.compile(r"[\w.:/+=@#%,;!?'\"$ -]*")  # nothing Markdown or HTML acts on inside a code span
 _TITLES = {
     ("reply", "assistant"): "Model reply",
     ("edit", "user"): "Edit by the user",
@@ -53,17 +64,22 @@ def render_report(
     lines += _notices(list(notices))
     lines += _final_state(final.get("state") if final else state)
     lines += _story(records)
-    return "\n".join(lines).rstrip() + "\n"
+    return visible("\n".join(lines).rstrip() + "\n")
+
+
+def flat(text: str) -> str:
+    """``text`` on one line, every control, bidi and zero-width character made visible."""
+    return _SPACE.sub(" ", visible(text)).strip()
 
 
 def md(text: str) -> str:
-    """``text`` on one line with every Markdown-special character escaped."""
-    return _SPECIAL.sub(r"\\\1", _SPACE.sub(" ", text).strip())
+    """``text`` on one line, made visible, with every Markdown-special character escaped."""
+    return _SPECIAL.sub(r"\\\1", flat(text)).translate(_ANGLES)
 
 
 def shorten(text: str, limit: int = VALUE_LIMIT) -> str:
-    flat = _SPACE.sub(" ", text).strip()
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    one_line = _SPACE.sub(" ", text).strip()
+    return one_line if len(one_line) <= limit else one_line[: limit - 1].rstrip() + "…"
 
 
 def value_text(value: Any, limit: int = VALUE_LIMIT) -> str:
@@ -76,10 +92,14 @@ def value_text(value: Any, limit: int = VALUE_LIMIT) -> str:
 
 
 def code(text: str) -> str:
-    """An inline code span that survives backticks inside ``text``."""
-    flat = _SPACE.sub(" ", text).strip()
-    fence = "``" if "`" in flat else "`"
-    return f"{fence} {flat} {fence}" if fence == "``" else f"`{flat}`"
+    """``text`` as an inline code span when it is plain (a field path, a fingerprint).
+
+    Anything else (backticks, ``<``, ``|``, brackets…) is written as escaped text instead:
+    inside a code span a backslash cannot escape, and some viewers still act on a raw
+    ``<tag>`` or a ``|`` in a table row there.
+    """
+    shown = flat(text)
+    return f"`{shown}`" if _PLAIN.fullmatch(shown) else md(shown)
 
 
 def when(at: Any) -> str:
@@ -230,7 +250,7 @@ def _repairs(repairs: Any) -> list[str]:
         return []
     lines = ["- Repairs applied to the model's JSON:"]
     for repair in items:
-        lines.append(f"  - line {repair.get('line', '?')}:{repair.get('column', '?')}: {md(shorten(str(repair.get('message', ''))))}")
+        lines.append(f"  - line {md(str(repair.get('line', '?')))}:{md(str(repair.get('column', '?')))}: {md(shorten(str(repair.get('message', ''))))}")
     return lines
 
 
@@ -274,7 +294,7 @@ def _rejected(record: Record) -> list[str]:
         where = f"{code(str(error['field_path']))}: " if error.get("field_path") else ""
         extra = ""
         if error.get("expected") or error.get("actual"):
-            extra = f" (expected {md(str(error.get('expected') or '?'))}, got {md(str(error.get('actual') or '?'))})"
+            extra = f" (expected {md(shorten(str(error.get('expected') or '?')))}, got {md(shorten(str(error.get('actual') or '?')))})"
         lines.append(f"  - {where}{md(shorten(str(error.get('message', ''))))}{extra}")
     lines += _repairs(record.get("repairs"))
     if record.get("actor") == "assistant" and isinstance(record.get("claimed_status"), dict):
