@@ -1,9 +1,12 @@
 """The system's PASS / NO PASS rule. Only this module decides; models and users only propose.
 
 The rule: walk ``gate_order``; the first required gate that is not complete is the
-next gate (NO PASS, ``required_missing``, with its question). When every required gate
-is complete the decision is PASS (``all_required_complete``). A categorical gate is
-complete when ``classified`` is set, a free-text gate when ``raw`` is set.
+next gate (NO PASS, ``required_missing``, with its question), and so is the first
+required gate classified as one of its ``blocking_categories`` (NO PASS,
+``required_blocked``, with the blocking value). When every required gate is complete
+and none is blocked the decision is PASS (``all_required_complete``). A categorical gate
+is complete when ``classified`` is set, a free-text gate when ``raw`` is set (a
+``classified`` value on a free-text gate is kept but does not complete it).
 """
 
 from __future__ import annotations
@@ -41,7 +44,15 @@ def decision_dict(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) ->
         value = gates.get(key)
         # answered(), inlined: this runs for every gate on every parse.
         if value is None or not (value["classified"] if gate.expected_categories else value["raw"]):
-            return {"pass": False, "reason": "required_missing", "next_gate": key, "next_question": gate.question}
+            return {"pass": False, "reason": "required_missing", "next_gate": key, "next_question": gate.question.strip()}
+        if gate.blocking_categories and value["classified"] in gate.blocking_categories:
+            return {
+                "pass": False,
+                "reason": "required_blocked",
+                "next_gate": key,
+                "next_question": gate.question.strip(),
+                "blocked_value": value["classified"],
+            }
     return {"pass": True, "reason": "all_required_complete", "next_gate": None, "next_question": None}
 
 
@@ -62,12 +73,15 @@ class DecisionParts(NamedTuple):
     reason: str
     next_gate: str | None
     next_question: str | None
+    blocked_value: str | None = None
 
 
 def decision_parts(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -> DecisionParts:
     """:func:`decision_dict` as :class:`DecisionParts` (the same rule, no model)."""
     decided = decision_dict(config, gates)
-    return DecisionParts(decided["pass"], decided["reason"], decided["next_gate"], decided["next_question"])
+    return DecisionParts(
+        decided["pass"], decided["reason"], decided["next_gate"], decided["next_question"], decided.get("blocked_value")
+    )
 
 
 def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
@@ -77,14 +91,16 @@ def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
 
 def describe_decision(decision: DecisionView) -> str:
     """One line for people: ``PASS`` or ``NO PASS: 2_use_case missing``."""
-    return verdict_text(decision.pass_, decision.reason, decision.next_gate)
+    return verdict_text(decision.pass_, decision.reason, decision.next_gate, decision.blocked_value)
 
 
-def verdict_text(passed: bool, reason: str, next_gate: str | None) -> str:
+def verdict_text(passed: bool, reason: str, next_gate: str | None, blocked_value: str | None = None) -> str:
     """:func:`describe_decision` from the decision's parts."""
     verdict = "PASS" if passed else "NO PASS"
     if reason == "user_override":
         return f"{verdict} (user override)"
     if passed:
         return verdict
+    if reason == "required_blocked":
+        return f"{verdict}: {next_gate} is blocked ({blocked_value})"
     return f"{verdict}: {next_gate} missing"

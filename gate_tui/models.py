@@ -29,7 +29,8 @@ ErrorCode = Literal[
     "schema_version_mismatch",
 ]
 Actor = Literal["assistant", "user"]
-DecisionReason = Literal["all_required_complete", "required_missing", "user_override"]
+DecisionReason = Literal["all_required_complete", "required_missing", "required_blocked", "user_override"]
+Certainty = Literal["exact", "guess"]
 
 
 class _Model(BaseModel):
@@ -51,6 +52,12 @@ class Policy(_Model):
     allow_user_extra_gate_keys: bool = False
     reject_unknown_top_level_keys: bool = True
     allow_user_override: bool = False
+    allow_guessed_repairs: bool = True
+    """A reply that needs a judgment call (an inner quote, an unquoted value, a missing
+    quote) is accepted with the guess shown; False makes it ``invalid_json`` naming it."""
+    accept_truncated_replies: bool = False
+    """A reply cut off mid-JSON is rejected by default; True accepts what was recovered,
+    with a warning naming every field the cut touched."""
 
 
 class GateDef(_Model):
@@ -61,6 +68,19 @@ class GateDef(_Model):
     expected_categories: list[str] = Field(default_factory=list)
     label: str | None = None
     description: str | None = None
+    blocking_categories: list[str] = Field(default_factory=list)
+    """Categories that block: a required gate classified as one is NO PASS (``required_blocked``)."""
+
+    @model_validator(mode="after")
+    def _check_blocking(self) -> GateDef:
+        unknown = [c for c in self.blocking_categories if c not in self.expected_categories]
+        if unknown:
+            raise ValueError(
+                "blocking_categories: " + ", ".join(repr(c) for c in unknown) + " is not one of expected_categories"
+                if len(unknown) == 1
+                else "blocking_categories: " + ", ".join(repr(c) for c in unknown) + " are not among expected_categories"
+            )
+        return self
 
     @property
     def categorical(self) -> bool:
@@ -137,6 +157,8 @@ class GateDecision(_Model):
     reason: DecisionReason
     next_gate: str | None = None
     next_question: str | None = None
+    blocked_value: str | None = None
+    """With ``required_blocked``: the blocking category ``next_gate`` is classified as."""
 
 
 class FieldChange(TypedDict):
@@ -200,6 +222,8 @@ class Repair(_Model):
     message: str
     line: int
     column: int
+    certainty: Certainty = "exact"
+    """``exact``: the fix preserves the meaning; ``guess``: a judgment call the reviewer should check."""
 
 
 class ParseResult(_Model):

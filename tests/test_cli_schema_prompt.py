@@ -80,8 +80,8 @@ def test_schema_rejects_wrong_category_extra_keys_long_summary_and_wrong_types()
     wrong_category["gates"]["1_data_availability"]["classified"] = "maybe"
     cases.append((wrong_category, "'maybe' is not one of ['available', 'partial', 'unavailable', None]"))
     free_text_category = copy.deepcopy(good)
-    free_text_category["gates"]["2_use_case"]["classified"] = "ranking"
-    cases.append((free_text_category, "'ranking' is not of type 'null'"))
+    free_text_category["gates"]["2_use_case"]["classified"] = ["ranking"]
+    cases.append((free_text_category, "['ranking'] is not of type 'string', 'null'"))
     extra_gate = copy.deepcopy(good)
     extra_gate["gates"]["6_budget"] = {"raw": "1M", "classified": None}
     cases.append((extra_gate, "Additional properties are not allowed ('6_budget' was unexpected)"))
@@ -182,3 +182,17 @@ def test_schema_and_prompt_with_a_bad_config_exit_3(command: str, tmp_path: Path
     done = gate_tui(command, "--config", str(tmp_path / "none.yaml"))
     assert done.returncode == 3
     assert done.stderr == f"gate-tui {command}: {tmp_path / 'none.yaml'}: file not found\n"
+
+
+def test_decision_rules_reject_a_pass_claim_with_a_blocked_gate() -> None:
+    from gate_tui.config.schema_export import state_schema
+
+    config = load_config(ML)
+    schema = state_schema(config, True)
+    blocked = copy.deepcopy(reply_json("ml_good.md"))
+    blocked["gates"]["1_data_availability"]["classified"] = "unavailable"
+    validator = Draft202012Validator(schema)
+    assert list(validator.iter_errors(blocked)), "a PASS claim with a blocked gate must fail"
+    result = parse(blocked, config)
+    assert result.ok and result.decision.reason == "required_blocked"
+    assert not list(validator.iter_errors(result.canonical_state.model_dump(mode="json")))

@@ -82,7 +82,7 @@ def test_state_file_always_holds_the_state_on_screen(ml_config: GateConfig, tmp_
     assert document["config_path"] == str(ML.resolve())
     assert document["state"] == session.state.model_dump(mode="json")
     assert document["decision"] == {"pass": False, "reason": "required_missing", "next_gate": "2_use_case",
-                                    "next_question": ml_config.gates["2_use_case"].question}
+                                    "next_question": ml_config.gates["2_use_case"].question, "blocked_value": None}
     _edit(session, ml_config, "2_use_case", "Forecast demand")
     assert _on_disk(session.state_file)["state"]["status"]["pass"] is True
     session.undo()

@@ -378,19 +378,18 @@ async def test_enter_on_a_timeline_row_restores_that_state() -> None:
         assert app.session.state.summary.startswith("Demand forecast")
 
 
-async def test_free_text_classified_is_checked_by_the_parser_at_the_field() -> None:
+async def test_a_gate_without_categories_says_so_and_its_classified_field_takes_no_focus() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         app.select_gate("2_use_case")
         field = app.query_one("#classified-input", Input)
-        field.focus()
-        await pilot.press(*"maybe")
-        message = app.query_one("#classified-msg", Static)
-        await wait_for(pilot, lambda: "not a category" in str(message.content), message="the parser's error at the field")
-        await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert app.session.timeline == []
-        assert field.value == "maybe"
+        assert field.display and field.disabled and "no categories" in field.placeholder
+        app.query_one("#raw").focus()
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "summary", message="tab skips Classified")
+        await pilot.press(*"abc")
+        await wait_for(pilot, lambda: app.query_one("#summary", Input).value == "abc")
+        assert field.value == ""
 
 
 async def test_user_override_where_the_policy_allows_it() -> None:

@@ -50,7 +50,7 @@ def test_every_error_is_collected_not_only_the_first(ml_config: GateConfig) -> N
         ("missing_required_gate", "gates.3_success_metric"),
         ("missing_required_gate", "gates.4_data_privacy"),
         ("invalid_type", "status.pass"),
-        ("invalid_value", "status.next_gate"),
+        ("invalid_gate_key", "status.next_gate"),
         ("invalid_type", "status.next_query"),
     }
     assert len(result.errors) == 12
@@ -116,10 +116,43 @@ def test_category_is_matched_case_insensitively_to_its_spelling(ml_config: GateC
     assert "category_normalised" in [w.code for w in result.warnings]
 
 
-def test_free_text_gate_rejects_a_category(ml_config: GateConfig) -> None:
+def test_a_classified_value_on_a_free_text_gate_is_kept_and_does_not_complete_it(ml_config: GateConfig) -> None:
+    # Seed rule: categories are checked only where a gate has them.
     payload = full_state(**{"2_use_case": {"raw": "x", "classified": "urgent"}})
     result = parse(payload, ml_config)
-    assert codes(result) == [("invalid_category", "gates.2_use_case.classified")]
+    assert result.ok, result.errors
+    assert result.canonical_state.gates["2_use_case"].classified == "urgent"
+    no_raw = parse(full_state(**{"2_use_case": {"raw": None, "classified": "urgent"}}), ml_config)
+    assert no_raw.ok and no_raw.decision.pass_ is False and no_raw.decision.next_gate == "2_use_case"
+
+
+def test_an_assistant_summary_must_be_a_string(ml_config: GateConfig) -> None:
+    for summary in (None, 42, ["x"]):
+        payload = full_state()
+        payload["summary"] = summary
+        result = parse(payload, ml_config)
+        assert codes(result) == [("invalid_type", "summary")], summary
+
+
+def test_a_user_may_still_clear_the_summary_with_null(ml_config: GateConfig) -> None:
+    base = parse(full_state(), ml_config).canonical_state
+    result = parse({"summary": None}, ml_config, previous_state=base, actor="user")
+    assert result.ok and result.canonical_state.summary == ""
+
+
+def test_a_next_gate_that_names_no_gate_is_invalid_gate_key(ml_config: GateConfig) -> None:
+    payload = full_state()
+    payload["status"]["next_gate"] = "9_nope"
+    assert codes(parse(payload, ml_config)) == [("invalid_gate_key", "status.next_gate")]
+
+
+def test_next_query_is_the_gate_question_trimmed() -> None:
+    config = GateConfig.model_validate(
+        {"gates": {"a": {"question": "  What is it?  \n"}, "b": {"question": "Why?"}}, "gate_order": ["a", "b"]}
+    )
+    result = parse({"summary": "", "gates": {"a": {"raw": None}, "b": {"raw": "x"}}, "status": {"pass": False}}, config)
+    assert result.ok and result.canonical_state.status.next_query == "What is it?"
+    assert result.decision.next_question == "What is it?"
 
 
 def test_optional_gate_may_be_absent(ml_config: GateConfig) -> None:

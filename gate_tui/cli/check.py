@@ -31,14 +31,16 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
-from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
+from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
 from gate_tui.parsing.pipeline import parse
+from gate_tui.safe_text import visible
 from gate_tui.warning_codes import is_repair
 
 STDIN_NAME = "-"
 REASONS = {
     "all_required_complete": "every required gate is answered",
     "required_missing": "a required gate is not answered yet",
+    "required_blocked": "a required gate is answered with a blocking category",
     "user_override": "the user overrode the decision",
 }
 
@@ -145,24 +147,33 @@ def render_json(result: ParseResult) -> str:
 
 def render_text(name: str, result: ParseResult, color: bool = False) -> str:
     """A plain human summary: verdict, reason, next question, errors, repairs, warnings."""
-    lines = [f"{name}: {_verdict(result, color)}"]
+    lines = [f"{visible(name, one_line=True)}: {_verdict(result, color)}"]
     decision = result.decision
     if decision is not None:
         lines.append(f"  reason: {REASONS.get(decision.reason, decision.reason)}")
         if decision.next_gate:
-            lines.append(f"  next gate: {decision.next_gate}")
+            blocked = f" (blocked: classified {decision.blocked_value!r})" if decision.blocked_value else ""
+            lines.append(f"  next gate: {decision.next_gate}{blocked}")
             lines.append(f"  next question: {decision.next_question}")
     if result.errors:
         lines.append(f"  errors ({len(result.errors)}):")
         lines.extend(f"    - {_describe_error(error)}" for error in result.errors)
     if result.repairs:
         lines.append(f"  repairs applied ({len(result.repairs)}):")
-        lines.extend(f"    - line {r.line}:{r.column}: {r.message} [{r.code}]" for r in result.repairs)
+        lines.extend(f"    - {_repair_line(r)}" for r in result.repairs)
     warnings = [w for w in result.warnings if not is_repair(w.code)]
     if warnings:
         lines.append(f"  warnings ({len(warnings)}):")
         lines.extend(f"    - {_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings)
-    return "\n".join(lines) + "\n"
+    # Model and user text is data: no control character or bidi override reaches the terminal.
+    return "\n".join(visible(row, one_line=True) for row in lines) + "\n"
+
+
+def _repair_line(repair: Repair) -> str:
+    """``line 7:101: removed a trailing comma before '}' [trailing_comma]``; guesses say so first."""
+    if repair.certainty == "guess":
+        return f"GUESS at line {repair.line}:{repair.column}: {repair.message} [{repair.code}] — check it"
+    return f"line {repair.line}:{repair.column}: {repair.message} [{repair.code}]"
 
 
 def use_color(stream: IO[str]) -> bool:
@@ -187,7 +198,7 @@ def run_check(
     for index, source in enumerate(sources):
         reply = read_reply(source, stdin)
         if reply.problem is not None:
-            err.write(f"gate-tui check: {reply.name}: {reply.problem}\n")
+            err.write(visible(f"gate-tui check: {reply.name}: {reply.problem}") + "\n")
             statuses.append(EXIT_USAGE)
             continue
         result = check_reply(reply, config, previous, actor)

@@ -67,7 +67,7 @@ def gate_schema(gate: GateDef) -> dict[str, Any]:
             "description": "One of " + ", ".join(gate.expected_categories) + "; null until known.",
         }
     else:
-        classified = {"type": "null", "description": "Always null: this gate has no categories."}
+        classified = {"type": ["string", "null"], "description": "This gate has no categories: leave null (a value is kept, but only raw answers the gate)."}
     label = f"{gate.label}: " if gate.label else ""
     required = "required" if gate.required else "optional"
     return {
@@ -89,7 +89,7 @@ def decision_rule_schemas(config: GateConfig) -> list[dict[str, Any]]:
     for index, key in enumerate(required):
         condition = [_gate_is(config, earlier, True) for earlier in required[:index]]
         condition.append(_gate_is(config, key, False))
-        status = {"pass": False, "next_gate": key, "next_query": config.gates[key].question}
+        status = {"pass": False, "next_gate": key, "next_query": config.gates[key].question.strip()}
         rules.append({"if": _gates_match(condition), "then": _status_is(status)})
     everything = [_gate_is(config, key, True) for key in required]
     rules.append({"if": _gates_match(everything), "then": _status_is({"pass": True, "next_gate": None, "next_query": None})})
@@ -125,8 +125,18 @@ def _status_schema(config: GateConfig) -> dict[str, Any]:
 
 
 def _gate_is(config: GateConfig, key: str, complete: bool) -> tuple[str, dict[str, Any]]:
-    """A subschema for one gate being answered (or not), as the decision rule counts it."""
-    if config.gates[key].categorical:
+    """A subschema for one gate being answered (or not), as the decision rule counts it.
+
+    A categorical gate classified as one of its ``blocking_categories`` counts as not
+    answered: the decision stops there (``required_blocked``) with the same status.
+    """
+    gate = config.gates[key]
+    if gate.categorical and gate.blocking_categories:
+        blocking = list(gate.blocking_categories)
+        field = "classified"
+        answered = {"type": "string", "not": {"enum": blocking}}
+        unanswered = {"anyOf": [{"type": "null"}, {"enum": blocking}]}
+    elif gate.categorical:
         field, answered, unanswered = "classified", {"type": "string"}, {"type": "null"}
     else:
         answered = {"type": "string", "pattern": r"\S"}

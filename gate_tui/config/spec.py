@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
 
-_GATE_KEYS = frozenset({"question", "required", "expected_categories", "label", "description"})
+_GATE_KEYS = frozenset({"question", "required", "expected_categories", "label", "description", "blocking_categories"})
 _CONFIG_KEYS = frozenset({"schema_version", "name", "description", "gate_order", "gates", "policy", "keymap"})
 _POLICY_KEYS = (
     "allow_user_delete_gate_keys",
@@ -28,6 +28,8 @@ _POLICY_KEYS = (
     "allow_user_extra_gate_keys",
     "reject_unknown_top_level_keys",
     "allow_user_override",
+    "allow_guessed_repairs",
+    "accept_truncated_replies",
 )
 
 
@@ -43,6 +45,7 @@ class GateSpec(NamedTuple):
     expected_categories: tuple[str, ...]
     label: str | None
     description: str | None
+    blocking_categories: tuple[str, ...] = ()
 
     @property
     def categorical(self) -> bool:
@@ -58,6 +61,8 @@ class PolicySpec(NamedTuple):
     allow_user_extra_gate_keys: bool
     reject_unknown_top_level_keys: bool
     allow_user_override: bool
+    allow_guessed_repairs: bool
+    accept_truncated_replies: bool
 
 
 class ConfigSpec(NamedTuple):
@@ -127,9 +132,13 @@ def _gates(raw: Any) -> dict[str, GateSpec] | None:
         categories = gate["expected_categories"]
         if not isinstance(gate["question"], str) or not isinstance(gate["required"], bool) or not _strings(categories):
             return None
+        if not _strings(gate["blocking_categories"]):
+            return None
         if not (_optional_str(gate["label"]) and _optional_str(gate["description"])):
             return None
-        gates[key] = GateSpec(gate["question"], gate["required"], tuple(categories), gate["label"], gate["description"])
+        gates[key] = GateSpec(
+            gate["question"], gate["required"], tuple(categories), gate["label"], gate["description"], tuple(gate["blocking_categories"])
+        )
     return gates
 
 

@@ -176,7 +176,7 @@ def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[dic
     """A ``ParseWarning``-shaped dict when the model's claimed status differs from the decision."""
     if claimed["pass"] == decision["pass"] and claimed["next_gate"] == decision["next_gate"]:
         return []
-    verdict = verdict_text(decision["pass"], decision["reason"], decision["next_gate"])
+    verdict = verdict_text(decision["pass"], decision["reason"], decision["next_gate"], decision.get("blocked_value"))
     if claimed["pass"] != decision["pass"]:
         said = "true" if claimed["pass"] else "false"
         return [{"code": codes.CLAIMED_STATUS_OVERRULED, "message": f"assistant claimed pass={said}; system decided {verdict}", "field_path": "status.pass"}]

@@ -50,7 +50,7 @@ def apply_user_patch(data: Mapping[Any, Any], base: Mapping[str, Any], config: G
 
 
 def _user_summary(value: Any, previous: str, config: GateConfig, out: Proposal) -> None:
-    summary = check_summary(value, out)
+    summary = check_summary(value, out, null_clears=True)
     if summary is None:
         return
     if not summary and previous and not config.policy.allow_user_clear_values:

@@ -129,10 +129,16 @@ def check_envelope(data: Mapping[Any, Any], config: GateConfig, out: Proposal) -
         )
 
 
-def check_summary(value: Any, out: Proposal) -> str | None:
-    """A valid trimmed summary, or None after recording why it is not valid."""
-    if value is None:
+def check_summary(value: Any, out: Proposal, *, null_clears: bool = False) -> str | None:
+    """A valid trimmed summary, or None after recording why it is not valid.
+
+    ``null`` clears the summary in a user's patch (``null_clears``); a model must send a string.
+    """
+    if value is None and null_clears:
         return ""
+    if value is None:
+        out.error("invalid_type", "summary must be a string, not null", "summary", expected="string", actual=value)
+        return None
     if not isinstance(value, str):
         out.error("invalid_type", "summary must be a string", "summary", expected="string", actual=value)
         return None
@@ -164,6 +170,8 @@ def resolve_category(gate: GateDef, value: str | None, path: str, config: GateCo
     """Match ``classified`` to the gate's categories (case-insensitively, to their spelling)."""
     if value is None:
         return True, None
+    if not gate.expected_categories:
+        return True, value  # categories are checked only where a gate has them: kept as written
     for category in gate.expected_categories:
         if category == value:
             return True, category
@@ -244,10 +252,8 @@ def _plain_assistant_state(data: Mapping[Any, Any], config: GateConfig) -> Propo
     if version is not ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
         return None
     summary = data.get("summary", ABSENT)
-    if summary is None:
-        summary = ""
-    elif type(summary) is not str:
-        return None  # absent, or not a string
+    if type(summary) is not str:
+        return None  # absent, null or not a string: errors
     else:
         summary = summary.strip()
         if len(summary) > SUMMARY_MAX_CHARS:
@@ -276,7 +282,8 @@ def _plain_assistant_state(data: Mapping[Any, Any], config: GateConfig) -> Propo
         raw, classified = value.get("raw"), value.get("classified")
         if raw is not None and type(raw) is not str:
             return None
-        if classified is not None and (type(classified) is not str or classified not in defs[key].expected_categories):
+        categories = defs[key].expected_categories
+        if classified is not None and (type(classified) is not str or (categories and classified not in categories)):
             return None
         canonical[key] = {"raw": (raw.strip() or None) if raw else None, "classified": classified or None}
         matched += 1
@@ -311,7 +318,7 @@ def _plain_gate_value(value: dict[Any, Any], gate: GateDef) -> bool:
     raw, classified = value.get("raw"), value.get("classified")
     if raw is not None and type(raw) is not str:
         return False
-    return classified is None or (type(classified) is str and classified in gate.expected_categories)
+    return classified is None or (type(classified) is str and (not gate.expected_categories or classified in gate.expected_categories))
 
 
 def _assistant_gate(key: str, gate: GateDef, value: Any, config: GateConfig, out: Proposal) -> None:
@@ -348,7 +355,7 @@ def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
     if next_gate is not None and not isinstance(next_gate, str):
         out.error("invalid_type", "status.next_gate must be a gate key or null", "status.next_gate", expected="string or null", actual=next_gate)
     elif isinstance(next_gate, str) and next_gate not in config.gates:
-        out.error("invalid_value", f"status.next_gate {next_gate!r} is not a gate of this config", "status.next_gate", expected="one of " + ", ".join(config.gate_order), actual=next_gate)
+        out.error("invalid_gate_key", f"status.next_gate {next_gate!r} is not a gate of this config", "status.next_gate", expected="one of " + ", ".join(config.gate_order), actual=next_gate)
     else:
         claimed["next_gate"] = next_gate
     next_query = status.get("next_query")

@@ -66,6 +66,8 @@ def reason_text(decision: DecisionView) -> str:
         return "user override (this config's policy allows it)"
     if decision.pass_:
         return "every required gate is answered"
+    if decision.reason == "required_blocked":
+        return f"required gate {decision.next_gate} is blocked: {decision.blocked_value}"
     return f"required gate {decision.next_gate} is missing"
 
 
@@ -73,7 +75,11 @@ def short_reason(decision: DecisionView) -> str:
     """``2_use_case missing`` / ``all required gates answered``: the tail of one-line verdicts."""
     if decision.reason == "user_override":
         return "user override"
-    return "all required gates answered" if decision.pass_ else f"{decision.next_gate} missing"
+    if decision.pass_:
+        return "all required gates answered"
+    if decision.reason == "required_blocked":
+        return f"{decision.next_gate} blocked: {decision.blocked_value}"
+    return f"{decision.next_gate} missing"
 
 
 def gate_title(config: ConfigView, key: str) -> str:

@@ -18,6 +18,7 @@ import ipaddress
 import shlex
 import socket
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 from gate_tui.cli.common import load_config, say, usage
@@ -48,18 +49,16 @@ def run(ns: argparse.Namespace) -> int:
     busy = port_problem(ns.host, ns.port)
     if busy is not None:
         return usage("serve", busy)
-    try:
-        from textual_serve.server import Server
-    except ImportError:
+    if find_spec("textual_serve") is None:
         return usage("serve", "textual-serve is not installed (pip install 'gate-tui[serve]')")
+    from gate_tui.tui.web import serve_editor
     if not is_loopback(ns.host):
         say(f"gate-tui serve: warning: listening on {ns.host}: anyone who can reach this address can open the editor and edit the state")
     command = editor_command(config_path, Path(ns.state) if ns.state else None)
     url = f"http://{ns.host}:{ns.port}"
     sys.stdout.write(f"gate-tui serve: open {url} in a browser (each tab is its own editor session); Ctrl+C stops\n")
     sys.stdout.flush()
-    server = Server(command, host=ns.host, port=ns.port, title="gate-tui", public_url=url)
-    server.serve()
+    serve_editor(command, ns.host, ns.port, url)
     sys.stdout.write("gate-tui serve: stopped\n")
     return 0
 

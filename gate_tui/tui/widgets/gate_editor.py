@@ -50,7 +50,9 @@ class GateEditor(Vertical):
         with Horizontal(classes="field-row -classified"):
             yield Static("Classified", classes="field-label")
             yield ChoiceField([NONE_OPTION], NONE_CHOICE, id="classified-select")
-            yield Input(id="classified-input", placeholder="no categories: leave empty", compact=True)
+            # A gate without categories is answered by Raw alone: the field shows that (and
+            # any value a reply carried) but takes no typing and no focus.
+            yield Input(id="classified-input", placeholder="no categories — Raw answers this gate", compact=True, disabled=True)
         yield Static(id="classified-msg", classes="field-msg")
 
     def field_for(self, widget_id: str | None) -> FieldRef | None:
