@@ -33,7 +33,11 @@ def atomic_write_text(path: Path, text: str) -> str | None:
     """
     target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
     try:
-        _write_replace(target, text.encode("utf-8"))
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: callers escape it (gate_tui.json_text)
+        return f"cannot write {target}: the text holds U+{ord(exc.object[exc.start]):04X}, which is not valid Unicode"
+    try:
+        _write_replace(target, data)
     except OSError as exc:
         return f"cannot write {target}: {describe_os_error(exc)}"
     return None

@@ -51,3 +51,16 @@ def visible(text: str, *, one_line: bool = False) -> str:
 def is_safe(text: str, *, one_line: bool = False) -> bool:
     """True when :func:`visible` would leave ``text`` unchanged."""
     return visible(text, one_line=one_line) == text
+
+
+_JSON_ESCAPES = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), *_BIDI, *_ZERO_WIDTH)})
+
+
+def json_visible(json_text: str) -> str:
+    """JSON text with DEL, C1, bidi and zero-width characters written as ``\\uXXXX`` escapes.
+
+    JSON already escapes C0 controls; these others it may write raw, and a terminal or
+    a reader acts on them. Outside strings JSON is ASCII, so escaping them changes no
+    value: ``json.loads`` gives the same data back.
+    """
+    return json_text.translate(_JSON_ESCAPES)

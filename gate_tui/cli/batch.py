@@ -45,6 +45,7 @@ from typing import IO, Any
 from gate_tui.cli.check import state_from_json
 from gate_tui.cli.progress import progress_bar
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
+from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
 
@@ -208,7 +209,11 @@ def _record(ident: bytes, number: int, result: ParseResult) -> bytes:
     decision = result.decision
     verdict = b"null" if decision is None or not result.ok else _BOOL[decision.pass_]
     head = b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (ident, number, _BOOL[result.ok], verdict)
-    return head + _TO_JSON(result) + b"}\n"
+    try:
+        body = _TO_JSON(result)
+    except ValueError:  # a lone surrogate somewhere: escaped JSON, and the batch goes on
+        body = model_json_bytes(result)
+    return head + body + b"}\n"
 
 
 def _id_json(value: Any) -> bytes:

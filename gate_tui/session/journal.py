@@ -21,6 +21,7 @@ from typing import Any
 from pydantic_core import from_json
 
 from gate_tui.atomic import describe_os_error, fsync_dir
+from gate_tui.json_text import json_bytes
 
 Record = dict[str, Any]
 TORN_SUFFIX = ".torn"
@@ -46,8 +47,7 @@ class JournalRead:
 
 def encode_record(record: Record) -> bytes:
     """One journal line. Anything JSON cannot encode is written as its ``str``."""
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-    return (text + "\n").encode("utf-8")
+    return json_bytes(record, compact=True, default=str) + b"\n"
 
 
 @contextmanager
@@ -139,8 +139,19 @@ def _load(line: bytes) -> Record | None:
     try:
         value = from_json(line)  # pydantic-core's parser: same results as json.loads, faster
     except (ValueError, RecursionError):
-        return None
+        value = _load_slow(line)
     return value if isinstance(value, dict) else None
+
+
+def _load_slow(line: bytes) -> Any:
+    """The standard parser, for the one thing pydantic-core refuses that we write: a lone
+    surrogate as a ``\\ud800`` escape (see :mod:`gate_tui.json_text`)."""
+    if b"\\u" not in line:
+        return None
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
 
 
 class JournalWriter:

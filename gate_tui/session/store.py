@@ -21,6 +21,7 @@ from typing import Any
 
 from gate_tui.atomic import atomic_write_text, describe_os_error
 from gate_tui.config.loading import config_fingerprint
+from gate_tui.json_text import json_str
 from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
 from gate_tui.parsing.pipeline import empty_state, parse
 from gate_tui.session.history import now_iso
@@ -57,12 +58,12 @@ def state_document(
 
 def write_state_file(path: Path, document: dict[str, Any]) -> str | None:
     """Atomically replace ``path`` with ``document``; an error message or None."""
-    return atomic_write_text(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    return atomic_write_text(path, json_str(document, indent=2) + "\n")
 
 
 def state_json(state: GateState) -> str:
     """The canonical state alone, as people and other tools want it (``pass`` as the key)."""
-    return json.dumps(state.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    return json_str(state.model_dump(mode="json"), indent=2) + "\n"
 
 
 def read_state_file(path: Path) -> StateFileLoad:
