@@ -26,12 +26,17 @@ def _read_umask() -> int:
 _UMASK = _read_umask()  # read once at import: os.umask is process-wide, not thread-safe
 
 
-def atomic_write_text(path: Path, text: str) -> str | None:
+def atomic_write_text(path: Path, text: str, *, confined_to: Path | None = None) -> str | None:
     """Replace ``path`` with ``text`` (UTF-8) atomically; return an error message or None.
 
-    A symlink is written through (its target is replaced), so a linked state file stays linked.
+    A symlink is written through (its target is replaced), so a linked state file stays
+    linked — but with ``confined_to`` (a session's folder) only when the link points
+    inside that folder: a session folder handed over with ``state.json`` linked to
+    ``~/.bashrc`` must not make us overwrite it.
     """
     target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
+    if confined_to is not None and target != Path(path) and not _inside(target, confined_to):
+        return f"not writing {path}: it is a symbolic link to {target}, outside {confined_to}"
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: callers escape it (gate_tui.json_text)
@@ -41,6 +46,10 @@ def atomic_write_text(path: Path, text: str) -> str | None:
     except OSError as exc:
         return f"cannot write {target}: {describe_os_error(exc)}"
     return None
+
+
+def _inside(target: Path, folder: Path) -> bool:
+    return Path(os.path.realpath(folder)) in target.parents
 
 
 def fsync_dir(directory: Path) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_json, load_yaml, too_large
+from gate_tui.safe_read import read_regular
 
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
@@ -92,44 +93,15 @@ def read_config_text(path: str | Path) -> tuple[str | None, ConfigProblem | None
     if file.suffix.lower() not in CONFIG_SUFFIXES:
         return None, ConfigProblem(name, f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}")
     try:
-        data = _read_bounded(file)
+        data = read_regular(file, MAX_CONFIG_BYTES, "config file")
     except FileNotFoundError:
         return None, ConfigProblem(name, "file not found")
-    except IsADirectoryError:
-        return None, ConfigProblem(name, "is a directory, not a config file")
-    except OSError as exc:
-        return None, ConfigProblem(name, f"cannot read: {exc.strerror or exc}")
     if isinstance(data, str):
         return None, ConfigProblem(name, data)
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         return None, ConfigProblem(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-
-
-def _read_bounded(file: Path) -> bytes | str:
-    """The file's bytes, or a message: only regular files, at most the size cap.
-
-    Opened non-blocking so a FIFO handed over as a config cannot hang us; the size is
-    checked on the open file and again on what was read (a file can grow meanwhile).
-    """
-    import os
-    import stat
-
-    fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(file)
-        if not stat.S_ISREG(info.st_mode):
-            return "is not a regular file (a pipe or a device?), so it was not read"
-        if info.st_size > MAX_CONFIG_BYTES:
-            return too_large(info.st_size)
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_CONFIG_BYTES + 1)
-    finally:
-        os.close(fd)
-    return too_large(len(data)) if len(data) > MAX_CONFIG_BYTES else data
 
 
 def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLoad:

@@ -9,9 +9,11 @@ notice, and everything else is returned. Neither side raises for a bad file.
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -160,6 +162,7 @@ class JournalWriter:
     def __init__(self, fd: int, path: Path) -> None:
         self._fd: int | None = fd
         self.path = path
+        self._length = _size(fd)  # the journal's length after the last whole, fsync'd line
 
     @classmethod
     def create(cls, path: Path, header: Record) -> tuple[JournalWriter | None, str | None]:
@@ -184,9 +187,15 @@ class JournalWriter:
         acknowledged, so no accepted transition is in them.
         """
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            # O_NOFOLLOW: a journal that is a symbolic link (a folder handed over) is not
+            # written through; O_NONBLOCK: a FIFO in its place cannot hang the open.
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as exc:
-            return None, f"cannot open journal {path} for writing: {describe_os_error(exc)}"
+            why = "it is a symbolic link" if exc.errno == errno.ELOOP else describe_os_error(exc)
+            return None, f"cannot open journal {path} for writing: {why}"
+        if not _regular(fd):
+            os.close(fd)
+            return None, f"cannot open journal {path} for writing: not a regular file"
         writer = cls(fd, path)
         error = writer._repair_tail(read)
         if error is not None:
@@ -220,8 +229,21 @@ class JournalWriter:
                 view = view[written:]
             os.fsync(self._fd)
         except OSError as exc:
+            # A full disk (ENOSPC, EDQUOT, EFBIG) or EIO part-way: cut the file back to its
+            # last whole line, so no half line is left for a later open to misread and no
+            # line we report as unsaved survives in the page cache either.
+            self._cut_back()
             return f"cannot write journal {self.path}: {describe_os_error(exc)}"
+        self._length += len(data)
         return None
+
+    def _cut_back(self) -> None:
+        assert self._fd is not None
+        try:
+            os.ftruncate(self._fd, self._length)
+            os.fsync(self._fd)
+        except OSError:
+            pass  # then the half line is the journal's last line: read as torn and set aside
 
     def _repair_tail(self, read: JournalRead) -> str | None:
         assert self._fd is not None
@@ -230,6 +252,7 @@ class JournalWriter:
                 _keep_torn(self.path, read.torn)
                 os.ftruncate(self._fd, read.valid_bytes)
                 os.fsync(self._fd)
+                self._length = read.valid_bytes
         except OSError as exc:
             return f"cannot repair journal {self.path}: {describe_os_error(exc)}"
         if read.needs_newline:
@@ -237,9 +260,24 @@ class JournalWriter:
         return None
 
 
+def _regular(fd: int) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+
+
+def _size(fd: int) -> int:
+    try:
+        return os.fstat(fd).st_size
+    except OSError:
+        return 0
+
+
 def _keep_torn(path: Path, torn: bytes) -> None:
     """Append the cut-off bytes to ``<journal>.torn`` so nothing is silently destroyed."""
-    with open(path.with_name(path.name + TORN_SUFFIX), "ab") as handle:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+    with os.fdopen(os.open(path.with_name(path.name + TORN_SUFFIX), flags, 0o644), "ab") as handle:
         handle.write(torn + b"\n")
         handle.flush()
         os.fsync(handle.fileno())
