@@ -12,6 +12,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 DEFAULT_MODE = 0o644
@@ -48,6 +49,19 @@ def atomic_write_text(path: Path, text: str, *, confined_to: Path | None = None)
     return None
 
 
+def atomic_write_chunks(path: Path, chunks: Iterable[str]) -> str | None:
+    """Like :func:`atomic_write_text` for text made piece by piece (a long report): the
+    pieces go straight to the temporary file, so the whole text is never in memory."""
+    target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
+    try:
+        _write_replace(target, (chunk.encode("utf-8") for chunk in chunks))
+    except UnicodeEncodeError:
+        return f"cannot write {target}: the text is not valid Unicode"
+    except OSError as exc:
+        return f"cannot write {target}: {describe_os_error(exc)}"
+    return None
+
+
 def _inside(target: Path, folder: Path) -> bool:
     return Path(os.path.realpath(folder)) in target.parents
 
@@ -71,13 +85,17 @@ def describe_os_error(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
-def _write_replace(target: Path, data: bytes) -> None:
+def _write_replace(target: Path, data: bytes | Iterable[bytes]) -> None:
     directory = target.parent if str(target.parent) else Path(".")
     mode = _mode_for(target)
     fd, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                for piece in data:
+                    handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)

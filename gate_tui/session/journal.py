@@ -137,6 +137,11 @@ def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
     )
 
 
+def decode_line(line: bytes) -> Record | None:
+    """One journal line as a record, or None when it is not a JSON object."""
+    return _load(line)
+
+
 def _load(line: bytes) -> Record | None:
     try:
         value = from_json(line)  # pydantic-core's parser: same results as json.loads, faster
