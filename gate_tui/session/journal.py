@@ -29,6 +29,16 @@ Record = dict[str, Any]
 TORN_SUFFIX = ".torn"
 
 
+@dataclass(frozen=True)
+class JournalGap:
+    """A damaged line in the middle: ``line`` (1-based), the byte ``offset`` where it
+    starts, and ``records``, how many records came before it."""
+
+    line: int
+    offset: int
+    records: int
+
+
 @dataclass
 class JournalRead:
     """What :func:`read_journal` found: the header, the records after it, and notices."""
@@ -41,6 +51,8 @@ class JournalRead:
     valid_bytes: int = 0  # length of the prefix made of whole lines we kept or skipped
     torn: bytes = b""  # a cut-off last line, dropped
     needs_newline: bool = False  # the last line is a whole record missing only its newline
+    gap: JournalGap | None = None  # the first damaged line before the end, if any
+    cut_at: int | None = None  # set by the opener: cut the file to this length before appending
 
     @property
     def empty(self) -> bool:
@@ -98,24 +110,30 @@ def _decode(data: bytes, path: Path) -> JournalRead:
     tail = lines.pop()  # b"" when the file ends with a newline
     offset = 0
     for number, line in enumerate(lines, start=1):
+        if not _take(read, line, number, path) and read.gap is None:
+            read.gap = JournalGap(number, offset, len(read.records))
         offset += len(line) + 1
-        _take(read, line, number, path)
     read.valid_bytes = offset
     if tail:
         _take_tail(read, tail, len(lines) + 1, path)
+    if read.gap is not None and read.gap.records == len(read.records):
+        read.gap = None  # nothing usable after the damaged line: no gap to replay past
     return read
 
 
-def _take(read: JournalRead, line: bytes, number: int, path: Path) -> None:
+def _take(read: JournalRead, line: bytes, number: int, path: Path) -> bool:
+    """Keep one whole line's record; False when the line is damaged."""
     if not line.strip():
-        return
+        return True
     record = _load(line)
     if record is None:
         read.notices.append(f"journal {path.name}: line {number} is damaged and was skipped")
-    elif number == 1 and record.get("kind") == "header":
+        return False
+    if number == 1 and record.get("kind") == "header":
         read.header = record
     else:
         read.records.append(record)
+    return True
 
 
 def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
@@ -253,6 +271,11 @@ class JournalWriter:
     def _repair_tail(self, read: JournalRead) -> str | None:
         assert self._fd is not None
         try:
+            if read.cut_at is not None:  # a gap: the opener kept the whole file aside first
+                os.ftruncate(self._fd, read.cut_at)
+                os.fsync(self._fd)
+                self._length = read.cut_at
+                return None
             if read.torn:
                 _keep_torn(self.path, read.torn)
                 os.ftruncate(self._fd, read.valid_bytes)
