@@ -18,6 +18,8 @@ not fatal: its record has ``"ok": false`` and ``result.errors`` holds one error 
 code ``invalid_json`` (not JSON, or not UTF-8), ``invalid_type`` (not an object, or a
 ``reply`` that is neither text nor an object), ``missing_key`` (no ``reply``) or
 ``invalid_value`` (a line over :data:`MAX_LINE_BYTES`), its message naming the line.
+A UTF-8 byte order mark at the start of the input is ignored. A lone surrogate in a
+value (``"\\ud800"``) never stops the batch: its record is written with JSON escapes.
 
 Memory stays constant whatever the input size: the input is read lazily in blocks of
 about :data:`BLOCK_BYTES` cut at line ends, at most a few blocks are in flight, and each
@@ -42,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from gate_tui.cli import interrupts
 from gate_tui.cli.check import state_from_json
 from gate_tui.cli.progress import progress_bar
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
@@ -52,6 +55,7 @@ from gate_tui.parsing.pipeline import parse
 BLOCK_BYTES = 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024  # must exceed BLOCK_BYTES: only a block's last line is measured
 IN_FLIGHT_PER_JOB = 3
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,7 @@ class LineChecker:
         if item.get("previous") is not None:
             previous, problem = state_from_json(item["previous"])
             if problem is not None:
-                return self._bad(number, ident, "invalid_value", f"line {number}: previous is {problem}", stats, "previous")
+                return self._bad(number, ident, "invalid_value", f'line {number}: "previous": {problem}', stats, "previous")
         result = parse(reply, self.config, previous, self.actor)
         _count(result, stats)
         return _record(ident, number, result)
@@ -233,8 +237,14 @@ def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[
     happen where the block is checked, so ``-j N`` leaves the main process nearly idle.
     """
     first = 1
-    while True:
+    head = stream.read(len(UTF8_BOM))
+    if head != UTF8_BOM:  # editors on Windows start files with one: ignored
+        data = head + stream.read(size)
+    else:
         data = stream.read(size)
+        if progress is not None:
+            progress(len(head))
+    while True:
         if not data:
             return
         consumed = len(data)
@@ -255,6 +265,7 @@ def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[
         yield block
         if progress is not None:
             progress(consumed)
+        data = stream.read(size)
 
 
 def _skip_rest_of_line(stream: IO[bytes]) -> int:
@@ -312,9 +323,11 @@ def run_batch(
         if pool is None:
             checker = LineChecker(settings)
             for block in blocks:
+                interrupts.check()  # a Ctrl+C Python lost on the way stops us here
                 emit(checker.block(block))
         else:
             _fan_out(pool, blocks, emit, jobs * IN_FLIGHT_PER_JOB)
+    interrupts.check()
     sink.flush()
     if not quiet:
         sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
@@ -367,6 +380,7 @@ def _fan_out(pool: Any, blocks: Iterator[Block], emit: Callable[[tuple[bytes, Ba
     pending: deque[Any] = deque()
     try:
         for block in blocks:
+            interrupts.check()
             pending.append(pool.submit(_work, block))
             if len(pending) >= limit:
                 emit(pending.popleft().result())
