@@ -8,7 +8,13 @@ A reply may carry ``ESC[2J`` (clear screen), ``ESC]52;c;…BEL`` (write the clip
 
 from __future__ import annotations
 
+import errno
+import json
+import os
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from textual.geometry import Region
 from textual.widgets import Input, TextArea
@@ -18,7 +24,8 @@ from gate_tui.models import GateState
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.form import SYMBOLS_NOTE
-from tests.tui_helpers import ML_CONFIG, screen_text, wait_for
+from tests.test_tui_session import type_answer
+from tests.tui_helpers import ML_CONFIG, answer_path, run_command, screen_text, wait_for
 
 SIZE = (160, 50)
 CLEAR = "\x1b[2J"
@@ -88,3 +95,36 @@ async def test_editing_a_field_with_symbols_stores_what_it_shows() -> None:
         assert forbidden_in(app.session.state.summary) == []
         # The raw value nobody edited is still exact.
         assert app.session.state.gates["1_data_availability"].raw == f"line one {HOSTILE}\nline two"
+
+
+async def test_a_full_disk_mid_session_shows_not_saving_and_save_as_rescues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, state_file=tmp_path / "intake.json", blink=False)
+    journal = tmp_path / "intake.json.journal.jsonl"
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistent, message="a persistent session")
+        await type_answer(pilot, app, "2_use_case", "Rank tickets")
+        before = journal.read_bytes()
+        real_write = os.write
+
+        def full_disk(fd: int, data: Any) -> int:
+            if os.fstat(fd).st_ino == os.stat(journal).st_ino:
+                real_write(fd, bytes(data[:10]))  # a few bytes land, then the disk is full
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return real_write(fd, data)
+
+        monkeypatch.setattr(os, "write", full_disk)
+        await type_answer(pilot, app, "3_success_metric", "Faster replies")
+        await wait_for(pilot, lambda: "NOT SAVING" in str(app.sub_title), message="the title says NOT SAVING")
+        bar = app.query_one("#notices")
+        await wait_for(pilot, lambda: bar.display and "No space left on device" in str(bar.content), message="the persistent warning")
+        assert "cannot write journal" in screen_text(app)
+        monkeypatch.undo()
+        assert not app.session.persistent
+        assert journal.read_bytes() == before, "no half line, and the failed transition is not on disk"
+        rescue = tmp_path / "rescue.json"
+        await run_command(pilot, app, "Save state as")
+        await answer_path(pilot, app, rescue)
+        await wait_for(pilot, lambda: rescue.exists(), message="Save state as… rescued the work")
+        assert json.loads(rescue.read_text())["state"]["gates"]["3_success_metric"]["raw"] == "Faster replies"
+        assert bar.display and "No space left on device" in str(bar.content), "the warning stays"
