@@ -14,6 +14,7 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 DEFAULT_MODE = 0o644
 
@@ -86,16 +87,16 @@ def describe_os_error(exc: OSError) -> str:
 
 
 def _write_replace(target: Path, data: bytes | Iterable[bytes]) -> None:
+    if _special(target):  # -o /dev/stdout, /dev/null, a FIFO: write to it, never replace it
+        with open(target, "wb") as handle:
+            _write_data(handle, data)
+        return
     directory = target.parent if str(target.parent) else Path(".")
     mode = _mode_for(target)
     fd, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            if isinstance(data, bytes):
-                handle.write(data)
-            else:
-                for piece in data:
-                    handle.write(piece)
+            _write_data(handle, data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
@@ -105,6 +106,23 @@ def _write_replace(target: Path, data: bytes | Iterable[bytes]) -> None:
             os.unlink(temp_name)
         raise
     fsync_dir(directory)
+
+
+def _write_data(handle: BinaryIO, data: bytes | Iterable[bytes]) -> None:
+    if isinstance(data, bytes):
+        handle.write(data)
+        return
+    for piece in data:
+        handle.write(piece)
+
+
+def _special(target: Path) -> bool:
+    """An existing target that is not a regular file (a device, a FIFO)."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 def _mode_for(target: Path) -> int:
