@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gate_tui.parsing.pipeline import empty_state
 from gate_tui.config.loading import load_config
+from gate_tui.parsing.pipeline import empty_state
 from tests.conftest import CONFIGS
 
 ML = CONFIGS / "ml_project_intake.yaml"

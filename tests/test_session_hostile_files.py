@@ -27,7 +27,6 @@ import pytest
 
 from gate_tui.models import GateConfig, GateState
 from gate_tui.parsing.pipeline import empty_state, parse
-from gate_tui.session import journal as journal_module
 from gate_tui.session.commands import report_command
 from gate_tui.session.journal import read_journal
 from gate_tui.session.live import Session

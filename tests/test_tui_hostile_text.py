@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from textual.geometry import Region
 from textual.widgets import Input, TextArea
 

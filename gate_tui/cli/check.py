@@ -31,9 +31,9 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
+from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
 from gate_tui.parsing.pipeline import parse
-from gate_tui.json_text import model_json_bytes
 from gate_tui.safe_text import json_visible, visible
 from gate_tui.warning_codes import is_repair
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from collections.abc import Iterator
 from typing import TextIO
 
 from gate_tui.atomic import atomic_write_chunks
