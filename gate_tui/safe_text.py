@@ -18,6 +18,8 @@ imports nothing heavy, so the editor's start-up path and the CLI can both use it
 
 from __future__ import annotations
 
+import re
+
 ESCAPE_PICTURE = "␛"
 
 _BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -64,3 +66,14 @@ def json_visible(json_text: str) -> str:
     value: ``json.loads`` gives the same data back.
     """
     return json_text.translate(_JSON_ESCAPES)
+
+
+# UTF-8 of DEL, C1 (U+0080–U+009F), U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF.
+_JSON_UNSAFE_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf")
+
+
+def json_visible_bytes(data: bytes) -> bytes:
+    """:func:`json_visible` for UTF-8 JSON bytes; a C-speed scan when there is nothing to do."""
+    if _JSON_UNSAFE_UTF8.search(data) is None:
+        return data
+    return json_visible(data.decode("utf-8")).encode("utf-8")

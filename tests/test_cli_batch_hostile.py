@@ -114,3 +114,12 @@ def test_check_output_never_carries_control_or_bidi_characters(tmp_path: Path, f
     assert [hex(ord(ch)) for ch in text if ord(ch) in UNSAFE and ch != "\n"] == []
     if fmt == "json":
         assert json.loads(done.stdout)["errors"][0]["code"] == "invalid_key", "still valid JSON"
+
+
+def test_batch_records_carry_no_bidi_or_c1_characters_but_the_same_values(tmp_path: Path) -> None:
+    state = good_state()
+    state["summary"] = "sum \u202eevil\u202c \x85 \u200b"
+    done, records = run_batch(tmp_path, (json.dumps({"id": "\u2066x", "reply": json.dumps(state)}) + "\n").encode())
+    raw = (tmp_path / "out.jsonl").read_text(encoding="utf-8")
+    assert [hex(ord(ch)) for ch in raw if ord(ch) in UNSAFE and ch != "\n"] == []
+    assert records[0]["id"] == "\u2066x" and records[0]["result"]["canonical_state"]["summary"] == state["summary"]

@@ -241,3 +241,30 @@ def test_a_lone_surrogate_never_makes_a_writer_raise(ml_config: GateConfig, tmp_
     if result.ok:
         assert again.state.summary == canonical.summary == "a\ud800b", "the exact text survives the round trip"
         assert replay(ml_config, again.records).history.state == again.state
+
+
+def test_a_fifo_in_place_of_a_journal_never_hangs(ml_config: GateConfig, tmp_path: Path) -> None:
+    folder = _three_edits(ml_config, tmp_path)
+    paths = folder_paths(folder)
+    paths.journal.unlink()
+    os.mkfifo(paths.journal)
+    outcome: dict[str, object] = {}
+
+    def look() -> None:
+        outcome["read"] = read_journal(paths.journal)
+        outcome["session"] = open_session(ml_config, ML, directory=folder)
+        out = io.StringIO()
+        outcome["report"] = report_command(str(folder), None, out=out)
+        from gate_tui.session.commands import sessions_command
+
+        outcome["sessions"] = sessions_command(None, root=tmp_path, out=io.StringIO())
+
+    worker = threading.Thread(target=look, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "a FIFO journal blocked"
+    assert "not a regular file" in (outcome["read"].error or "")  # type: ignore[attr-defined]
+    session = outcome["session"]
+    assert isinstance(session, Session) and any("not a regular file" in n for n in session.notices)
+    assert outcome["report"] != 0 and outcome["sessions"] == 0
+    session.close()

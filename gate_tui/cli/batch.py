@@ -51,6 +51,7 @@ from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
+from gate_tui.safe_text import json_visible_bytes
 
 BLOCK_BYTES = 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024  # must exceed BLOCK_BYTES: only a block's last line is measured
@@ -147,7 +148,7 @@ class LineChecker:
             record = self.line(block.first + offset, None if offset in block.too_long else raw, stats)
             if record is not None:
                 out.append(record)
-        return b"".join(out), stats
+        return json_visible_bytes(b"".join(out)), stats  # bidi/C1 as \u escapes: same JSON, safe on a terminal
 
     def line(self, number: int, raw: bytes | None, stats: BatchStats) -> bytes | None:
         """One output record, or None for a blank line."""

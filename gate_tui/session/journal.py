@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic_core import from_json
 
@@ -84,7 +84,8 @@ def gc_paused() -> Iterator[None]:
 def read_journal(path: Path) -> JournalRead:
     """Read every decodable record of ``path``; problems become notices, never exceptions."""
     try:
-        data = Path(path).read_bytes()
+        with open_regular(Path(path)) as handle:
+            data = handle.read()
     except FileNotFoundError:
         return JournalRead()
     except OSError as exc:
@@ -93,10 +94,28 @@ def read_journal(path: Path) -> JournalRead:
         return _decode(data, Path(path))
 
 
+def open_regular(path: Path, buffering: int = -1) -> BinaryIO:
+    """``path`` opened for reading, without blocking, only if it is a regular file.
+
+    A journal handed over may be a FIFO (a plain open would wait for a writer forever),
+    a device or a directory; those raise ``OSError`` saying what they are instead.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise OSError(errno.EINVAL, f"{what}, not a journal")
+        return os.fdopen(fd, "rb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_header(path: Path, limit: int = 65_536) -> Record | None:
     """Just the header line of a journal (cheap: for filtering before a full read)."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(Path(path)) as handle:
             line = handle.readline(limit)
     except OSError:
         return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gate_tui.atomic import describe_os_error
-from gate_tui.session.journal import Record, decode_line
+from gate_tui.session.journal import Record, decode_line, open_regular
 
 READ_CHUNK = 1 << 20
 
@@ -35,7 +35,7 @@ class JournalStream:
         """The records after the header, in order (the header lands in ``header``)."""
         self.notices.clear()
         try:
-            handle = open(self.path, "rb", buffering=READ_CHUNK)  # noqa: SIM115 - closed below
+            handle = open_regular(self.path, buffering=READ_CHUNK)
         except FileNotFoundError:
             self.exists = False
             return
