@@ -74,6 +74,6 @@ _JSON_UNSAFE_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x
 
 def json_visible_bytes(data: bytes) -> bytes:
     """:func:`json_visible` for UTF-8 JSON bytes; a C-speed scan when there is nothing to do."""
-    if _JSON_UNSAFE_UTF8.search(data) is None:
+    if data.isascii() or _JSON_UNSAFE_UTF8.search(data) is None:  # isascii: GB/s, the usual case
         return data
     return json_visible(data.decode("utf-8")).encode("utf-8")

@@ -69,8 +69,11 @@ def open_session(
             if found is not None:
                 return _open_existing(config, config_path, folder_paths(found.directory), read_only=read_only, root=root)
         return _create_folder(config, config_path, root)
-    except (OSError, ValueError) as exc:
-        return _memory(config, config_path, f"could not open a session ({type(exc).__name__}: {exc})")
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        return _memory(config, config_path, f"could not open a session{where}: {describe_os_error(exc)}")
+    except ValueError as exc:
+        return _memory(config, config_path, f"could not open a session: {exc}")
 
 
 def _memory(config: GateConfig, config_path: Path | None, warning: str, notices: list[str] | None = None) -> Session:
