@@ -15,6 +15,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_json, load_yaml
 from gate_tui.config.loading import check_config, config_from_text
@@ -139,3 +141,32 @@ def test_prompt_and_schema_show_config_text_safely(tmp_path: Path) -> None:
         done = subprocess.run([*GATE_TUI, command, "--config", str(config)], capture_output=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert not any(byte in done.stdout for byte in (b"\x1b", b"\x07", "\u202e".encode()))
+
+
+def test_the_file_loader_others_call_applies_the_same_bounds(tmp_path: Path) -> None:
+    from gate_tui.config.bounded_yaml import load_data_file
+
+    bomb = tmp_path / "contract.yaml"
+    bomb.write_text(alias_bomb())
+    data, problem = load_data_file(bomb)
+    assert data is None and problem is not None and problem.line == 2 and "aliases" in problem.message
+    good = tmp_path / "contract.json"
+    good.write_text('{"a": [1, 2]}')
+    assert load_data_file(good) == ({"a": [1, 2]}, None)
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    assert "not a regular file" in load_data_file(fifo)[1].message  # type: ignore[union-attr]
+    assert load_data_file(tmp_path / "missing.yaml")[1] == ("file not found", None)
+
+
+YAMLISH = st.text(alphabet=st.sampled_from(list("ab:- \n[]{}&*<!|>'\"#,?%@`\t\x1b\x85\u202e\ud800")), max_size=200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(YAMLISH)
+def test_any_text_gives_data_or_a_plain_problem_never_an_exception(text: str) -> None:
+    for load in (load_yaml, load_json):
+        data, problem = load(text)
+        if problem is not None:
+            assert data is None and problem.message
+            assert "Error" not in problem.message and "Traceback" not in problem.message

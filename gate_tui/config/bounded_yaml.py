@@ -12,13 +12,15 @@ aliases ("billion laughs") build 9⁹ nodes, 19 s and 2.9 GB. So :func:`load_yam
 
 It never raises for bad input: it returns the data or a :class:`YamlProblem` saying what
 is wrong and on which line, never the name of a Python exception. :func:`load_json`
-applies the same rules to JSON. Contracts and configs both call these; ``yaml`` is
+applies the same rules to JSON, and :func:`load_data_file` reads a file (regular files
+only, never blocking) and applies the one that fits its suffix. Contracts and configs both call these; ``yaml`` is
 imported on first use only (the editor's first frame must not pay for it).
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, NamedTuple
 
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -77,6 +79,24 @@ def load_json(text: str) -> tuple[Any, YamlProblem | None]:
         return None, YamlProblem("invalid JSON: nested too deeply")
     except ValueError as exc:  # a number too long for int(): say so, not the interpreter's advice
         return None, YamlProblem(f"invalid JSON: {'number too long' if 'digits' in str(exc) else 'cannot be read'}")
+
+
+def load_data_file(path: str | Path) -> tuple[Any, YamlProblem | None]:
+    """A YAML (``.yaml``/``.yml``) or JSON file's data under the same bounds, read as a
+    regular file without blocking (a FIFO or a device is refused); never raises."""
+    from gate_tui.safe_read import read_regular
+
+    try:
+        data = read_regular(path, MAX_CONFIG_BYTES, "config file")
+    except FileNotFoundError:
+        return None, YamlProblem("file not found")
+    if isinstance(data, str):
+        return None, YamlProblem(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, YamlProblem(f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    return load_json(text) if str(path).lower().endswith(".json") else load_yaml(text)
 
 
 class _Refused(Exception):
