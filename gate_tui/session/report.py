@@ -34,8 +34,9 @@ PAYLOAD_LIMIT = 300
 MAX_CHANGES = 40
 # Backslash-escaped: enough to stop emphasis, links (``[x](javascript:…)``), entities and
 # table breaks. Angle brackets become entities instead, so no ``<tag`` is left in the text.
-_SPECIAL = re.compile(r"([\\`*_\[\]()|~&])")
-_ANGLES = str.maketrans({"<": "&lt;", ">": "&gt;"})
+# One translate table (a regex substitution with a group template was a fifth of a long
+# report's time): each special character escaped, angle brackets as entities.
+_MARKDOWN = str.maketrans({**{char: "\\" + char for char in "\\`*_[]()|~&"}, "<": "&lt;", ">": "&gt;"})
 # Runs of blanks and line breaks become one space; control characters that Python also
 # counts as whitespace (CR, VT, FF, FS…US, NEL) are left for visible() to show.
 _SPACE = re.compile(r"[^\S\r\x0b\x0c\x1c-\x1f\x85]+")
@@ -118,7 +119,7 @@ def flat(text: str) -> str:
 
 def md(text: str) -> str:
     """``text`` on one line, made visible, with every Markdown-special character escaped."""
-    return _SPECIAL.sub(r"\\\1", flat(text)).translate(_ANGLES)
+    return flat(text).translate(_MARKDOWN)
 
 
 def shorten(text: str, limit: int = VALUE_LIMIT) -> str:
