@@ -9,10 +9,13 @@ attribute is therefore ``pass_`` and every model serialises by alias.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
 from typing_extensions import TypedDict
+
+from gate_tui.safe_text import visible
 
 SUPPORTED_SCHEMA_VERSIONS: tuple[str, ...] = ("1.0",)
 
@@ -88,6 +91,20 @@ class GateDef(_Model):
         return bool(self.expected_categories)
 
 
+GATE_KEY_PATTERN = re.compile(r"\w[\w.-]{0,99}")
+
+
+def gate_key_problem(key: str) -> str | None:
+    """Why ``key`` cannot name a gate, or None: keys are shown on every surface and used in
+    paths (``gates.K.raw``), so they are non-empty identifiers — letters, digits, ``_``, ``.``
+    and ``-``, at most 100 characters — never controls, newlines, spaces or markup."""
+    if not key:
+        return "is empty"
+    if GATE_KEY_PATTERN.fullmatch(key) is None:
+        return "is not an identifier" if len(key) <= 100 else "is longer than 100 characters"
+    return None
+
+
 class GateConfig(_Model):
     """The list of gates, their order and the policy; loaded by :func:`gate_tui.config.loading.load_config`."""
 
@@ -108,6 +125,9 @@ class GateConfig(_Model):
             )
         if not self.gates:
             raise ValueError("gates: a config needs at least one gate")
+        bad_keys = [f"{visible(key, one_line=True)!r} {why}" for key in self.gates if (why := gate_key_problem(key))]
+        if bad_keys:
+            raise ValueError("gates: gate keys must be identifiers (letters, digits, _ . -): " + "; ".join(bad_keys))
         if not self.gate_order:
             self.gate_order = list(self.gates)
             return self

@@ -18,6 +18,8 @@ imports nothing heavy, so the editor's start-up path and the CLI can both use it
 
 from __future__ import annotations
 
+import re
+
 ESCAPE_PICTURE = "␛"
 
 _BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -34,6 +36,9 @@ _PICTURES[0x7F] = "␡"
 _MARKERS: dict[int, str] = {code: _marker(code) for code in (*range(0x80, 0xA0), *_BIDI, *_ZERO_WIDTH)}
 _SURROGATES: dict[int, str] = {code: _marker(code) for code in range(0xD800, 0xE000)}
 
+_OTHERS = "\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff"
+_NEEDS_MULTI_LINE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
+_NEEDS_ONE_LINE = re.compile(f"[\x00-\x1f{_OTHERS}]")
 _MULTI_LINE = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES, 0x0A: "\n", 0x09: "\t"})
 _ONE_LINE = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES})
 _ONE_LINE_SPACED = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES, 0x09: " "})
@@ -45,9 +50,35 @@ def visible(text: str, *, one_line: bool = False) -> str:
     Line feeds and tabs survive unless ``one_line`` is set (then a line feed shows as
     ``␊`` and a tab as ``␉``). Runs in one ``str.translate`` pass: linear in the text.
     """
+    if (_NEEDS_ONE_LINE if one_line else _NEEDS_MULTI_LINE).search(text) is None:
+        return text  # the usual case: one C-speed scan instead of a per-character translate
     return text.translate(_ONE_LINE if one_line else _MULTI_LINE)
 
 
 def is_safe(text: str, *, one_line: bool = False) -> bool:
     """True when :func:`visible` would leave ``text`` unchanged."""
     return visible(text, one_line=one_line) == text
+
+
+_JSON_ESCAPES = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), *_BIDI, *_ZERO_WIDTH)})
+
+
+def json_visible(json_text: str) -> str:
+    """JSON text with DEL, C1, bidi and zero-width characters written as ``\\uXXXX`` escapes.
+
+    JSON already escapes C0 controls; these others it may write raw, and a terminal or
+    a reader acts on them. Outside strings JSON is ASCII, so escaping them changes no
+    value: ``json.loads`` gives the same data back.
+    """
+    return json_text.translate(_JSON_ESCAPES)
+
+
+# UTF-8 of DEL, C1 (U+0080–U+009F), U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF.
+_JSON_UNSAFE_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf")
+
+
+def json_visible_bytes(data: bytes) -> bytes:
+    """:func:`json_visible` for UTF-8 JSON bytes; a C-speed scan when there is nothing to do."""
+    if data.isascii() or _JSON_UNSAFE_UTF8.search(data) is None:  # isascii: GB/s, the usual case
+        return data
+    return json_visible(data.decode("utf-8")).encode("utf-8")

@@ -20,7 +20,6 @@ from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
-from gate_tui.tui.render import CHANGED_CELLS
 from gate_tui.tui.text import visible
 from tests.tui_helpers import DANGEROUS, ML_CONFIG, palette_highlight, screen_text, wait_for
 
@@ -119,9 +118,11 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
         assert app.session.decision.pass_
 
 
-async def test_dangerous_gate_keys_labels_and_questions_from_a_config() -> None:
+async def test_dangerous_labels_and_questions_from_a_config() -> None:
+    # Gate keys themselves must be identifiers (tests/test_config_hostile.py); labels and
+    # questions may hold anything and are shown literally.
     gates = {
-        f"k{index}{danger}": {"label": f"label {danger}", "question": f"question {danger}?"}
+        f"k{index}": {"label": f"label {danger}", "question": f"question {danger}?"}
         for index, danger in enumerate(DANGEROUS)
     }
     config = GateConfig.model_validate({"name": "[b]config[/", "gates": gates})
@@ -142,8 +143,8 @@ async def test_dangerous_gate_keys_labels_and_questions_from_a_config() -> None:
             await wait_for(pilot, lambda key=key: app.session.state.gates[key].raw == "a")
         await wait_for(pilot, lambda: app.decision_panel.word == "PASS")
         rows = timeline_text(app)
-        for danger in DANGEROUS:
-            assert shown_as(f"k{DANGEROUS.index(danger)}{danger}")[: CHANGED_CELLS - 1] in rows
+        for index in range(len(DANGEROUS)):
+            assert f"k{index}" in rows
         assert still_running(app)
         assert await click_text(pilot, app, shown_as("label [@click=app.quit]x[/]"))
         await pilot.pause(0.2)

@@ -167,3 +167,34 @@ def test_kill_9_mid_review_loses_nothing_shown_as_accepted(tmux: Tmux, tmp_path:
     assert moves == [("user", "edit"), ("user", "edit"), ("assistant", "reply")]
     saved = json.loads(journals[0].with_name("state.json").read_text(encoding="utf-8"))
     assert saved["decision"]["pass"] is True
+
+
+def test_escapes_in_a_state_reach_the_screen_as_symbols_not_commands(tmux: Tmux, tmp_path: Path) -> None:
+    """A summary holding ESC[2J, OSC 52 (clipboard) and OSC 2 (title) changes nothing in
+    the terminal: tmux gets no clipboard buffer, keeps its pane title, and shows ␛."""
+    from gate_tui.config.loading import load_config
+    from gate_tui.models import GateState
+    from gate_tui.session.live import Session
+
+    config = load_config(ML_CONFIG)
+    hostile = "sum \x1b[2J\x1b]52;c;cHduZWQ=\x07\x1b]2;PWNED\x07 \u202eevil"
+    session = Session.in_memory(config, ML_CONFIG, initial=GateState.model_validate({"summary": hostile, "gates": {}}))
+    state_file = tmp_path / "hostile.json"
+    assert session.save(state_file) is None
+    env = {"GATE_TUI_STATE_DIR": str(tmp_path / "state"), "TERM": "xterm-256color"}
+    exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in env.items())
+    command = gate_tui(ML_CONFIG, "--state", state_file)
+    # The clipboard option is set before the editor starts, so an OSC 52 would be obeyed.
+    tmux.run("new-session", "-d", "-x", "120", "-y", "40", f"sleep 1; env -u COLUMNS -u LINES {exports} {command}; echo EXITED=$?; sleep 30")
+    tmux.run("set-option", "-g", "set-clipboard", "on")
+    title_before = tmux.run("display-message", "-p", "#{pane_title}")
+    screen = tmux.wait_for(lambda s: "Summary" in s and "␛[2J" in s, "the summary with visible escapes")
+    assert "␛]52;c;" in screen and "⟨U+202E⟩" in screen
+    time.sleep(0.5)
+    assert "PWNED" not in tmux.run("display-message", "-p", "#{pane_title}")
+    assert tmux.run("display-message", "-p", "#{pane_title}") == title_before
+    assert tmux.run("list-buffers", check=False).strip() == "", "no clipboard write reached tmux"
+    assert "NO PASS" in tmux.screen(), "the screen was not cleared under the editor"
+    tmux.run("send-keys", "C-q")
+    tmux.wait_for(lambda s: "EXITED=0" in s, "a clean exit")
+    assert json.loads(state_file.read_text(encoding="utf-8"))["state"]["summary"] == hostile, "the stored text is exact"

@@ -18,6 +18,8 @@ not fatal: its record has ``"ok": false`` and ``result.errors`` holds one error 
 code ``invalid_json`` (not JSON, or not UTF-8), ``invalid_type`` (not an object, or a
 ``reply`` that is neither text nor an object), ``missing_key`` (no ``reply``) or
 ``invalid_value`` (a line over :data:`MAX_LINE_BYTES`), its message naming the line.
+A UTF-8 byte order mark at the start of the input is ignored. A lone surrogate in a
+value (``"\\ud800"``) never stops the batch: its record is written with JSON escapes.
 
 Memory stays constant whatever the input size: the input is read lazily in blocks of
 about :data:`BLOCK_BYTES` cut at line ends, at most a few blocks are in flight, and each
@@ -42,15 +44,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from gate_tui.cli import interrupts
 from gate_tui.cli.check import state_from_json
 from gate_tui.cli.progress import progress_bar
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
+from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
+from gate_tui.safe_text import json_visible_bytes
 
 BLOCK_BYTES = 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024  # must exceed BLOCK_BYTES: only a block's last line is measured
 IN_FLIGHT_PER_JOB = 3
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ class LineChecker:
             record = self.line(block.first + offset, None if offset in block.too_long else raw, stats)
             if record is not None:
                 out.append(record)
-        return b"".join(out), stats
+        return json_visible_bytes(b"".join(out)), stats  # bidi/C1 as \u escapes: same JSON, safe on a terminal
 
     def line(self, number: int, raw: bytes | None, stats: BatchStats) -> bytes | None:
         """One output record, or None for a blank line."""
@@ -176,7 +182,7 @@ class LineChecker:
         if item.get("previous") is not None:
             previous, problem = state_from_json(item["previous"])
             if problem is not None:
-                return self._bad(number, ident, "invalid_value", f"line {number}: previous is {problem}", stats, "previous")
+                return self._bad(number, ident, "invalid_value", f'line {number}: "previous": {problem}', stats, "previous")
         result = parse(reply, self.config, previous, self.actor)
         _count(result, stats)
         return _record(ident, number, result)
@@ -208,7 +214,11 @@ def _record(ident: bytes, number: int, result: ParseResult) -> bytes:
     decision = result.decision
     verdict = b"null" if decision is None or not result.ok else _BOOL[decision.pass_]
     head = b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (ident, number, _BOOL[result.ok], verdict)
-    return head + _TO_JSON(result) + b"}\n"
+    try:
+        body = _TO_JSON(result)
+    except ValueError:  # a lone surrogate somewhere: escaped JSON, and the batch goes on
+        body = model_json_bytes(result)
+    return head + body + b"}\n"
 
 
 def _id_json(value: Any) -> bytes:
@@ -228,8 +238,14 @@ def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[
     happen where the block is checked, so ``-j N`` leaves the main process nearly idle.
     """
     first = 1
-    while True:
+    head = stream.read(len(UTF8_BOM))
+    if head != UTF8_BOM:  # editors on Windows start files with one: ignored
+        data = head + stream.read(size)
+    else:
         data = stream.read(size)
+        if progress is not None:
+            progress(len(head))
+    while True:
         if not data:
             return
         consumed = len(data)
@@ -250,6 +266,7 @@ def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[
         yield block
         if progress is not None:
             progress(consumed)
+        data = stream.read(size)
 
 
 def _skip_rest_of_line(stream: IO[bytes]) -> int:
@@ -307,9 +324,11 @@ def run_batch(
         if pool is None:
             checker = LineChecker(settings)
             for block in blocks:
+                interrupts.check()  # a Ctrl+C Python lost on the way stops us here
                 emit(checker.block(block))
         else:
             _fan_out(pool, blocks, emit, jobs * IN_FLIGHT_PER_JOB)
+    interrupts.check()
     sink.flush()
     if not quiet:
         sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
@@ -362,6 +381,7 @@ def _fan_out(pool: Any, blocks: Iterator[Block], emit: Callable[[tuple[bytes, Ba
     pending: deque[Any] = deque()
     try:
         for block in blocks:
+            interrupts.check()
             pending.append(pool.submit(_work, block))
             if len(pending) >= limit:
                 emit(pending.popleft().result())

@@ -31,9 +31,10 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
+from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
 from gate_tui.parsing.pipeline import parse
-from gate_tui.safe_text import visible
+from gate_tui.safe_text import json_visible, visible
 from gate_tui.warning_codes import is_repair
 
 STDIN_NAME = "-"
@@ -142,7 +143,7 @@ def check_reply(reply: Reply, config: GateConfig, previous: GateState | None, ac
 
 def render_json(result: ParseResult) -> str:
     """The ``ParseResult`` as one compact JSON line (``"pass"`` as the decision's key)."""
-    return result.model_dump_json() + "\n"
+    return json_visible(model_json_bytes(result).decode("utf-8")) + "\n"
 
 
 def render_text(name: str, result: ParseResult, color: bool = False) -> str:

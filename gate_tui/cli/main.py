@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gate_tui import __version__
+from gate_tui.cli import interrupts
 from gate_tui.cli.common import (
     Parser,
     cannot_start,
@@ -48,24 +49,31 @@ EXIT_CONFIG = EXIT_USAGE
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gate-tui`` script and of ``python -m gate_tui``."""
     args = list(sys.argv[1:] if argv is None else argv)
+    interrupts.install()  # Ctrl+C exits 130 even when Python drops the KeyboardInterrupt
     try:
         command = BY_NAME.get(args[0]) if args else None
         status = run_subcommand(command, args[1:]) if command is not None else _run_editor(args)
         sys.stdout.flush()  # a closed pipe shows up here, not as a warning at exit
-        return status
+        return _interrupted() if interrupts.was_interrupted() else status
     except SystemExit as exc:
-        return exit_code(exc.code)
+        return _interrupted() if interrupts.was_interrupted() else exit_code(exc.code)
     except KeyboardInterrupt:
-        sys.stderr.write("gate-tui: interrupted\n")
-        return EXIT_INTERRUPTED
+        return _interrupted()
     except BrokenPipeError:
         silence_stdout()
         return EXIT_BROKEN_PIPE
     except Exception as exc:  # noqa: BLE001 - the last guard before a user would see a traceback
+        if interrupts.was_interrupted():
+            return _interrupted()
         if os.environ.get("GATE_TUI_DEBUG"):
             raise
         say(f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for details)")
         return EXIT_INTERNAL
+
+
+def _interrupted() -> int:
+    sys.stderr.write("gate-tui: interrupted\n")
+    return EXIT_INTERRUPTED
 
 
 def subcommand_parser(command: Subcommand) -> argparse.ArgumentParser:

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_json, load_yaml, too_large
+from gate_tui.safe_read import read_regular
+
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
 
@@ -90,15 +93,15 @@ def read_config_text(path: str | Path) -> tuple[str | None, ConfigProblem | None
     if file.suffix.lower() not in CONFIG_SUFFIXES:
         return None, ConfigProblem(name, f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}")
     try:
-        return file.read_text(encoding="utf-8"), None
+        data = read_regular(file, MAX_CONFIG_BYTES, "config file")
     except FileNotFoundError:
         return None, ConfigProblem(name, "file not found")
-    except IsADirectoryError:
-        return None, ConfigProblem(name, "is a directory, not a config file")
+    if isinstance(data, str):
+        return None, ConfigProblem(name, data)
+    try:
+        return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         return None, ConfigProblem(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-    except OSError as exc:
-        return None, ConfigProblem(name, f"cannot read: {exc.strerror or exc}")
 
 
 def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLoad:
@@ -133,25 +136,27 @@ def config_title(config: Any, path: str | Path | None = None) -> str:
 
 
 def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | None]:
+    """Text to data within bounds (size, aliases, depth, duplicate keys); never raises."""
+    if suffix == ".toml":
+        return _decode_toml(text, name)
+    data, problem = load_json(text) if suffix == ".json" else load_yaml(text)
+    if problem is not None:
+        return None, ConfigProblem(name, problem.message, line=problem.line)
+    return data, None
+
+
+def _decode_toml(text: str, name: str) -> tuple[Any, ConfigProblem | None]:
     import tomllib
 
-    import yaml
-
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_CONFIG_BYTES:
+        return None, ConfigProblem(name, too_large(size))
     try:
-        if suffix == ".json":
-            return json.loads(text), None
-        if suffix == ".toml":
-            return tomllib.loads(text), None
-        return yaml.safe_load(text), None
-    except json.JSONDecodeError as exc:
-        return None, ConfigProblem(name, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)
+        return tomllib.loads(text), None
     except tomllib.TOMLDecodeError as exc:
         return None, ConfigProblem(name, f"invalid TOML: {exc}")
-    except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        return None, ConfigProblem(name, f"invalid YAML: {exc.problem or exc}", line=line)
-    except (yaml.YAMLError, RecursionError, ValueError) as exc:
-        return None, ConfigProblem(name, f"cannot read config: {type(exc).__name__}")
+    except RecursionError:
+        return None, ConfigProblem(name, "invalid TOML: nested too deeply")
 
 
 def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:

@@ -18,7 +18,8 @@ from pydantic import ValidationError
 from gate_tui.config.loading import config_fingerprint
 from gate_tui.decision import describe_decision
 from gate_tui.models import GateConfig, GateDecision
-from gate_tui.session.journal import read_header, read_journal
+from gate_tui.session.journal import read_header
+from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.lock import is_locked
 from gate_tui.session.paths import folder_paths, same_config_path, sessions_dir
 from gate_tui.session.records import STATE_KINDS
@@ -69,34 +70,49 @@ class SessionInfo:
 
 
 def summarize(directory: Path, fingerprint: str | None = None) -> SessionInfo | None:
-    """The summary of the session in ``directory`` (None when it has no journal)."""
+    """The summary of the session in ``directory`` (None when it has no journal).
+
+    Streams the journal (nothing is kept per record), so listing sessions stays cheap in
+    memory however long their journals are.
+    """
     paths = folder_paths(directory)
-    read = read_journal(paths.journal)
-    if not read.exists:
+    stream = JournalStream(paths.journal)
+    transitions = rejected = 0
+    last_move: dict[str, Any] | None = None
+    last: dict[str, Any] | None = None
+    closed = False
+    for record in stream.records():
+        kind = record.get("kind")
+        last = record
+        if kind in STATE_KINDS:
+            transitions += 1
+            last_move = record
+        elif kind == "rejected":
+            rejected += 1
+        if kind in (*STATE_KINDS, "open", "close"):
+            closed = kind == "close"
+    if not stream.exists:
         return None
-    header = read.header or {}
-    damaged = read.error or (None if read.header else "journal has no readable header")
+    header = stream.header or {}
+    damaged = stream.error or (None if stream.header else "journal has no readable header")
     found = str(header.get("fingerprint") or "")
-    moves = [r for r in read.records if r.get("kind") in STATE_KINDS]
-    last = moves[-1] if moves else None
-    passed, decision = _decision(last)
-    lives = [r for r in read.records if r.get("kind") in (*STATE_KINDS, "open", "close")]
+    passed, decision = _decision(last_move)
     return SessionInfo(
         name=directory.name,
         directory=directory,
         config_path=str(header.get("config_path") or ""),
         started=str(header.get("started") or ""),
-        transitions=len(moves),
+        transitions=transitions,
         decision=decision,
         fingerprint=found,
         config_title=str(header.get("config_title") or ""),
-        last_at=str((read.records[-1] if read.records else header).get("at") or ""),
+        last_at=str((last or header).get("at") or ""),
         passed=passed,
-        closed=bool(lives) and lives[-1].get("kind") == "close",
+        closed=closed,
         locked=is_locked(paths.lock),
         foreign=fingerprint is not None and found != fingerprint,
         damaged=damaged,
-        rejected=sum(1 for r in read.records if r.get("kind") == "rejected"),
+        rejected=rejected,
     )
 
 

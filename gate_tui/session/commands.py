@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from gate_tui.atomic import atomic_write_text
+from gate_tui.atomic import atomic_write_chunks
 from gate_tui.config.loading import check_config, config_fingerprint
 from gate_tui.safe_text import visible
 from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
-from gate_tui.session.journal import read_journal
+from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.paths import JOURNAL_SUFFIX, folder_paths, sessions_dir, state_file_paths
-from gate_tui.session.report import render_report
+from gate_tui.session.report import ReportFacts, render_report, report_chunks
 from gate_tui.session.store import read_state_file
 
 EXIT_OK = 0
@@ -49,14 +50,20 @@ def sessions_command(config_path: Path | None, *, root: Path | None = None, out:
 
 
 def report_command(session: str, output: Path | None, *, root: Path | None = None, out: TextIO | None = None) -> int:
-    """Print (or write to ``output``) the review report of a session name or ``--state`` file."""
-    text, error = report_text(session, root)
-    if text is None:
+    """Print (or write to ``output``) the review report of a session name or ``--state`` file.
+
+    The journal is streamed twice (the report's top, then its timeline) and the report is
+    written piece by piece, so memory stays flat for any journal length.
+    """
+    chunks, error = report_chunks_of(session, root)
+    if chunks is None:
         return _fail(error or f"cannot build a report for {session}")
     if output is None:
-        (out or sys.stdout).write(text)
+        sink = out or sys.stdout
+        for chunk in chunks:
+            sink.write(chunk)
         return EXIT_OK
-    problem = atomic_write_text(Path(output), text)
+    problem = atomic_write_chunks(Path(output), chunks)
     if problem is not None:
         return _fail(problem)
     sys.stderr.write(f"gate-tui: report written to {visible(str(output), one_line=True)}\n")
@@ -64,17 +71,31 @@ def report_command(session: str, output: Path | None, *, root: Path | None = Non
 
 
 def report_text(session: str, root: Path | None = None) -> tuple[str | None, str | None]:
+    """The report of ``session`` as one text, or an error message (see :func:`report_chunks_of`)."""
+    chunks, error = report_chunks_of(session, root)
+    return ("".join(chunks), None) if chunks is not None else (None, error)
+
+
+def report_chunks_of(session: str, root: Path | None = None) -> tuple[Iterator[str] | None, str | None]:
     """The report of ``session`` (a name from ``gate-tui sessions``, a session folder,
-    a ``--state`` file or its journal), or an error message."""
+    a ``--state`` file or its journal) as text pieces, or an error message."""
     journal, name = _locate(session, root)
     if journal is None:
-        return _state_only(session) if name else (None, f"no session or state file named {session!r} (see `gate-tui sessions`)")
-    read = read_journal(journal)
-    if read.error is not None:
-        return None, read.error
-    if read.header is None and not read.records:
+        if not name:
+            return None, f"no session or state file named {session!r} (see `gate-tui sessions`)"
+        text, error = _state_only(session)
+        return (iter([text]) if text is not None else None), error
+    first = JournalStream(journal)
+    facts = ReportFacts()
+    for record in first.records():
+        facts.add(record)
+    facts.header = first.header or {}
+    if first.error is not None:
+        return None, first.error
+    if first.header is None and sum(facts.moves.values()) + facts.rejected == 0 and not first.notices:
         return None, f"journal {journal} is empty or unreadable"
-    return render_report(read.header, read.records, name=name, notices=read.notices), None
+    second = JournalStream(journal)  # the timeline: a second pass, nothing held
+    return report_chunks(facts, second.records(), name=name, notices=list(first.notices)), None
 
 
 def _locate(session: str, root: Path | None) -> tuple[Path | None, str]:

@@ -9,21 +9,34 @@ notice, and everything else is returned. Neither side raises for a bad file.
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic_core import from_json
 
 from gate_tui.atomic import describe_os_error, fsync_dir
+from gate_tui.json_text import json_bytes
 
 Record = dict[str, Any]
 TORN_SUFFIX = ".torn"
+
+
+@dataclass(frozen=True)
+class JournalGap:
+    """A damaged line in the middle: ``line`` (1-based), the byte ``offset`` where it
+    starts, and ``records``, how many records came before it."""
+
+    line: int
+    offset: int
+    records: int
 
 
 @dataclass
@@ -38,6 +51,8 @@ class JournalRead:
     valid_bytes: int = 0  # length of the prefix made of whole lines we kept or skipped
     torn: bytes = b""  # a cut-off last line, dropped
     needs_newline: bool = False  # the last line is a whole record missing only its newline
+    gap: JournalGap | None = None  # the first damaged line before the end, if any
+    cut_at: int | None = None  # set by the opener: cut the file to this length before appending
 
     @property
     def empty(self) -> bool:
@@ -46,8 +61,7 @@ class JournalRead:
 
 def encode_record(record: Record) -> bytes:
     """One journal line. Anything JSON cannot encode is written as its ``str``."""
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-    return (text + "\n").encode("utf-8")
+    return json_bytes(record, compact=True, default=str) + b"\n"
 
 
 @contextmanager
@@ -70,7 +84,8 @@ def gc_paused() -> Iterator[None]:
 def read_journal(path: Path) -> JournalRead:
     """Read every decodable record of ``path``; problems become notices, never exceptions."""
     try:
-        data = Path(path).read_bytes()
+        with open_regular(Path(path)) as handle:
+            data = handle.read()
     except FileNotFoundError:
         return JournalRead()
     except OSError as exc:
@@ -79,10 +94,28 @@ def read_journal(path: Path) -> JournalRead:
         return _decode(data, Path(path))
 
 
+def open_regular(path: Path, buffering: int = -1) -> BinaryIO:
+    """``path`` opened for reading, without blocking, only if it is a regular file.
+
+    A journal handed over may be a FIFO (a plain open would wait for a writer forever),
+    a device or a directory; those raise ``OSError`` saying what they are instead.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise OSError(errno.EINVAL, f"{what}, not a journal")
+        return os.fdopen(fd, "rb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_header(path: Path, limit: int = 65_536) -> Record | None:
     """Just the header line of a journal (cheap: for filtering before a full read)."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(Path(path)) as handle:
             line = handle.readline(limit)
     except OSError:
         return None
@@ -96,24 +129,30 @@ def _decode(data: bytes, path: Path) -> JournalRead:
     tail = lines.pop()  # b"" when the file ends with a newline
     offset = 0
     for number, line in enumerate(lines, start=1):
+        if not _take(read, line, number, path) and read.gap is None:
+            read.gap = JournalGap(number, offset, len(read.records))
         offset += len(line) + 1
-        _take(read, line, number, path)
     read.valid_bytes = offset
     if tail:
         _take_tail(read, tail, len(lines) + 1, path)
+    if read.gap is not None and read.gap.records == len(read.records):
+        read.gap = None  # nothing usable after the damaged line: no gap to replay past
     return read
 
 
-def _take(read: JournalRead, line: bytes, number: int, path: Path) -> None:
+def _take(read: JournalRead, line: bytes, number: int, path: Path) -> bool:
+    """Keep one whole line's record; False when the line is damaged."""
     if not line.strip():
-        return
+        return True
     record = _load(line)
     if record is None:
         read.notices.append(f"journal {path.name}: line {number} is damaged and was skipped")
-    elif number == 1 and record.get("kind") == "header":
+        return False
+    if number == 1 and record.get("kind") == "header":
         read.header = record
     else:
         read.records.append(record)
+    return True
 
 
 def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
@@ -135,12 +174,28 @@ def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
     )
 
 
+def decode_line(line: bytes) -> Record | None:
+    """One journal line as a record, or None when it is not a JSON object."""
+    return _load(line)
+
+
 def _load(line: bytes) -> Record | None:
     try:
         value = from_json(line)  # pydantic-core's parser: same results as json.loads, faster
     except (ValueError, RecursionError):
-        return None
+        value = _load_slow(line)
     return value if isinstance(value, dict) else None
+
+
+def _load_slow(line: bytes) -> Any:
+    """The standard parser, for the one thing pydantic-core refuses that we write: a lone
+    surrogate as a ``\\ud800`` escape (see :mod:`gate_tui.json_text`)."""
+    if b"\\u" not in line:
+        return None
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
 
 
 class JournalWriter:
@@ -149,6 +204,7 @@ class JournalWriter:
     def __init__(self, fd: int, path: Path) -> None:
         self._fd: int | None = fd
         self.path = path
+        self._length = _size(fd)  # the journal's length after the last whole, fsync'd line
 
     @classmethod
     def create(cls, path: Path, header: Record) -> tuple[JournalWriter | None, str | None]:
@@ -173,9 +229,15 @@ class JournalWriter:
         acknowledged, so no accepted transition is in them.
         """
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            # O_NOFOLLOW: a journal that is a symbolic link (a folder handed over) is not
+            # written through; O_NONBLOCK: a FIFO in its place cannot hang the open.
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as exc:
-            return None, f"cannot open journal {path} for writing: {describe_os_error(exc)}"
+            why = "it is a symbolic link" if exc.errno == errno.ELOOP else describe_os_error(exc)
+            return None, f"cannot open journal {path} for writing: {why}"
+        if not _regular(fd):
+            os.close(fd)
+            return None, f"cannot open journal {path} for writing: not a regular file"
         writer = cls(fd, path)
         error = writer._repair_tail(read)
         if error is not None:
@@ -209,16 +271,35 @@ class JournalWriter:
                 view = view[written:]
             os.fsync(self._fd)
         except OSError as exc:
+            # A full disk (ENOSPC, EDQUOT, EFBIG) or EIO part-way: cut the file back to its
+            # last whole line, so no half line is left for a later open to misread and no
+            # line we report as unsaved survives in the page cache either.
+            self._cut_back()
             return f"cannot write journal {self.path}: {describe_os_error(exc)}"
+        self._length += len(data)
         return None
+
+    def _cut_back(self) -> None:
+        assert self._fd is not None
+        try:
+            os.ftruncate(self._fd, self._length)
+            os.fsync(self._fd)
+        except OSError:
+            pass  # then the half line is the journal's last line: read as torn and set aside
 
     def _repair_tail(self, read: JournalRead) -> str | None:
         assert self._fd is not None
         try:
+            if read.cut_at is not None:  # a gap: the opener kept the whole file aside first
+                os.ftruncate(self._fd, read.cut_at)
+                os.fsync(self._fd)
+                self._length = read.cut_at
+                return None
             if read.torn:
                 _keep_torn(self.path, read.torn)
                 os.ftruncate(self._fd, read.valid_bytes)
                 os.fsync(self._fd)
+                self._length = read.valid_bytes
         except OSError as exc:
             return f"cannot repair journal {self.path}: {describe_os_error(exc)}"
         if read.needs_newline:
@@ -226,9 +307,24 @@ class JournalWriter:
         return None
 
 
+def _regular(fd: int) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+
+
+def _size(fd: int) -> int:
+    try:
+        return os.fstat(fd).st_size
+    except OSError:
+        return 0
+
+
 def _keep_torn(path: Path, torn: bytes) -> None:
     """Append the cut-off bytes to ``<journal>.torn`` so nothing is silently destroyed."""
-    with open(path.with_name(path.name + TORN_SUFFIX), "ab") as handle:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+    with os.fdopen(os.open(path.with_name(path.name + TORN_SUFFIX), flags, 0o644), "ab") as handle:
         handle.write(torn + b"\n")
         handle.flush()
         os.fsync(handle.fileno())

@@ -255,7 +255,7 @@ class Session:
     def _write_state(self) -> None:
         if not self.persistent or self.state_file is None:
             return
-        error = write_state_file(self.state_file, self._document())
+        error = write_state_file(self.state_file, self._document(), confined=True)
         if error is not None and error != self._state_error:
             self.notices.append(f"{error} (the journal still has every transition)")
         self._state_error = error

@@ -9,7 +9,9 @@ returns an in-memory session whose ``persistence_warning`` says so.
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -67,8 +69,11 @@ def open_session(
             if found is not None:
                 return _open_existing(config, config_path, folder_paths(found.directory), read_only=read_only, root=root)
         return _create_folder(config, config_path, root)
-    except (OSError, ValueError) as exc:
-        return _memory(config, config_path, f"could not open a session ({type(exc).__name__}: {exc})")
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        return _memory(config, config_path, f"could not open a session{where}: {describe_os_error(exc)}")
+    except ValueError as exc:
+        return _memory(config, config_path, f"could not open a session: {exc}")
 
 
 def _memory(config: GateConfig, config_path: Path | None, warning: str, notices: list[str] | None = None) -> Session:
@@ -163,6 +168,10 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
         if lock is not None:
             lock.release()
         return refusal
+    if read.gap is not None:
+        read, gap_problem = _stop_at_gap(read, paths, writing=not read_only and busy_notice is None)
+        if gap_problem is not None:
+            read_only, lock_problem = True, gap_problem
     with gc_paused():
         replayed = replay(config, read.records)
     session = Session(
@@ -261,6 +270,38 @@ def _journal_had(session: Session, state: dict[str, Any]) -> bool:
     if state == session.state.model_dump(mode="json") or state == session.history.initial.model_dump(mode="json"):
         return True
     return any(record.get("state") == state for record in reversed(session.records))
+
+
+def _stop_at_gap(read: JournalRead, paths: SessionPaths, *, writing: bool) -> tuple[JournalRead, str | None]:
+    """A damaged line in the middle: replay only what comes before it, never past it.
+
+    What follows the gap may depend on what was lost (an undo of a lost edit), so the
+    editor does not guess. Before appending, the whole journal is copied aside (as a
+    ``….journal.jsonl`` that ``gate-tui report`` reads, skipping the damaged line) and
+    the journal is cut at the gap. If the copy cannot be made, the session opens
+    read-only instead (second value: the notice saying so).
+    """
+    gap = read.gap
+    assert gap is not None
+    later = len(read.records) - gap.records
+    kept = dataclasses.replace(read, records=read.records[: gap.records], notices=list(read.notices), gap=None)
+    message = (
+        f"journal {paths.journal.name}: line {gap.line} is damaged, so the session was replayed only up to it; "
+        f"the {later} record{'s' * (later != 1)} after it {'were' if later != 1 else 'was'} not replayed"
+    )
+    if not writing:
+        kept.notices.append(message)
+        return kept, None
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    backup = paths.journal.with_name(f"{paths.journal.name.removesuffix('.jsonl')}.{stamp}-gap.journal.jsonl")
+    try:
+        shutil.copyfile(paths.journal, backup, follow_symlinks=False)
+    except OSError as exc:
+        kept.notices.append(message)
+        return kept, f"cannot keep the damaged journal aside ({describe_os_error(exc)}); opened read-only"
+    kept.notices.append(f"{message} — the whole journal was kept as {backup.name} (`gate-tui report {backup}` tells all of it)")
+    kept.cut_at, kept.torn, kept.needs_newline = gap.offset, b"", False
+    return kept, None
 
 
 # --- --state FILE ------------------------------------------------------------------------

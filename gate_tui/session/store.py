@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gate_tui.atomic import atomic_write_text, describe_os_error
+from gate_tui.atomic import atomic_write_text
 from gate_tui.config.loading import config_fingerprint
+from gate_tui.json_text import json_str
 from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult
 from gate_tui.parsing.pipeline import empty_state, parse
+from gate_tui.safe_read import read_regular
 from gate_tui.session.history import now_iso
 
 STATE_FORMAT = 1
@@ -55,29 +57,33 @@ def state_document(
     }
 
 
-def write_state_file(path: Path, document: dict[str, Any]) -> str | None:
-    """Atomically replace ``path`` with ``document``; an error message or None."""
-    return atomic_write_text(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+def write_state_file(path: Path, document: dict[str, Any], *, confined: bool = False) -> str | None:
+    """Atomically replace ``path`` with ``document``; an error message or None.
+
+    ``confined``: a session's own state file, never written through a symbolic link that
+    leads outside its folder (see :func:`gate_tui.atomic.atomic_write_text`).
+    """
+    folder = Path(path).parent if confined else None
+    return atomic_write_text(path, json_str(document, indent=2) + "\n", confined_to=folder)
 
 
 def state_json(state: GateState) -> str:
     """The canonical state alone, as people and other tools want it (``pass`` as the key)."""
-    return json.dumps(state.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    return json_str(state.model_dump(mode="json"), indent=2) + "\n"
 
 
 def read_state_file(path: Path) -> StateFileLoad:
     """Read a state file (format 1 or a bare state) without validating it against a config."""
     try:
-        size = path.stat().st_size
-        if size > MAX_STATE_BYTES:
-            return StateFileLoad(True, error=f"{path} is too large for a state file ({size} bytes)")
-        text = path.read_text(encoding="utf-8")
+        data = read_regular(path, MAX_STATE_BYTES, "state file")
     except FileNotFoundError:
         return StateFileLoad(False, error=f"{path} does not exist")
+    if isinstance(data, str):
+        return StateFileLoad(True, error=f"{path} {data}")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return StateFileLoad(True, error=f"{path} is not UTF-8 text")
-    except OSError as exc:
-        return StateFileLoad(True, error=f"cannot read {path}: {describe_os_error(exc)}")
     return _decode(text, path)
 
 

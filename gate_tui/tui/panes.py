@@ -177,7 +177,7 @@ class PaneApp(FileActions):
             parts.append(f"session {self.session.name}")
         if self.session.read_only:
             parts.append("READ-ONLY")
-        elif self.session.directory is not None and not self.session.persistent:
+        elif not self.session.persistent and (self.session.directory is not None or self.session.persistence_warning):
             parts.append("NOT SAVING")
         return visible(" · ".join(parts), one_line=True)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gate_tui.cli.common import load_config
 from gate_tui.exit_codes import EXIT_USAGE
+from gate_tui.safe_text import json_visible
 
 DESCRIPTION = "Print the JSON Schema (draft 2020-12) of a valid gate state for the config, usable as a structured-output schema."
 
@@ -28,5 +29,5 @@ def run(ns: argparse.Namespace) -> int:
     config = load_config(Path(ns.config), "gate-tui schema")
     if config is None:
         return EXIT_USAGE
-    sys.stdout.write(json.dumps(state_schema(config, ns.decision_rules), indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_visible(json.dumps(state_schema(config, ns.decision_rules), indent=2, ensure_ascii=False)) + "\n")
     return 0
