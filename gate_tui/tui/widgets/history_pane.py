@@ -72,13 +72,25 @@ class HistoryPane(Vertical):
             self.table.add_column(label, width=width)
         self.post_message(self.Ready(self))
 
+    _last: Transition | None = None
+
+    def _show_diff(self) -> None:
+        """The last change, its rows fitted to the pane's width (values cut in the middle)."""
+        diff = self.query_one("#diff", Static)
+        width = diff.content_size.width or self.content_size.width
+        diff.update(diff_view(self._last, width - 1 if width > 0 else None))
+
+    def on_resize(self) -> None:
+        self._show_diff()
+
     @property
     def table(self) -> DataTable:
         return self.query_one("#timeline", DataTable)
 
     def show(self, timeline: Sequence[Transition]) -> None:
         """Show the last transition and append the timeline rows not shown yet."""
-        self.query_one("#diff", Static).update(diff_view(timeline[-1] if timeline else None))
+        self._last = timeline[-1] if timeline else None
+        self._show_diff()
         table = self.table
         if table.row_count > len(timeline):
             table.clear()
