@@ -201,8 +201,9 @@ async def test_open_state_refuses_a_file_of_another_config(tmp_path: Path) -> No
         before, records, saved = app.session.state, len(app.session.records), state_file.read_bytes()
         await run_command(pilot, app, "Open state")
         await answer_path(pilot, app, vendor)
-        await wait_for(pilot, lambda: any("different config" in n.message for n in app._notifications), message="the refusal")
-        await wait_for(pilot, lambda: "Failed" in screen_text(app), message="the refusal on screen")
+        await wait_for(pilot, lambda: "different config" in screen_text(app), message="the refusal, in the prompt kept open")
+        assert app.screen.query_one("#path-input", Input).value == str(vendor)
+        await pilot.press("escape")
         assert app.session.state == before
         assert len(app.session.records) == records, "nothing journaled"
         assert app.query_one("#raw", TextArea).text == "Rank tickets"

@@ -176,6 +176,7 @@ class GateApp(ReplyActions):
     def attach(self, session: Session) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
+        self.mark_kept()
         if self.controller is None:
             self.controller = EditController(self.gate_config, session)
         else:
@@ -372,7 +373,7 @@ class GateApp(ReplyActions):
 
     async def action_quit(self) -> None:
         self.commit_pending()
-        self.exit(0)
+        self.quit_or_ask()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out undo/redo when there is nothing to move to."""
