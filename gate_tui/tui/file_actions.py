@@ -13,16 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App
-
 from gate_tui.tui.text import visible
+from gate_tui.tui.toasts import ToastApp
 
 if TYPE_CHECKING:
     from gate_tui.session.live import Session
     from gate_tui.tui.screens.path_prompt import Attempt
 
 
-class FileActions(App[int]):
+class FileActions(ToastApp):
     """The base of :class:`gate_tui.tui.app.GateApp`: its file commands.
 
     The app provides the session and three steps of its own: commit the pending edit,

@@ -213,15 +213,16 @@ def changed_summary(diff: GateDiff) -> str:
 
 
 def timeline_cells(transition: Transition) -> tuple[Text, ...]:
-    """The cells of one timeline row: ``rich.text.Text`` (DataTable parses ``str`` as markup)."""
+    """The cells of one timeline row (in :data:`~gate_tui.tui.widgets.history_pane.COLUMNS`
+    order): ``rich.text.Text`` (DataTable parses ``str`` as markup)."""
     word = verdict(transition.decision)
     return (
         Text(str(transition.index + 1), style="dim"),
+        Text(word, style="bold green" if transition.decision.pass_ else "bold red"),
         Text(clock(transition.at)),
         Text(transition.actor, style="bold"),
         Text(transition.kind),
         Text(changed_summary(transition.diff)),
-        Text(word, style="bold green" if transition.decision.pass_ else "bold red"),
     )
 
 

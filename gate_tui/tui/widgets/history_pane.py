@@ -20,14 +20,16 @@ from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("#", 3),
+    ("decision", 8),
     ("time", 8),
     ("actor", 9),
     ("kind", 5),
     ("fields changed", CHANGED_CELLS),
-    ("decision", 8),
 )
 """Fixed widths (they fit the 68 cells of the wide layout): Textual 8.2.8 keeps a row
-rendered before its auto-sized column widths were measured cropped at the old widths."""
+rendered before its auto-sized column widths were measured cropped at the old widths.
+The decision comes right after the number, so a narrow pane cuts "fields changed",
+never the decision."""
 
 
 class HistoryPane(Vertical):
@@ -40,6 +42,11 @@ class HistoryPane(Vertical):
         #diff-scroll {
             height: auto;
             max-height: 6;
+        }
+
+        /* a short pane (60x20) keeps rows for the timeline too */
+        Screen.-narrow #diff-scroll {
+            max-height: 45%;
         }
 
         #diff {
