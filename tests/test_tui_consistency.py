@@ -128,3 +128,13 @@ async def test_last_change_keeps_the_after_part_of_long_values() -> None:
         assert "→" in row, row
         assert "“Two years" in row and "data team”" in row and "“Three years" in row and "team”" in row.split("→")[1], row
         assert not re.search("…[^“”]*…", row.split("→")[0]) and "……" not in row, row
+
+
+def test_a_short_side_of_a_change_keeps_its_full_text() -> None:
+    from gate_tui.tui.render import change_row
+
+    row = change_row({"path": "gates.1_data_availability.classified", "before": None, "after": "available"}, width=54).plain
+    assert row.endswith("— → “available”") and "…" not in row.split("  ")[-1], row
+    long = "x" * 30 + " middle " + "y" * 30
+    row = change_row({"path": "gates.2_use_case.raw", "before": "short", "after": long}, width=54).plain
+    assert "“short” → “xxx" in row and row.endswith("yy”") and len(row) <= 54, row

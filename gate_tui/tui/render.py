@@ -131,13 +131,26 @@ def change_row(change: FieldChange, width: int | None = None) -> Content:
     """``2_use_case.raw  — → “Rank tickets”``, fitting ``width`` cells when given: long
     values lose their middle, so both ends of both sides and the arrow stay visible."""
     path = visible(change["path"].removeprefix("gates."), one_line=True)
-    limit = VALUE_CELLS
-    if width is not None:
-        limit = max((width - len(path) - 7) // 2, 5)  # 7: the indent, the gap and " → "
-    before, after = shown(change["before"], limit), shown(change["after"], limit)
-    if width is not None and len(path) + 7 + len(before) + len(after) > width:
-        path = middle(path, max(width - 7 - len(before) - len(after), 3))
+    if width is None:
+        before, after = shown(change["before"], VALUE_CELLS), shown(change["after"], VALUE_CELLS)
+    else:
+        path = middle(path, max(width * 2 // 5, 12))  # the values get most of the row
+        before, after = fitted_values(change["before"], change["after"], max(width - len(path) - 7, 10))  # 7: indent, gap, " → "
     return line("  ", (path, "bold"), "  ", (before, "$text-error"), (" → ", DIM), (after, "$text-success"))
+
+
+def fitted_values(before: object, after: object, room: int) -> tuple[str, str]:
+    """Both values of a change in ``room`` cells: a short side keeps its full text and
+    leaves the rest to the other; two long sides share it (each cut in the middle)."""
+    full_before, full_after = shown(before, room), shown(after, room)
+    if len(full_before) + len(full_after) <= room:
+        return full_before, full_after
+    half = room // 2
+    if len(full_before) <= half:
+        return full_before, shown(after, room - len(full_before))
+    if len(full_after) <= half:
+        return shown(before, room - len(full_after)), full_after
+    return shown(before, half), shown(after, room - half)
 
 
 def field_changes(diff: GateDiff | None) -> list[FieldChange]:
