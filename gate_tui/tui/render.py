@@ -133,9 +133,10 @@ def change_row(change: FieldChange, width: int | None = None) -> Content:
     path = visible(change["path"].removeprefix("gates."), one_line=True)
     if width is None:
         before, after = shown(change["before"], VALUE_CELLS), shown(change["after"], VALUE_CELLS)
-    else:
-        path = middle(path, max(width * 2 // 5, 12))  # the values get most of the row
-        before, after = fitted_values(change["before"], change["after"], max(width - len(path) - 7, 10))  # 7: indent, gap, " → "
+    else:  # 7 cells: the indent, the gap and " → "
+        values = len(shown(change["before"], width)) + len(shown(change["after"], width))
+        path = middle(path, max(width - 7 - values, width * 2 // 5, 12))  # cut only when the values need the room
+        before, after = fitted_values(change["before"], change["after"], max(width - len(path) - 7, 10))
     return line("  ", (path, "bold"), "  ", (before, "$text-error"), (" → ", DIM), (after, "$text-success"))
 
 
