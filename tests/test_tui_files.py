@@ -74,6 +74,9 @@ async def test_quit_in_memory_only_asks_and_cancel_keeps_the_editor(tmp_path: Pa
         assert app.return_code is None and app.session.state.gates["2_use_case"].raw == "Rank tickets"
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("ctrl+q")  # a second Ctrl+Q does not throw the work away
+        await pilot.pause(0.1)
+        assert app.return_code is None and len(app.screen_stack) == 2
         await pilot.click("#quit-anyway")
         await wait_for(pilot, lambda: app.return_code == 0, message="quit anyway")
 

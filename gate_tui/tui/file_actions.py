@@ -144,6 +144,8 @@ class FileActions(ToastApp):
         """Quit, unless that would lose work: then ask (Save as… / Quit anyway / Cancel)."""
         from gate_tui.tui.screens.quit_prompt import QuitScreen
 
+        if isinstance(self.screen, QuitScreen):
+            return  # already asking: a second Ctrl+Q must not throw the work away
         changes = self.unsaved_changes()
         if not changes:
             self.exit(0)
