@@ -193,3 +193,14 @@ async def test_opening_the_current_state_records_nothing(tmp_path: Path) -> None
         await wait_for(pilot, lambda: "no change" in messages(), message="no change said")
         assert len(app.session.timeline) == count
         assert [r["kind"] for r in app.session.records[records:]] == []
+
+
+async def test_ctrl_s_names_the_state_file_by_its_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = GateApp(load_config(ML_CONFIG), ML_CONFIG, state_file=Path("relative.json"), blink=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and app.session.persistent)
+        await type_answer(pilot, app, "2_use_case", "Rank tickets")
+        await pilot.press("ctrl+s")
+        messages = lambda: " ".join(n.message for n in app._notifications)  # noqa: E731
+        await wait_for(pilot, lambda: f"State saved to {tmp_path / 'relative.json'}." in messages(), message="the absolute path")

@@ -9,6 +9,7 @@ writing to disk (read-only, or in memory only) and something changed since it op
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,7 +47,8 @@ class FileActions(ToastApp):
         if problem:
             self.notify(visible(problem), title="Not saved", severity="error", markup=False)
         elif self.session.persistent:
-            where = self.session.state_file or self.session.name
+            state_file = self.session.state_file
+            where = os.path.abspath(state_file) if state_file is not None else self.session.name  # absolute, as every file message
             self.notify(visible(f"State saved to {where}."), markup=False)
         else:
             self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
