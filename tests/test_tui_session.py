@@ -201,8 +201,9 @@ async def test_open_state_refuses_a_file_of_another_config(tmp_path: Path) -> No
         before, records, saved = app.session.state, len(app.session.records), state_file.read_bytes()
         await run_command(pilot, app, "Open state")
         await answer_path(pilot, app, vendor)
-        await wait_for(pilot, lambda: any("different config" in n.message for n in app._notifications), message="the refusal")
-        await wait_for(pilot, lambda: "Failed" in screen_text(app), message="the refusal on screen")
+        await wait_for(pilot, lambda: "different config" in screen_text(app), message="the refusal, in the prompt kept open")
+        assert app.screen.query_one("#path-input", Input).value == str(vendor)
+        await pilot.press("escape")
         assert app.session.state == before
         assert len(app.session.records) == records, "nothing journaled"
         assert app.query_one("#raw", TextArea).text == "Rank tickets"
@@ -255,3 +256,54 @@ async def test_an_unwritable_state_directory_warns_and_editing_still_works(tmp_p
         assert bar.display
         await wait_for(pilot, lambda: "cannot create a session" in screen_text(app), message="the warning still on screen")
     assert sorted(tmp_path.iterdir()) == [blocker] and blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+# ------------------------------------------------- the resume question's wording (issue 11.16)
+
+
+def test_human_time_names_today_yesterday_and_dates() -> None:
+    from datetime import datetime
+
+    from gate_tui.tui.session_words import human_time
+
+    now = datetime(2026, 11, 25, 9, 0).astimezone()
+    local = lambda *args: datetime(*args).astimezone().isoformat()  # noqa: E731
+    assert human_time(local(2026, 11, 25, 0, 29), now) == "today 00:29"
+    assert human_time(local(2026, 11, 24, 18, 2), now) == "yesterday 18:02"
+    assert human_time(local(2026, 11, 12, 9, 15), now) == "12 Nov 09:15"
+    assert human_time(local(2024, 11, 12, 9, 15), now) == "12 Nov 2024 09:15"
+    assert human_time("not a time", now) == "not a time"
+
+
+async def test_resume_question_shows_human_times_and_hides_the_empty_state() -> None:
+    import re
+
+    unfinished_session()
+    config = load_config(ML_CONFIG)
+    info = find_resumable(config, ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, resumable=info, blink=False)
+    async with app.run_test(size=(60, 20), notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        await wait_for(pilot, lambda: "started today" in screen_text(app), message="a human time")
+        shown = screen_text(app)
+        assert not re.search(r"\d{4}-\d\d-\d\dT", shown), shown
+        assert "NO PASS: 2_use_case missing" in shown
+        assert "Next ▶" not in shown and "1_data_availability" not in shown, "nothing of the empty state behind"
+        assert "Resume" in shown and "Start fresh" in shown, "the question fits 60x20"
+
+
+async def test_a_finished_newest_session_starts_anew_and_says_how_to_reopen_it() -> None:
+    config = load_config(ML_CONFIG)
+    done = open_session(config, ML_CONFIG, new=True)
+    text = reply("ml_good.md")
+    done.accept(parse(text, config, done.state, actor="assistant"), text, "assistant")
+    name = done.name
+    done.close()
+    app = GateApp(config, ML_CONFIG, look_for_resumable=True, blink=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and app.session.persistent, message="a session")
+        messages = lambda: " ".join(n.message for n in app._notifications)  # noqa: E731
+        await wait_for(pilot, lambda: "Started a new session" in messages(), message="the note")
+        assert name in messages() and "Open state" in messages() and f"gate-tui report {name}" in messages()
+        assert app.session.name != name and app.session.timeline == []
+        assert not isinstance(app.screen, ResumeScreen)

@@ -1,4 +1,7 @@
-"""Snapshot tests of the editor's main states at 80x24 and 120x40 (pytest-textual-snapshot).
+"""Snapshot tests of the editor's main states at 60x20, 80x24 and 120x40 (pytest-textual-snapshot).
+
+At 60x20 (usable) and 80x24 (comfortable) every field stays reachable: the "summary"
+scene focuses the gates pane's last field and shows it scrolled into view.
 
 The scenes are the ones ``python -m gate_tui.tui.screenshots`` draws for the README.
 Timestamps are pinned (the timeline shows times) and cursors do not blink. Textual is
@@ -14,7 +17,7 @@ import pytest
 
 from gate_tui.tui.screenshots import SCENES, fixed_clock, make_app
 
-SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+SIZES = {"60x20": (60, 20), "80x24": (80, 24), "120x40": (120, 40)}
 SHOWN_PATH = Path("sample_configs/ml_project_intake.yaml")
 
 

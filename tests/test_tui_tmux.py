@@ -110,7 +110,7 @@ def test_paste_a_reply_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
     assert '"pass": true' in json.dumps(saved)
 
 
-TIMELINE_ROW = re.compile(r"\b([0-9])\s+\d\d:\d\d:\d\d\s+(user|assistant)\s+(edit|reply)\b")
+TIMELINE_ROW = re.compile(r"\b([0-9])\s+(?:NO PASS|PASS)\s+\d\d:\d\d:\d\d\s+(user|assistant)\s+(edit|reply)\b")
 
 
 def timeline_rows(screen: str) -> list[tuple[str, str, str]]:
@@ -118,7 +118,7 @@ def timeline_rows(screen: str) -> list[tuple[str, str, str]]:
     return [match.groups() for line in screen.splitlines() for match in TIMELINE_ROW.finditer(line)]
 
 
-EXPECTED_ROWS = [("0", "user", "edit"), ("1", "user", "edit"), ("2", "assistant", "reply")]
+EXPECTED_ROWS = [("1", "user", "edit"), ("2", "user", "edit"), ("3", "assistant", "reply")]  # numbered from #1
 PASSED = "PASS · every required gate is answered"  # the decision panel's line (rows also say NO PASS)
 
 

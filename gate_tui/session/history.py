@@ -143,6 +143,7 @@ class History:
             state=target,
             decision=decision,
             diff=diff_states(self.state, target, "user"),
+            claimed_status=self._claim_of(index),
             target=index,
         )
         self._push(transition)
@@ -165,7 +166,16 @@ class History:
             state=self.state,
             decision=self.decision,
             diff=diff_states(before, self.state, "user"),
+            claimed_status=self._claim_of(target_index),
             target=target_index,
         )
         self.timeline.append(transition)
         return transition
+
+    def _claim_of(self, index: int) -> StatusInfo | None:
+        """The model's claimed status behind the state after entry ``index``, so that a
+        restored lying reply is still shown as overruled (undo, redo and jumps carry it)."""
+        if index < 0:
+            return None
+        restored = self.timeline[index]
+        return None if restored.kind == "edit" else restored.claimed_status

@@ -150,7 +150,8 @@ class Session:
 
         The file goes through ``parse(…, actor="user")``, so the system decides. A file
         for another config, or one that does not validate, changes nothing (the latter
-        is journaled as rejected); the message says why.
+        is journaled as rejected); the message says why. A file holding the current state
+        records nothing.
         """
         file = Path(path)
         load = read_state_file(file)
@@ -164,6 +165,8 @@ class Session:
             more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
             where = f"{first.field_path}: " if first.field_path else ""
             return f"{file} was not opened: {where}{first.message}{more}"
+        if result.canonical_state == self.state:
+            return None  # the same state: nothing to record (the timeline does not grow)
         self.accept(result, load.state, "user", origin=origin)
         return None
 

@@ -263,7 +263,7 @@ def _transition(record: Record, previous_decision: Any) -> list[str]:
     lines += _changes(record.get("diff"))
     lines += _repairs(record.get("repairs"))
     lines += _warnings(record.get("warnings"))
-    if kind == "reply":
+    if kind == "reply" or (kind in MOVE_KINDS and isinstance(record.get("claimed_status"), dict)):
         lines.append(f"- {_claimed(record.get('claimed_status'), record.get('decision'))}")
     lines.append(f"- Decision after: **{decision_text(record.get('decision'))}**{_decision_change(previous_decision, record.get('decision'))}")
     return [*lines, ""]

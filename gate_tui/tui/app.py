@@ -43,7 +43,7 @@ from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import Commit, EditController, PendingEdit
 from gate_tui.tui.form import SUMMARY, FieldRef, gate_value, state_to_form
-from gate_tui.tui.render import DIM, field_messages, overrule_line
+from gate_tui.tui.render import DIM, field_messages, number, overrule_line
 from gate_tui.tui.reply_actions import ReplyActions
 from gate_tui.tui.screens.editor import EditorScreen
 from gate_tui.tui.text import line, visible
@@ -176,6 +176,7 @@ class GateApp(ReplyActions):
     def attach(self, session: Session) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
+        self.mark_kept()
         if self.controller is None:
             self.controller = EditController(self.gate_config, session)
         else:
@@ -202,10 +203,10 @@ class GateApp(ReplyActions):
             self.gate_editor.show_marks(gates.get(key) or NO_VALUE, key == decision.next_gate)
 
     def show_current(self) -> None:
-        """Show the session's state and decision (plus the overrule notice of a last reply)."""
+        """Show the session's state and decision (plus the overrule notice of a reply behind it)."""
         extra: list[Content] = []
         last = self.session.timeline[-1] if self.session.timeline else None
-        if last is not None and last.kind == "reply":
+        if last is not None and last.kind != "edit":  # a reply, or a move that restored one
             overruled = overrule_line(last.claimed_status, last.decision)
             extra = [overruled] if overruled is not None else []
         self.show_view(self.session.state.gates, self.session.decision, extra)
@@ -347,7 +348,7 @@ class GateApp(ReplyActions):
             return
         self.gate_editor.clear_messages()
         self.after_transition(reload_form=True)
-        self.notify(f"Restored the state after #{index} (Ctrl+Z undoes this).", markup=False)
+        self.notify(f"Restored the state after {number(index)} (Ctrl+Z undoes this).", markup=False)
 
     # ----------------------------------------------------------------- actions
 
@@ -372,7 +373,7 @@ class GateApp(ReplyActions):
 
     async def action_quit(self) -> None:
         self.commit_pending()
-        self.exit(0)
+        self.quit_or_ask()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out undo/redo when there is nothing to move to."""

@@ -45,6 +45,7 @@ from gate_tui.views import NO_VALUE
 
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
+    from gate_tui.session.catalog import SessionInfo
 
 
 class BootApp(PaneApp):
@@ -134,16 +135,32 @@ class BootApp(PaneApp):
             self._notices.append(f"keymap: unknown binding id(s) {', '.join(unknown)} ignored (known: {ids})")
 
     def _open_real_session(self) -> None:
+        finished = None
         if self._look_for_resumable:
             from gate_tui.session.catalog import find_resumable
 
             self._resumable = find_resumable(self.gate_config, self.config_path)
+            if self._resumable is None:
+                finished = self._newest_finished()
         if self._resumable is not None:
             from gate_tui.tui.screens.resume import ResumeScreen
 
             self.push_screen(ResumeScreen(self._resumable), callback=self._resume_or_fresh)
         else:
             self._open_session()
+            if finished is not None:
+                from gate_tui.tui.session_words import finished_note
+
+                self.notify(visible(finished_note(finished)), title="New session", markup=False, timeout=15)
+
+    def _newest_finished(self) -> SessionInfo | None:
+        """The newest session of this config when it finished at PASS (so none was offered)."""
+        from gate_tui.session.catalog import list_sessions
+        from gate_tui.tui.session_words import newest_finished
+
+        if self.config_path is None:
+            return None
+        return newest_finished(list_sessions(None, self.config_path, self.gate_config))
 
     def _resume_or_fresh(self, resume: bool | None) -> None:
         info = self._resumable

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.content import Content
 
 from gate_tui.decision import gate_complete
-from gate_tui.tui.text import line, lines, plain, shown, visible
+from gate_tui.tui.text import line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import shown_elsewhere
 
 if TYPE_CHECKING:
@@ -123,10 +123,35 @@ def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: boo
     return line(pointer, " ", mark, " ", required, " ", (key, key_style), label)
 
 
-def change_row(change: FieldChange) -> Content:
-    """``2_use_case.raw  — → “Rank tickets”``."""
-    path = change["path"].removeprefix("gates.")
-    return line("  ", (path, "bold"), "  ", (shown(change["before"]), "$text-error"), (" → ", DIM), (shown(change["after"]), "$text-success"))
+VALUE_CELLS = 48
+"""Longest a value is shown in a change row when the width is not known."""
+
+
+def change_row(change: FieldChange, width: int | None = None) -> Content:
+    """``2_use_case.raw  — → “Rank tickets”``, fitting ``width`` cells when given: long
+    values lose their middle, so both ends of both sides and the arrow stay visible."""
+    path = visible(change["path"].removeprefix("gates."), one_line=True)
+    if width is None:
+        before, after = shown(change["before"], VALUE_CELLS), shown(change["after"], VALUE_CELLS)
+    else:  # 7 cells: the indent, the gap and " → "
+        values = len(shown(change["before"], width)) + len(shown(change["after"], width))
+        path = middle(path, max(width - 7 - values, width * 2 // 5, 12))  # cut only when the values need the room
+        before, after = fitted_values(change["before"], change["after"], max(width - len(path) - 7, 10))
+    return line("  ", (path, "bold"), "  ", (before, "$text-error"), (" → ", DIM), (after, "$text-success"))
+
+
+def fitted_values(before: object, after: object, room: int) -> tuple[str, str]:
+    """Both values of a change in ``room`` cells: a short side keeps its full text and
+    leaves the rest to the other; two long sides share it (each cut in the middle)."""
+    full_before, full_after = shown(before, room), shown(after, room)
+    if len(full_before) + len(full_after) <= room:
+        return full_before, full_after
+    half = room // 2
+    if len(full_before) <= half:
+        return full_before, shown(after, room - len(full_before))
+    if len(full_after) <= half:
+        return shown(before, room - len(full_after)), full_after
+    return shown(before, half), shown(after, room - half)
 
 
 def field_changes(diff: GateDiff | None) -> list[FieldChange]:
@@ -156,22 +181,28 @@ def clock(at: str) -> str:
         return visible(at[:19], one_line=True)
 
 
+def number(index: int) -> str:
+    """``#3``: a transition's number as people (and the review report) count, from #1."""
+    return f"#{index + 1}"
+
+
 def transition_heading(transition: Transition) -> Content:
     """``#3 reply · assistant · 12:03:01`` (+ what an undo/redo/jump restored)."""
-    parts: list[str | tuple[str, str]] = [(f"#{transition.index} {transition.kind}", "bold"), (" by ", DIM), (transition.actor, "bold $accent")]
+    parts: list[str | tuple[str, str]] = [(f"{number(transition.index)} {transition.kind}", "bold"), (" by ", DIM), (transition.actor, "bold $accent")]
     if transition.target is not None:
-        restored = "the initial state" if transition.target < 0 else f"#{transition.target}"
+        restored = "the initial state" if transition.target < 0 else number(transition.target)
         parts.append((f" (restored {restored})", DIM))
     parts.append((f" · {clock(transition.at)}", DIM))
     return line(*parts)
 
 
-def diff_view(transition: Transition | None) -> Content:
-    """The diff pane: the last transition's actor and each changed field, before → after."""
+def diff_view(transition: Transition | None, width: int | None = None) -> Content:
+    """The diff pane: the last transition's actor and each changed field, before → after
+    (each row fitting ``width`` cells when given)."""
     if transition is None:
         return lines([plain("No changes yet.", "italic"), plain("Type in a gate or apply a reply (F2).", DIM)])
     rows = [transition_heading(transition)]
-    changed = [change_row(change) for change in field_changes(transition.diff)]
+    changed = [change_row(change, width) for change in field_changes(transition.diff)]
     rows.extend(changed or [plain("  no field changed", DIM)])
     verdict_row = decision_change(transition.diff)
     if verdict_row is not None:
@@ -196,15 +227,16 @@ def changed_summary(diff: GateDiff) -> str:
 
 
 def timeline_cells(transition: Transition) -> tuple[Text, ...]:
-    """The cells of one timeline row: ``rich.text.Text`` (DataTable parses ``str`` as markup)."""
+    """The cells of one timeline row (in :data:`~gate_tui.tui.widgets.history_pane.COLUMNS`
+    order): ``rich.text.Text`` (DataTable parses ``str`` as markup)."""
     word = verdict(transition.decision)
     return (
-        Text(str(transition.index), style="dim"),
+        Text(str(transition.index + 1), style="dim"),
+        Text(word, style="bold green" if transition.decision.pass_ else "bold red"),
         Text(clock(transition.at)),
         Text(transition.actor, style="bold"),
         Text(transition.kind),
         Text(changed_summary(transition.diff)),
-        Text(word, style="bold green" if transition.decision.pass_ else "bold red"),
     )
 
 

@@ -77,8 +77,9 @@ class ReplyActions(BootApp):
 
     def _notify_applied(self, result: ParseResult) -> None:
         assert result.decision is not None
+        # Short: the decision panel shows the reason and the overrule in full.
         message = f"Decision: {verdict(result.decision)}"
         overruled = overrule_line(result.claimed_status, result.decision)
         if overruled is not None:
-            message += f" ({overruled.plain})"
+            message += " (the model's claim was overruled)"
         self.notify(message, title="Reply applied", markup=False)

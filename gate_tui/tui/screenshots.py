@@ -2,7 +2,8 @@
 
 The same scenes drive the snapshot tests, so the README's pictures and the tested
 screens are one and the same: empty, NO PASS with the next question, PASS, a reply
-preview with repairs, and a reply with errors. Each scene presses real keys on the
+preview with repairs, a reply with errors, the Summary field typed in (the last field of
+the gates pane, scrolled into view on a short terminal) and the history after two replies. Each scene presses real keys on the
 real app (default config, in-memory session) and waits for the state it shows.
 """
 
@@ -115,12 +116,39 @@ async def scene_reply_errors(pilot: Any) -> None:
     await until(pilot, lambda: len(app._notifications) > 0)
 
 
+async def scene_summary(pilot: Any) -> None:
+    """The last field of the gates pane focused and typed in (below the fold at 60x20)."""
+    app: GateApp = pilot.app
+    await ready(pilot)
+    await pilot.press("f3")
+    await until(pilot, lambda: app.focused is not None and app.focused.id == "classified-select")
+    await pilot.press("tab")
+    await until(pilot, lambda: app.focused is not None and app.focused.id == "summary")
+    await pilot.press(*"Ticket routing")
+    await until(pilot, lambda: app.session.state.summary == "Ticket routing")
+
+
+async def scene_history(pilot: Any) -> None:
+    """Two replies applied, then the history pane: the last change and the timeline."""
+    app: GateApp = pilot.app
+    for name in ("ml_lying_pass.md", "ml_good.md"):
+        count = len(app.session.timeline)
+        await paste_reply(pilot, sample_reply(name))
+        await pilot.press("ctrl+j")
+        await until(pilot, lambda count=count: len(app.session.timeline) == count + 1 and app.reply_pane.text_area.text == "")
+    app.clear_notifications()
+    await pilot.press("f4")
+    await until(pilot, lambda: app.focused is app.history_pane.table and app.history_pane.table.row_count == 2)
+
+
 SCENES: dict[str, Scene] = {
     "empty": scene_empty,
     "no_pass": scene_no_pass,
     "pass": scene_pass,
     "reply_preview": scene_reply_preview,
     "reply_errors": scene_reply_errors,
+    "summary": scene_summary,
+    "history": scene_history,
 }
 
 

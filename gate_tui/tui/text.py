@@ -16,7 +16,7 @@ from textual.content import Content
 from gate_tui.safe_text import ESCAPE_PICTURE
 from gate_tui.safe_text import visible as safe_visible
 
-__all__ = ["ESCAPE_PICTURE", "line", "lines", "plain", "shown", "visible"]
+__all__ = ["ESCAPE_PICTURE", "line", "lines", "middle", "plain", "shown", "visible"]
 
 
 def visible(text: str, *, one_line: bool = False) -> str:
@@ -30,15 +30,31 @@ def visible(text: str, *, one_line: bool = False) -> str:
 
 
 def shown(value: Any, limit: int = 48) -> str:
-    """A field value for the diff and timeline: quoted text, ``—`` for empty, bounded length."""
+    """A field value for the diff and preview: quoted text, ``—`` for empty, at most
+    ``limit`` cells (quotes included), shortened in the middle."""
     if value is None or value == "":
         return "—"
     if isinstance(value, bool):
         return "true" if value else "false"
     text = visible(str(value), one_line=True)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return f"“{text}”" if isinstance(value, str) else text
+    if not isinstance(value, str):
+        return middle(text, limit)
+    return f"“{middle(text, max(limit - 2, 1))}”"
+
+
+def middle(text: str, limit: int) -> str:
+    """``text`` shortened to ``limit`` cells by cutting out its middle (one ``…``).
+
+    Both ends stay visible: for an answer that changed, the start and the end are what
+    tell two long values apart.
+    """
+    if len(text) <= limit:
+        return text
+    if limit <= 1:
+        return "…"
+    head = (limit - 1 + 1) // 2
+    tail = limit - 1 - head
+    return text[:head].rstrip() + "…" + (text[-tail:].lstrip() if tail else "")
 
 
 def plain(text: str, style: str = "", *, one_line: bool = False) -> Content:

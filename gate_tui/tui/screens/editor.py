@@ -7,6 +7,9 @@ its widgets mounted, and each widget was styled as it mounted, so that first res
 repeats work already done: about a fifth of the time to the first frame. Later
 resumes (after a modal closes) restyle as usual. The snapshot tests hold the result
 to the same pixels.
+
+On a cramped terminal the screen carries the ``-cramped`` class, which the footer's
+style uses to keep the essential keys in view.
 """
 
 from __future__ import annotations
@@ -15,8 +18,16 @@ from textual import events
 from textual.screen import Screen
 
 
+FULL_FOOTER_WIDTH = 76
+"""Columns the footer needs for every shown key and the palette's; below, ``-cramped``."""
+
+
 class EditorScreen(Screen[None]):
     """The screen the editor's widgets are composed on (``GateApp.get_default_screen``)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The footer drops the palette key first when narrow (styles.tcss, "-cramped").
+        self.set_class(event.size.width < FULL_FOOTER_WIDTH, "-cramped")
 
     def __init__(self) -> None:
         super().__init__(id="_default")

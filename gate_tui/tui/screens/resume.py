@@ -1,7 +1,10 @@
 """The resume question shown at start-up when an unfinished session exists for the config.
 
-"Resume session X (n transitions, NO PASS)? [Resume] [Start fresh]", Resume being the
-default (Enter). Dismisses with True to resume, False to start fresh.
+"Resume session X? n transitions · NO PASS: … · started today 00:29 · last change today
+00:31 [Resume] [Start fresh]", Resume being the default (Enter). Times are human ones
+(:mod:`gate_tui.tui.session_words`). The question covers the whole screen: behind it the
+editor has no session yet, and showing the empty state's decision there would contradict
+the session being offered. Dismisses with True to resume, False to start fresh.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from gate_tui.session.catalog import SessionInfo
+from gate_tui.tui.render import DIM, WARN_STYLE
+from gate_tui.tui.session_words import human_time
 from gate_tui.tui.text import line
 
 
@@ -25,13 +30,16 @@ class ResumeScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
         ResumeScreen {
             align: center middle;
+            background: $background;
         }
 
         #resume-box {
             width: 64;
+            max-width: 100%;
             height: auto;
+            max-height: 100%;
             border: round $accent;
-            padding: 1 2;
+            padding: 0 1;
             background: $surface;
         }
 
@@ -41,7 +49,7 @@ class ResumeScreen(ModalScreen[bool]):
         }
 
         #resume-buttons Button {
-            margin-right: 2;
+            margin-right: 1;
         }
     """
 
@@ -55,7 +63,12 @@ class ResumeScreen(ModalScreen[bool]):
         info = self.info
         with Vertical(id="resume-box"):
             yield Static(line(("Resume session ", "bold"), (info.name, "bold $accent"), ("?", "bold")))
-            yield Static(line(f"{info.transitions} transitions · {info.decision} · started {info.started}"))
+            count = f"{info.transitions} transition{'s' * (info.transitions != 1)}"
+            yield Static(line(count, " · ", (info.decision, WARN_STYLE if not info.passed else "")))
+            times = f"started {human_time(info.started)}"
+            if info.last_at and human_time(info.last_at) != human_time(info.started):
+                times += f" · last change {human_time(info.last_at)}"
+            yield Static(line((times, DIM)))
             with Horizontal(id="resume-buttons"):
                 yield Button("Resume", id="resume", variant="primary")
                 yield Button("Start fresh", id="fresh")

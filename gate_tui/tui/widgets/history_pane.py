@@ -20,14 +20,16 @@ from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("#", 3),
+    ("decision", 8),
     ("time", 8),
     ("actor", 9),
     ("kind", 5),
     ("fields changed", CHANGED_CELLS),
-    ("decision", 8),
 )
 """Fixed widths (they fit the 68 cells of the wide layout): Textual 8.2.8 keeps a row
-rendered before its auto-sized column widths were measured cropped at the old widths."""
+rendered before its auto-sized column widths were measured cropped at the old widths.
+The decision comes right after the number, so a narrow pane cuts "fields changed",
+never the decision."""
 
 
 class HistoryPane(Vertical):
@@ -40,6 +42,11 @@ class HistoryPane(Vertical):
         #diff-scroll {
             height: auto;
             max-height: 6;
+        }
+
+        /* a short pane (60x20) keeps rows for the timeline too */
+        Screen.-narrow #diff-scroll {
+            max-height: 45%;
         }
 
         #diff {
@@ -72,13 +79,25 @@ class HistoryPane(Vertical):
             self.table.add_column(label, width=width)
         self.post_message(self.Ready(self))
 
+    _last: Transition | None = None
+
+    def _show_diff(self) -> None:
+        """The last change, its rows fitted to the pane's width (values cut in the middle)."""
+        diff = self.query_one("#diff", Static)
+        width = diff.content_size.width or self.content_size.width
+        diff.update(diff_view(self._last, width - 1 if width > 0 else None))
+
+    def on_resize(self) -> None:
+        self._show_diff()
+
     @property
     def table(self) -> DataTable:
         return self.query_one("#timeline", DataTable)
 
     def show(self, timeline: Sequence[Transition]) -> None:
         """Show the last transition and append the timeline rows not shown yet."""
-        self.query_one("#diff", Static).update(diff_view(timeline[-1] if timeline else None))
+        self._last = timeline[-1] if timeline else None
+        self._show_diff()
         table = self.table
         if table.row_count > len(timeline):
             table.clear()

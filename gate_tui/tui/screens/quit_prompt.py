@@ -1,0 +1,76 @@
+"""The question Ctrl+Q asks when quitting would lose work: Save as… / Quit anyway / Cancel.
+
+Asked only when the session is not writing to disk (a read-only second editor, or a
+state directory that could not be written) and something changed since it opened;
+otherwise Ctrl+Q quits at once. Dismisses with ``"save"``, ``"quit"`` or None (cancel).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from gate_tui.tui.render import DIM, WARN_STYLE
+from gate_tui.tui.text import line, plain
+
+
+class QuitScreen(ModalScreen[str | None]):
+    """Ask what to do with unsaved work; Enter saves as…, Esc cancels."""
+
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+        QuitScreen {
+            align: center middle;
+        }
+
+        #quit-box {
+            width: 64;
+            max-width: 100%;
+            height: auto;
+            max-height: 100%;
+            border: round $warning;
+            padding: 0 1;
+            background: $surface;
+        }
+
+        #quit-buttons {
+            height: auto;
+            margin-top: 1;
+        }
+
+        #quit-buttons Button {
+            margin-right: 1;
+            min-width: 10;
+        }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="quit_cancel")]
+
+    def __init__(self, why: str, changes: int) -> None:
+        super().__init__()
+        self.why = why
+        self.changes = changes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="quit-box"):
+            yield Static(line(("⚠ ", WARN_STYLE), ("Quit with unsaved work?", "bold")))
+            count = f"{self.changes} change{'s' * (self.changes != 1)} made here" if self.changes else "Your work"
+            yield Static(plain(f"{count} not saved: {self.why}."))
+            yield Static(line(("Save as… writes a state file you can reopen with --state.", DIM)))
+            with Horizontal(id="quit-buttons"):
+                yield Button("Save as…", id="save-as", variant="primary")
+                yield Button("Quit anyway", id="quit-anyway", variant="error")
+                yield Button("Cancel", id="quit-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#save-as", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"save-as": "save", "quit-anyway": "quit"}.get(event.button.id or ""))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
