@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from gate_tui.session.live import Session
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
-EDITOR_INPUTS = {"raw", "classified-input", "summary"}
+EDITOR_INPUTS = {"raw", "summary"}
 
 
 def gate_commands() -> type[Provider]:
@@ -119,6 +119,7 @@ class GateApp(ReplyActions):
         self._resumable = resumable
         self._look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
+        self.key_hints = keymap.KeyHints(config.keymap)  # every key named on screen comes from here
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
         self.preview_result: ParseResult | None = None
         self._commit_timer: Timer | None = None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+from gate_tui.tui.keymap import KeyHints
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ class FileActions(App[int]):
     """
 
     session: Session
+    key_hints: KeyHints  # the keys as the config's keymap bound them (GateApp sets it)
 
     def commit_pending(self) -> None:
         raise NotImplementedError  # GateApp's
@@ -46,7 +48,8 @@ class FileActions(App[int]):
             where = self.session.state_file or self.session.name
             self.notify(visible(f"State saved to {where}."), markup=False)
         else:
-            self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
+            palette = self.key_hints["command_palette"]
+            self.notify(f"This session is in memory only: use “Save state as…” ({palette}) to write a file.", markup=False)
         self._toast_new_notices()
 
     def action_save_state_as(self) -> None:

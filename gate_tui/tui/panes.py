@@ -151,7 +151,12 @@ class PaneApp(FileActions):
         self.query_one("#classified-select" if categorical else "#raw").focus()
 
     def action_next_gate(self) -> None:
-        """Select the gate the system asks for next and focus the field that completes it."""
+        """Select the gate the system asks for next and focus the field that completes it.
+
+        The pending edit is recorded first: the answer just typed may complete the gate on
+        show, and the next gate is the one asked for *after* it (else F3 stays put).
+        """
+        self.commit_pending()
         key = self.session.decision.next_gate
         if key is None:
             self.commit_pending()

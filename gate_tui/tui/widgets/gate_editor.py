@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 NONE_CHOICE = ""
 """The choice standing for "none" (``classified: null``)."""
 NONE_OPTION = (Content("none"), NONE_CHOICE)
+NO_CATEGORIES = Content.styled("no categories — Raw answers this gate", DIM)
+
+
+def no_categories(classified: str | None) -> Content:
+    """The Classified line of a gate without categories (with a value a reply carried)."""
+    if not classified:
+        return NO_CATEGORIES
+    return line((classified, ""), ("  (kept as given; this gate has no categories)", DIM))
 
 
 class GateEditor(Vertical):
@@ -50,9 +58,9 @@ class GateEditor(Vertical):
         with Horizontal(classes="field-row -classified"):
             yield Static("Classified", classes="field-label")
             yield ChoiceField([NONE_OPTION], NONE_CHOICE, id="classified-select")
-            # A gate without categories is answered by Raw alone: the field shows that (and
-            # any value a reply carried) but takes no typing and no focus.
-            yield Input(id="classified-input", placeholder="no categories — Raw answers this gate", compact=True, disabled=True)
+            # A gate without categories is answered by Raw alone: a dim text says so (and shows
+            # any value a reply carried); it is not an input, so it takes no typing and no focus.
+            yield Static(NO_CATEGORIES, id="classified-none")
         yield Static(id="classified-msg", classes="field-msg")
 
     def field_for(self, widget_id: str | None) -> FieldRef | None:
@@ -61,7 +69,7 @@ class GateEditor(Vertical):
             return None
         if widget_id == "raw":
             return FieldRef("raw", self.key)
-        if widget_id in ("classified-select", "classified-input"):
+        if widget_id == "classified-select":
             return FieldRef("classified", self.key)
         return None
 
@@ -72,15 +80,14 @@ class GateEditor(Vertical):
         self.key = key
         raw = self.query_one("#raw", RawArea)
         select = self.query_one("#classified-select", ChoiceField)
-        free = self.query_one("#classified-input", Input)
+        free = self.query_one("#classified-none", Static)
         chosen = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
         if switching:
             select.set_options([NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories], chosen)
         else:
             select.value = chosen  # a ChoiceField posts nothing when set from code
         raw.show(value.raw or "")
-        with self.prevent(Input.Changed):
-            free.value = value.classified or ""
+        set_content(free, no_categories(value.classified))
         select.display = gate.categorical
         free.display = not gate.categorical
         set_content(self.query_one("#gate-question", Static), plain(gate.question, "italic"))

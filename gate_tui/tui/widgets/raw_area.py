@@ -4,7 +4,9 @@ A single-line ``Input`` scrolls a long answer sideways; this is a small ``TextAr
 that behaves like the editor's other fields rather than like the reply pane:
 
 * Enter records the edit at once (:class:`RawArea.Submitted`), as in a one-line field;
-  it inserts no newline (a pasted text keeps its lines);
+  Ctrl+N (or Shift+Enter, where the terminal tells it from Enter) starts a new line, so a
+  multi-line answer can be typed; a pasted text keeps its lines. Ctrl+N because every
+  terminal delivers it, while Shift+Enter and Alt+Enter arrive as a plain Enter in most;
 * Ctrl+Z / Ctrl+Y undo and redo *state transitions* (the app's ``undo_transition`` /
   ``redo_transition``), not keystrokes: the edit being typed is recorded first and then
   undone, exactly as in the one-line fields. Only the reply pane keeps a text undo.
@@ -16,6 +18,8 @@ from textual import events
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import TextArea
+
+from gate_tui.tui.keymap import field_binding
 
 
 class RawArea(TextArea):
@@ -30,6 +34,9 @@ class RawArea(TextArea):
         }
     }
     """
+
+    # Under the keymap's ids: the footer shows Undo here too, and rebinding moves them.
+    BINDINGS = [field_binding("undo", "undo"), field_binding("redo", "redo", show=False), field_binding("raw_newline", "newline")]
 
     class Submitted(Message):
         """Enter was pressed: record the edit now."""
@@ -67,6 +74,12 @@ class RawArea(TextArea):
             self.post_message(self.Submitted(self))
             return
         await super()._on_key(event)
+
+    def action_newline(self) -> None:
+        """Insert a line break at the cursor (replacing a selection)."""
+        result = self._replace_via_keyboard("\n", *self.selection)
+        if result is not None:
+            self.move_cursor(result.end_location)
 
     async def action_undo(self) -> None:
         await self.app.run_action("undo_transition")
