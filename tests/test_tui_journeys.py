@@ -16,6 +16,7 @@ from textual.widgets import Input, Static, TextArea
 
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig, GateState, ParseWarning
+from gate_tui.parsing.pipeline import parse
 from gate_tui.session.live import Session
 from gate_tui.tui import controller
 from gate_tui.tui.app import GateApp
@@ -27,6 +28,12 @@ def make_app(config: GateConfig | None = None, initial: GateState | None = None)
     config = config or load_config(ML_CONFIG)
     session = Session.in_memory(config, ML_CONFIG, initial=initial)
     return GateApp(config, ML_CONFIG, session=session, blink=False)
+
+
+def state_after(config: GateConfig, patch: dict[str, Any]) -> GateState:
+    result = parse(patch, config, None, actor="user")
+    assert result.ok and result.canonical_state is not None, result.errors
+    return result.canonical_state
 
 
 def word(app: GateApp) -> str:
@@ -48,6 +55,14 @@ async def paste(pilot: Any, app: GateApp, text: str) -> None:
     await wait_for(pilot, lambda: focused_id(app) == "reply", message="reply pane focused")
     app.post_message(events.Paste(text))
     await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="pasted text in the reply pane")
+
+
+def burst(app: GateApp, *keys: str) -> None:
+    """Post ``keys`` to the app in one go, as a terminal delivers fast typing: no key
+    waits for the one before it to be handled (``pilot.press`` waits after each)."""
+    for key in keys:
+        character = key if len(key) == 1 else None
+        app.post_message(events.Key(key, character))
 
 
 async def apply_lying_reply(pilot: Any, app: GateApp) -> None:
@@ -117,6 +132,20 @@ async def test_f3_right_after_typing_keeps_each_answer_in_its_gate() -> None:
         assert gates["3_success_metric"].raw == "Median time down"
         assert app.gate_editor.key == "4_data_privacy"
         assert focused_id(app) == "classified-select", "F3 moved the focus to the next gate's field at once"
+
+
+async def test_a_burst_of_keys_across_f3_keeps_every_character_in_its_gate() -> None:
+    config = load_config(ML_CONFIG)
+    app = make_app(config, state_after(config, {"gates": {"1_data_availability": {"classified": "available"}}}))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.select_gate("2_use_case")
+        app.focus_gate_field()
+        await wait_for(pilot, lambda: focused_id(app) == "raw")
+        burst(app, *"Rank tickets", "f3", *"Median time down", "f3")
+        await wait_for(pilot, lambda: app.gate_editor.key == "4_data_privacy", message="two F3s moved on twice")
+        await wait_for(pilot, lambda: app.session.state.gates["3_success_metric"].raw == "Median time down", message="the second answer whole, in its gate")
+        assert app.session.state.gates["2_use_case"].raw == "Rank tickets"
+        assert focused_id(app) == "classified-select"
 
 
 # ------------------------------------------------- item 3: multi-line raw answers

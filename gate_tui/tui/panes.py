@@ -69,14 +69,18 @@ class PaneApp(FileActions):
         return found.first() if found else None
 
     def _reply(self) -> ReplyPane | None:
-        """The reply pane, or None before it is mounted (by id: its module loads after the first frame)."""
+        """The reply pane, or None before it is mounted and ready (by id: its module loads
+        after the first frame)."""
         found = self.query("#reply-pane")
-        return found.first() if found else None  # type: ignore[return-value]
+        pane = found.first() if found else None
+        return pane if pane is not None and getattr(pane, "ready", False) else None  # type: ignore[return-value]
 
     def _history(self) -> HistoryPane | None:
-        """The history pane, or None before it is mounted."""
+        """The history pane, or None before it is mounted and ready (its Ready message
+        then shows the timeline: edits made meanwhile are not lost)."""
         found = self.query("#history-pane")
-        return found.first() if found else None  # type: ignore[return-value]
+        pane = found.first() if found else None
+        return pane if pane is not None and getattr(pane, "ready", False) else None  # type: ignore[return-value]
 
     def action_focus_reply(self) -> None:
         if self._reply() is None:

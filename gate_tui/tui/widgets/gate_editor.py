@@ -86,7 +86,7 @@ class GateEditor(Vertical):
             select.set_options([NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories], chosen)
         else:
             select.value = chosen  # a ChoiceField posts nothing when set from code
-        raw.show(value.raw or "")
+        raw.show(value.raw or "", key)
         set_content(free, no_categories(value.classified))
         select.display = gate.categorical
         free.display = not gate.categorical

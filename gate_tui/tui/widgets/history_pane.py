@@ -67,9 +67,13 @@ class HistoryPane(Vertical):
             super().__init__()
             self.pane = pane
 
+    ready = False
+    """True once the table has its columns (the app shows nothing in it before)."""
+
     def on_mount(self) -> None:
         for label, width in COLUMNS:
             self.table.add_column(label, width=width)
+        self.ready = True
         self.post_message(self.Ready(self))
 
     @property

@@ -63,8 +63,12 @@ class ReplyPane(Vertical):
             super().__init__()
             self.pane = pane
 
+    ready = False
+    """True once mounted with its children (the app leaves the pane alone before)."""
+
     def on_mount(self) -> None:
         self.border_title = border_title(hints_of(self.app))
+        self.ready = True
         self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
