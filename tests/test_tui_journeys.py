@@ -270,3 +270,42 @@ async def test_the_preview_shows_a_several_candidates_warning(monkeypatch: pytes
         await paste(pilot, app, reply("ml_good.md"))
         await wait_for(pilot, lambda: "1 more at 40:1 ignored" in screen_text(app), message="the warning in the preview")
 
+
+
+# ------------------------------------------- item 14: key hints from the keymap
+
+
+REBOUND = {"apply_reply": "f9", "next_gate": "f8", "focus_reply": "f10", "history": "f11", "undo": "ctrl+u"}
+
+
+async def test_every_key_hint_follows_a_rebound_keymap() -> None:
+    config = load_config(ML_CONFIG).model_copy(update={"keymap": REBOUND})
+    app = make_app(config)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: "F9 apply" in screen_text(app), message="the reply pane's title")
+        shown = screen_text(app)
+        assert "Next ▶ 1_data_availability — Data availability  F8" in shown
+        assert "(F10 focuses it)" in shown and "F9 applies it" in shown
+        assert "Last change · F11" in shown and "apply a reply (F10)" in shown
+        assert "Ctrl+J" not in shown and "F3" not in shown and "F2" not in shown
+        await pilot.press("f10")
+        await wait_for(pilot, lambda: focused_id(app) == "reply")
+        app.post_message(events.Paste(reply("ml_good.md")))
+        await wait_for(pilot, lambda: "F9 applies it." in screen_text(app), message="the preview names the rebound key")
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: word(app) == "PASS")
+        await pilot.press("ctrl+u")
+        await wait_for(pilot, lambda: app.session.timeline[-1].kind == "undo", message="the rebound undo works in the reply pane")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: "gate-tui help" in screen_text(app))
+        assert "Ctrl+J" not in screen_text(app) and "F9" in screen_text(app)
+
+
+async def test_the_page_bar_of_a_narrow_terminal_follows_the_keymap() -> None:
+    config = load_config(ML_CONFIG).model_copy(update={"keymap": REBOUND})
+    app = make_app(config)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: "Reply F10" in screen_text(app), message="the page bar")
+        assert "History F11" in screen_text(app) and "Gates F5" in screen_text(app)
+        await pilot.press("f11")
+        await wait_for(pilot, lambda: "Last change · F11" in screen_text(app))

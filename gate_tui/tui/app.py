@@ -351,7 +351,7 @@ class GateApp(InOrderKeys):
             return
         self.gate_editor.clear_messages()
         self.after_transition(reload_form=True)
-        self.notify(f"Restored the state after #{index} (Ctrl+Z undoes this).", markup=False)
+        self.notify(f"Restored the state after #{index} ({self.key_hints['undo']} undoes this).", markup=False)
 
     # ----------------------------------------------------------------- actions
 

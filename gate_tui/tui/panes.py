@@ -16,6 +16,7 @@ from textual import events
 from textual.widget import Widget
 from textual.widgets import Static
 
+from gate_tui.tui import keymap
 from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import gate_value
 from gate_tui.tui.render import WARN_STYLE
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.widgets.reply_pane import ReplyPane
 
-PAGES = ("gates", "reply", "history")
+PAGES = tuple(name for name, _label, _binding in keymap.PAGES)
 PaneT = TypeVar("PaneT", bound=Widget)
 
 

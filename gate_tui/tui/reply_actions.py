@@ -43,7 +43,7 @@ class ReplyActions(BootApp):
             return
         result = self.controller.preview(self.reply_pane.text_area.text)
         self.preview_result = result
-        self.reply_pane.show_preview(None if result is None else preview(result), ok=result is not None and result.ok)
+        self.reply_pane.show_preview(None if result is None else preview(result, self.key_hints), ok=result is not None and result.ok)
 
     def action_apply_reply(self) -> None:
         """Apply the reply in the reply pane; a failing reply stays in the pane."""
@@ -79,7 +79,7 @@ class ReplyActions(BootApp):
 
     def _show_rejected_reply(self, result: ParseResult) -> None:
         self.preview_result = result
-        self.reply_pane.show_preview(preview(result), ok=False)
+        self.reply_pane.show_preview(preview(result, self.key_hints), ok=False)
         first = result.errors[0]
         count = len(result.errors)
         where = f"{first.field_path}: " if first.field_path else ""

@@ -29,14 +29,14 @@ if TYPE_CHECKING:
 NONE_CHOICE = ""
 """The choice standing for "none" (``classified: null``)."""
 NONE_OPTION = (Content("none"), NONE_CHOICE)
-NO_CATEGORIES = Content.styled("no categories — Raw answers this gate", DIM)
+NO_CATEGORIES = Content.styled("no categories (Raw answers it)", DIM)
 
 
 def no_categories(classified: str | None) -> Content:
     """The Classified line of a gate without categories (with a value a reply carried)."""
     if not classified:
         return NO_CATEGORIES
-    return line((classified, ""), ("  (kept as given; this gate has no categories)", DIM))
+    return line((classified, ""), ("  (as given; no categories)", DIM))
 
 
 class GateEditor(Vertical):

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from gate_tui.session.history import Transition
+from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 
 COLUMNS: tuple[tuple[str, int], ...] = (
@@ -52,11 +53,10 @@ class HistoryPane(Vertical):
         }
     """
 
-    BORDER_TITLE = "Last change · F4"
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="diff-scroll"):
-            yield Static(diff_view(None), id="diff")
+            yield Static(diff_view(None, hints_of(self.app)), id="diff")
         yield Static(Content.styled("Timeline", "bold $text-muted"), classes="pane-title")
         yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
 
@@ -73,6 +73,7 @@ class HistoryPane(Vertical):
     def on_mount(self) -> None:
         for label, width in COLUMNS:
             self.table.add_column(label, width=width)
+        self.border_title = f"Last change · {hints_of(self.app)['history']}"
         self.ready = True
         self.post_message(self.Ready(self))
 
@@ -82,7 +83,7 @@ class HistoryPane(Vertical):
 
     def show(self, timeline: Sequence[Transition]) -> None:
         """Show the last transition and append the timeline rows not shown yet."""
-        self.query_one("#diff", Static).update(diff_view(timeline[-1] if timeline else None))
+        self.query_one("#diff", Static).update(diff_view(timeline[-1] if timeline else None, hints_of(self.app)))
         table = self.table
         if table.row_count > len(timeline):
             table.clear()
