@@ -159,8 +159,17 @@ async def test_a_multi_line_answer_is_typed_and_stored_with_its_line_break() -> 
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         await pilot.press(*"line one", "shift+enter", *"line two", "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "line one\nline two", message="stored with the line break")
-        assert len(app.session.timeline) == 1
-        await wait_for(pilot, lambda: "newline" in footer_text(app).lower(), message="the footer names the newline key")
+        await wait_for(pilot, lambda: "^n Newline" in footer_text(app), message="the footer names the newline key")
+
+
+async def test_ctrl_n_in_a_burst_breaks_the_line_where_it_was_typed() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.select_gate("2_use_case")
+        app.focus_gate_field()
+        await wait_for(pilot, lambda: focused_id(app) == "raw")
+        burst(app, *"line one", "ctrl+n", *"line two", "left", "left", "left", "X", "enter")
+        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "line one\nline Xtwo", message="each key in turn")
 
 
 # ------------------------------------------- item 4: a gate without categories

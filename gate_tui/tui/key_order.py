@@ -81,7 +81,9 @@ class InOrderKeys(ReplyActions):
     def take_unreported_typing(self) -> None:
         """Raw typing whose message is still on its way becomes the pending edit now, so
         what is recorded, and the gate asked next, include it."""
-        typed = self.query_one("#raw", RawArea).unreported()
+        stack = self.screen_stack  # the editor's screen, even under a modal; none at shutdown
+        found = stack[0].query("#raw") if stack else None
+        typed = found.first(RawArea).unreported() if found else None
         if typed is not None:
             key, text = typed
             self.edit(FieldRef("raw", key), text)

@@ -88,18 +88,24 @@ class PaneApp(FileActions):
             self.call_after_refresh(self.action_focus_reply)
             return
         self.show_page("reply")
-        self.reply_pane.text_area.focus()
+        self.focus_now(self.reply_pane.text_area)
 
     def action_focus_gates(self) -> None:
         self.show_page("gates")
-        self.gate_list.focus()
+        self.focus_now(self.gate_list)
 
     def action_show_history(self) -> None:
         if self._history() is None:
             self.call_after_refresh(self.action_show_history)
             return
         self.show_page("history")
-        self.history_pane.table.focus()
+        self.focus_now(self.history_pane.table)
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus ``widget`` before the next key is handled (``Widget.focus`` waits its turn
+        behind the keys already queued: Enter right after F3 would go to the old field)."""
+        self.screen.set_focus(widget)
+        widget.focus()  # again in turn, should the widget not be focusable yet (a pane just shown)
 
     # ------------------------------------------------------------------ pages
 
@@ -130,7 +136,8 @@ class PaneApp(FileActions):
                 pane.set_class(pane in ancestors, "-focused")
 
     def on_option_list_option_highlighted(self, event: GateList.OptionHighlighted) -> None:
-        if event.option_list is self.gate_list:
+        # By id, not by querying the list: the news may arrive while the app shuts down.
+        if event.option_list.id == "gate-list" and self.query(GateEditor):
             self.select_gate(self.gate_list.selected_key)
 
     def select_gate(self, key: str | None) -> None:
@@ -153,7 +160,7 @@ class PaneApp(FileActions):
         if key is None:
             return
         categorical = self.config.gates[key].categorical
-        self.query_one("#classified-select" if categorical else "#raw").focus()
+        self.focus_now(self.query_one("#classified-select" if categorical else "#raw"))
 
     def action_next_gate(self) -> None:
         """Select the gate the system asks for next and focus the field that completes it.

@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from gate_tui.tui.keymap import field_binding
+from gate_tui.tui.widgets.own_keys import run_own_binding
 
 
 class RawArea(TextArea):
@@ -117,6 +118,8 @@ class RawArea(TextArea):
         return self.gate_key, self.text
 
     async def _on_key(self, event: events.Key) -> None:
+        if await run_own_binding(self, event):  # Ctrl+N, arrows…: in typing order
+            return
         if event.key == "enter":
             event.stop()
             event.prevent_default()

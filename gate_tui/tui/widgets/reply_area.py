@@ -21,6 +21,7 @@ from textual import events
 from textual.widgets import TextArea
 
 from gate_tui.tui.keymap import field_binding
+from gate_tui.tui.widgets.own_keys import run_own_binding
 
 
 class ReplyArea(TextArea):
@@ -36,6 +37,11 @@ class ReplyArea(TextArea):
     def holds_unchanged_paste(self) -> bool:
         """Whether the pane holds exactly what the last paste left."""
         return bool(self.text) and self.text == self._after_paste
+
+    async def _on_key(self, event: events.Key) -> None:
+        if await run_own_binding(self, event):  # arrows, Ctrl+Z…: in typing order
+            return
+        await super()._on_key(event)
 
     async def _on_paste(self, event: events.Paste) -> None:
         if self.read_only:
