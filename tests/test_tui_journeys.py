@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input
 
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig, GateState, ParseWarning
@@ -159,7 +159,8 @@ async def test_a_multi_line_answer_is_typed_and_stored_with_its_line_break() -> 
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         await pilot.press(*"line one", "shift+enter", *"line two", "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "line one\nline two", message="stored with the line break")
-        await wait_for(pilot, lambda: "^n Newline" in footer_text(app), message="the footer names the newline key")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: "(Ctrl+N: new" in screen_text(app), message="the empty field names the line-break key")
 
 
 async def test_ctrl_n_in_a_burst_breaks_the_line_where_it_was_typed() -> None:
@@ -270,14 +271,14 @@ async def test_the_preview_shows_a_several_candidates_warning(monkeypatch: pytes
         result = real(payload, config, previous_state, actor)
         if actor != "assistant":
             return result
-        extra = ParseWarning(code="several_candidates", message="used the object at 3:1; 1 more at 40:1 ignored")
+        extra = ParseWarning(code="several_candidates", message="used the object at 3:1; 1 more at 40:1 ignored", line=3, column=1)
         return result.model_copy(update={"warnings": [*result.warnings, extra]})
 
     monkeypatch.setattr(controller, "parse", parse_with_candidates)
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, reply("ml_good.md"))
-        await wait_for(pilot, lambda: "1 more at 40:1 ignored" in screen_text(app), message="the warning in the preview")
+        await wait_for(pilot, lambda: "! 3:1  used the object at 3:1; 1 more at 40:1 ignored" in screen_text(app), message="the warning in the preview, with its position")
 
 
 

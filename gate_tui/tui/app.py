@@ -42,9 +42,9 @@ from gate_tui.config.loading import config_title
 from gate_tui.config.spec import ConfigSpec
 from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
-from gate_tui.tui.key_order import InOrderKeys
 from gate_tui.tui.controller import Commit, EditController, PendingEdit
 from gate_tui.tui.form import SUMMARY, FieldRef, gate_value, state_to_form
+from gate_tui.tui.key_order import InOrderKeys
 from gate_tui.tui.render import DIM, field_messages, overrule_line
 from gate_tui.tui.screens.editor import EditorScreen
 from gate_tui.tui.text import line, visible

@@ -226,12 +226,14 @@ def repair_rows(repairs: Iterable[Repair]) -> list[Content]:
 
 
 def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
-    """Warnings that are not repairs (those are listed with their positions already)."""
+    """Warnings that are not repairs (those are listed with their positions already), with
+    the warning's line:column when it has one (e.g. the candidate the parser used)."""
     rows: list[Content] = []
     for warning in warnings:
         if shown_elsewhere(warning.code):
             continue
-        rows.append(line(("  ! ", WARN_STYLE), warning.message))
+        where = f"{warning.line}:{warning.column}  " if warning.line is not None and warning.column is not None else ""
+        rows.append(line(("  ! ", WARN_STYLE), (where, "bold"), warning.message))
     return rows
 
 

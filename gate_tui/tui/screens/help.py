@@ -51,10 +51,11 @@ def _filled(text: str, keys: KeyHints) -> str:
     return text.format_map({action.id: keys[action.id] for action in ACTIONS + FIELD_ACTIONS})
 
 
-def _grid(rows: list[tuple[Text, Text]]) -> Table:
-    """Two columns; a long text wraps inside its column, so wrapped lines keep their indent."""
+def _grid(rows: list[tuple[Text, Text]], width: int = KEY_WIDTH) -> Table:
+    """Two columns (the first ``width`` cells wide, padding included); a long text wraps inside
+    its column, so wrapped lines keep their indent."""
     grid = Table.grid(padding=(0, 1), pad_edge=True)
-    grid.add_column(width=KEY_WIDTH, no_wrap=True)
+    grid.add_column(width=width, min_width=width, no_wrap=True)
     grid.add_column(ratio=1)
     for left, right in rows:
         grid.add_row(left, right)
@@ -75,14 +76,14 @@ def help_renderable(keymap: Mapping[str, str]) -> RenderableType:
         rows.append((Text(""), Text(action.help, style="dim")))
     for key_text, what in EXTRA_KEYS:
         rows.append((Text(key_text, style="bold"), Text(_filled(what, keys))))
-    bullets = [(Text("  •"), Text(_filled(text, keys))) for text in REPLY_PANE]
-    rules = [(Text("  •"), Text(text)) for text in RULES]
-    actors = [(Text(f"  {who}", style="bold"), Text(_filled(what, keys))) for who, what in ACTORS]
+    bullets = [(Text(" •"), Text(_filled(text, keys))) for text in REPLY_PANE]
+    rules = [(Text(" •"), Text(text)) for text in RULES]
+    actors = [(Text(f" {who}", style="bold"), Text(_filled(what, keys))) for who, what in ACTORS]
     return Group(
         _heading("Keys"), _grid(rows), Text(""),
-        _heading("The reply pane"), _grid(bullets), Text(""),
-        _heading("Decision rules"), Text("The system decides, never the model and never the editor:"), _grid(rules), Text(""),
-        _heading("user vs assistant"), _grid(actors), Text(""),
+        _heading("The reply pane"), _grid(bullets, 4), Text(""),
+        _heading("Decision rules"), Text("The system decides, never the model and never the editor:"), _grid(rules, 4), Text(""),
+        _heading("user vs assistant"), _grid(actors, 12), Text(""),
         Text("Esc or q closes this screen.", style="dim"),
     )
 

@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 from gate_tui.decision import gate_complete
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.tui.form import SUMMARY, FieldRef
+from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
 from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.choice_field import ChoiceField
@@ -53,7 +54,7 @@ class GateEditor(Vertical):
         with Horizontal(classes="field-row -raw"):
             # Static, not Label: the field labels need no more, and parsing Label's CSS costs ~1.5 ms at start-up.
             yield Static("Raw", classes="field-label")
-            yield RawArea(id="raw", placeholder="answer in your words")
+            yield RawArea(id="raw", placeholder=f"answer in your words ({hints_of(self.app)['raw_newline']}: new line)")
         yield Static(id="raw-msg", classes="field-msg")
         with Horizontal(classes="field-row -classified"):
             yield Static("Classified", classes="field-label")

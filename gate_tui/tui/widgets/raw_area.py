@@ -41,8 +41,10 @@ class RawArea(TextArea):
     }
     """
 
-    # Under the keymap's ids: the footer shows Undo here too, and rebinding moves them.
-    BINDINGS = [field_binding("undo", "undo"), field_binding("redo", "redo", show=False), field_binding("raw_newline", "newline")]
+    # Under the keymap's ids: the footer shows Undo here too, and rebinding moves them. The
+    # line-break key is named in the field's placeholder and in help, not in the footer:
+    # at 80 columns it would push Save off the footer.
+    BINDINGS = [field_binding("undo", "undo"), field_binding("redo", "redo", show=False), field_binding("raw_newline", "newline", show=False)]
 
     class Submitted(Message):
         """Enter was pressed: record the edit now."""
