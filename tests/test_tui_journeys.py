@@ -319,3 +319,28 @@ async def test_the_page_bar_of_a_narrow_terminal_follows_the_keymap() -> None:
         assert "History F11" in screen_text(app) and "Gates F5" in screen_text(app)
         await pilot.press("f11")
         await wait_for(pilot, lambda: "Last change · F11" in screen_text(app))
+
+
+async def test_the_footer_offers_undo_in_every_pane_where_it_works() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await apply_lying_reply(pilot, app)
+        app.select_gate("1_data_availability")
+        for target in ("#gate-list", "#raw", "#classified-select", "#summary", "#reply", "#timeline"):
+            app.query_one(target).focus()
+            widget = app.query_one(target)
+            await wait_for(pilot, lambda: app.focused is widget, message=f"{target} focused")  # noqa: B023 - awaited here
+            await wait_for(pilot, lambda: "^z Undo" in footer_text(app), message=f"Undo in the footer with {target} focused")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: app.session.timeline[-1].kind == "undo", message="Ctrl+Z in the timeline undoes")
+
+
+async def test_a_paste_then_apply_at_once_applies_the_pasted_reply() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: focused_id(app) == "reply")
+        app.post_message(events.Paste(reply("ml_good.md")))
+        burst(app, "ctrl+j")
+        await wait_for(pilot, lambda: [t.kind for t in app.session.timeline] == ["reply"], message="Ctrl+J applied the paste before it")
+        assert word(app) == "PASS"

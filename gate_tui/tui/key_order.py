@@ -7,8 +7,9 @@ once) the field therefore types the keys that came *after* F3 before the app has
 the focus, and F3 judges a state that lacks the keys that came *before* it.
 
 The editor handles its own keys when they arrive instead (:func:`app_key`), after the
-focused field has typed what it was given (:func:`settle`): F3 sees the whole answer,
-and every key after it goes to the field F3 focused. The Raw field's edits travel with
+focused field has typed (or pasted) what it was given (:func:`settle`): F3 sees the whole
+answer, every key after it goes to the field F3 focused, and Ctrl+J right after a paste
+applies that paste. The Raw field's edits travel with
 the gate they were typed in (:class:`~gate_tui.tui.widgets.raw_area.RawArea.Edited`),
 and one still on its way when the app records or moves is taken at once
 (:meth:`InOrderKeys.take_unreported_typing`).
@@ -32,22 +33,25 @@ SETTLE_LIMIT = 0.5
 
 
 def app_key(app: App[object], event: events.Event) -> bool:
-    """Whether ``event`` is a key the app binds itself, pressed on the main screen
-    (modal screens keep their own keys)."""
+    """Whether ``event`` is a key the app binds itself (priority or not), pressed on the
+    main screen (modal screens keep their own keys)."""
     if not isinstance(event, events.Key) or event.is_forwarded or app.screen is not app.screen_stack[0]:
         return False
-    return any(not binding.priority for binding in app._bindings.key_to_bindings.get(event.key, ()))
+    return event.key in app._bindings.key_to_bindings
+
+
+TYPED = (events.Key, events.Paste)
 
 
 def _keys_waiting(widget: Widget) -> bool:
-    if isinstance(widget._pending_message, events.Key):
+    if isinstance(widget._pending_message, TYPED):
         return True
     waiting = getattr(widget._message_queue, "_queue", ())  # asyncio.Queue's deque
-    return any(isinstance(message, events.Key) for message in list(waiting))
+    return any(isinstance(message, TYPED) for message in list(waiting))
 
 
 async def settle(widget: Widget | None) -> None:
-    """Return once ``widget`` has handled the keys already handed to it."""
+    """Return once ``widget`` has handled the keys and pastes already handed to it."""
     if widget is None:
         return
     deadline = time.monotonic() + SETTLE_LIMIT
