@@ -16,7 +16,9 @@ from textual.widget import Widget
 async def run_own_binding(widget: Widget, event: events.Key) -> bool:
     """Run ``widget``'s binding of ``event.key`` now (the keymap applied); True when one ran
     (the key is then consumed: it does not bubble to run a second time)."""
-    for node, bindings in widget.screen._binding_chain:
+    if event.is_printable and event.character is not None and len(event.key) == 1:
+        return False  # a plain character: text fields bind none (and this runs per keystroke)
+    for node, bindings in widget.screen._binding_chain:  # the keymap applied, as Textual does
         if node is not widget:
             continue
         for binding in bindings.key_to_bindings.get(event.key, ()):
