@@ -15,7 +15,8 @@ prevented, so it never re-enters the user-edit path.
 
 Start-up (the first frame before pydantic, then the boot) lives in :mod:`gate_tui.tui.boot`;
 the panes and focus in :mod:`gate_tui.tui.panes`; replies in :mod:`gate_tui.tui.reply_actions`;
-file commands in :mod:`gate_tui.tui.file_actions`; the edit rules in :mod:`gate_tui.tui.controller`.
+file commands in :mod:`gate_tui.tui.file_actions`; typed keys kept in order across a focus move in
+:mod:`gate_tui.tui.key_order`; the edit rules in :mod:`gate_tui.tui.controller`.
 
 ``GATE_TUI_NO_BLINK=1`` (or ``GateApp(blink=False)``) turns cursor blinking off, for
 tests, screenshots and recordings.
@@ -43,8 +44,8 @@ from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import Commit, EditController, PendingEdit
 from gate_tui.tui.form import SUMMARY, FieldRef, gate_value, state_to_form
+from gate_tui.tui.key_order import InOrderKeys
 from gate_tui.tui.render import DIM, field_messages, number, overrule_line
-from gate_tui.tui.reply_actions import ReplyActions
 from gate_tui.tui.screens.editor import EditorScreen
 from gate_tui.tui.text import line, visible
 from gate_tui.tui.widgets.choice_field import ChoiceField
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
     from gate_tui.session.live import Session
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
-EDITOR_INPUTS = {"raw", "classified-input", "summary"}
+EDITOR_INPUTS = {"raw", "summary"}
 
 
 def gate_commands() -> type[Provider]:
@@ -79,7 +80,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-class GateApp(ReplyActions):
+class GateApp(InOrderKeys):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened by
     :meth:`_boot`, right after the first frame.
 
@@ -119,6 +120,7 @@ class GateApp(ReplyActions):
         self._resumable = resumable
         self._look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
+        self.key_hints = keymap.KeyHints(config.keymap)  # every key named on screen comes from here
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
         self.preview_result: ParseResult | None = None
         self._commit_timer: Timer | None = None
@@ -293,6 +295,8 @@ class GateApp(ReplyActions):
 
     def commit_pending(self) -> None:
         """Record the pending edit (the controller decides how) and show what happened."""
+        if self.session is not None:
+            self.take_unreported_typing()
         if self._commit_timer is not None:
             self._commit_timer.stop()
             self._commit_timer = None
@@ -348,7 +352,7 @@ class GateApp(ReplyActions):
             return
         self.gate_editor.clear_messages()
         self.after_transition(reload_form=True)
-        self.notify(f"Restored the state after {number(index)} (Ctrl+Z undoes this).", markup=False)
+        self.notify(f"Restored the state after {number(index)} ({self.key_hints['undo']} undoes this).", markup=False)
 
     # ----------------------------------------------------------------- actions
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gate_tui.tui.keymap import KeyHints
 from gate_tui.tui.text import visible
 from gate_tui.tui.toasts import ToastApp
 
@@ -30,6 +31,7 @@ class FileActions(ToastApp):
     """
 
     session: Session
+    key_hints: KeyHints  # the keys as the config's keymap bound them (GateApp sets it)
 
     def commit_pending(self) -> None:
         raise NotImplementedError  # GateApp's
@@ -51,7 +53,8 @@ class FileActions(ToastApp):
             where = os.path.abspath(state_file) if state_file is not None else self.session.name  # absolute, as every file message
             self.notify(visible(f"State saved to {where}."), markup=False)
         else:
-            self.notify("This session is in memory only: use “Save state as…” (Ctrl+P) to write a file.", markup=False)
+            palette = self.key_hints["command_palette"]
+            self.notify(f"This session is in memory only: use “Save state as…” ({palette}) to write a file.", markup=False)
         self._toast_new_notices()
 
     def action_save_state_as(self) -> None:

@@ -2,8 +2,13 @@
 
 Every binding has an ``id`` so a config's ``keymap:`` section (binding id → key string,
 e.g. ``apply_reply: ctrl+r``) can move it with :meth:`textual.app.App.set_keymap`.
-The same table feeds the footer, the help screen and the command palette, so the
-three never disagree about what a key does.
+The same table feeds the footer, the help screen, the command palette and every key
+hint written on screen (:class:`KeyHints`: "F9 apply" after ``apply_reply: f9``), so
+none of them disagree about what a key does.
+
+Two kinds of binding live here: :data:`ACTIONS` are the app's own; :data:`FIELD_ACTIONS`
+are bound by widgets (the Raw field's line break, the undo/redo keys that the text
+fields take over from ``TextArea``) under the same ids, so one keymap entry moves both.
 """
 
 from __future__ import annotations
@@ -34,13 +39,21 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("next_gate", "f3", "next_gate", "Next", "Jump to next gate", "Select the gate the system asks for next"),
     KeyAction("history", "f4", "show_history", "History", "Show history", "The last change and the timeline of this session", show=False),
     KeyAction("gates", "f5", "focus_gates", "Gates", "Focus gate list", "Move to the list of gates", show=False),
-    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition (in the reply pane it undoes typing)"),
-    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last", show=False),
+    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition, from any pane (in the reply pane: its own text edits first, then the transition)"),
+    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last (in the reply pane: an undone text edit first)", show=False),
+    KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("save", "ctrl+s", "save_state", "Save", "Save state", "Write the current state to the session's state file"),
     KeyAction("command_palette", "ctrl+p", "command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (a pending edit is recorded first)", priority=True),
 )
-BINDING_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)
+FIELD_ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("raw_newline", "ctrl+n,shift+enter", "newline", "Newline", "Line break in Raw", "Start a new line in a Raw answer (Enter records the answer)"),
+)
+"""Bindings that widgets hold (see the module docstring); listed in help, not in the app's BINDINGS."""
+BINDING_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS + FIELD_ACTIONS)
+BY_ID: dict[str, KeyAction] = {action.id: action for action in ACTIONS + FIELD_ACTIONS}
+PAGES: tuple[tuple[str, str, str], ...] = (("gates", "Gates", "gates"), ("reply", "Reply", "focus_reply"), ("history", "History", "history"))
+"""The panes of a narrow terminal: page name, its label on the page bar, the binding that shows it."""
 
 
 def bindings() -> list[Binding]:
@@ -49,6 +62,13 @@ def bindings() -> list[Binding]:
         Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=a.id, tooltip=a.help)
         for a in ACTIONS
     ]
+
+
+def field_binding(binding_id: str, action: str | None = None, *, show: bool = True) -> Binding:
+    """A widget's binding under one of the ids above (same keys, wording and id as the
+    app's, so the footer says the same and a keymap entry moves it too)."""
+    a = BY_ID[binding_id]
+    return Binding(a.keys, action or a.action, a.footer, show=show, id=a.id, tooltip=a.help)
 
 
 def split_keymap(keymap: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
@@ -71,3 +91,33 @@ def _one_key(key: str) -> str:
 def effective_keys(action: KeyAction, keymap: Mapping[str, str]) -> str:
     """The keys an action is bound to after the config's keymap."""
     return keymap.get(action.id, action.keys)
+
+
+def first_key(keys: str) -> str:
+    """``ctrl+j,ctrl+enter`` → ``Ctrl+J``: the key a hint names (the first one bound)."""
+    return _one_key(keys.split(",")[0])
+
+
+class KeyHints:
+    """The key of each binding id as the config's keymap bound it, for text on screen:
+    ``hints["apply_reply"]`` is ``Ctrl+J``, or ``F9`` after ``keymap: {apply_reply: f9}``."""
+
+    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
+        self.keymap = split_keymap(keymap or {})[0]
+
+    def __getitem__(self, binding_id: str) -> str:
+        return first_key(effective_keys(BY_ID[binding_id], self.keymap))
+
+    def all_keys(self, binding_id: str) -> str:
+        """Every key of a binding (``Ctrl+J / Ctrl+Enter``), for the help screen."""
+        return key_display(effective_keys(BY_ID[binding_id], self.keymap))
+
+
+DEFAULT_HINTS = KeyHints()
+"""The hints of the default keymap (for pure functions called without an app)."""
+
+
+def hints_of(app: object) -> KeyHints:
+    """The app's :class:`KeyHints` (the default ones for an app that has none)."""
+    hints = getattr(app, "key_hints", None)
+    return hints if isinstance(hints, KeyHints) else DEFAULT_HINTS

@@ -16,6 +16,7 @@ from textual import events
 from textual.widget import Widget
 from textual.widgets import Static
 
+from gate_tui.tui import keymap
 from gate_tui.tui.file_actions import FileActions
 from gate_tui.tui.form import gate_value
 from gate_tui.tui.render import WARN_STYLE
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.widgets.reply_pane import ReplyPane
 
-PAGES = ("gates", "reply", "history")
+PAGES = tuple(name for name, _label, _binding in keymap.PAGES)
 PaneT = TypeVar("PaneT", bound=Widget)
 
 
@@ -69,32 +70,42 @@ class PaneApp(FileActions):
         return found.first() if found else None
 
     def _reply(self) -> ReplyPane | None:
-        """The reply pane, or None before it is mounted (by id: its module loads after the first frame)."""
+        """The reply pane, or None before it is mounted and ready (by id: its module loads
+        after the first frame)."""
         found = self.query("#reply-pane")
-        return found.first() if found else None  # type: ignore[return-value]
+        pane = found.first() if found else None
+        return pane if pane is not None and getattr(pane, "ready", False) else None  # type: ignore[return-value]
 
     def _history(self) -> HistoryPane | None:
-        """The history pane, or None before it is mounted."""
+        """The history pane, or None before it is mounted and ready (its Ready message
+        then shows the timeline: edits made meanwhile are not lost)."""
         found = self.query("#history-pane")
-        return found.first() if found else None  # type: ignore[return-value]
+        pane = found.first() if found else None
+        return pane if pane is not None and getattr(pane, "ready", False) else None  # type: ignore[return-value]
 
     def action_focus_reply(self) -> None:
         if self._reply() is None:
             self.call_after_refresh(self.action_focus_reply)
             return
         self.show_page("reply")
-        self.reply_pane.text_area.focus()
+        self.focus_now(self.reply_pane.text_area)
 
     def action_focus_gates(self) -> None:
         self.show_page("gates")
-        self.gate_list.focus()
+        self.focus_now(self.gate_list)
 
     def action_show_history(self) -> None:
         if self._history() is None:
             self.call_after_refresh(self.action_show_history)
             return
         self.show_page("history")
-        self.history_pane.table.focus()
+        self.focus_now(self.history_pane.table)
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus ``widget`` before the next key is handled (``Widget.focus`` waits its turn
+        behind the keys already queued: Enter right after F3 would go to the old field)."""
+        self.screen.set_focus(widget)
+        widget.focus()  # again in turn, should the widget not be focusable yet (a pane just shown)
 
     # ------------------------------------------------------------------ pages
 
@@ -125,7 +136,8 @@ class PaneApp(FileActions):
                 pane.set_class(pane in ancestors, "-focused")
 
     def on_option_list_option_highlighted(self, event: GateList.OptionHighlighted) -> None:
-        if event.option_list is self.gate_list:
+        # By id, not by querying the list: the news may arrive while the app shuts down.
+        if event.option_list.id == "gate-list" and self.query(GateEditor):
             self.select_gate(self.gate_list.selected_key)
 
     def select_gate(self, key: str | None) -> None:
@@ -148,10 +160,15 @@ class PaneApp(FileActions):
         if key is None:
             return
         categorical = self.config.gates[key].categorical
-        self.query_one("#classified-select" if categorical else "#raw").focus()
+        self.focus_now(self.query_one("#classified-select" if categorical else "#raw"))
 
     def action_next_gate(self) -> None:
-        """Select the gate the system asks for next and focus the field that completes it."""
+        """Select the gate the system asks for next and focus the field that completes it.
+
+        The pending edit is recorded first: the answer just typed may complete the gate on
+        show, and the next gate is the one asked for *after* it (else F3 stays put).
+        """
+        self.commit_pending()
         key = self.session.decision.next_gate
         if key is None:
             self.commit_pending()

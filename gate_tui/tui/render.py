@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.content import Content
 
 from gate_tui.decision import gate_complete
+from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.text import line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import shown_elsewhere
 
@@ -100,12 +101,13 @@ def overrule_line(claimed: StatusInfo | None, decision: DecisionView | None) -> 
     return None
 
 
-def decision_details(config: ConfigView, decision: DecisionView, extra: Sequence[Content] = ()) -> Content:
-    """The text beside the big word: verdict, reason, next gate and its question."""
+def decision_details(config: ConfigView, decision: DecisionView, extra: Sequence[Content] = (), keys: KeyHints = DEFAULT_HINTS) -> Content:
+    """The text beside the big word: verdict, reason, next gate (and the key that jumps
+    there) and its question."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
     rows = [line((verdict(decision), style), (" · ", DIM), reason_text(decision))]
     if decision.next_gate is not None and decision.next_gate in config.gates:
-        rows.append(line(("Next ▶ ", DIM), (gate_title(config, decision.next_gate), "bold"), ("  F3", DIM)))
+        rows.append(line(("Next ▶ ", DIM), (gate_title(config, decision.next_gate), "bold"), (f"  {keys['next_gate']}", DIM)))
         rows.append(plain(decision.next_question or config.gates[decision.next_gate].question, "italic"))
     rows.extend(extra)
     return lines(rows)
@@ -196,11 +198,11 @@ def transition_heading(transition: Transition) -> Content:
     return line(*parts)
 
 
-def diff_view(transition: Transition | None, width: int | None = None) -> Content:
+def diff_view(transition: Transition | None, width: int | None = None, keys: KeyHints = DEFAULT_HINTS) -> Content:
     """The diff pane: the last transition's actor and each changed field, before → after
     (each row fitting ``width`` cells when given)."""
     if transition is None:
-        return lines([plain("No changes yet.", "italic"), plain("Type in a gate or apply a reply (F2).", DIM)])
+        return lines([plain("No changes yet.", "italic"), plain(f"Type in a gate or apply a reply ({keys['focus_reply']}).", DIM)])
     rows = [transition_heading(transition)]
     changed = [change_row(change, width) for change in field_changes(transition.diff)]
     rows.extend(changed or [plain("  no field changed", DIM)])
@@ -256,19 +258,21 @@ def repair_rows(repairs: Iterable[Repair]) -> list[Content]:
 
 
 def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
-    """Warnings that are not repairs (those are listed with their positions already)."""
+    """Warnings that are not repairs (those are listed with their positions already), with
+    the warning's line:column when it has one (e.g. the candidate the parser used)."""
     rows: list[Content] = []
     for warning in warnings:
         if shown_elsewhere(warning.code):
             continue
-        rows.append(line(("  ! ", WARN_STYLE), warning.message))
+        where = f"{warning.line}:{warning.column}  " if warning.line is not None and warning.column is not None else ""
+        rows.append(line(("  ! ", WARN_STYLE), (where, "bold"), warning.message))
     return rows
 
 
-def preview(result: ParseResult) -> Content:
+def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS) -> Content:
     """What applying a reply would do: decision after, repairs, changes, or the errors."""
     rows = _preview_ok(result) if result.ok else _preview_failed(result)
-    rows.append(plain("Ctrl+J applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
+    rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
     return lines(rows)
 
 

@@ -43,7 +43,7 @@ class ReplyActions(BootApp):
             return
         result = self.controller.preview(self.reply_pane.text_area.text)
         self.preview_result = result
-        self.reply_pane.show_preview(None if result is None else preview(result), ok=result is not None and result.ok)
+        self.reply_pane.show_preview(None if result is None else preview(result, self.key_hints), ok=result is not None and result.ok)
 
     def action_apply_reply(self) -> None:
         """Apply the reply in the reply pane; a failing reply stays in the pane."""
@@ -52,7 +52,7 @@ class ReplyActions(BootApp):
             return
         outcome = self.controller.apply_reply(self.reply_pane.text_area.text)
         if outcome.kind == "empty":
-            self.notify("The reply pane is empty: paste a model reply first (F2).", severity="warning", markup=False)
+            self.notify(f"The reply pane is empty: paste a model reply first ({self.key_hints['focus_reply']}).", severity="warning", markup=False)
         elif outcome.kind == "rejected":
             assert outcome.result is not None
             self._show_rejected_reply(outcome.result)
@@ -66,9 +66,20 @@ class ReplyActions(BootApp):
             self.gate_editor.clear_messages()
             self._notify_applied(outcome.result)
 
+    def action_clear_reply(self) -> None:
+        """Empty the reply pane as one text edit (Ctrl+Z in the pane brings it back)."""
+        if self._reply() is None:
+            return
+        area = self.reply_pane.text_area
+        if not area.text:
+            self.notify("The reply pane is empty already.", markup=False)
+            return
+        area.clear_text()
+        self.notify(f"Reply pane cleared ({self.key_hints['undo']} in the pane brings the text back).", markup=False)
+
     def _show_rejected_reply(self, result: ParseResult) -> None:
         self.preview_result = result
-        self.reply_pane.show_preview(preview(result), ok=False)
+        self.reply_pane.show_preview(preview(result, self.key_hints), ok=False)
         first = result.errors[0]
         count = len(result.errors)
         where = f"{first.field_path}: " if first.field_path else ""

@@ -1,9 +1,14 @@
-"""The help screen (F1): the keys as bound now, the decision rule, and user vs assistant."""
+"""The help screen (F1): the keys as bound now, the reply pane's rules, the decision rule,
+and user vs assistant. Laid out as two-column grids so that a wrapped line keeps its
+indent; the scrollable body has the focus, so the scroll keys work as soon as it opens."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -11,49 +16,76 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from gate_tui.tui.keymap import ACTIONS, effective_keys, key_display
-from gate_tui.tui.render import DIM
-from gate_tui.tui.text import line, lines, plain
+from gate_tui.tui.keymap import ACTIONS, FIELD_ACTIONS, KeyHints
+from gate_tui.tui.text import visible
 
 EXTRA_KEYS = (
     ("Tab / Shift+Tab", "move between panes and fields"),
     ("Enter (gate list)", "edit the selected gate"),
-    ("Enter (gate field)", "record the edit now"),
+    ("Enter (gate field)", "record the edit now (in Raw too; {raw_newline} starts a new line)"),
     ("Enter (timeline)", "restore the state after that row (undoable)"),
+    ("F7 (reply pane, Raw)", "select all the text (then type or paste over it, or Delete)"),
+    ("Ctrl+X / C / V", "cut, copy, paste in a text field"),
+    ("Esc (category list)", "close the list without choosing"),
 )
 RULES = (
-    "The system decides, never the model and never the editor:",
-    "  • walk the gates in gate_order; the first required gate that is not complete",
-    "    is the next gate, and the decision is NO PASS;",
-    "  • when every required gate is complete the decision is PASS;",
-    "  • a gate with categories is complete when 'classified' is set,",
-    "    a free-text gate when 'raw' is set;",
-    "  • a status the model writes is only a claim: when it differs, the decision",
-    "    panel says so (\"model claimed PASS — overruled: …\").",
+    "walk the gates in gate_order; the first required gate that is not complete is the next gate, and the decision is NO PASS;",
+    "when every required gate is complete the decision is PASS;",
+    "a gate with categories is complete when 'classified' is set, a free-text gate when 'raw' is set;",
+    "a status the model writes is only a claim: when it differs, the decision panel says so (\"model claimed PASS — overruled: …\").",
 )
 ACTORS = (
-    "user: you. Each edit of a field becomes a patch that the parser checks against",
-    "  the config; it is recorded when you pause, press Enter or leave the field.",
-    "assistant: a model reply you paste into the reply pane. It must be a full state",
-    "  (summary, gates, status); the preview shows the outcome before Ctrl+J applies it.",
-    "Only a reply or an edit the parser accepts changes the state; a rejected one",
-    "  changes nothing and shows its errors. Undo/redo move over both kinds.",
+    ("user", "you. Each edit of a field becomes a patch that the parser checks against the config; it is recorded when you pause, press Enter or leave the field."),
+    ("assistant", "a model reply you paste into the reply pane. It must be a full state (summary, gates, status); the preview shows the outcome before {apply_reply} applies it."),
+    ("", "Only a reply or an edit the parser accepts changes the state; a rejected one changes nothing and shows its errors. Undo/redo move over both kinds."),
 )
+REPLY_PANE = (
+    "Pasting into a pane that holds an earlier paste, unchanged since, replaces it; {undo} brings the earlier text back.",
+    "{undo} / {redo} in the reply pane undo and redo its own text edits first; with none left (as right after {apply_reply} applied a reply) they undo and redo the last transition.",
+)
+KEY_WIDTH = 22
 
 
-def help_content(keymap: Mapping[str, str]) -> Content:
-    """The whole help text, with the keys as the config's keymap bound them."""
-    rows = [plain("Keys", "bold underline")]
-    for action in ACTIONS:
-        keys = key_display(effective_keys(action, keymap))
-        rows.append(line((f"  {keys:<22}", "bold"), action.name))
-        rows.append(line(f"  {'':<22}", (action.help, DIM)))
-    for keys, what in EXTRA_KEYS:
-        rows.append(line((f"  {keys:<22}", "bold"), what))
-    rows += [Content(""), plain("Decision rules", "bold underline")] + [plain(text) for text in RULES]
-    rows += [Content(""), plain("user vs assistant", "bold underline")] + [plain(text) for text in ACTORS]
-    rows += [Content(""), plain("Esc or F1 closes this screen.", DIM)]
-    return lines(rows)
+def _filled(text: str, keys: KeyHints) -> str:
+    """``text`` with ``{binding_id}`` replaced by that binding's key as bound now."""
+    return text.format_map({action.id: keys[action.id] for action in ACTIONS + FIELD_ACTIONS})
+
+
+def _grid(rows: list[tuple[Text, Text]], width: int = KEY_WIDTH) -> Table:
+    """Two columns (the first ``width`` cells wide, padding included); a long text wraps inside
+    its column, so wrapped lines keep their indent."""
+    grid = Table.grid(padding=(0, 1), pad_edge=True)
+    grid.add_column(width=width, min_width=width, no_wrap=True)
+    grid.add_column(ratio=1)
+    for left, right in rows:
+        grid.add_row(left, right)
+    return grid
+
+
+def _heading(text: str) -> Text:
+    return Text(text, style="bold underline")
+
+
+def help_renderable(keymap: Mapping[str, str]) -> RenderableType:
+    """The whole help text, with the keys as the config's keymap bound them. Every piece is
+    a ``rich.text.Text`` (literal, never markup): key strings come from a config file."""
+    keys = KeyHints(keymap)
+    rows: list[tuple[Text, Text]] = []
+    for action in ACTIONS + FIELD_ACTIONS:
+        rows.append((Text(visible(keys.all_keys(action.id), one_line=True), style="bold"), Text(action.name)))
+        rows.append((Text(""), Text(action.help, style="dim")))
+    for key_text, what in EXTRA_KEYS:
+        rows.append((Text(key_text, style="bold"), Text(_filled(what, keys))))
+    bullets = [(Text(" •"), Text(_filled(text, keys))) for text in REPLY_PANE]
+    rules = [(Text(" •"), Text(text)) for text in RULES]
+    actors = [(Text(f" {who}", style="bold"), Text(_filled(what, keys))) for who, what in ACTORS]
+    return Group(
+        _heading("Keys"), _grid(rows), Text(""),
+        _heading("The reply pane"), _grid(bullets, 4), Text(""),
+        _heading("Decision rules"), Text("The system decides, never the model and never the editor:"), _grid(rules, 4), Text(""),
+        _heading("user vs assistant"), _grid(actors, 12), Text(""),
+        Text("Esc or q closes this screen.", style="dim"),
+    )
 
 
 class HelpScreen(ModalScreen[None]):
@@ -90,7 +122,11 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static(Content.styled("gate-tui help", "bold"), id="help-title")
-            yield Static(help_content(self.keymap), id="help-text")
+            yield Static(help_renderable(self.keymap), id="help-text")
+
+    def on_mount(self) -> None:
+        # The scrollable body takes the focus: PageDown, Down and End scroll it at once.
+        self.query_one("#help-body").focus()
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

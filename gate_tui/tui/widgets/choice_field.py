@@ -7,7 +7,8 @@ start-up). This field draws the chosen option and ``▼`` itself, looks like a c
 the field) only when asked: Enter, Space, ↑ or ↓, a click, or typing. In the list, Enter
 or a click chooses, Esc or a click elsewhere closes it, and typing moves to the first
 option that starts with what was typed (letters typed within a second add up, as in a
-native drop-down; failing a prefix, the first option that contains it).
+native drop-down; failing a prefix, the first option that contains it). The app's undo and
+redo keys close the list and undo/redo the last transition, as they do everywhere else.
 
 Setting :attr:`ChoiceField.value` from code posts nothing; only a choice the user
 made in the menu posts :class:`ChoiceField.Changed` (so loading a state is never
@@ -29,6 +30,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from gate_tui.tui.keymap import field_binding
 
 ARROW = "▼"
 TYPE_AHEAD_SECONDS = 1.0
@@ -157,7 +160,12 @@ class ChoiceField(Widget, can_focus=True):
 class ChoiceMenu(ModalScreen[str | None]):
     """The options of a :class:`ChoiceField`, drawn right under it; dismisses with the chosen value."""
 
-    BINDINGS = [Binding("escape", "close", "Close", show=False)]
+    BINDINGS = [
+        Binding("escape", "close", "Close", show=False),
+        # A modal cuts the app's bindings off: bring undo/redo (by their ids) into the menu.
+        field_binding("undo", "close_then('undo_transition')", show=False),
+        field_binding("redo", "close_then('redo_transition')", show=False),
+    ]
     DEFAULT_CSS = """
     ChoiceMenu {
         background: transparent;
@@ -228,3 +236,8 @@ class ChoiceMenu(ModalScreen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    async def action_close_then(self, action: str) -> None:
+        """Close the menu, then run the app's ``action`` (undo/redo reloads the field)."""
+        self.dismiss(None)
+        await self.app.run_action(action)

@@ -15,6 +15,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
+from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import big_word, decision_details, verdict
 from gate_tui.tui.widgets.refresh import set_content
 
@@ -41,4 +42,4 @@ class DecisionPanel(Horizontal):
         if set_content(word, big_word(self.word)):
             word.set_class(decision.pass_, "-pass")
             word.set_class(not decision.pass_, "-no-pass")
-        set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra))
+        set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra, hints_of(self.app)))

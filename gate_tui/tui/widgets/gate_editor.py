@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 from gate_tui.decision import gate_complete
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.tui.form import SUMMARY, FieldRef
+from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
 from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.choice_field import ChoiceField
@@ -29,6 +30,14 @@ if TYPE_CHECKING:
 NONE_CHOICE = ""
 """The choice standing for "none" (``classified: null``)."""
 NONE_OPTION = (Content("none"), NONE_CHOICE)
+NO_CATEGORIES = Content.styled("no categories (Raw answers it)", DIM)
+
+
+def no_categories(classified: str | None) -> Content:
+    """The Classified line of a gate without categories (with a value a reply carried)."""
+    if not classified:
+        return NO_CATEGORIES
+    return line((classified, ""), ("  (as given; no categories)", DIM))
 
 
 class GateEditor(Vertical):
@@ -45,14 +54,14 @@ class GateEditor(Vertical):
         with Horizontal(classes="field-row -raw"):
             # Static, not Label: the field labels need no more, and parsing Label's CSS costs ~1.5 ms at start-up.
             yield Static("Raw", classes="field-label")
-            yield RawArea(id="raw", placeholder="answer in your words")
+            yield RawArea(id="raw", placeholder=f"answer in your words ({hints_of(self.app)['raw_newline']}: new line)")
         yield Static(id="raw-msg", classes="field-msg")
         with Horizontal(classes="field-row -classified"):
             yield Static("Classified", classes="field-label")
             yield ChoiceField([NONE_OPTION], NONE_CHOICE, id="classified-select")
-            # A gate without categories is answered by Raw alone: the field shows that (and
-            # any value a reply carried) but takes no typing and no focus.
-            yield Input(id="classified-input", placeholder="no categories — Raw answers this gate", compact=True, disabled=True)
+            # A gate without categories is answered by Raw alone: a dim text says so (and shows
+            # any value a reply carried); it is not an input, so it takes no typing and no focus.
+            yield Static(NO_CATEGORIES, id="classified-none")
         yield Static(id="classified-msg", classes="field-msg")
 
     def field_for(self, widget_id: str | None) -> FieldRef | None:
@@ -61,7 +70,7 @@ class GateEditor(Vertical):
             return None
         if widget_id == "raw":
             return FieldRef("raw", self.key)
-        if widget_id in ("classified-select", "classified-input"):
+        if widget_id == "classified-select":
             return FieldRef("classified", self.key)
         return None
 
@@ -72,15 +81,14 @@ class GateEditor(Vertical):
         self.key = key
         raw = self.query_one("#raw", RawArea)
         select = self.query_one("#classified-select", ChoiceField)
-        free = self.query_one("#classified-input", Input)
+        free = self.query_one("#classified-none", Static)
         chosen = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
         if switching:
             select.set_options([NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories], chosen)
         else:
             select.value = chosen  # a ChoiceField posts nothing when set from code
-        raw.show(value.raw or "")
-        with self.prevent(Input.Changed):
-            free.value = value.classified or ""
+        raw.show(value.raw or "", key)
+        set_content(free, no_categories(value.classified))
         select.display = gate.categorical
         free.display = not gate.categorical
         set_content(self.query_one("#gate-question", Static), plain(gate.question, "italic"))

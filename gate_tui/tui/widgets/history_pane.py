@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from gate_tui.session.history import Transition
+from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 
 COLUMNS: tuple[tuple[str, int], ...] = (
@@ -59,11 +60,10 @@ class HistoryPane(Vertical):
         }
     """
 
-    BORDER_TITLE = "Last change · F4"
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="diff-scroll"):
-            yield Static(diff_view(None), id="diff")
+            yield Static(diff_view(None, hints_of(self.app)), id="diff")
         yield Static(Content.styled("Timeline", "bold $text-muted"), classes="pane-title")
         yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
 
@@ -74,9 +74,14 @@ class HistoryPane(Vertical):
             super().__init__()
             self.pane = pane
 
+    ready = False
+    """True once the table has its columns (the app shows nothing in it before)."""
+
     def on_mount(self) -> None:
         for label, width in COLUMNS:
             self.table.add_column(label, width=width)
+        self.border_title = f"Last change · {hints_of(self.app)['history']}"
+        self.ready = True
         self.post_message(self.Ready(self))
 
     _last: Transition | None = None
@@ -85,7 +90,7 @@ class HistoryPane(Vertical):
         """The last change, its rows fitted to the pane's width (values cut in the middle)."""
         diff = self.query_one("#diff", Static)
         width = diff.content_size.width or self.content_size.width
-        diff.update(diff_view(self._last, width - 1 if width > 0 else None))
+        diff.update(diff_view(self._last, width - 1 if width > 0 else None, hints_of(self.app)))
 
     def on_resize(self) -> None:
         self._show_diff()

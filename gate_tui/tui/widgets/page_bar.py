@@ -1,7 +1,8 @@
 """The page bar of narrow terminals: Gates · Reply · History, one of them active.
 
 A single ``Static`` (Textual's ``Tabs`` costs a dozen nodes and an animated underline
-at start-up); a click picks the page under the mouse, F5 / F2 / F4 do the same.
+at start-up); a click picks the page under the mouse, and so do the keys it names (the
+keymap's: F5 / F2 / F4 by default).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-PAGES: tuple[tuple[str, str, str], ...] = (("gates", "Gates", "F5"), ("reply", "Reply", "F2"), ("history", "History", "F4"))
+from gate_tui.tui.keymap import PAGES, hints_of
 
 
 class PageBar(Static):
@@ -38,8 +39,9 @@ class PageBar(Static):
         parts: list[str | tuple[str, str]] = []
         self._spans = []
         position = 0
-        for name, label, key in PAGES:
-            text = f" {label} {key} "
+        keys = hints_of(self.app)
+        for name, label, binding_id in PAGES:
+            text = f" {label} {keys[binding_id]} "
             style = "bold reverse $accent" if name == page else "$text-muted"
             parts += [(text, style), " "]
             self._spans.append((position, position + len(text), name))

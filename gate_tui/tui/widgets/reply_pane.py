@@ -1,6 +1,7 @@
 """The reply pane: a multi-line text area for a model's reply and a live preview of it.
 
-Paste keeps every line (a ``TextArea``, not an ``Input``). The preview shows what
+Paste keeps every line (a ``TextArea``, not an ``Input``); a paste over an unchanged
+paste replaces it, and undo falls through to the app's (:mod:`.reply_area`). The preview shows what
 applying the reply would do; it is computed by the app (through ``parse``) and only
 displayed here.
 """
@@ -11,15 +12,24 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Static, TextArea
+from textual.widgets import Static
 
+from gate_tui.tui.keymap import KeyHints, hints_of
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import lines, plain
+from gate_tui.tui.widgets.reply_area import ReplyArea
 
-EMPTY_HINT = lines([
-    plain("Paste a model reply above (F2 focuses it).", DIM),
-    plain("The preview shows what applying it would do; Ctrl+J applies it.", DIM),
-])
+
+def empty_hint(keys: KeyHints) -> Content:
+    """What the preview says while the pane is empty (keys as the keymap binds them)."""
+    return lines([
+        plain(f"Paste a model reply above ({keys['focus_reply']} focuses it).", DIM),
+        plain(f"The preview shows what applying it would do; {keys['apply_reply']} applies it.", DIM),
+    ])
+
+
+def border_title(keys: KeyHints) -> str:
+    return f"Model reply · {keys['focus_reply']} focus · {keys['apply_reply']} apply · {keys['clear_reply']} clear"
 
 
 class ReplyPane(Vertical):
@@ -46,8 +56,6 @@ class ReplyPane(Vertical):
         }
     """
 
-    BORDER_TITLE = "Model reply · F2 focus · Ctrl+J apply"
-
     class Ready(Message):
         """Posted once mounted (the pane is mounted lazily, after the first frame)."""
 
@@ -55,27 +63,32 @@ class ReplyPane(Vertical):
             super().__init__()
             self.pane = pane
 
+    ready = False
+    """True once mounted with its children (the app leaves the pane alone before)."""
+
     def on_mount(self) -> None:
+        self.border_title = border_title(hints_of(self.app))
+        self.ready = True
         self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
-        yield TextArea(id="reply", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        yield ReplyArea(id="reply", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
         with VerticalScroll(id="preview-scroll"):
-            yield Static(EMPTY_HINT, id="preview")
+            yield Static(empty_hint(hints_of(self.app)), id="preview")
 
     @property
-    def text_area(self) -> TextArea:
-        return self.query_one("#reply", TextArea)
+    def text_area(self) -> ReplyArea:
+        return self.query_one("#reply", ReplyArea)
 
     def show_preview(self, content: Content | None, ok: bool | None = None) -> None:
         """Show a preview (``None``: the empty-pane hint)."""
         preview = self.query_one("#preview", Static)
-        preview.update(EMPTY_HINT if content is None else content)
+        preview.update(empty_hint(hints_of(self.app)) if content is None else content)
         preview.set_class(ok is False, "-errors")
         preview.set_class(ok is True, "-ok")
 
     def clear(self) -> None:
-        """Empty the text area without sending a Changed message."""
-        with self.prevent(TextArea.Changed):
-            self.text_area.text = ""
+        """Empty the text area and its text history (a reply was applied) without sending
+        a Changed message: Ctrl+Z in the empty pane then undoes the applied reply."""
+        self.text_area.reset()
         self.show_preview(None)
