@@ -80,11 +80,10 @@ class ReplyActions(BootApp):
     def _show_rejected_reply(self, result: ParseResult) -> None:
         self.preview_result = result
         self.reply_pane.show_preview(preview(result, self.key_hints), ok=False)
-        first = result.errors[0]
+        # One line: the preview lists every error; a long toast would hide the decision panel.
         count = len(result.errors)
-        where = f"{first.field_path}: " if first.field_path else ""
-        message = f"{count} error{'s' * (count != 1)}, state unchanged. {where}{first.message}"
-        self.notify(visible(message), title="Reply rejected", severity="error", markup=False)
+        message = f"{count} error{'s' * (count != 1)}, nothing changed (see the preview)"
+        self.notify(message, title="Reply rejected", severity="error", markup=False)
 
     def _notify_applied(self, result: ParseResult) -> None:
         assert result.decision is not None
