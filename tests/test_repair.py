@@ -31,7 +31,7 @@ def position(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
 
 
 def codes_at(text: str) -> list[tuple[str, int, int]]:
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is not None, result.error
     return [(r.code, r.line, r.column) for r in result.repairs]
 
@@ -41,7 +41,7 @@ def codes_at(text: str) -> list[tuple[str, int, int]]:
 
 def test_trailing_comma_in_object_and_array() -> None:
     text = '{\n  "summary": "s",\n  "gates": {"a": [1, 2,],},\n}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {"a": [1, 2]}}
     assert [(r.code, r.line, r.column) for r in result.repairs] == [
         ("trailing_comma", 3, 23),
@@ -54,7 +54,7 @@ def test_trailing_comma_in_object_and_array() -> None:
 
 def test_single_quotes_with_escapes() -> None:
     text = "{'summary': 'it\\'s \"done\"', 'gates': {}}"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": 'it\'s "done"', "gates": {}}
     assert [(r.code, r.line, r.column) for r in result.repairs] == [("single_quotes", 1, 2)]
     assert result.repairs[0].message == "3 single-quoted strings → double quotes (the last at line 1, column 29)"
@@ -62,7 +62,7 @@ def test_single_quotes_with_escapes() -> None:
 
 def test_one_single_quoted_key_is_reported_alone() -> None:
     text = '{"summary": "s", \'gates\': {}}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {}}
     assert [(r.code, r.line, r.column, r.message) for r in result.repairs] == [
         ("single_quotes", 1, 18, "single-quoted string → double quotes")
@@ -71,7 +71,7 @@ def test_one_single_quoted_key_is_reported_alone() -> None:
 
 def test_python_literals_outside_strings_only() -> None:
     text = '{"summary": "True None", "status": {"pass": True, "next_gate": None, "x": False}}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "True None", "status": {"pass": True, "next_gate": None, "x": False}}
     assert [(r.code, r.column) for r in result.repairs] == [
         ("python_literal", text.index("True,") + 1),
@@ -83,7 +83,7 @@ def test_python_literals_outside_strings_only() -> None:
 
 def test_line_and_block_comments() -> None:
     text = '{\n  // the state\n  "summary": "s", /* inline { " */ "gates": {}\n}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {}}
     assert codes_at(text) == [("comment", 2, 3), ("comment", 3, 19)]
     assert [r.message for r in result.repairs] == ["removed a // comment", "removed a /* */ comment"]
@@ -91,7 +91,7 @@ def test_line_and_block_comments() -> None:
 
 def test_unquoted_keys_only_before_a_colon() -> None:
     text = '{summary: "s", gates : {2_use_case: {raw: null}}, status: {}}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {"2_use_case": {"raw": None}}, "status": {}}
     assert codes_at(text) == [("unquoted_key", 1, 2), ("unquoted_key", 1, 16), ("unquoted_key", 1, 25), ("unquoted_key", 1, 38), ("unquoted_key", 1, 51)]
     assert result.repairs[0].message == "quoted the key 'summary'"
@@ -99,14 +99,14 @@ def test_unquoted_keys_only_before_a_colon() -> None:
 
 def test_python_word_as_a_key_is_a_key() -> None:
     text = '{True: 1, "summary": "s"}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"True": 1, "summary": "s"}
     assert codes_at(text) == [("unquoted_key", 1, 2)]
 
 
 def test_smart_quotes_used_as_json_quotes() -> None:
     text = "{\u201csummary\u201d: \u201cs\u201d, \u2018gates\u2019: {}}"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {}}
     assert [(r.code, r.line, r.column) for r in result.repairs] == [("smart_quotes", 1, 2)]
 
@@ -131,7 +131,7 @@ def test_positions_are_in_the_original_text() -> None:
 
 def test_repairs_inside_a_fence_keep_positions() -> None:
     text = 'Reply:\n```json\n{"summary": "s", "gates": {},}\n```'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.source == "fence"
     assert [(r.code, r.line, r.column) for r in result.repairs] == [("trailing_comma", 3, 29)]
 
@@ -161,7 +161,7 @@ def test_repairs_inside_a_fence_keep_positions() -> None:
     ],
 )
 def test_truncated_reply(text: str, value: dict, note: str) -> None:
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == value
     truncated = [r for r in result.repairs if r.code == "truncated"]
     assert len(truncated) == 1
@@ -178,7 +178,7 @@ def test_truncated_reply(text: str, value: dict, note: str) -> None:
     ],
 )
 def test_fence_marker_inside_a_repaired_string_or_comment_is_content(text: str) -> None:
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is not None, result.error
     assert "truncated" not in [r.code for r in result.repairs]
     assert result.span == (text.index("{"), len(text))
@@ -186,7 +186,7 @@ def test_fence_marker_inside_a_repaired_string_or_comment_is_content(text: str) 
 
 def test_truncation_position_is_where_the_text_stops() -> None:
     text = '{\n  "summary": "s",\n  "gates": {"a": {"raw": "half'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {"a": {"raw": "half"}}}
     assert codes_at(text) == [("truncated", 3, 31)]
     assert result.span == (0, len(text))
@@ -194,7 +194,7 @@ def test_truncation_position_is_where_the_text_stops() -> None:
 
 def test_truncation_position_ignores_trailing_blanks() -> None:
     text = '{\n  "summary": "s",\n  "gates": {"a": null,   \n\n  '
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {"a": None}}
     assert codes_at(text) == [("truncated", 3, 23)]
     assert result.span == (0, text.index("null,") + 5)
@@ -206,13 +206,13 @@ def test_raw_line_break_inside_a_string_is_not_repaired() -> None:
 
 def test_truncated_object_wins_over_its_own_closed_parts() -> None:
     text = 'Reply: {"summary": "s", "gates": {"a": {"raw": "x"}}, "status": {"pass": fa'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {"a": {"raw": "x"}}, "status": {}}
 
 
 def test_truncated_inside_a_closed_fence() -> None:
     text = '```json\n{"summary": "s", "gates": {\n```\nsorry, I ran out of space'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {}}
     assert result.source == "fence"
 
@@ -241,7 +241,7 @@ def test_truncated_inside_a_closed_fence() -> None:
     ],
 )
 def test_no_content_is_invented(text: str) -> None:
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is None
     assert result.error == NO_OBJECT
 
@@ -291,7 +291,7 @@ def test_quick_repair_gives_up_after_its_fix_limit() -> None:
     text = "{" + ", ".join(f'"k{i}": [1,]' for i in range(20)) + "}"
     assert quick_repair(text, 0, max_fixes=5) is None
     assert quick_repair(text, 0, max_fixes=20) is not None
-    assert len(extract_json(text).repairs) == 20
+    assert len(extract_json(text, accept_truncated=True).repairs) == 20
 
 
 def test_python_literals_are_fixed_in_one_pass() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate_tui.models import Repair
-from gate_tui.parsing.repair.vocabulary import PER_STRING_CODES, Fix, RepairRecord
+from gate_tui.parsing.repair.vocabulary import PER_STRING_CODES, Fix, RepairRecord, certainty
 
 
 def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
@@ -42,11 +42,13 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
                 last += 1
         line, column = lines.position(fix.offset)
         message = fix.message
-        if last > index:
-            last_line, last_column = lines.position(ordered[last].offset)
+        strings = fix.count + sum(other.count for other in ordered[index + 1 : last + 1])
+        if fix.code in PER_STRING_CODES and strings > 1:
+            final = max(ordered[last].offset, ordered[last].last)
+            last_line, last_column = lines.peek(final)
             noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
-            message = f"{last - index + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
-        repairs.append({"code": fix.code, "message": message, "line": line, "column": column})
+            message = f"{strings} {noun} → double quotes (the last at line {last_line}, column {last_column})"
+        repairs.append({"code": fix.code, "message": message, "line": line, "column": column, "certainty": certainty(fix.code)})
         index = last + 1
     return repairs
 
@@ -63,6 +65,14 @@ class _LineCounter:
     def __init__(self, text: str) -> None:
         self.text = text
         self.line, self.line_start, self.previous = 1, 0, 0
+
+    def peek(self, offset: int) -> tuple[int, int]:
+        """The position of an offset at or after the last one asked for, without moving on."""
+        text = self.text
+        offset = min(max(offset, self.previous), len(text))
+        newline = text.rfind("\n", self.previous, offset)
+        line_start = self.line_start if newline < 0 else newline + 1
+        return self.line + text.count("\n", self.previous, offset), offset - line_start + 1
 
     def position(self, offset: int) -> tuple[int, int]:
         text, previous = self.text, self.previous
