@@ -72,10 +72,11 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     return c in "\"'\u201c\u2018" or _BARE_KEY_AHEAD.match(text, after, limit) is not None
 
 
-def read_string(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, int, bool]:
+def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False) -> tuple[str, int, bool]:
     """The string opening at ``text[pos]`` as a JSON string token: (token, end, cut).
 
-    Appends its fixes to ``fixes``; ``cut`` when the text ended inside it.
+    Appends its fixes to ``fixes``; ``cut`` when the text ended inside it. A key closes
+    at its first closing quote (a key with quotes inside is not something to guess).
     """
     quote = text[pos]
     body = _BODIES[quote]
@@ -87,7 +88,7 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str,
         end = body.match(text, at, limit).end()
         if end >= limit or text[end] not in closers:
             return _unclosed(text, pos, limit, fixes, inner)
-        if follows_a_value(text, end + 1, limit):
+        if key or follows_a_value(text, end + 1, limit):
             break
         if inner < 0 and _first_on_its_line(text, start, end):
             comma = _line_ends_with_comma(text, start, end)
@@ -237,3 +238,17 @@ def read_word(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, i
         return encode(text, pos, value_end - 1, '"', fixes), value_end
     fixes.append(Fix("unquoted_value", f"took the unquoted text {text[pos:value_end][:40]!r} as a string", pos))
     return encode(text, pos, value_end, '"', fixes), value_end
+
+
+def skip_comment(text: str, pos: int, limit: int) -> tuple[int, str]:
+    """The end of the comment at ``pos`` (``#``, ``//`` or ``/* */``) and its kind."""
+    nxt = text[pos + 1 : pos + 2]
+    if text[pos] == "#" or nxt == "/":
+        end = text.find("\n", pos, limit)
+        return (limit if end < 0 else end + 1), ("#" if text[pos] == "#" else "//")
+    if nxt == "*":
+        end = text.find("*/", pos + 2, limit)
+        return (limit if end < 0 else end + 2), "/* */"
+    if pos + 1 >= limit:
+        raise Cut
+    raise Fail(pos)

@@ -21,13 +21,13 @@ from gate_tui.parsing.repair.lexing import (
     BLANK,
     LONG_TAIL,
     SCAN_ONCE,
-    SCAN_STRING,
     TAIL_PLACEHOLDER,
     TOKEN,
     TOKEN_WINDOW,
     end_of_content,
 )
-from gate_tui.parsing.repair.scalars import encode, follows_a_value, read_number, read_string, read_word
+from gate_tui.parsing.repair.scalars import encode, follows_a_value, read_number, read_string, read_word, skip_comment
+from gate_tui.parsing.repair.tail import detachable_tail
 from gate_tui.parsing.repair.truncation import cut_paths, truncation_fix
 from gate_tui.parsing.repair.vocabulary import (
     SINGLE_QUOTES_MESSAGE,
@@ -106,12 +106,11 @@ class _Repairer:
         self.cut_limit = self.limit  # where the text (or a fence marker) cut the value
 
     def failed(self, at: int, error: str, *, bad_value: bool = False) -> RepairOutcome:
-        return RepairOutcome(None, at, (), max(self.pos, at) - self.start, error_at=at, error=error, bad_value=bad_value)
+        consumed = max(self.pos, at) - self.start
+        return RepairOutcome(None, at, (), consumed, error_at=at, error=error, bad_value=bad_value)
 
     def run(self) -> RepairOutcome:
-        """The token loop. Long on purpose: strings and punctuation — nearly every token —
-        are handled inline, without a method call, because this loop is the cost of every
-        repaired reply. Rarer tokens go to :meth:`_other`."""
+        """The token loop; strings and punctuation inline (the cost of every repair), the rest in :meth:`_other`."""
         text, limit, stop = self.text, self.limit, self.stop
         if self.start >= limit or text[self.start] not in "{[":
             raise Fail(self.start)
@@ -143,7 +142,7 @@ class _Repairer:
                         state = self._missing_comma(state, kind)
                 if kind <= 2:  # a complete string on one line: a key or a value
                     end = token.end()
-                    if end < limit and text[end] not in ",:}]" and not follows_a_value(text, end, limit):
+                    if end < limit and text[end] not in ",:}]" and state > _OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
@@ -196,10 +195,8 @@ class _Repairer:
             return self._truncate()
 
     def _outcome(self, end: int, *, cut_at: int = -1, paths: tuple[str, ...] = ()) -> RepairOutcome:
-        log = self.log
-        return RepairOutcome(
-            "".join(self.out), end, log.fixes(), end - self.start, self.tail, cut_at=cut_at, cut_paths=paths, first_guess=log.first_guess
-        )
+        out, log = "".join(self.out), self.log
+        return RepairOutcome(out, end, log.fixes(), end - self.start, self.tail, cut_at=cut_at, cut_paths=paths, first_guess=log.first_guess)
 
     def _missing_comma(self, state: int, kind: int) -> int:
         """A member where a ``,`` was due: insert the comma, if the token can start a member."""
@@ -222,12 +219,8 @@ class _Repairer:
         return new
 
     def _whole_value(self, pos: int) -> bool:
-        """Let the C scanner take the container at ``pos`` if it is valid JSON already.
-
-        Most of a repaired reply is valid; taking each valid nested value in one C call
-        instead of token by token is what keeps repairs cheap. A failed attempt costs its
-        scanning plus the decoder's line count, both charged to ``scan_budget`` (linear).
-        """
+        """Let the C scanner take the valid container at ``pos`` in one call (what keeps repairs
+        cheap); a failed attempt is charged to ``scan_budget`` (linear)."""
         if not self.segment:
             self.segment = self.text[self.start : self.limit]
         try:
@@ -247,11 +240,8 @@ class _Repairer:
     def _single_quoted(self, pos: int, end: int) -> str:
         self.log.add(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, pos))
         return encode(self.text, pos + 1, end - 1, "'", self.log)
-
     def _other(self, kind: int, state: int) -> bool:
-        """The rarer tokens: other quotes, numbers, words, comments, tuples, fence markers.
-
-        Returns True when the value is complete (a tuple closing the outermost bracket)."""
+        """The rarer tokens (quotes, numbers, words, comments, tuples, fences); True when the value closed."""
         c = self.text[self.pos]
         if kind == 7:
             self.comment()
@@ -288,11 +278,8 @@ class _Repairer:
         self.commas.append(-1)
 
     def _close(self, c: str, state: int) -> bool:
-        """Close the innermost bracket with ``c``; True when that was the outermost one.
-
-        A closer for a bracket further down closes the ones above it first (each a
-        ``missing_closer``); a closer matching no open bracket stands for the one due
-        (``mismatched_closer``)."""
+        """Close the innermost bracket with ``c`` (True: it was the outermost); a closer for a bracket
+        further down closes those above first (``missing_closer``), else it stands for the due one."""
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
@@ -329,29 +316,13 @@ class _Repairer:
             self.states[-1] = _OBJ_NEXT if self.kinds[-1] == "{" else _ARR_NEXT
 
     def comment(self) -> None:
-        text, pos = self.text, self.pos
-        nxt = text[pos + 1 : pos + 2]
-        if text[pos] == "#":
-            end = text.find("\n", pos, self.limit)
-            self.pos = self.limit if end < 0 else end + 1
-            kind = "#"
-        elif nxt == "/":
-            end = text.find("\n", pos, self.limit)
-            self.pos = self.limit if end < 0 else end + 1
-            kind = "//"
-        elif nxt == "*":
-            end = text.find("*/", pos + 2, self.limit)
-            self.pos = self.limit if end < 0 else end + 2
-            kind = "/* */"
-        elif pos + 1 >= self.limit:
-            raise Cut
-        else:
-            raise Fail(pos)
-        self.log.add(comment(kind, pos))
+        end, kind = skip_comment(self.text, self.pos, self.limit)
+        self.log.add(comment(kind, self.pos))
+        self.pos = end
 
     def _key(self, c: str) -> None:
         if c in _QUOTES:
-            token, self.pos, cut = read_string(self.text, self.pos, self.limit, self.log)
+            token, self.pos, cut = read_string(self.text, self.pos, self.limit, self.log, key=True)
             if cut:
                 self.dropped = "a dangling key"
                 raise Cut
@@ -394,23 +365,11 @@ class _Repairer:
         self._value_done()
 
     def _detach_tail(self) -> bool:
-        """Take the string at ``pos`` as the outcome's tail if it runs to the end unescaped.
-
-        Its value is then its text as it is. Anything else goes read_string's ordinary way.
-        """
-        text, start = self.text, self.pos + 1
-        if self.limit < len(text) or text.find('"', start) >= 0:
-            return False  # cut before the end of the text (a fence), or the string closes
-        if text.find("\\", start) >= 0:
-            return False  # escapes to decode
-        try:
-            SCAN_STRING(text, start, True)  # the C scanner's strict check, as json.loads does
-        except json.JSONDecodeError as error:
-            if not error.msg.startswith("Unterminated string"):
-                return False  # a control character, which strict decoding refuses
-        else:
-            return False  # (it has no closing quote: the scanner always raises)
-        self.tail = text[start:]
+        """Take the string at ``pos`` as the outcome's tail (see :func:`detachable_tail`)."""
+        tail = detachable_tail(self.text, self.pos + 1, self.limit)
+        if tail is None:
+            return False
+        self.tail = tail
         self.out.append(TAIL_PLACEHOLDER)
         self.closed_string = True
         self._value_done()
