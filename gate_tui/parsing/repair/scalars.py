@@ -27,6 +27,7 @@ _BLANK = re.compile(r"[ \t\r\n]*+")
 _FOLLOWERS = frozenset(",}]):/#")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]*+")
 _BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
+_LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
 # A body up to the next closing quote of its style (escapes skipped); line breaks are content.
 _BODIES = {
     '"': re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+'),
@@ -68,8 +69,10 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         return True
     if "\n" not in text[at:after]:
         return False
-    # On a new line: the next member (a missing comma is repaired later).
-    return c in "\"'\u201c\u2018" or _BARE_KEY_AHEAD.match(text, after, limit) is not None
+    # On a new line: the next member or element (a missing comma is repaired later).
+    if c in "\"'\u201c\u2018{[-0123456789":
+        return True
+    return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
 
 
 def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False) -> tuple[str, int, bool]:
