@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gate_tui.limits import DEFAULT_MAX_CHARS
-from gate_tui.warning_codes import SEVERAL_CANDIDATES, TRUNCATED_REPLY
 from gate_tui.models import Repair
 from gate_tui.parsing.choosing import (
     NO_OBJECT,
@@ -64,6 +63,7 @@ from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.scanning import scan, text_is_blank
+from gate_tui.warning_codes import SEVERAL_CANDIDATES, TRUNCATED_REPLY
 
 # The messages tests and callers compare against, re-exported where extraction is documented.
 __all__ = ["DEFAULT_MAX_CHARS", "NO_OBJECT", "TOP_LEVEL_ARRAY", "Extraction", "extract_json", "extract_parts"]
@@ -201,12 +201,24 @@ def _fast_candidate(text: str, start: int, source: str, keys: tuple[str, ...], *
         value, end, fixes = decode_outcome(outcome), outcome.end, outcome.fixes
     if not isinstance(value, dict) or (fixes and not value):
         return None  # not an object, or a repair that would invent an empty one
-    if text.find("{", end) >= 0 or first_fence(text[end:], []) is not None:
+    if _more_after(text, end, source == "fence"):
         return None  # another candidate may follow: the scan lists them (several-candidates warning)
     if not has_preferred_key(value, keys):
         if not (alone and text_is_blank(text, end, len(text))):
             return None
     return value, None, source, (start, end), repair_records(text, fixes) if fixes else [], notes_of(outcome, [])
+
+
+def _more_after(text: str, end: int, fenced: bool) -> bool:
+    """Whether another candidate (a ``{`` or a fence) may follow the object ending at ``end``.
+
+    A fenced object's own closing marker does not count."""
+    if text.find("{", end) >= 0:
+        return True
+    after = first_fence(text, [(0, end, False)])
+    if after is not None and fenced:
+        after = first_fence(text, [(0, after[1], False)])
+    return after is not None
 
 
 # --- the policy: cut-off replies, guesses, several candidates ----------------------------

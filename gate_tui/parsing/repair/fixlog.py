@@ -52,6 +52,14 @@ class FixLog:
             counted[0] += 1
             counted[1] = fix.offset
 
+    def count_more(self, counts: dict[str, int], last: int) -> None:
+        """Count fixes made in bulk (only counted: they come after the listed ones)."""
+        for code, count in counts.items():
+            if count:
+                counted = self.overflow.setdefault(code, [0, last])
+                counted[0] += count
+                counted[1] = max(counted[1], last)
+
     def extend(self, fixes: tuple[Fix, ...] | list[Fix]) -> None:
         for fix in fixes:
             self.add(fix)

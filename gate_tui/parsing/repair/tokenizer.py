@@ -12,21 +12,26 @@ parts are tokenized. Linear, with a work budget from the caller; fixes are bound
 
 from __future__ import annotations
 
-import json
-
 from gate_tui.limits import MAX_DEPTH
 from gate_tui.parsing.repair.fixlog import FixLog
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
     LONG_TAIL,
-    SCAN_ONCE,
     TAIL_PLACEHOLDER,
     TOKEN,
     TOKEN_WINDOW,
     end_of_content,
 )
-from gate_tui.parsing.repair.scalars import encode, follows_a_value, read_number, read_string, read_word, skip_comment
+from gate_tui.parsing.repair.scalars import (
+    encode,
+    follows_a_value,
+    read_number,
+    read_string,
+    read_word,
+    skip_comment,
+)
+from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.tail import detachable_tail
 from gate_tui.parsing.repair.truncation import cut_paths, truncation_fix
 from gate_tui.parsing.repair.vocabulary import (
@@ -80,7 +85,7 @@ def repair_json(
         return repairer.failed(repairer.pos, "")
 
 
-class _Repairer:
+class _Repairer(Shortcuts):
     """One repair attempt: a token loop over an explicit bracket stack (no recursion)."""
 
     def __init__(self, text: str, start: int, limit: int, budget: int | None, detach_tail: bool = False) -> None:
@@ -104,6 +109,7 @@ class _Repairer:
         self.tail: str | None = None
         self.dropped = ""  # what the cut left incomplete, for the truncation message
         self.cut_limit = self.limit  # where the text (or a fence marker) cut the value
+        self.bulk_tried = False  # see _bulk
 
     def failed(self, at: int, error: str, *, bad_value: bool = False) -> RepairOutcome:
         consumed = max(self.pos, at) - self.start
@@ -179,6 +185,8 @@ class _Repairer:
                     elif c == "}" or c == "]":
                         if self._close(c, state):
                             return self._outcome(pos + 1)
+                        if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos + 1)):
+                            return done
                     elif state in _VALUE_STATES:
                         if self.scan_budget > 0 and self._whole_value(pos):
                             pos = self.pos
@@ -191,6 +199,8 @@ class _Repairer:
                     if self._other(kind, state):
                         return self._outcome(self.pos)
                     pos = self.pos
+                    if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos)):
+                        return done
         except Cut:
             return self._truncate()
 
@@ -217,25 +227,6 @@ class _Repairer:
         self.out.append(",")
         self.log.add(Fix("missing_comma", "added a missing comma between two members", self.pos))
         return new
-
-    def _whole_value(self, pos: int) -> bool:
-        """Let the C scanner take the valid container at ``pos`` in one call (what keeps repairs
-        cheap); a failed attempt is charged to ``scan_budget`` (linear)."""
-        if not self.segment:
-            self.segment = self.text[self.start : self.limit]
-        try:
-            _, end = SCAN_ONCE(self.segment, pos - self.start)
-        except json.JSONDecodeError as error:
-            self.scan_budget -= 2 * error.pos
-            return False
-        except (StopIteration, ValueError, RecursionError, MemoryError):
-            self.scan_budget -= 2 * (pos - self.start) + 64
-            return False
-        end += self.start
-        self.out.append(self.text[pos:end])
-        self._value_done()
-        self.pos = end
-        return True
 
     def _single_quoted(self, pos: int, end: int) -> str:
         self.log.add(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, pos))
