@@ -76,7 +76,7 @@ class GateJsonParser:
             proposal = validate_assistant(data, gate_config)
         else:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
-        return _finish(proposal, gate_config, previous, actor, repairs, source, extra.get("warnings"))
+        return _finish(proposal.summarised(), gate_config, previous, actor, repairs, source, extra.get("warnings"))
 
     def _decode(
         self, payload: Any, allow_guesses: bool = True, accept_truncated: bool = False

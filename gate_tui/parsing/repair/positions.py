@@ -7,9 +7,11 @@ one style (a reply written with single quotes throughout) become one record.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gate_tui.models import Repair
-from gate_tui.parsing.repair.vocabulary import PER_STRING_CODES, Fix, RepairRecord, certainty
+from gate_tui.parsing.repair.fixlog import MAX_FIXES, OVERFLOW_NOUNS
+from gate_tui.parsing.repair.vocabulary import HABIT_NOUNS, PER_STRING_CODES, Fix, RepairRecord, certainty
 
 
 def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
@@ -46,11 +48,34 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
         if fix.code in PER_STRING_CODES and strings > 1:
             final = max(ordered[last].offset, ordered[last].last)
             last_line, last_column = lines.peek(final)
-            noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
-            message = f"{strings} {noun} → double quotes (the last at line {last_line}, column {last_column})"
+            noun, result = HABIT_NOUNS[fix.code]
+            message = f"{strings} {noun} → {result} (the last at line {last_line}, column {last_column})"
         repairs.append({"code": fix.code, "message": message, "line": line, "column": column, "certainty": certainty(fix.code)})
         index = last + 1
-    return repairs
+    return _bounded(repairs)
+
+
+def _bounded(repairs: list[RepairRecord]) -> list[RepairRecord]:
+    """At most :data:`MAX_FIXES` records, then one ``overflow`` record per code counting the rest.
+
+    The tokenizer's log is bounded already (its own ``overflow`` records are kept as they
+    are); this bounds the quick path's fixes the same way.
+    """
+    if len(repairs) <= MAX_FIXES + len(OVERFLOW_NOUNS):
+        return repairs
+    kept = repairs[:MAX_FIXES]
+    counted: dict[str, list[Any]] = {}
+    for record in repairs[MAX_FIXES:]:
+        if record["code"] == "overflow":
+            kept.append(record)
+            continue
+        entry = counted.setdefault(record["code"], [0, record])
+        entry[0] += 1
+        entry[1] = record
+    for code, (count, last) in counted.items():
+        noun = OVERFLOW_NOUNS.get(code, f"{code.replace('_', ' ')} repairs")
+        kept.append({"code": "overflow", "message": f"and {count:,} more {noun}", "line": last["line"], "column": last["column"], "certainty": "exact"})
+    return kept
 
 
 def _offset(fix: Fix) -> int:

@@ -26,7 +26,16 @@ GUESS_FIX_MESSAGES = {
 }
 
 
-PER_STRING_CODES = frozenset({"single_quotes", "smart_quotes"})
+# Habits: the same fix wherever a reply writes that way. One record per run, with a count.
+HABIT_NOUNS = {
+    "single_quotes": ("single-quoted strings", "double quotes"),
+    "smart_quotes": ("strings in curly quotes", "double quotes"),
+    "python_literal": ("Python literals", "true / false / null"),
+    "literal_case": ("literals in another case", "lower case"),
+}
+
+
+PER_STRING_CODES = frozenset(HABIT_NOUNS)
 
 
 LITERALS = {"true": "true", "false": "false", "null": "null"}
