@@ -434,7 +434,7 @@ def test_to_repairs_counts_lines_and_columns() -> None:
     ]
 
 
-def test_to_repairs_merges_a_run_of_one_quote_style_only() -> None:
+def test_to_repairs_merges_each_habit_wherever_it_occurs() -> None:
     fixes = [
         Fix("single_quotes", "single-quoted string → double quotes", 0),
         Fix("single_quotes", "single-quoted string → double quotes", 3),
@@ -442,6 +442,6 @@ def test_to_repairs_merges_a_run_of_one_quote_style_only() -> None:
         Fix("single_quotes", "single-quoted string → double quotes", 7),
     ]
     repairs = to_repairs("0123456789", fixes)
-    assert [(r.code, r.column) for r in repairs] == [("single_quotes", 1), ("python_literal", 6), ("single_quotes", 8)]
-    assert repairs[0].message == "2 single-quoted strings → double quotes (the last at line 1, column 4)"
-    assert repairs[2].message == "single-quoted string → double quotes"
+    assert [(r.code, r.column) for r in repairs] == [("single_quotes", 1), ("python_literal", 6)]
+    assert repairs[0].message == "3 single-quoted strings → double quotes (the last at line 1, column 8)"
+    assert repairs[1].message == "Python None → null"

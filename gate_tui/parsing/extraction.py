@@ -212,13 +212,12 @@ def _fast_candidate(text: str, start: int, source: str, keys: tuple[str, ...], *
 def _more_after(text: str, end: int, fenced: bool) -> bool:
     """Whether another candidate (a ``{`` or a fence) may follow the object ending at ``end``.
 
-    A fenced object's own closing marker does not count."""
-    if text.find("{", end) >= 0:
+    A fenced object's own closing marker does not count. Conservative (markers inside
+    thinking count too): a yes only sends the reply to the full scan.
+    """
+    if text.find("{", end) >= 0 or text.find("~~~", end) >= 0:
         return True
-    after = first_fence(text, [(0, end, False)])
-    if after is not None and fenced:
-        after = first_fence(text, [(0, after[1], False)])
-    return after is not None
+    return text.count("```", end) > (1 if fenced else 0)
 
 
 # --- the policy: cut-off replies, guesses, several candidates ----------------------------

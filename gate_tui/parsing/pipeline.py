@@ -32,7 +32,7 @@ from gate_tui.models import (
 from gate_tui.parsing.diff import diff_dicts
 from gate_tui.parsing.extraction import extract_parts
 from gate_tui.parsing.repair.vocabulary import RepairRecord
-from gate_tui.parsing.text_checks import unstorable
+from gate_tui.parsing.text_checks import may_hold_surrogates, unstorable
 from gate_tui.parsing.user_patch import apply_user_patch
 from gate_tui.parsing.validation import Proposal, describe, validate_assistant
 
@@ -68,7 +68,7 @@ class GateJsonParser:
         if problem is not None:
             return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=extra.get("recovered"))
         assert data is not None
-        bad = unstorable(data)
+        bad = unstorable(data) if not isinstance(payload, str) or may_hold_surrogates(payload) else None
         if bad:
             errors = [_error("invalid_value", f"{message} at {path or 'the top level'}", path) for path, message in bad]
             return _failed(errors, repairs=repairs, source=source)

@@ -15,6 +15,18 @@ import re
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# What can become a lone surrogate in decoded text: one already there, or its escape.
+_SURROGATE_ESCAPE = re.compile("\\\\u[dD][89abcdefABCDEF]")
+
+
+def may_hold_surrogates(text: str) -> bool:
+    """Whether JSON decoded from ``text`` may hold a lone surrogate (one C-speed search).
+
+    Text the repair pass read cannot hold ``NaN`` (it refuses it), so this is the only
+    check a text payload needs before :func:`unstorable`."""
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        return True
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 def unstorable(value: Any, limit: int = 20) -> list[tuple[str, str]]:

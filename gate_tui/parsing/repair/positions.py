@@ -25,33 +25,42 @@ def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
 def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
     """:func:`to_repairs` as ``Repair``-shaped dicts, in text order.
 
-    One forward pass over the text however many fixes there are. Consecutive quote fixes
-    of one style (a reply written with single quotes throughout) become one repair at the
-    first string, whose message gives the count and the last position.
+    One forward pass over the text however many fixes there are. A habit (a quote style,
+    Python literals, literals in another case) is one repair at its first occurrence,
+    whose message gives the count and the last position, wherever the others are.
 
     ``parse`` takes this form: its result validates the dicts together with everything
     else, which is cheaper than building each model on its own first.
     """
-    ordered = sorted(fixes, key=_offset) if len(fixes) > 1 else fixes
+    habits: dict[str, list[Any]] = {}  # code → [first fix, count, last offset]
+    others: list[Fix] = []
+    for fix in fixes:
+        if fix.code in PER_STRING_CODES:
+            habit = habits.get(fix.code)
+            final = fix.offset if fix.last < fix.offset else fix.last
+            if habit is None:
+                habits[fix.code] = [fix, fix.count, final]
+            else:
+                habit[1] += fix.count
+                if final > habit[2]:
+                    habit[2] = final
+                if fix.offset < habit[0].offset:
+                    habit[0] = fix
+        else:
+            others.append(fix)
+    for first, count, final in habits.values():
+        others.append(first._replace(count=count, last=final))
+    ordered = sorted(others, key=_offset) if len(others) > 1 else others
     lines = _LineCounter(text)
     repairs: list[RepairRecord] = []
-    index, count = 0, len(ordered)
-    while index < count:
-        fix = ordered[index]
-        last = index
-        if fix.code in PER_STRING_CODES:  # a quote style is one habit: one report
-            while last + 1 < count and ordered[last + 1].code == fix.code:
-                last += 1
+    for fix in ordered:
         line, column = lines.position(fix.offset)
         message = fix.message
-        strings = fix.count + sum(other.count for other in ordered[index + 1 : last + 1])
-        if fix.code in PER_STRING_CODES and strings > 1:
-            final = max(ordered[last].offset, ordered[last].last)
-            last_line, last_column = lines.peek(final)
+        if fix.code in PER_STRING_CODES and fix.count > 1:
+            last_line, last_column = lines.peek(fix.last)
             noun, result = HABIT_NOUNS[fix.code]
-            message = f"{strings} {noun} → {result} (the last at line {last_line}, column {last_column})"
+            message = f"{fix.count} {noun} → {result} (the last at line {last_line}, column {last_column})"
         repairs.append({"code": fix.code, "message": message, "line": line, "column": column, "certainty": certainty(fix.code)})
-        index = last + 1
     return _bounded(repairs)
 
 
