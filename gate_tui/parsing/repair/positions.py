@@ -11,7 +11,13 @@ from typing import Any
 
 from gate_tui.models import Repair
 from gate_tui.parsing.repair.fixlog import MAX_FIXES, OVERFLOW_NOUNS
-from gate_tui.parsing.repair.vocabulary import HABIT_NOUNS, PER_STRING_CODES, Fix, RepairRecord, certainty
+from gate_tui.parsing.repair.vocabulary import (
+    HABIT_NOUNS,
+    PER_STRING_CODES,
+    Fix,
+    RepairRecord,
+    certainty,
+)
 
 
 def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
