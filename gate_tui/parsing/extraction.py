@@ -16,10 +16,15 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.parsing.scanning` locates 
    unterminated fence runs to the end of the text.
 4. Otherwise every outermost ``{…}`` in text order, found by one balanced scan that
    respects JSON strings; prose braces before or after do not disturb it.
-5. The winner is the first candidate that decodes to an object having one of the keys
-   ``summary`` / ``gates`` / ``status`` (so JSON echoed *after* the answer loses); if
-   none has them, the first object. A candidate that fails strict decoding gets the
-   conservative repair pass; a repaired value counts only if it is a non-empty object.
+5. The winner is the first candidate that decodes to an object that looks like a gate
+   state (``prefer_keys``; see :func:`~gate_tui.parsing.choosing.has_preferred_key`), so
+   JSON echoed *after* the answer loses; if none does, the first object. A candidate that
+   fails strict decoding gets the repair pass; a repaired value counts only if it is a
+   non-empty object. Other candidates are named in a ``several_candidates`` warning.
+7. The policy: a reply the text cut off is refused unless ``accept_truncated`` (the object
+   read is kept as ``recovered``); one needing a guessed repair is refused when
+   ``allow_guesses`` is False. An object that cannot be repaired is an error naming its
+   position and the first unrecoverable spot.
 6. An array that *is* the JSON value (a whole fence body, the start of the reply, or an
    array holding objects) is refused with "top-level array not allowed" rather than
    mined for the objects inside it.

@@ -16,14 +16,19 @@ import re
 
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
 
-# 1 a string (kept), 2 a comment, 3 a trailing comma, 4+5 a bare key after `{` or `,`.
+# 1 a string (kept), 2 a comment, 3 a trailing comma, 4+5 a bare key after `{` or `,`,
+# 6 a line break between a value's end and the next member with no comma (strings are
+# matched whole first, so none of these is ever found inside one).
 _BULK = re.compile(
     r'("[^"\\]*+(?:\\[\s\S][^"\\]*+)*+")'
     r"|(/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|\#[^\n]*+)"
     r"|(,)(?=[ \t\r\n]*+[}\]])"
     r"|([{,][ \t\r\n]*+)([A-Za-z_$][\w$\-]*+)(?=[ \t\r\n]*+:)"
+    r'|(?<=["0-9elE}\]])([ \t\r]*+\n[ \t\r\n]*+)(?=["{\[])'
 )
-_CODES = {2: "comment", 3: "trailing_comma", 4: "unquoted_key"}
+
+
+_VALUE_END = re.compile(r'["0-9elE}\]]')
 
 
 class _Cleaner:
@@ -33,7 +38,7 @@ class _Cleaner:
 
     def __init__(self, base: int) -> None:
         self.base = base
-        self.counts = {"comment": 0, "trailing_comma": 0, "unquoted_key": 0}
+        self.counts = {"comment": 0, "trailing_comma": 0, "unquoted_key": 0, "missing_comma": 0}
         self.last = base
 
     def __call__(self, found: re.Match[str]) -> str:
@@ -47,6 +52,9 @@ class _Cleaner:
         if kind == 3:
             self.counts["trailing_comma"] += 1
             return ""
+        if kind == 6:
+            self.counts["missing_comma"] += 1
+            return "," + found.group(6)
         self.counts["unquoted_key"] += 1
         return found.group(4) + '"' + found.group(5) + '"'
 
@@ -57,8 +65,11 @@ def bulk_finish(text: str, head: str, pos: int, limit: int) -> tuple[str, int, d
     Returns (repaired JSON text, end offset in ``text``, fix counts by code, offset of
     the last fix) or None when the cleaned rest does not complete a valid value.
     """
-    cleaner = _Cleaner(pos)
-    rest = _BULK.sub(cleaner, text[pos:limit])
+    cleaner = _Cleaner(pos - 1)
+    # One character of context for the missing-comma lookbehind: "0" stands for a value's
+    # end (it starts no match), " " for anything else; it is dropped again after the pass.
+    context = "0" if pos > 0 and _VALUE_END.match(text, pos - 1) else " "
+    rest = _BULK.sub(cleaner, context + text[pos:limit])[1:]
     document = head + rest
     try:
         _, end = SCAN_ONCE(document, 0)
@@ -86,6 +97,6 @@ def _original_offset(text: str, pos: int, limit: int, cleaned: int) -> int:
         if start - delta >= cleaned:
             break
         size = found.end() - found.start()
-        new = 1 if kind == 2 else 0 if kind == 3 else size + 2
+        new = 1 if kind == 2 else 0 if kind == 3 else size + 1 if kind == 6 else size + 2
         delta += size - new
     return cleaned + delta
