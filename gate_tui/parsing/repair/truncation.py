@@ -33,10 +33,7 @@ def cut_paths(out: list[str]) -> tuple[str, ...]:
             else:
                 levels[-1][1] = None  # the member before the comma is complete
         elif piece == ":" and levels and previous.startswith('"'):
-            try:
-                levels[-1][1] = json.loads(previous)
-            except ValueError:
-                levels[-1][1] = previous.strip('"')
+            levels[-1][1] = _key_name(previous)
         if piece:
             previous = piece
     names: list[str] = []
@@ -61,3 +58,13 @@ def truncation_fix(kinds: list[str], closed_string: bool, dropped: str, cut_at: 
     closed = [f"{count} '{kind}'" for count, kind in ((opened_arrays, "["), (opened_objects, "{")) if count]
     notes.append("closed " + " and ".join(closed))
     return Fix("truncated", "the JSON is cut off: " + ", ".join(notes), cut_at)
+
+
+def _key_name(token: str) -> str:
+    """The name a JSON string token stands for (decoded only when it holds an escape)."""
+    if "\\" not in token:
+        return token[1:-1]
+    try:
+        return str(json.loads(token))
+    except ValueError:
+        return token.strip('"')
