@@ -383,7 +383,10 @@ class _Repairer(Shortcuts):
         self.out.extend("}" if kind == "{" else "]" for kind in reversed(self.kinds))
         cut_at = end_of_content(self.text, self.start, self.cut_limit)
         self.log.add(truncation_fix(self.kinds, self.closed_string, dropped, cut_at))
-        return self._outcome(cut_at, cut_at=cut_at, paths=paths)
+        # Only closers missing after a complete value: nothing of the answer was lost, so the
+        # caller need not refuse it (the `truncated` record still says what was closed).
+        lost = self.closed_string or bool(dropped)
+        return self._outcome(cut_at, cut_at=cut_at if lost else -1, paths=paths)
 
 
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")

@@ -113,7 +113,8 @@ class RepairOutcome:
     bad_value: bool = False
     """The failure is a value JSON has no place for (``NaN``): ``invalid_value``."""
     cut_at: int = -1
-    """Where the text ended inside the value (a cut-off reply), or -1."""
+    """Where the text ended inside the value and cut something off (a string closed, a
+    member dropped), or -1 — also when only closing brackets were missing."""
     cut_paths: tuple[str, ...] = ()
     """The dotted paths of every field the cut touched, outermost first."""
     first_guess: Fix | None = None
