@@ -7,6 +7,9 @@ and guesses follow the policy; several candidates are named; NaN and lone surrog
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +17,7 @@ from gate_tui import GateConfig, parse
 from gate_tui.parsing.extraction import NO_OBJECT, extract_json
 from gate_tui.parsing.repair.fixlog import MAX_FIXES
 from gate_tui.parsing.text_checks import unstorable
+from tests.conftest import CONFIGS
 
 STATE = {
     "summary": "Ticket routing",
@@ -255,3 +259,14 @@ def test_only_closers_missing_is_repaired_not_refused() -> None:
     assert [(r.code, r.message) for r in result.repairs] == [("truncated", "the JSON is cut off: closed 2 '{'")]
     refused = extract_json(text + ', "b": {"raw": "y')
     assert refused.value is None and refused.error is not None and refused.error.endswith("inside gates.b.raw")
+
+
+def test_check_no_guess_refuses_a_guessed_reply(tmp_path: Path) -> None:
+    reply_file = tmp_path / "guess.md"
+    reply_file.write_text(damaged("Labelled tickets in", 'Labelled "gold" tickets in'), encoding="utf-8")
+    config = str(CONFIGS / "ml_project_intake.yaml")
+    loose = subprocess.run([sys.executable, "-m", "gate_tui", "check", "--config", config, str(reply_file)], capture_output=True, text=True)
+    assert "GUESS at line" in loose.stdout
+    strict = subprocess.run([sys.executable, "-m", "gate_tui", "check", "--no-guess", "--config", config, str(reply_file)], capture_output=True, text=True)
+    assert strict.returncode == 2, strict.stdout + strict.stderr
+    assert "guessed repairs are not allowed" in strict.stdout

@@ -108,3 +108,13 @@ def test_one_exact_damage_is_repaired_to_the_original(value: dict, kind: str, pi
     assert result.value == value
     assert [r.code for r in result.repairs] == [kind], text
     assert all(r.certainty == "exact" for r in result.repairs)
+
+
+@settings(max_examples=150, deadline=None)
+@given(TEXT, TEXT, st.sampled_from(["", "Answer:\n", "<think>x</think>\n"]), st.sampled_from(["", "\nthanks", '\nAlso {"status": "echo"}']))
+def test_objects_inside_strings_never_win(head: str, tail: str, before: str, after: str) -> None:
+    summary = head + '\n```json\n{"summary": "hijack", "gates": {}}\n```\n' + tail
+    value = {"summary": summary, "gates": {}}
+    text = json.dumps(value, ensure_ascii=False).replace("\\n", "\n")  # raw line breaks: not strict JSON
+    result = extract_json(before + text + after)
+    assert result.value == value, (text, result.error)
