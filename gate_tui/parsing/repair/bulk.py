@@ -13,6 +13,7 @@ as before: the result is the same, only the work differs.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
 
@@ -59,11 +60,12 @@ class _Cleaner:
         return found.group(4) + '"' + found.group(5) + '"'
 
 
-def bulk_finish(text: str, head: str, pos: int, limit: int) -> tuple[str, int, dict[str, int], int] | None:
+def bulk_finish(text: str, head: str, pos: int, limit: int) -> tuple[str, int, dict[str, int], int, Any] | None:
     """Finish the value whose repaired beginning is ``head`` from ``text[pos:limit]``.
 
     Returns (repaired JSON text, end offset in ``text``, fix counts by code, offset of
-    the last fix) or None when the cleaned rest does not complete a valid value.
+    the last fix, the decoded value) or None when the cleaned rest does not complete a
+    valid value.
     """
     cleaner = _Cleaner(pos - 1)
     # One character of context for the missing-comma lookbehind: "0" stands for a value's
@@ -72,14 +74,14 @@ def bulk_finish(text: str, head: str, pos: int, limit: int) -> tuple[str, int, d
     rest = _BULK.sub(cleaner, context + text[pos:limit])[1:]
     document = head + rest
     try:
-        _, end = SCAN_ONCE(document, 0)
+        value, end = SCAN_ONCE(document, 0)
     except (StopIteration, ValueError, RecursionError, MemoryError):
         return None
     if not document[end:].strip():  # the value ends the text (the common case): no replay
         closer = max(text.rfind("}", pos, limit), text.rfind("]", pos, limit)) + 1
         if closer > pos and not _BULK.sub(_Cleaner(0), text[closer:limit]).strip():
-            return document[:end], closer, cleaner.counts, cleaner.last
-    return document[:end], pos + _original_offset(text, pos, limit, end - len(head)), cleaner.counts, cleaner.last
+            return document[:end], closer, cleaner.counts, cleaner.last, value
+    return document[:end], pos + _original_offset(text, pos, limit, end - len(head)), cleaner.counts, cleaner.last, value
 
 
 def _original_offset(text: str, pos: int, limit: int, cleaned: int) -> int:

@@ -63,5 +63,6 @@ class Shortcuts:
             return None
         json_text, end = found[0], found[1]
         self.log.count_more(found[2], found[3])
-        return RepairOutcome(json_text, end, self.log.fixes(), end - self.start, self.tail, first_guess=self.log.first_guess)
+        fixes, guess = self.log.fixes(), self.log.first_guess
+        return RepairOutcome(json_text, end, fixes, end - self.start, self.tail, first_guess=guess, decoded=(found[4],))
 

@@ -23,6 +23,8 @@ def decode_repaired(outcome: RepairOutcome) -> Any:
     ``json.loads`` raises.
     """
     assert outcome.json_text is not None
+    if outcome.decoded is not None and outcome.tail is None:
+        return outcome.decoded[0]
     value = json.loads(outcome.json_text)
     if outcome.tail is None:
         return value

@@ -119,6 +119,8 @@ class RepairOutcome:
     """The dotted paths of every field the cut touched, outermost first."""
     first_guess: Fix | None = None
     """The first judgment call among the fixes (kept even when the records overflow)."""
+    decoded: tuple[Any] | None = None
+    """``(value,)`` when the pass decoded ``json_text`` already (the bulk finish): no second decode."""
 
 
 class Fail(Exception):
