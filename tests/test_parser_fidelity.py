@@ -270,3 +270,33 @@ def test_check_no_guess_refuses_a_guessed_reply(tmp_path: Path) -> None:
     strict = subprocess.run([sys.executable, "-m", "gate_tui", "check", "--no-guess", "--config", config, str(reply_file)], capture_output=True, text=True)
     assert strict.returncode == 2, strict.stdout + strict.stderr
     assert "guessed repairs are not allowed" in strict.stdout
+
+
+@pytest.mark.parametrize(
+    ("member", "codes"),
+    [
+        ('k{i}: [1, "a,]",]', {"unquoted_key": 1, "trailing_comma": 1}),  # and one more trailing comma at the end
+        ('/* c */ "k{i}": "x /* no */" # note\n', {"comment": 2}),
+        ('"k{i}": {{"raw": "a\\"b"}}\n', {}),
+    ],
+)
+def test_past_the_listed_fixes_the_rest_are_counted_exactly(member: str, codes: dict[str, int]) -> None:
+    count = 400
+    separator = "\n" if member.endswith("\n") else ", "
+    text = "Reply: {" + separator.join(member.format(i=i).rstrip("\n") for i in range(count)) + separator + "} and after {\"x\": 1}"
+    result = extract_json(text)
+    assert result.value is not None, result.error
+    assert len(result.value) == count
+    assert result.span is not None and text[result.span[1] - 1] == "}" and text[result.span[1] :] == ' and after {"x": 1}'
+    expected = dict(codes)
+    if separator == "\n":
+        expected["missing_comma"] = count - 1
+    totals: dict[str, int] = {}
+    for repair in result.repairs:
+        if repair.code == "overflow":
+            continue
+        totals[repair.code] = totals.get(repair.code, 0) + 1
+    overflow = sum(int(r.message.split()[1].replace(",", "")) for r in result.repairs if r.code == "overflow")
+    final_comma = 1 if separator == ", " else 0  # the ", " before the closing brace
+    assert sum(totals.values()) + overflow == sum(n * (count if code != "missing_comma" else 1) for code, n in expected.items()) + final_comma
+    assert len(result.repairs) <= MAX_FIXES + 4

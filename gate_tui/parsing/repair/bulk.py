@@ -29,6 +29,47 @@ _BULK = re.compile(
 )
 
 
+# The literal pass: strings are set aside by one C-level split, the text between them is
+# joined with a sentinel in their place, and each kind is one C-level substitution with a
+# literal replacement (whose count ``subn`` gives). No Python call per match: a template
+# with a group reference is expanded in Python on this interpreter, slower than a callback.
+_STRING = re.compile(r'("[^"\\]*+(?:\\[\s\S][^"\\]*+)*+")')
+_SENTINEL = "\ue000"
+_LITERAL_KINDS = (
+    ("comment", re.compile(r"/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|\#[^\n]*+"), " "),
+    ("trailing_comma", re.compile(r",(?=[ \t\r\n]*+[}\]])"), ""),
+    ("missing_comma", re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r]*+\n[ \t\r\n]*+(?=[\ue000{\\[])"), ",\n"),
+    # A bare key gets its opening quote where the blanks before it were, then its closing
+    # one where the blanks before its colon were (blanks between tokens mean nothing).
+    ("unquoted_key", re.compile(r"(?<=[{,])[ \t\r\n]*+(?=[A-Za-z_$][\w$\-]*+[ \t\r\n]*+:)"), '"'),
+    ("", re.compile(r"(?<=[\w$\-])[ \t\r\n]*+(?=:)"), '"'),
+)
+LITERAL_CODES = frozenset(code for code, _, _ in _LITERAL_KINDS if code)
+
+
+def _literal_pass(chunk: str, kinds: set[str]) -> tuple[str, dict[str, int]] | None:
+    """``chunk`` with the ``kinds`` fixed outside strings, and their counts; None if unsure."""
+    if _SENTINEL in chunk:
+        return None
+    parts = _STRING.split(chunk)
+    joined = _SENTINEL.join(parts[0::2])
+    counts: dict[str, int] = {}
+    for code, pattern, replacement in _LITERAL_KINDS:
+        if code in kinds:
+            joined, counts[code] = pattern.subn(replacement, joined)
+        elif not code and "unquoted_key" in kinds:
+            joined, closed = pattern.subn(replacement, joined)
+            if closed != counts["unquoted_key"]:
+                return None  # a colon after something else than a key just quoted
+    pieces = joined.split(_SENTINEL)
+    strings = parts[1::2]
+    del parts
+    out = [None] * (len(pieces) + len(strings))
+    out[0::2] = pieces
+    out[1::2] = strings
+    return "".join(out), counts  # type: ignore[arg-type]
+
+
 _VALUE_END = re.compile(r'["0-9elE}\]]')
 
 
@@ -60,18 +101,29 @@ class _Cleaner:
         return found.group(4) + '"' + found.group(5) + '"'
 
 
-def bulk_finish(text: str, head: str, pos: int, limit: int) -> tuple[str, int, dict[str, int], int, Any] | None:
+def bulk_finish(
+    text: str, head: str, pos: int, limit: int, kinds: set[str] | None = None
+) -> tuple[str, int, dict[str, int], int, Any] | None:
     """Finish the value whose repaired beginning is ``head`` from ``text[pos:limit]``.
 
     Returns (repaired JSON text, end offset in ``text``, fix counts by code, offset of
     the last fix, the decoded value) or None when the cleaned rest does not complete a
-    valid value.
+    valid value. With ``kinds`` (the codes that overflowed) made only of
+    :data:`LITERAL_CODES`, the C-level literal pass is tried (the caller retries without
+    ``kinds`` when it returns None).
     """
     cleaner = _Cleaner(pos - 1)
-    # One character of context for the missing-comma lookbehind: "0" stands for a value's
-    # end (it starts no match), " " for anything else; it is dropped again after the pass.
-    context = "0" if pos > 0 and _VALUE_END.match(text, pos - 1) else " "
-    rest = _BULK.sub(cleaner, context + text[pos:limit])[1:]
+    literal = _literal_pass(text[pos:limit], kinds) if kinds and kinds <= LITERAL_CODES else None
+    if literal is not None:
+        rest, counts = literal
+        cleaner.counts.update(counts)
+        if "missing_comma" in kinds and pos > 0 and _VALUE_END.match(text, pos - 1):
+            return None  # the first gap's lookbehind is before the chunk: the general pass sees it
+    else:
+        # One character of context for the missing-comma lookbehind: "0" stands for a value's
+        # end (it starts no match), " " for anything else; it is dropped after the pass.
+        context = "0" if pos > 0 and _VALUE_END.match(text, pos - 1) else " "
+        rest = _BULK.sub(cleaner, context + text[pos:limit])[1:]
     document = head + rest
     try:
         value, end = SCAN_ONCE(document, 0)
@@ -81,6 +133,8 @@ def bulk_finish(text: str, head: str, pos: int, limit: int) -> tuple[str, int, d
         closer = max(text.rfind("}", pos, limit), text.rfind("]", pos, limit)) + 1
         if closer > pos and not _BULK.sub(_Cleaner(0), text[closer:limit]).strip():
             return document[:end], closer, cleaner.counts, cleaner.last, value
+    if literal is not None:
+        return None  # the replay below knows the general pass only: let the caller retry with it
     return document[:end], pos + _original_offset(text, pos, limit, end - len(head)), cleaner.counts, cleaner.last, value
 
 

@@ -58,7 +58,10 @@ class Shortcuts:
     def _bulk(self, rest: int) -> RepairOutcome | None:
         """Past the listed fixes, finish in one regex pass if that completes the value (see bulk)."""
         self.bulk_tried = True
-        found = bulk_finish(self.text, "".join(self.out), rest, self.limit)
+        head = "".join(self.out)
+        found = bulk_finish(self.text, head, rest, self.limit, set(self.log.overflow))
+        if found is None:
+            found = bulk_finish(self.text, head, rest, self.limit)
         if found is None:
             return None
         json_text, end = found[0], found[1]
