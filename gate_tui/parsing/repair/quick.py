@@ -273,7 +273,13 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
     if len(resized) > _MAX_RESIZED_STRINGS:
         return None
     pieces.append(current[last:])
-    fixes = [Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at) for at in converted]
+    if len(converted) > 1 and "//" not in current and "#" not in current:
+        # One record for the habit (a line comment could hold quotes that are filtered later:
+        # then each string keeps its own record, as before).
+        first, last = start + converted[0], start + converted[-1]
+        fixes = [Fix("single_quotes", SINGLE_QUOTES_MESSAGE, first, len(converted), last)]
+    else:
+        fixes = [Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at) for at in converted]
     return "".join(pieces), fixes, resized
 
 
