@@ -105,8 +105,9 @@ def row(name: str, measured: str, goal: str, ok: bool) -> tuple[str, str, str, s
 def bench_typical(repeat: int) -> list[tuple[str, str, str, str]]:
     text, inner = typical_reply()
     assert parse(text, CONFIG).ok
-    base = median_time(lambda: json.loads(inner), repeat, 200)
-    ours = median_time(lambda: parse(text, CONFIG), repeat, 200)
+    # The fastest round of each: on a shared machine the others measure the other work.
+    base = min_time(lambda: json.loads(inner), repeat, 200)
+    ours = min_time(lambda: parse(text, CONFIG), repeat, 200)
     ratio = ours / base
     return [row(f"typical {len(text)/1024:.1f} KB reply", f"{ours*1e6:.0f} µs = {ratio:.1f}× json.loads ({base*1e6:.1f} µs)", "≤ 8×", ratio <= 8)]
 
