@@ -47,11 +47,14 @@ _LITERAL_KINDS = (
 LITERAL_CODES = frozenset(code for code, _, _ in _LITERAL_KINDS if code)
 
 
-def _literal_pass(chunk: str, kinds: set[str]) -> tuple[str, dict[str, int]] | None:
-    """``chunk`` with the ``kinds`` fixed outside strings, and their counts; None if unsure."""
+def _literal_pass(chunk: str, kinds: set[str], context: str) -> tuple[str, dict[str, int]] | None:
+    """``chunk`` with the ``kinds`` fixed outside strings, and their counts; None if unsure.
+
+    ``context`` is one character put before the chunk for the lookbehinds and dropped after.
+    """
     if _SENTINEL in chunk:
         return None
-    parts = _STRING.split(chunk)
+    parts = _STRING.split(context + chunk)
     joined = _SENTINEL.join(parts[0::2])
     counts: dict[str, int] = {}
     for code, pattern, replacement in _LITERAL_KINDS:
@@ -62,6 +65,9 @@ def _literal_pass(chunk: str, kinds: set[str]) -> tuple[str, dict[str, int]] | N
             if closed != counts["unquoted_key"]:
                 return None  # a colon after something else than a key just quoted
     pieces = joined.split(_SENTINEL)
+    if pieces[0][:1] != context:
+        return None
+    pieces[0] = pieces[0][1:]
     strings = parts[1::2]
     del parts
     out = [None] * (len(pieces) + len(strings))
@@ -113,16 +119,14 @@ def bulk_finish(
     ``kinds`` when it returns None).
     """
     cleaner = _Cleaner(pos - 1)
-    literal = _literal_pass(text[pos:limit], kinds) if kinds and kinds <= LITERAL_CODES else None
+    # One character of context for the missing-comma lookbehind: "0" stands for a value's
+    # end (it starts no match), " " for anything else; it is dropped after the pass.
+    context = "0" if pos > 0 and _VALUE_END.match(text, pos - 1) else " "
+    literal = _literal_pass(text[pos:limit], kinds, context) if kinds and kinds <= LITERAL_CODES else None
     if literal is not None:
         rest, counts = literal
         cleaner.counts.update(counts)
-        if "missing_comma" in kinds and pos > 0 and _VALUE_END.match(text, pos - 1):
-            return None  # the first gap's lookbehind is before the chunk: the general pass sees it
     else:
-        # One character of context for the missing-comma lookbehind: "0" stands for a value's
-        # end (it starts no match), " " for anything else; it is dropped after the pass.
-        context = "0" if pos > 0 and _VALUE_END.match(text, pos - 1) else " "
         rest = _BULK.sub(cleaner, context + text[pos:limit])[1:]
     document = head + rest
     try:
