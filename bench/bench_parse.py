@@ -182,11 +182,11 @@ def bench_heavy(repeat: int) -> list[tuple[str, str, str, str]]:
     import tracemalloc
 
     document = valid_document(1_000_000)
-    base = median_time(lambda: json.loads(document), 7)
+    base = min_time(lambda: json.loads(document), 7, 1)
     rows = []
     for name, text in heavy_classes(4 * 1024 * 1024 - 16).items():
         result = parse(text, CONFIG)
-        elapsed = median_time(lambda text=text: parse(text, CONFIG), max(1, repeat // 3))
+        elapsed = min_time(lambda text=text: parse(text, CONFIG), repeat, 1)
         per_mb = elapsed / (len(text) / 1e6) / base
         tracemalloc.start()
         parse(text, CONFIG)
@@ -201,14 +201,14 @@ def bench_heavy(repeat: int) -> list[tuple[str, str, str, str]]:
 
 def bench_adversarial(size: int, repeat: int) -> list[tuple[str, str, str, str]]:
     document = valid_document(size)
-    base = median_time(lambda: json.loads(document), repeat)
+    base = min_time(lambda: json.loads(document), repeat, 1)
     rows = []
     small, large = adversarial(size), adversarial(2 * size)
     for name, text in small.items():
         result = parse(text, CONFIG)
         assert not result.ok or result.canonical_state is not None
-        t1 = median_time(lambda text=text: parse(text, CONFIG), repeat)
-        t2 = median_time(lambda name=name: parse(large[name], CONFIG), repeat)
+        t1 = min_time(lambda text=text: parse(text, CONFIG), repeat, 1)
+        t2 = min_time(lambda name=name: parse(large[name], CONFIG), repeat, 1)
         ratio, growth = t1 / base, t2 / t1
         measured = f"{t1*1e3:.1f} ms = {ratio:.1f}× loads; ×2 input → {growth:.2f}× time"
         rows.append(row(f"{size // 1_000_000 or size} {'MB' if size >= 1_000_000 else 'chars'}: {name}", measured, "< 100×, ≤ 2.5×", ratio < 100 and growth <= 2.5))

@@ -57,6 +57,8 @@ class Shortcuts:
 
     def _bulk(self, rest: int) -> RepairOutcome | None:
         """Past the listed fixes, finish in one regex pass if that completes the value (see bulk)."""
+        if self.text[rest : rest + 64].lstrip(" \t\r\n").startswith(":"):
+            return None  # between a key and its colon: try again after the value
         self.bulk_tried = True
         head = "".join(self.out)
         found = bulk_finish(self.text, head, rest, self.limit, set(self.log.overflow))
