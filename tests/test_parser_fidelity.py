@@ -300,3 +300,14 @@ def test_past_the_listed_fixes_the_rest_are_counted_exactly(member: str, codes: 
     final_comma = 1 if separator == ", " else 0  # the ", " before the closing brace
     assert sum(totals.values()) + overflow == sum(n * (count if code != "missing_comma" else 1) for code, n in expected.items()) + final_comma
     assert len(result.repairs) <= MAX_FIXES + 4
+
+
+def test_the_review_report_marks_guesses() -> None:
+    from gate_tui.session.report import _repairs
+
+    lines = _repairs([
+        {"code": "inner_quote", "message": "read quotes as text", "line": 3, "column": 9, "certainty": "guess"},
+        {"code": "comment", "message": "removed a // comment", "line": 1, "column": 1, "certainty": "exact"},
+    ])
+    assert lines[1].startswith("  - **GUESS** line 3:9: ")
+    assert lines[2].startswith("  - line 1:1: ")
