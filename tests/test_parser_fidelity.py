@@ -311,3 +311,12 @@ def test_the_review_report_marks_guesses() -> None:
     ])
     assert lines[1].startswith("  - **GUESS** line 3:9: ")
     assert lines[2].startswith("  - line 1:1: ")
+
+
+def test_python_literals_inside_double_quoted_strings_stay_text() -> None:
+    text = '{"s": "True or None", "b": True, "c": "a \\n False", "d": [None, "None"]} then True'
+    result = extract_json(text)
+    assert result.value == {"s": "True or None", "b": True, "c": "a \n False", "d": [None, "None"]}
+    plain = '{"s": "True or None", "b": True, "d": [None, "None"], "e": "x False y"}'
+    assert extract_json(plain).value == {"s": "True or None", "b": True, "d": [None, "None"], "e": "x False y"}
+    assert [(r.code, r.message.split(" (")[0]) for r in extract_json(plain).repairs] == [("python_literal", "2 Python literals → true / false / null")]
