@@ -320,3 +320,9 @@ def test_python_literals_inside_double_quoted_strings_stay_text() -> None:
     plain = '{"s": "True or None", "b": True, "d": [None, "None"], "e": "x False y"}'
     assert extract_json(plain).value == {"s": "True or None", "b": True, "d": [None, "None"], "e": "x False y"}
     assert [(r.code, r.message.split(" (")[0]) for r in extract_json(plain).repairs] == [("python_literal", "2 Python literals → true / false / null")]
+
+
+def test_a_refused_reply_never_carries_a_lone_surrogate_in_what_it_recovered(ml_config: GateConfig) -> None:
+    result = parse('{"summary": "x\\ud800", "gates": {"a": {"raw": "cut', ml_config)
+    assert not result.ok and result.recovered is None
+    result.model_dump_json().encode("utf-8")  # every writer can encode it

@@ -66,7 +66,10 @@ class GateJsonParser:
         accept_truncated = policy.accept_truncated_replies or actor == "user"
         data, repairs, source, problem, extra = self._decode(payload, policy.allow_guessed_repairs, accept_truncated)
         if problem is not None:
-            return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=extra.get("recovered"))
+            recovered = extra.get("recovered")
+            if recovered is not None and may_hold_surrogates(payload) and unstorable(recovered):
+                recovered = None  # a preview must never hold what no writer can encode
+            return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=recovered)
         assert data is not None
         bad = unstorable(data) if not isinstance(payload, str) or may_hold_surrogates(payload) else None
         if bad:
