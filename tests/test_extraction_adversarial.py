@@ -81,7 +81,7 @@ CASES: dict[str, tuple[str, Callable[[Extraction], None]]] = {
 def test_adversarial_input_returns_quickly(name: str) -> None:
     text, check = CASES[name]
     started = time.perf_counter()
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)  # the cut is what is measured here
     elapsed = time.perf_counter() - started
     assert elapsed < BOUND_SECONDS, f"{name}: {elapsed:.2f} s"
     check(result)

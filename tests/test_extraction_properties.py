@@ -54,13 +54,13 @@ def check_result(text: str, result: Any) -> None:
 @SETTINGS
 @given(st.text())
 def test_never_raises_on_any_text(text: str) -> None:
-    check_result(text, extract_json(text))
+    check_result(text, extract_json(text, accept_truncated=True))
 
 
 @SETTINGS
 @given(structural_text)
 def test_never_raises_on_structural_noise(text: str) -> None:
-    check_result(text, extract_json(text))
+    check_result(text, extract_json(text, accept_truncated=True))
 
 
 @SETTINGS
@@ -74,7 +74,7 @@ def test_never_raises_on_non_text(value: object) -> None:
 @given(json_objects, st.booleans())
 def test_any_object_comes_back_unchanged(value: dict, ascii_only: bool) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only)
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == value
     assert result.repairs == []
     assert result.span == (0, len(text))
@@ -85,7 +85,7 @@ def test_any_object_comes_back_unchanged(value: dict, ascii_only: bool) -> None:
 def test_any_object_in_prose_comes_back_unchanged(value: dict, before: str, after: str, indent: int | None) -> None:
     document = json.dumps(value, indent=indent)
     text = f"{before} {document} {after}"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == value
     assert result.repairs == []
     start = len(before) + 1
@@ -97,7 +97,7 @@ def test_any_object_in_prose_comes_back_unchanged(value: dict, before: str, afte
 def test_any_object_in_a_fence_comes_back_unchanged(value: dict, before: str, opener: str) -> None:
     closer = opener.rstrip("JSONjson")
     text = f"{before}\n{opener}\n{json.dumps(value)}\n{closer}\nthanks"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == value
     assert result.repairs == []
     assert result.source == "fence"
@@ -110,7 +110,7 @@ def test_thinking_and_echoes_never_win(state: dict, other: dict, words: str) -> 
         f"<thinking>{json.dumps(other)} {json.dumps(state)}x</thinking>\n{words}\n"
         f"{json.dumps(state)}\n\nYou sent: {json.dumps(other)} {json.dumps({'summary': 'echo', **other})}"
     )
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     assert result.value == state
     assert result.span[0] == text.index("\n" + json.dumps(state)) + 1
 
@@ -118,14 +118,14 @@ def test_thinking_and_echoes_never_win(state: dict, other: dict, words: str) -> 
 @SETTINGS
 @given(st.text() | structural_text)
 def test_deterministic(text: str) -> None:
-    assert extract_json(text) == extract_json(text)
+    assert extract_json(text, accept_truncated=True) == extract_json(text, accept_truncated=True)
 
 
 @SETTINGS
 @given(json_objects)
 def test_span_of_a_strict_value_decodes_to_it(value: dict) -> None:
     text = f"Here:\n```json\n{json.dumps(value, indent=1)}\n```"
-    result = extract_json(text)
+    result = extract_json(text, accept_truncated=True)
     start, end = result.span
     assert json.loads(text[start:end]) == value
 
@@ -149,7 +149,7 @@ def test_a_cut_off_object_never_invents_keys(value: dict) -> None:
     document = {"summary": "s", **value}
     text = json.dumps(document)
     for cut in range(1, len(text), max(1, len(text) // 7)):
-        result = extract_json(text[:cut])
+        result = extract_json(text[:cut], accept_truncated=True)
         if result.value is not None:
             assert set(result.value) <= all_keys(document)
 

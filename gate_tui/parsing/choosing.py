@@ -16,6 +16,7 @@ from bisect import bisect_right
 from typing import Any
 
 from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.repair.lexing import DECODER
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
@@ -24,13 +25,15 @@ from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
 
 NO_OBJECT = "No JSON object found in text"
 
-ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord]]
-"""The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs)``,
-with each repair as a ``Repair``-shaped dict."""
+ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord], dict[str, Any]]
+"""The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs, notes)``,
+with each repair as a ``Repair``-shaped dict. ``notes`` holds what the policy step needs:
+``error_code``, ``cut_at`` / ``cut_paths`` (offset and fields of a cut), ``others`` (offsets
+of the candidates not used)."""
 
 
-def failure(error: str) -> ExtractionParts:
-    return None, error, None, None, []
+def failure(error: str, code: str = "invalid_json") -> ExtractionParts:
+    return None, error, None, None, [], {"error_code": code}
 
 
 
@@ -47,14 +50,21 @@ _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
 _READS_FURTHER = re.compile("[/'\u2018\u2019\u201c\u201d]")
 
 
-def has_preferred_key(value: dict[str, Any]) -> bool:
-    """True when ``value`` looks like a gate state rather than some other JSON."""
-    return "summary" in value or "gates" in value or "status" in value
+def has_preferred_key(value: dict[str, Any], keys: tuple[str, ...] = PREFERRED_KEYS) -> bool:
+    """True when ``value`` looks like the object the caller wants rather than some other JSON.
+
+    With the gate-state keys, the key must hold what a gate state holds there (a
+    ``summary`` string, a ``gates`` or ``status`` object): an echo such as
+    ``{"status": "echo"}`` does not beat an earlier object. Other keys count by name.
+    """
+    if keys is not PREFERRED_KEYS and keys != PREFERRED_KEYS:
+        return any(key in value for key in keys)
+    return isinstance(value.get("summary"), str) or isinstance(value.get("gates"), dict) or isinstance(value.get("status"), dict)
 
 
 def _loads_object(candidate: str) -> dict[str, Any] | None:
     try:
-        value = json.loads(candidate)
+        value = DECODER.decode(candidate)
     except _DECODE_ERRORS:
         return None
     return value if isinstance(value, dict) else None
@@ -71,26 +81,39 @@ def decode_outcome(outcome: RepairOutcome) -> Any:
 class _Found:
     """A decoded candidate: enough to build the :class:`Extraction` if it wins."""
 
-    __slots__ = ("value", "start", "end", "fence", "fixes")
+    __slots__ = ("value", "start", "end", "fence", "fixes", "outcome")
 
-    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...]) -> None:
+    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...], outcome: RepairOutcome | None = None) -> None:
         self.value = value
         self.start = start
         self.end = end
         self.fence = fence
         self.fixes = fixes
+        self.outcome = outcome
 
-    def extraction(self, text: str) -> ExtractionParts:
+    def extraction(self, text: str, others: list[int]) -> ExtractionParts:
         source = "fence" if self.fence >= 0 else "scan"
-        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes)
+        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes), notes_of(self.outcome, others)
+
+
+def notes_of(outcome: RepairOutcome | None, others: list[int]) -> dict[str, Any]:
+    """The ``notes`` of a chosen candidate (see :data:`ExtractionParts`)."""
+    notes: dict[str, Any] = {"others": others}
+    if outcome is not None and outcome.cut_at >= 0:
+        notes["cut_at"] = outcome.cut_at
+        notes["cut_paths"] = outcome.cut_paths
+    return notes
 
 
 class Chooser:
     """Applies the choice rules to one :class:`ScanResult`, within a linear work budget."""
 
-    def __init__(self, text: str, result: ScanResult) -> None:
+    def __init__(self, text: str, result: ScanResult, keys: tuple[str, ...] = PREFERRED_KEYS) -> None:
         self.text = text
         self.result = result
+        self.keys = keys
+        self.first_failure: RepairOutcome | None = None  # of an object candidate: says where it breaks
+        self.failed_start = -1
         # Characters the repair pass may examine, per kind of candidate: linear by design.
         self.object_budget = len(text) + 1024
         self.array_budget = len(text) + 1024
@@ -105,6 +128,7 @@ class Chooser:
             + [(start, limit, fence, False) for start, limit, fence in self.result.cut_objects]
         )
         first: _Found | None = None
+        winner: _Found | None = None
         for group in (
             [c for c in candidates if c[2] >= 0],  # fenced candidates first
             [c for c in candidates if c[2] < 0],
@@ -118,14 +142,43 @@ class Chooser:
                 found = self._decode_object(start, stop, fence, closed)
                 if found is None:
                     continue
-                if has_preferred_key(found.value):
-                    return found.extraction(self.text)
+                if has_preferred_key(found.value, self.keys):
+                    winner = found
+                    break
                 consumed = found.end
                 if first is None:
                     first = found
-        if first is not None:
-            return first.extraction(self.text)
-        return failure(self._no_object_error(bool(arrays)))
+            if winner is not None:
+                break
+        winner = winner or first
+        if winner is not None:
+            return winner.extraction(self.text, self._others(candidates, winner))
+        return self._no_object(bool(arrays))
+
+    def _others(self, candidates: list[tuple[int, int, int, bool]], winner: _Found) -> list[int]:
+        """Offsets of the other candidates that look like objects (a key inside), in text order.
+
+        Candidates inside the winner's span are part of it; a later candidate inside
+        another one counted is skipped the same way."""
+        others: list[int] = []
+        reach = -1
+        for start, stop, _, _ in candidates:
+            if winner.start <= start < winner.end or start < reach:
+                continue
+            if self.text.find(":", start, stop) >= 0:
+                others.append(start)
+                reach = stop
+        return others
+
+    def _no_object(self, saw_array: bool) -> ExtractionParts:
+        failed = self.first_failure
+        if failed is None or saw_array or self.result.depth_error is not None:
+            return failure(self._no_object_error(saw_array))
+        at = locate(self.text, failed.error_at)
+        if failed.bad_value:
+            return failure(f"{failed.error} (at {at})", "invalid_value")
+        what = failed.error or "unexpected " + describe_spot(self.text, failed.error_at)
+        return failure(f"JSON object at {locate(self.text, self.failed_start)} could not be repaired: {what} at {at}")
 
     def _no_object_error(self, saw_array: bool) -> str:
         if saw_array:
@@ -148,7 +201,7 @@ class Chooser:
         if not self.keyword_from <= start <= self.keyword_at:
             nowhere = len(self.text)
             nearest = nowhere
-            for word in PREFERRED_KEYS:
+            for word in self.keys:
                 cached = self.keyword_cache.get(word)
                 if cached is None or start < cached[0] or cached[1] < start:
                     at = self.text.find(word, start)
@@ -186,7 +239,7 @@ class Chooser:
         value = decode_outcome(outcome)
         if not isinstance(value, dict) or not value:  # a repair must not invent an empty object
             return None
-        return _Found(value, start, outcome.end, fence, outcome.fixes)
+        return _Found(value, start, outcome.end, fence, outcome.fixes, outcome)
 
     def _repair(self, start: int, limit: int, budget: str) -> RepairOutcome | None:
         """Repair the candidate at ``start``, charging the named budget; None on failure.
@@ -205,6 +258,9 @@ class Chooser:
             outcome = repair_json(self.text, start, reach, budget=left, detach_tail=True)
             setattr(self, budget, left - outcome.consumed)
             if outcome.json_text is None:
+                if budget == "object_budget" and self.first_failure is None and outcome.error_at >= 0:
+                    if outcome.bad_value or self.text.find(":", start, max(outcome.error_at, start + 1)) >= 0:
+                        self.first_failure, self.failed_start = outcome, start
                 continue
             if reach == limit or not any(fix.code == "truncated" for fix in outcome.fixes):
                 return outcome
@@ -270,3 +326,22 @@ def _holds_object(value: list[Any]) -> bool:
             if isinstance(item, list):
                 pending.append(item)
     return False
+
+
+def locate(text: str, offset: int) -> str:
+    """``line:column`` (1-based) of ``offset`` in ``text``."""
+    offset = min(max(offset, 0), len(text))
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def describe_spot(text: str, offset: int) -> str:
+    """What stands at ``offset``, for an error message: a quoted word or character, or the end."""
+    if offset >= len(text):
+        return "end of text"
+    word = _SPOT_WORD.match(text, offset)
+    shown = word.group() if word is not None else text[offset]
+    return repr(shown[:40])
+
+
+_SPOT_WORD = re.compile(r"[\w$]{1,40}")

@@ -16,10 +16,15 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.parsing.scanning` locates 
    unterminated fence runs to the end of the text.
 4. Otherwise every outermost ``{…}`` in text order, found by one balanced scan that
    respects JSON strings; prose braces before or after do not disturb it.
-5. The winner is the first candidate that decodes to an object having one of the keys
-   ``summary`` / ``gates`` / ``status`` (so JSON echoed *after* the answer loses); if
-   none has them, the first object. A candidate that fails strict decoding gets the
-   conservative repair pass; a repaired value counts only if it is a non-empty object.
+5. The winner is the first candidate that decodes to an object that looks like a gate
+   state (``prefer_keys``; see :func:`~gate_tui.parsing.choosing.has_preferred_key`), so
+   JSON echoed *after* the answer loses; if none does, the first object. A candidate that
+   fails strict decoding gets the repair pass; a repaired value counts only if it is a
+   non-empty object. Other candidates are named in a ``several_candidates`` warning.
+7. The policy: a reply the text cut off is refused unless ``accept_truncated`` (the object
+   read is kept as ``recovered``); one needing a guessed repair is refused when
+   ``allow_guesses`` is False. An object that cannot be repaired is an error naming its
+   position and the first unrecoverable spot.
 6. An array that *is* the JSON value (a whole fence body, the start of the reply, or an
    array holding objects) is refused with "top-level array not allowed" rather than
    mined for the objects inside it.
@@ -42,11 +47,15 @@ from gate_tui.limits import DEFAULT_MAX_CHARS
 from gate_tui.models import Repair
 from gate_tui.parsing.choosing import (
     NO_OBJECT,
+    PREFERRED_KEYS,
     TOP_LEVEL_ARRAY,
     Chooser,
     ExtractionParts,
     decode_outcome,
     failure,
+    has_preferred_key,
+    locate,
+    notes_of,
 )
 from gate_tui.parsing.markers import (
     Region,
@@ -59,6 +68,7 @@ from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.scanning import scan, text_is_blank
+from gate_tui.warning_codes import SEVERAL_CANDIDATES, TRUNCATED_REPLY
 
 # The messages tests and callers compare against, re-exported where extraction is documented.
 __all__ = ["DEFAULT_MAX_CHARS", "NO_OBJECT", "TOP_LEVEL_ARRAY", "Extraction", "extract_json", "extract_parts"]
@@ -70,7 +80,12 @@ class Extraction:
 
     ``value`` is set exactly when ``error`` is None. ``source`` is ``"fence"`` or
     ``"scan"``; ``span`` is ``(start, end)`` of the candidate in the original text;
-    ``repairs`` lists what the repair pass changed, with 1-based line and column.
+    ``repairs`` lists what the repair pass changed, with 1-based line and column and
+    certainty. ``error_code`` is the :class:`~gate_tui.models.ParseError` code an error
+    stands for (``invalid_json``, or ``invalid_value`` for ``NaN``). ``recovered`` is the
+    object read from a reply the policy refused (cut off, or needing a guess), for a
+    preview; ``warnings`` are ``ParseWarning``-shaped dicts (several candidates, an
+    accepted cut); ``cut_paths`` names the fields a cut touched.
 
     A plain dataclass, not a model: it never crosses a boundary as JSON (``parse``
     turns it into a :class:`~gate_tui.models.ParseResult`), and building a model here
@@ -82,17 +97,44 @@ class Extraction:
     source: str | None = None
     span: tuple[int, int] | None = None
     repairs: list[Repair] = field(default_factory=list)
+    error_code: str = "invalid_json"
+    recovered: dict[str, Any] | None = None
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    cut_paths: tuple[str, ...] = ()
 
 
-
-
-def extract_json(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:
+def extract_json(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    prefer_keys: tuple[str, ...] = PREFERRED_KEYS,
+    allow_guesses: bool = True,
+    accept_truncated: bool = False,
+) -> Extraction:
     """Extract the JSON object of a model reply; see the module docstring for the rules."""
-    value, error, source, span, records = extract_parts(text, max_chars)
-    return Extraction(value, error, source, span, [Repair.model_validate(record) for record in records])
+    parts = extract_parts(text, max_chars, prefer_keys=prefer_keys, allow_guesses=allow_guesses, accept_truncated=accept_truncated)
+    value, error, source, span, records, notes = parts
+    return Extraction(
+        value,
+        error,
+        source,
+        span,
+        [Repair.model_validate(record) for record in records],
+        notes.get("error_code", "invalid_json"),
+        notes.get("recovered"),
+        notes.get("warnings", []),
+        tuple(notes.get("cut_paths", ())),
+    )
 
 
-def extract_parts(text: str, max_chars: int = DEFAULT_MAX_CHARS) -> ExtractionParts:
+def extract_parts(
+    text: str,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    *,
+    prefer_keys: tuple[str, ...] = PREFERRED_KEYS,
+    allow_guesses: bool = True,
+    accept_truncated: bool = False,
+) -> ExtractionParts:
     """:func:`extract_json` as a plain tuple of the :class:`Extraction` fields.
 
     ``parse`` uses this form: it only unpacks the fields, building the frozen dataclass
@@ -101,58 +143,60 @@ def extract_parts(text: str, max_chars: int = DEFAULT_MAX_CHARS) -> ExtractionPa
     everything else in one go rather than one model at a time.
     """
     try:
-        return _extract(text, max_chars)
+        found = _extract(text, max_chars, prefer_keys)
+        return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated)
     except Exception as exc:  # the contract is "never raises": report, do not propagate
         return failure(f"could not extract JSON: internal {type(exc).__name__}")
 
 
-
-
-def _extract(text: object, max_chars: int) -> ExtractionParts:
+def _extract(text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEYS) -> ExtractionParts:
     if not isinstance(text, str):
         return failure(f"expected text, got {type(text).__name__}")
     if len(text) > max_chars:
         return failure(f"reply is {len(text):,} characters; the limit is {max_chars:,}")
-    quick = _fast_path(text, thinking_regions(text))
+    quick = _fast_path(text, thinking_regions(text), keys)
     if quick is not None:
         return quick
     result = scan(text, soft_thinking=True)
-    found = Chooser(text, result).choose()
-    if found[1] == NO_OBJECT and result.soft_thinking_used:
-        found = Chooser(text, scan(text, soft_thinking=False)).choose()
+    found = Chooser(text, result, keys).choose()
+    if found[0] is None and found[1] == NO_OBJECT and result.soft_thinking_used:
+        found = Chooser(text, scan(text, soft_thinking=False), keys).choose()
     return found
 
 
 # --- fast path: one candidate, no Python-level scanning ----------------------------------
 
 
-def _fast_path(text: str, regions: list[Region]) -> ExtractionParts | None:
+def _fast_path(text: str, regions: list[Region], keys: tuple[str, ...]) -> ExtractionParts | None:
     """The common replies, without the Python-level scan; None means "use the full scan".
 
     The fast path looks at one candidate only — the object opening the body of the first
-    fence outside thinking or, when the reply has no fence, the first ``{`` — and keeps it
+    fence outside thinking (when no ``{`` comes before that fence: the fence could be
+    quoted in its string) or, when the reply has no fence, the first ``{`` — and keeps it
     only when it decodes (strictly, or repaired from that same ``{``) to a gate-state
-    object, or to any object that is the whole reply. That is what the full scan would
-    choose too: it tries that candidate first. A gate-state body cannot sit inside a valid
-    JSON string, since its quotes would end the string.
+    object, or to any object that is the whole reply, and nothing after it (or before a
+    fence) could be another candidate. That is what the full scan would choose too.
     """
     fence = first_fence(text, regions)
-    if fence is not None:
-        start = fence_body_lead(text, fence[1])
-        return _fast_candidate(text, start, "fence", alone=False) if text.startswith("{", start) else None
     start = first_opener(text, regions)
+    if fence is not None and (start < 0 or start > fence[0]):
+        if text.find("{", 0, fence[0]) >= 0:
+            return None  # a brace before the fence (in thinking or prose): let the scan decide
+        start = fence_body_lead(text, fence[1])
+        return _fast_candidate(text, start, "fence", keys, alone=False) if text.startswith("{", start) else None
     if start < 0 or text[start] != "{":
         return None
-    return _fast_candidate(text, start, "scan", alone=not regions and text_is_blank(text, 0, start))
+    return _fast_candidate(text, start, "scan", keys, alone=not regions and text_is_blank(text, 0, start))
 
 
-def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> ExtractionParts | None:
+def _fast_candidate(text: str, start: int, source: str, keys: tuple[str, ...], *, alone: bool) -> ExtractionParts | None:
     """Decode the object at ``start``: strictly, by the error-driven repair, or by the tokenizer.
 
     All three read to the end of the text and stop where the object closes, so a fence
     marker inside a string cannot cut the object short.
     """
     quick = quick_repair_parts(text, start)
+    outcome = None
     if quick is not None:
         value, end, fixes = quick
     else:
@@ -162,12 +206,59 @@ def _fast_candidate(text: str, start: int, source: str, *, alone: bool) -> Extra
         value, end, fixes = decode_outcome(outcome), outcome.end, outcome.fixes
     if not isinstance(value, dict) or (fixes and not value):
         return None  # not an object, or a repair that would invent an empty one
-    if "summary" not in value and "gates" not in value and "status" not in value:  # has_preferred_key
+    if _more_after(text, end, source == "fence"):
+        return None  # another candidate may follow: the scan lists them (several-candidates warning)
+    if not has_preferred_key(value, keys):
         if not (alone and text_is_blank(text, end, len(text))):
             return None
-    return value, None, source, (start, end), repair_records(text, fixes) if fixes else []
+    return value, None, source, (start, end), repair_records(text, fixes) if fixes else [], notes_of(outcome, [])
 
 
-# --- full path: choose among the scanned candidates --------------------------------------
+def _more_after(text: str, end: int, fenced: bool) -> bool:
+    """Whether another candidate (a ``{`` or a fence) may follow the object ending at ``end``.
+
+    A fenced object's own closing marker does not count. Conservative (markers inside
+    thinking count too): a yes only sends the reply to the full scan.
+    """
+    if text.find("{", end) >= 0 or text.find("~~~", end) >= 0:
+        return True
+    return text.count("```", end) > (1 if fenced else 0)
 
 
+# --- the policy: cut-off replies, guesses, several candidates ----------------------------
+
+
+def apply_policy(text: str, found: ExtractionParts, *, allow_guesses: bool, accept_truncated: bool) -> ExtractionParts:
+    """Refuse (or warn about) what the caller's policy says, keeping what was recovered."""
+    value, error, source, span, records, notes = found
+    if value is None:
+        return found
+    warnings: list[dict[str, Any]] = []
+    others = notes.get("others") or []
+    if others:
+        warnings.append(_several(text, span, others))
+    cut_at = notes.get("cut_at", -1)
+    refusal = None
+    if cut_at >= 0:
+        paths = notes.get("cut_paths") or ()
+        where = f"inside {paths[-1]}" if paths else "inside the JSON"
+        if accept_truncated:
+            touched = ", ".join(paths) if paths else "the top level"
+            warnings.append({"code": TRUNCATED_REPLY, "message": f"the reply is cut off at {locate(text, cut_at)}; fields the cut touched: {touched}", "field_path": paths[-1] if paths else ""})
+        else:
+            refusal = f"the reply is cut off at {locate(text, cut_at)}, {where}"
+    if refusal is None and not allow_guesses:
+        guess = next((r for r in records if r["certainty"] == "guess"), None)
+        if guess is not None:
+            refusal = f"the reply needs a guess at line {guess['line']}:{guess['column']} ({guess['message']}); guessed repairs are not allowed"
+    new_notes = {**notes, "warnings": warnings}
+    if refusal is not None:
+        new_notes["recovered"] = value
+        return None, refusal, source, span, records, new_notes
+    return value, error, source, span, records, new_notes
+
+
+def _several(text: str, span: tuple[int, int] | None, others: list[int]) -> dict[str, Any]:
+    used = locate(text, span[0]) if span else "?"
+    shown = ", ".join(locate(text, at) for at in others[:5]) + (", …" if len(others) > 5 else "")
+    return {"code": SEVERAL_CANDIDATES, "message": f"used the object at {used}; {len(others)} more at {shown} ignored", "field_path": ""}

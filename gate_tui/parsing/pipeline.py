@@ -32,6 +32,7 @@ from gate_tui.models import (
 from gate_tui.parsing.diff import diff_dicts
 from gate_tui.parsing.extraction import extract_parts
 from gate_tui.parsing.repair.vocabulary import RepairRecord
+from gate_tui.parsing.text_checks import may_hold_surrogates, unstorable
 from gate_tui.parsing.user_patch import apply_user_patch
 from gate_tui.parsing.validation import Proposal, describe, validate_assistant
 
@@ -60,28 +61,46 @@ class GateJsonParser:
         previous, problem = _previous_dict(previous_state)
         if problem is not None:
             return _failed([problem])
-        data, repairs, source, problem = self._decode(payload)
+        policy = gate_config.policy
+        # A cut-off text decides nothing for a model; a person's own edit is theirs to send.
+        accept_truncated = policy.accept_truncated_replies or actor == "user"
+        data, repairs, source, problem, extra = self._decode(payload, policy.allow_guessed_repairs, accept_truncated)
         if problem is not None:
-            return _failed([problem], repairs=repairs, source=source)
+            recovered = extra.get("recovered")
+            if recovered is not None and may_hold_surrogates(payload) and unstorable(recovered):
+                recovered = None  # a preview must never hold what no writer can encode
+            return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=recovered)
         assert data is not None
+        bad = unstorable(data) if not isinstance(payload, str) or may_hold_surrogates(payload) else None
+        if bad:
+            errors = [_error("invalid_value", f"{message} at {path or 'the top level'}", path) for path, message in bad]
+            return _failed(errors, repairs=repairs, source=source)
         if actor == "assistant":
             proposal = validate_assistant(data, gate_config)
         else:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
-        return _finish(proposal, gate_config, previous, actor, repairs, source)
+        return _finish(proposal.summarised(), gate_config, previous, actor, repairs, source, extra.get("warnings"))
 
-    def _decode(self, payload: Any) -> tuple[Mapping[Any, Any] | None, list[RepairRecord], str | None, ParseError | None]:
+    def _decode(
+        self, payload: Any, allow_guesses: bool = True, accept_truncated: bool = False
+    ) -> tuple[Mapping[Any, Any] | None, list[RepairRecord], str | None, ParseError | None, dict[str, Any]]:
         if not isinstance(payload, str):  # text first: the commonest payload, and the ABC check is slow
             if isinstance(payload, dict):
-                return payload, [], "object", None
+                return payload, [], "object", None, _NO_NOTES
             if isinstance(payload, Mapping):
-                return dict(payload), [], "object", None
+                return dict(payload), [], "object", None, _NO_NOTES
             message = f"payload must be text or a JSON object, not {_kind(payload)}"
-            return None, [], None, _error("invalid_json", message, "", expected="string or object", actual=payload)
-        value, error, source, _, repairs = extract_parts(payload, self.max_chars)
+            return None, [], None, _error("invalid_json", message, "", expected="string or object", actual=payload), _NO_NOTES
+        value, error, source, _, repairs, notes = extract_parts(
+            payload, self.max_chars, allow_guesses=allow_guesses, accept_truncated=accept_truncated
+        )
         if value is None:
-            return None, repairs, source, _error("invalid_json", error or "No JSON object found in text", "")
-        return value, repairs, source, None
+            code = notes.get("error_code", "invalid_json")
+            return None, repairs, source, _error(code, error or "No JSON object found in text", ""), notes
+        return value, repairs, source, None, notes
+
+
+_NO_NOTES: dict[str, Any] = {}
 
 
 _DEFAULT_PARSER = GateJsonParser()
@@ -130,10 +149,11 @@ def _finish(
     actor: str,
     repairs: list[RepairRecord],
     source: str | None,
+    extraction_warnings: list[dict[str, Any]] | None = None,
 ) -> ParseResult:
     warnings: list[Any] = proposal.warnings  # the proposal is ours: its list can grow here
-    if repairs:
-        warnings = [_repair_warning(r) for r in repairs] + warnings
+    if repairs or extraction_warnings:
+        warnings = [_repair_warning(r) for r in repairs] + (extraction_warnings or []) + warnings
     claimed = _claimed(proposal.claimed_status)
     if proposal.errors:
         return _failed(proposal.errors, warnings=warnings, repairs=repairs, source=source, claimed=claimed)
@@ -189,7 +209,7 @@ def _repair_warning(repair: RepairRecord) -> dict[str, Any]:
     line, column = repair["line"], repair["column"]
     return {
         "code": codes.repaired(repair["code"]),
-        "message": f"repaired at line {line}:{column}: {repair['message']}",
+        "message": f"{'guessed' if repair.get('certainty') == 'guess' else 'repaired'} at line {line}:{column}: {repair['message']}",
         "line": line,
         "column": column,
     }
@@ -216,10 +236,12 @@ def _failed(
     repairs: list[RepairRecord] | None = None,
     source: str | None = None,
     claimed: dict[str, Any] | None = None,
+    recovered: dict[str, Any] | None = None,
 ) -> ParseResult:
-    return _result(
-        {"ok": False, "errors": errors, "warnings": warnings or [], "repairs": repairs or [], "source": source, "claimed_status": claimed}
-    )
+    fields = {"ok": False, "errors": errors, "warnings": warnings or [], "repairs": repairs or [], "source": source, "claimed_status": claimed}
+    if recovered is not None:
+        fields["recovered"] = recovered
+    return _result(fields)
 
 
 def _result(fields: dict[str, Any]) -> ParseResult:

@@ -46,9 +46,10 @@ _INNER = re.compile(r'[{}\[\]"`~]')
 _RUN_DEPTH = 16
 _OPENERS = re.compile(r"[{\[]++")
 _CLOSERS = {"}": re.compile(r"\}++"), "]": re.compile(r"\]++")}
-# The rest of a JSON string after its opening quote. A raw line break ends it too: a JSON
-# string never spans lines, and stopping there keeps one stray quote from hiding the reply.
-_STRING_BODY = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+')
+# The rest of a JSON string after its opening quote, raw line breaks included: the repair
+# pass reads strings the same way (see repair.scalars), so a fence or a brace quoted in a
+# multi-line value is never a candidate.
+_STRING_BODY = re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+')
 # A fence's language tag (json, py, c++, ...): the body starts after it, even on the same line.
 _INFO = re.compile(r"[ \t]*+[\w+.#-]*+")
 _SPACE = re.compile(r"\s*+")

@@ -57,17 +57,46 @@ class Proposal:
     warnings: list[ParseWarning] = field(default_factory=list)
     claimed_status: dict[str, Any] | None = None
     override: bool | None = None
+    more_errors: int = 0
+    """Errors beyond :data:`MAX_REPORTED`, only counted (a hostile reply can have a million)."""
+    more_error_code: ErrorCode = "invalid_value"
+    more_warnings: int = 0
 
     def error(
         self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = ABSENT, shown: str | None = None
     ) -> None:
         """Record an error; ``actual`` is described for people, ``shown`` is used as given."""
+        if len(self.errors) >= MAX_REPORTED:
+            if not self.more_errors:
+                self.more_error_code = code
+            self.more_errors += 1
+            return
         if shown is None and actual is not ABSENT:
             shown = describe(actual)
         self.errors.append(ParseError(code=code, message=message, field_path=path, expected=expected, actual=shown))
 
     def warn(self, code: str, message: str, path: str = "") -> None:
+        if len(self.warnings) >= MAX_REPORTED:
+            self.more_warnings += 1
+            return
         self.warnings.append(ParseWarning(code=code, message=message, field_path=path))
+
+
+    def summarised(self) -> Proposal:
+        """The proposal with one record counting the errors and warnings beyond the limit."""
+        if self.more_errors:
+            more = f"and {self.more_errors:,} more errors (only the first {MAX_REPORTED} are listed)"
+            self.errors.append(ParseError(code=self.more_error_code, message=more, field_path=""))
+            self.more_errors = 0
+        if self.more_warnings:
+            more = f"and {self.more_warnings:,} more warnings (only the first {MAX_REPORTED} are listed)"
+            self.warnings.append(ParseWarning(code=codes.MORE_WARNINGS, message=more, field_path=""))
+            self.more_warnings = 0
+        return self
+
+
+MAX_REPORTED = 200
+"""How many errors, and how many warnings, one reply lists; the rest are counted."""
 
 
 def describe(value: Any, limit: int = 80) -> str:

@@ -295,7 +295,8 @@ def _repairs(repairs: Any) -> list[str]:
         return []
     lines = ["- Repairs applied to the model's JSON:"]
     for repair in items:
-        lines.append(f"  - line {md(str(repair.get('line', '?')))}:{md(str(repair.get('column', '?')))}: {md(shorten(str(repair.get('message', ''))))}")
+        guess = "**GUESS** " if repair.get("certainty") == "guess" else ""  # a judgment call: check it
+        lines.append(f"  - {guess}line {md(str(repair.get('line', '?')))}:{md(str(repair.get('column', '?')))}: {md(shorten(str(repair.get('message', ''))))}")
     return lines
 
 

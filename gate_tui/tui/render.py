@@ -254,7 +254,11 @@ def error_rows(errors: Iterable[ParseError]) -> list[Content]:
 
 
 def repair_rows(repairs: Iterable[Repair]) -> list[Content]:
-    return [line(("  ", ""), (f"{repair.line}:{repair.column}", "bold"), "  ", repair.message) for repair in repairs]
+    """One row per repair; a guess is marked GUESS so the reviewer checks it before applying."""
+    return [
+        line(("  ", ""), (f"{repair.line}:{repair.column}", "bold"), "  ", ("GUESS ", WARN_STYLE) if repair.certainty == "guess" else "", repair.message)
+        for repair in repairs
+    ]
 
 
 def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:

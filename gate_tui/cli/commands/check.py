@@ -39,6 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="OUT", help="write results to OUT instead of stdout")
     parser.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N", help="worker processes for --jsonl (0: one per CPU; default 1)")
     parser.add_argument("-q", "--quiet", action="store_true", help="--jsonl: no progress bar and no summary on stderr")
+    parser.add_argument(
+        "--no-guess", action="store_true", help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed"
+    )
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -48,6 +51,8 @@ def run(ns: argparse.Namespace) -> int:
     config = load_config(Path(ns.config), "gate-tui check")
     if config is None:
         return EXIT_USAGE
+    if ns.no_guess:  # the policy of the config, tightened for this run only
+        config = config.model_copy(update={"policy": config.policy.model_copy(update={"allow_guessed_repairs": False})})
     from gate_tui.cli.check import load_previous
 
     previous: GateState | None = None

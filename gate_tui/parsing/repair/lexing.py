@@ -27,13 +27,13 @@ BLANK = re.compile(r"[ \t\r\n]*+")
 # comment, 8 anything else. Every repetition is possessive: nothing can backtrack.
 TOKEN = re.compile(
     r"[ \t\r\n]*+(?:"
-    r'("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
+    r'("[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+")'
     r"|('[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')"
     r"|([{}\[\]:,])"
     r"|([\"'\u201c\u201d\u2018\u2019])"
     r"|([-0-9])"
     r"|([\w$])"
-    r"|(/)"
+    r"|([/#])"
     r"|([\s\S]))?"
 )
 
@@ -181,6 +181,12 @@ def requote(found: re.Match[str]) -> str:
     return token
 
 # The C scanner's entry points, shared by both passes: one JSON value at an index, one string.
-DECODER = json.JSONDecoder()
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+# NaN and the infinities are not JSON: the decoder refuses them, so the repair pass reports
+# them (``invalid_value`` with a position) instead of letting them into a state.
+DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 SCAN_ONCE = DECODER.scan_once  # the C scanner: decodes one JSON value at an index
 SCAN_STRING = json.decoder.scanstring  # the C scanner's string reader

@@ -7,9 +7,17 @@ one style (a reply written with single quotes throughout) become one record.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gate_tui.models import Repair
-from gate_tui.parsing.repair.vocabulary import PER_STRING_CODES, Fix, RepairRecord
+from gate_tui.parsing.repair.fixlog import MAX_FIXES, OVERFLOW_NOUNS
+from gate_tui.parsing.repair.vocabulary import (
+    HABIT_NOUNS,
+    PER_STRING_CODES,
+    Fix,
+    RepairRecord,
+    certainty,
+)
 
 
 def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
@@ -23,32 +31,66 @@ def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
 def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
     """:func:`to_repairs` as ``Repair``-shaped dicts, in text order.
 
-    One forward pass over the text however many fixes there are. Consecutive quote fixes
-    of one style (a reply written with single quotes throughout) become one repair at the
-    first string, whose message gives the count and the last position.
+    One forward pass over the text however many fixes there are. A habit (a quote style,
+    Python literals, literals in another case) is one repair at its first occurrence,
+    whose message gives the count and the last position, wherever the others are.
 
     ``parse`` takes this form: its result validates the dicts together with everything
     else, which is cheaper than building each model on its own first.
     """
-    ordered = sorted(fixes, key=_offset) if len(fixes) > 1 else fixes
+    habits: dict[str, list[Any]] = {}  # code → [first fix, count, last offset]
+    others: list[Fix] = []
+    for fix in fixes:
+        if fix.code in PER_STRING_CODES:
+            habit = habits.get(fix.code)
+            final = fix.offset if fix.last < fix.offset else fix.last
+            if habit is None:
+                habits[fix.code] = [fix, fix.count, final]
+            else:
+                habit[1] += fix.count
+                if final > habit[2]:
+                    habit[2] = final
+                if fix.offset < habit[0].offset:
+                    habit[0] = fix
+        else:
+            others.append(fix)
+    for first, count, final in habits.values():
+        others.append(first._replace(count=count, last=final))
+    ordered = sorted(others, key=_offset) if len(others) > 1 else others
     lines = _LineCounter(text)
     repairs: list[RepairRecord] = []
-    index, count = 0, len(ordered)
-    while index < count:
-        fix = ordered[index]
-        last = index
-        if fix.code in PER_STRING_CODES:  # a quote style is one habit: one report
-            while last + 1 < count and ordered[last + 1].code == fix.code:
-                last += 1
+    for fix in ordered:
         line, column = lines.position(fix.offset)
         message = fix.message
-        if last > index:
-            last_line, last_column = lines.position(ordered[last].offset)
-            noun = "single-quoted strings" if fix.code == "single_quotes" else "strings in curly quotes"
-            message = f"{last - index + 1} {noun} → double quotes (the last at line {last_line}, column {last_column})"
-        repairs.append({"code": fix.code, "message": message, "line": line, "column": column})
-        index = last + 1
-    return repairs
+        if fix.code in PER_STRING_CODES and fix.count > 1:
+            last_line, last_column = lines.peek(fix.last)
+            noun, result = HABIT_NOUNS[fix.code]
+            message = f"{fix.count} {noun} → {result} (the last at line {last_line}, column {last_column})"
+        repairs.append({"code": fix.code, "message": message, "line": line, "column": column, "certainty": certainty(fix.code)})
+    return _bounded(repairs)
+
+
+def _bounded(repairs: list[RepairRecord]) -> list[RepairRecord]:
+    """At most :data:`MAX_FIXES` records, then one ``overflow`` record per code counting the rest.
+
+    The tokenizer's log is bounded already (its own ``overflow`` records are kept as they
+    are); this bounds the quick path's fixes the same way.
+    """
+    if len(repairs) <= MAX_FIXES + len(OVERFLOW_NOUNS):
+        return repairs
+    kept = repairs[:MAX_FIXES]
+    counted: dict[str, list[Any]] = {}
+    for record in repairs[MAX_FIXES:]:
+        if record["code"] == "overflow":
+            kept.append(record)
+            continue
+        entry = counted.setdefault(record["code"], [0, record])
+        entry[0] += 1
+        entry[1] = record
+    for code, (count, last) in counted.items():
+        noun = OVERFLOW_NOUNS.get(code, f"{code.replace('_', ' ')} repairs")
+        kept.append({"code": "overflow", "message": f"and {count:,} more {noun}", "line": last["line"], "column": last["column"], "certainty": "exact"})
+    return kept
 
 
 def _offset(fix: Fix) -> int:
@@ -63,6 +105,14 @@ class _LineCounter:
     def __init__(self, text: str) -> None:
         self.text = text
         self.line, self.line_start, self.previous = 1, 0, 0
+
+    def peek(self, offset: int) -> tuple[int, int]:
+        """The position of an offset at or after the last one asked for, without moving on."""
+        text = self.text
+        offset = min(max(offset, self.previous), len(text))
+        newline = text.rfind("\n", self.previous, offset)
+        line_start = self.line_start if newline < 0 else newline + 1
+        return self.line + text.count("\n", self.previous, offset), offset - line_start + 1
 
     def position(self, offset: int) -> tuple[int, int]:
         text, previous = self.text, self.previous

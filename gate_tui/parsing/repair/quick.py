@@ -273,7 +273,13 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
     if len(resized) > _MAX_RESIZED_STRINGS:
         return None
     pieces.append(current[last:])
-    fixes = [Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at) for at in converted]
+    if len(converted) > 1 and "//" not in current and "#" not in current:
+        # One record for the habit (a line comment could hold quotes that are filtered later:
+        # then each string keeps its own record, as before).
+        first, last = start + converted[0], start + converted[-1]
+        fixes = [Fix("single_quotes", SINGLE_QUOTES_MESSAGE, first, len(converted), last)]
+    else:
+        fixes = [Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at) for at in converted]
     return "".join(pieces), fixes, resized
 
 
@@ -282,6 +288,8 @@ def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, 
 
     The rewrites keep lengths (False → false is 5 too), so no offsets move.
     """
+    if "'" not in current and "\\" not in current:
+        return _literals_by_parity(current, start, edits)
     fixes: list[Fix] = []
 
     def convert(found: re.Match[str]) -> str:
@@ -290,6 +298,34 @@ def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, 
         return PYTHON_LITERALS[word]
 
     return _bulk_rewrite(current, _BULK_LITERALS, convert), fixes
+
+
+_LITERAL_WORD = re.compile(r"\b(?:True|False|None)\b(?![ \t\r\n]*+:)")
+
+
+def _literals_by_parity(current: str, start: int, edits: _Edits) -> tuple[str, list[Fix]]:
+    """The literals outside strings of a text with only double quotes and no backslash.
+
+    Without escapes or another quote style, a word is inside a string exactly when an odd
+    number of ``"`` precede it, so the Python work is per literal, not per string. Literals
+    after the value are rewritten too (harmless) and their fixes dropped by the caller.
+    """
+    fixes: list[Fix] = []
+    pieces: list[str] = []
+    inside, previous, last = False, 0, 0
+    for found in _LITERAL_WORD.finditer(current):
+        at = found.start()
+        if current.count('"', previous, at) % 2:
+            inside = not inside
+        previous = at
+        if inside:
+            continue
+        word = found.group()
+        fixes.append(python_literal(word, start + edits.original(at)))
+        pieces += (current[last:at], PYTHON_LITERALS[word])
+        last = found.end()
+    pieces.append(current[last:])
+    return "".join(pieces), fixes
 
 
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gate_tui.parsing.repair.lexing import TAIL_PLACEHOLDER, TAIL_VALUE
+from gate_tui.parsing.repair.lexing import SCAN_STRING, TAIL_PLACEHOLDER, TAIL_VALUE
 from gate_tui.parsing.repair.vocabulary import RepairOutcome
 
 
@@ -23,6 +23,8 @@ def decode_repaired(outcome: RepairOutcome) -> Any:
     ``json.loads`` raises.
     """
     assert outcome.json_text is not None
+    if outcome.decoded is not None and outcome.tail is None:
+        return outcome.decoded[0]
     value = json.loads(outcome.json_text)
     if outcome.tail is None:
         return value
@@ -50,3 +52,22 @@ def _placeholder_holders(value: Any) -> list[tuple[Any, Any]]:
             elif isinstance(item, dict | list):
                 pending.append(item)
     return found
+
+
+def detachable_tail(text: str, start: int, limit: int) -> str | None:
+    """The string body from ``start`` if it runs to the end of the text unescaped, else None.
+
+    Its value is then its text as it is; anything else is read the ordinary way.
+    """
+    if limit < len(text) or text.find('"', start) >= 0:
+        return None  # cut before the end of the text (a fence), or the string closes
+    if text.find("\\", start) >= 0:
+        return None  # escapes to decode
+    try:
+        SCAN_STRING(text, start, True)  # the C scanner's strict check, as json.loads does
+    except json.JSONDecodeError as error:
+        if not error.msg.startswith("Unterminated string"):
+            return None  # a control character: read_string escapes it
+    else:
+        return None  # (it has no closing quote: the scanner always raises)
+    return text[start:]

@@ -1,51 +1,51 @@
 """The reference repair pass: one token loop over an explicit bracket stack.
 
 :func:`repair_json` repairs the JSON value opening at a ``{`` or ``[`` with the kinds of
-:mod:`~gate_tui.parsing.repair.vocabulary`, and nothing else: anything else (a bare word
-used as a value, a missing comma, a raw line break inside a string, prose) makes the
-repair fail — the pass never invents content. No recursion; strings, numbers and blanks
-are read by :mod:`~gate_tui.parsing.repair.lexing`, the Python loop runs once per token,
-and every nested value that is already valid is taken whole by the C scanner, so only
-broken parts are tokenized. Linear, with a work budget from the caller. It is the pass
-that decides whenever the quick path (:mod:`~gate_tui.parsing.repair.quick`) is unsure.
+:mod:`~gate_tui.parsing.repair.vocabulary` (structure here; strings, numbers and words
+in :mod:`~gate_tui.parsing.repair.scalars`) and nothing else: prose, ``"key": ,`` or a
+bare word in a key's place make it fail, with the offset of the first unrecoverable spot.
+The pass never invents content. No recursion; the Python loop runs once per token, and
+every nested value that is already valid is taken whole by the C scanner, so only broken
+parts are tokenized. Linear, with a work budget from the caller; fixes are bounded by
+:class:`~gate_tui.parsing.repair.fixlog.FixLog`.
 """
 
 from __future__ import annotations
 
-import json
-
 from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.repair.fixlog import FixLog
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
-    JSON_NUMBER,
     LONG_TAIL,
-    NUMBER,
-    QUOTES,
-    REQUOTE,
-    SCAN_ONCE,
-    SCAN_STRING,
     TAIL_PLACEHOLDER,
     TOKEN,
     TOKEN_WINDOW,
-    WORD,
     end_of_content,
-    read_quoted,
-    requote,
 )
+from gate_tui.parsing.repair.scalars import (
+    encode,
+    follows_a_value,
+    read_number,
+    read_string,
+    read_word,
+    skip_comment,
+)
+from gate_tui.parsing.repair.shortcuts import Shortcuts
+from gate_tui.parsing.repair.tail import detachable_tail
+from gate_tui.parsing.repair.truncation import cut_paths, truncation_fix
 from gate_tui.parsing.repair.vocabulary import (
-    LITERALS,
-    PYTHON_LITERALS,
     SINGLE_QUOTES_MESSAGE,
+    BadValue,
     Cut,
     Fail,
     Fix,
     RepairOutcome,
     comment,
-    python_literal,
     trailing_comma,
     unquoted_key,
 )
+from gate_tui.parsing.repair.wrapped import unwrap
 
 # Tokenizer states: what the innermost open bracket expects next.
 _OBJ_FIRST, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
@@ -60,23 +60,32 @@ def repair_json(
 ) -> RepairOutcome:
     """Repair the JSON value opening at ``text[start]`` (``{`` or ``[``), reading at most to ``limit``.
 
-    Stops where the value closes. If ``limit`` comes first the value is treated as cut
-    off and closed (``truncated``). Gives up once more than ``budget`` characters were
-    examined. Never raises.
+    Stops where the value closes. If ``limit`` (or a fence marker where a token is due)
+    comes first the value is treated as cut off and closed (``truncated``, with
+    ``cut_at`` and ``cut_paths`` set). Gives up once more than ``budget`` characters were
+    examined. Never raises; a failure has ``json_text`` None and ``error_at`` / ``error``.
 
     With ``detach_tail``, a string value that the end of the text leaves open and that is
     longer than :data:`LONG_TAIL` is kept out of ``json_text`` (see
     :mod:`~gate_tui.parsing.repair.tail`; measured: copying it made a 2 MB cut-off reply
     cost 3× a 1 MB one).
     """
+    wrapped = unwrap(text, start, limit, repair_json)
+    if wrapped is not None:
+        return wrapped
     repairer = _Repairer(text, start, limit, budget, detach_tail)
     try:
         return repairer.run()
-    except (Fail, RecursionError, MemoryError, ValueError, IndexError):
-        return RepairOutcome(None, repairer.pos, (), repairer.pos - start)
+    except BadValue as exc:
+        return repairer.failed(exc.args[0], exc.args[1], bad_value=True)
+    except Fail as exc:
+        at = exc.args[0] if exc.args else repairer.pos
+        return repairer.failed(at, exc.args[1] if len(exc.args) > 1 else "")
+    except (RecursionError, MemoryError, ValueError, IndexError):
+        return repairer.failed(repairer.pos, "")
 
 
-class _Repairer:
+class _Repairer(Shortcuts):
     """One repair attempt: a token loop over an explicit bracket stack (no recursion)."""
 
     def __init__(self, text: str, start: int, limit: int, budget: int | None, detach_tail: bool = False) -> None:
@@ -86,8 +95,8 @@ class _Repairer:
         self.stop = self.limit if budget is None else min(self.limit, start + max(budget, 0))
         self.pos = start
         self.out: list[str] = []
-        self.fixes: list[Fix] = []
-        self.kinds: list[str] = []
+        self.log = FixLog()
+        self.kinds: list[str] = []  # "{", "[" or "(" (a tuple, closed as an array)
         self.states: list[int] = []
         self.marks: list[int] = []  # out index where the current member (with its comma) begins
         self.commas: list[int] = []  # text offset of the last comma of each open bracket
@@ -99,14 +108,18 @@ class _Repairer:
         self.detach_tail = detach_tail  # see repair_json
         self.tail: str | None = None
         self.dropped = ""  # what the cut left incomplete, for the truncation message
+        self.cut_limit = self.limit  # where the text (or a fence marker) cut the value
+        self.bulk_tried = False  # see _bulk
+
+    def failed(self, at: int, error: str, *, bad_value: bool = False) -> RepairOutcome:
+        consumed = max(self.pos, at) - self.start
+        return RepairOutcome(None, at, (), consumed, error_at=at, error=error, bad_value=bad_value)
 
     def run(self) -> RepairOutcome:
-        """The token loop. Long on purpose: strings and punctuation — nearly every token —
-        are handled inline, without a method call, because this loop is the cost of every
-        repaired reply. Rarer tokens go to :meth:`_other`."""
+        """The token loop; strings and punctuation inline (the cost of every repair), the rest in :meth:`_other`."""
         text, limit, stop = self.text, self.limit, self.stop
         if self.start >= limit or text[self.start] not in "{[":
-            raise Fail
+            raise Fail(self.start)
         out, states, marks, commas = self.out, self.states, self.marks, self.commas
         self._open(text[self.start])
         pos = self.start + 1
@@ -124,12 +137,24 @@ class _Repairer:
                     raise Cut  # only blanks left before the limit
                 pos = self.pos = token.start(kind)
                 if pos > stop:
-                    raise Fail  # over budget
+                    raise Fail(pos, "too much to repair")
                 state = states[-1]
-                if kind <= 2:  # a complete string: a key or a value
+                if state == _OBJ_NEXT or state == _ARR_NEXT:
+                    if kind != 3 or text[pos] not in ",}])":
+                        if kind == 7 or (kind == 8 and text[pos] in ")`"):
+                            self._other(kind, state)
+                            pos = self.pos
+                            continue
+                        state = self._missing_comma(state, kind)
+                if kind <= 2:  # a complete string on one line: a key or a value
+                    end = token.end()
+                    if end < limit and text[end] not in ",:}]" and state > _OBJ_KEY and not follows_a_value(text, end, limit):
+                        self._other(4, state)  # an inner quote: read it the slow way
+                        pos = self.pos
+                        continue
                     piece = token.group(kind)
                     if kind == 2:
-                        piece = self._single_quoted(piece, pos)
+                        piece = self._single_quoted(pos, end)
                     if state <= _OBJ_KEY:
                         states[-1] = _OBJ_COLON
                     elif state == _OBJ_VALUE:
@@ -137,9 +162,9 @@ class _Repairer:
                     elif state == _ARR_FIRST or state == _ARR_VALUE:
                         states[-1] = _ARR_NEXT
                     else:
-                        raise Fail
+                        raise Fail(pos)
                     out.append(piece)
-                    pos = token.end()
+                    pos = end
                 elif kind == 3:
                     c = text[pos]
                     if c == ",":
@@ -148,252 +173,222 @@ class _Repairer:
                         elif state == _ARR_NEXT:
                             states[-1] = _ARR_VALUE
                         else:
-                            raise Fail  # `[,` `{"a":,` `[1,,2]`: not a repair we make
+                            raise Fail(pos)  # `[,` `{"a":,` `[1,,2]`: never invent a value
                         marks[-1] = len(out)
                         commas[-1] = pos
                         out.append(",")
                     elif c == ":":
                         if state != _OBJ_COLON:
-                            raise Fail
+                            raise Fail(pos)
                         out.append(":")
                         states[-1] = _OBJ_VALUE
                     elif c == "}" or c == "]":
                         if self._close(c, state):
                             return self._outcome(pos + 1)
+                        if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos + 1)):
+                            return done
                     elif state in _VALUE_STATES:
                         if self.scan_budget > 0 and self._whole_value(pos):
                             pos = self.pos
                             continue
                         self._open(c)
                     else:
-                        raise Fail
+                        raise Fail(pos)
                     pos += 1
                 else:
-                    self._other(kind, state)
+                    if self._other(kind, state):
+                        return self._outcome(self.pos)
                     pos = self.pos
+                    if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos)):
+                        return done
         except Cut:
             return self._truncate()
 
-    def _outcome(self, end: int) -> RepairOutcome:
-        return RepairOutcome("".join(self.out), end, tuple(self.fixes), end - self.start, self.tail)
+    def _outcome(self, end: int, *, cut_at: int = -1, paths: tuple[str, ...] = ()) -> RepairOutcome:
+        out, log = "".join(self.out), self.log
+        return RepairOutcome(out, end, log.fixes(), end - self.start, self.tail, cut_at=cut_at, cut_paths=paths, first_guess=log.first_guess)
 
-    def _whole_value(self, pos: int) -> bool:
-        """Let the C scanner take the container at ``pos`` if it is valid JSON already.
+    def _missing_comma(self, state: int, kind: int) -> int:
+        """A member where a ``,`` was due: insert the comma, if the token can start a member."""
+        c = self.text[self.pos]
+        if state == _OBJ_NEXT:
+            if kind not in (1, 2, 4, 6):
+                raise Fail(self.pos)
+            if kind == 6 and BARE_KEY.match(self.text, self.pos, self.limit) is None:
+                raise Fail(self.pos)
+            new = _OBJ_KEY
+        elif kind in (1, 2, 4, 5, 6) or (kind == 3 and c in "{[") or (kind == 8 and c in "(."):
+            new = _ARR_VALUE
+        else:
+            raise Fail(self.pos)
+        self.states[-1] = new
+        self.marks[-1] = len(self.out)
+        self.commas[-1] = self.pos
+        self.out.append(",")
+        self.log.add(Fix("missing_comma", "added a missing comma between two members", self.pos))
+        return new
 
-        Most of a repaired reply is valid; taking each valid nested value in one C call
-        instead of token by token is what keeps repairs cheap. A failed attempt costs its
-        scanning plus the decoder's line count, both charged to ``scan_budget`` (linear).
-        """
-        if not self.segment:
-            self.segment = self.text[self.start : self.limit]
-        try:
-            _, end = SCAN_ONCE(self.segment, pos - self.start)
-        except json.JSONDecodeError as error:
-            self.scan_budget -= 2 * error.pos
-            return False
-        except (StopIteration, ValueError, RecursionError, MemoryError):
-            self.scan_budget -= 2 * (pos - self.start) + 64
-            return False
-        end += self.start
-        self.out.append(self.text[pos:end])
-        self._value_done()
-        self.pos = end
-        return True
-
-    def _single_quoted(self, piece: str, pos: int) -> str:
-        content = piece[1:-1]
-        if '"' in content or "\\" in content:
-            content = REQUOTE.sub(requote, content)
-        self.fixes.append(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, pos))
-        return '"' + content + '"'
-
-    def _other(self, kind: int, state: int) -> None:
-        """The rarer tokens: other quotes, numbers, words, comments; anything else fails."""
+    def _single_quoted(self, pos: int, end: int) -> str:
+        self.log.add(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, pos))
+        return encode(self.text, pos + 1, end - 1, "'", self.log)
+    def _other(self, kind: int, state: int) -> bool:
+        """The rarer tokens (quotes, numbers, words, comments, tuples, fences); True when the value closed."""
+        c = self.text[self.pos]
         if kind == 7:
             self.comment()
         elif kind == 8:
-            raise Fail
+            if c == "`" and self.text.startswith("```", self.pos):
+                self.cut_limit = self.pos  # a fence marker where a token is due: the value is cut
+                raise Cut
+            if c == "(" and state in _VALUE_STATES:
+                self.log.add(Fix("tuple", "a Python tuple ( … ) → an array [ … ]", self.pos))
+                self._open("(")
+                self.pos += 1
+            elif c == ")":
+                self.pos += 1
+                return self._close(")", state)
+            elif c == "." and state in _VALUE_STATES:
+                self._value(c)
+            else:
+                raise Fail(self.pos)
         elif state in _KEY_STATES:
-            self._key(self.text[self.pos])
+            self._key(c)
         elif state in _VALUE_STATES:
-            self._value(self.text[self.pos])
+            self._value(c)
         else:
-            raise Fail
+            raise Fail(self.pos)
+        return False
 
     def _open(self, c: str) -> None:
         if len(self.kinds) >= MAX_DEPTH:
-            raise Fail
-        self.out.append(c)
+            raise Fail(self.pos, f"nested deeper than {MAX_DEPTH} levels")
+        self.out.append("[" if c == "(" else c)
         self.kinds.append(c)
         self.states.append(_OBJ_FIRST if c == "{" else _ARR_FIRST)
         self.marks.append(len(self.out))
         self.commas.append(-1)
 
     def _close(self, c: str, state: int) -> bool:
-        if (c == "}") != (self.kinds[-1] == "{"):
-            raise Fail
-        if state == _OBJ_KEY or state == _ARR_VALUE:
-            self.out[self.marks[-1]] = ""
-            self.fixes.append(trailing_comma(c, self.commas[-1]))
-        elif state not in _CLOSABLE:
-            raise Fail  # `{"a": }` or `{"a" }`
-        self.out.append(c)
-        self.kinds.pop()
-        self.states.pop()
-        self.marks.pop()
-        self.commas.pop()
-        if not self.kinds:
+        """Close the innermost bracket with ``c`` (True: it was the outermost); a closer for a bracket
+        further down closes those above first (``missing_closer``), else it stands for the due one."""
+        kinds, at = self.kinds, self.pos
+        want = _OPENER_OF[c]
+        if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
+            if want in kinds or (want == "[" and "(" in kinds):
+                while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
+                    due = _CLOSER_OF[kinds[-1]]
+                    self.log.add(Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at))
+                    self._pop(due, self.states[-1])
+                    self._value_done()
+                state = self.states[-1]
+            else:
+                due = _CLOSER_OF[kinds[-1]]
+                self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
+        if self._pop(_CLOSER_OF[kinds[-1]], state):
             return True
         self._value_done()
         return False
 
+    def _pop(self, closer: str, state: int) -> bool:
+        if state == _OBJ_KEY or state == _ARR_VALUE:
+            self.out[self.marks[-1]] = ""
+            self.log.add(trailing_comma(closer, self.commas[-1]))
+        elif state not in _CLOSABLE:
+            raise Fail(self.pos)  # `{"a": }` or `{"a" }`
+        self.out.append("]" if closer == ")" else closer)
+        self.kinds.pop()
+        self.states.pop()
+        self.marks.pop()
+        self.commas.pop()
+        return not self.kinds
+
     def _value_done(self) -> None:
-        self.states[-1] = _OBJ_NEXT if self.kinds[-1] == "{" else _ARR_NEXT
+        if self.kinds:
+            self.states[-1] = _OBJ_NEXT if self.kinds[-1] == "{" else _ARR_NEXT
 
     def comment(self) -> None:
-        text, pos = self.text, self.pos
-        nxt = text[pos + 1 : pos + 2]
-        if nxt == "/":
-            end = text.find("\n", pos, self.limit)
-            self.pos = self.limit if end < 0 else end + 1
-            kind = "//"
-        elif nxt == "*":
-            end = text.find("*/", pos + 2, self.limit)
-            self.pos = self.limit if end < 0 else end + 2
-            kind = "/* */"
-        elif pos + 1 >= self.limit:
-            raise Cut
-        else:
-            raise Fail
-        self.fixes.append(comment(kind, pos))
+        end, kind = skip_comment(self.text, self.pos, self.limit)
+        self.log.add(comment(kind, self.pos))
+        self.pos = end
 
     def _key(self, c: str) -> None:
-        if c in QUOTES:
-            token, cut, fix = self._string(c)
+        if c in _QUOTES:
+            token, self.pos, cut = read_string(self.text, self.pos, self.limit, self.log, key=True)
             if cut:
                 self.dropped = "a dangling key"
                 raise Cut
         else:
             word = BARE_KEY.match(self.text, self.pos, self.limit)
             if word is None:
-                raise Fail
+                raise Fail(self.pos)
             after = BLANK.match(self.text, word.end(), self.limit).end()
             if after >= self.limit:
                 self.dropped = "a dangling key"
                 raise Cut
             if self.text[after] != ":":
-                raise Fail  # a bare word is a key only when a colon follows it
+                raise Fail(self.pos)  # a bare word is a key only when a colon follows it
             token = '"' + word.group() + '"'
-            fix = unquoted_key(word.group(), self.pos)
+            self.log.add(unquoted_key(word.group(), self.pos))
             self.pos = word.end()
-        if fix is not None:
-            self.fixes.append(fix)
         self.out.append(token)
         self.states[-1] = _OBJ_COLON
 
     def _value(self, c: str) -> None:
         if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
             return
-        if c in QUOTES:
-            token, cut, fix = self._string(c)
-            if fix is not None:
-                self.fixes.append(fix)
-            self.closed_string = cut
-        elif c == "-" or "0" <= c <= "9":
-            token = self._number()
+        if c in _QUOTES:
+            token, self.pos, self.closed_string = read_string(self.text, self.pos, self.limit, self.log)
+        elif c == "-" or c == "." or "0" <= c <= "9":
+            try:
+                token, self.pos = read_number(self.text, self.pos, self.limit, self.log)
+            except Cut:
+                self.dropped = "an incomplete value"
+                raise
         elif c.isalpha() or c == "_" or c == "$":
-            token = self._literal()
+            try:
+                token, self.pos = read_word(self.text, self.pos, self.limit, self.log)
+            except Cut:
+                self.dropped = "an incomplete value"
+                raise
         else:
-            raise Fail
+            raise Fail(self.pos)
         self.out.append(token)
         self._value_done()
 
     def _detach_tail(self) -> bool:
-        """Take the string at ``pos`` as the outcome's tail if it runs to the end unescaped.
-
-        Its value is then its text as it is. Anything else goes read_quoted's ordinary way.
-        """
-        text, start = self.text, self.pos + 1
-        if self.limit < len(text) or text.find('"', start) >= 0:
-            return False  # cut before the end of the text (a fence), or the string closes
-        if text.find("\\", start) >= 0:
-            return False  # escapes to decode
-        try:
-            SCAN_STRING(text, start, True)  # the C scanner's strict check, as json.loads does
-        except json.JSONDecodeError as error:
-            if not error.msg.startswith("Unterminated string"):
-                return False  # a control character, which strict decoding refuses
-        else:
-            return False  # (it has no closing quote: the scanner always raises)
-        self.tail = text[start:]
+        """Take the string at ``pos`` as the outcome's tail (see :func:`detachable_tail`)."""
+        tail = detachable_tail(self.text, self.pos + 1, self.limit)
+        if tail is None:
+            return False
+        self.tail = tail
         self.out.append(TAIL_PLACEHOLDER)
         self.closed_string = True
         self._value_done()
         self.pos = self.limit
         return True
 
-    def _string(self, quote: str) -> tuple[str, bool, Fix | None]:
-        token, end, cut, fix = read_quoted(self.text, self.pos, self.limit)
-        self.pos = end
-        return token, cut, fix
-
-    def _number(self) -> str:
-        found = NUMBER.match(self.text, self.pos, self.limit)
-        if found is None:
-            if self.pos + 1 >= self.limit:
-                self.dropped = "an incomplete value"
-                raise Cut  # a lone '-' at the very end
-            raise Fail
-        token = found.group()
-        if JSON_NUMBER.fullmatch(token) is None:
-            if found.end() >= self.limit:
-                self.dropped = "an incomplete value"
-                raise Cut  # `1.` or `2e` cut off: drop it rather than guess digits
-            raise Fail
-        self.pos = found.end()
-        return token
-
-    def _literal(self) -> str:
-        found = WORD.match(self.text, self.pos, self.limit)
-        if found is None:
-            raise Fail
-        word = found.group()
-        if word in LITERALS:
-            token = LITERALS[word]
-        elif word in PYTHON_LITERALS:
-            token = PYTHON_LITERALS[word]
-            self.fixes.append(python_literal(word, self.pos))
-        elif found.end() >= self.limit:
-            self.dropped = "an incomplete value"
-            raise Cut  # `tr` at the very end: a literal cut off mid-word
-        else:
-            raise Fail  # a bare word as a value is prose, not JSON
-        self.pos = found.end()
-        return token
-
     def _truncate(self) -> RepairOutcome:
         """Close a value the text cut off: drop what is incomplete, close brackets in order."""
         if not self.kinds:
-            raise Fail
-        notes: list[str] = []
-        if self.closed_string:
-            notes.append("closed an open string")
+            raise Fail(self.pos)
+        paths = cut_paths(self.out)
         state = self.states[-1]
-        if self.dropped:
-            notes.append("dropped " + self.dropped)
-        elif state in (_OBJ_COLON, _OBJ_VALUE):
-            notes.append("dropped a key with no value")
-        elif state in (_OBJ_KEY, _ARR_VALUE):
-            notes.append("dropped a trailing comma")
+        dropped = self.dropped
+        if not dropped and state in (_OBJ_COLON, _OBJ_VALUE):
+            dropped = "a key with no value"
+        elif not dropped and state in (_OBJ_KEY, _ARR_VALUE):
+            dropped = "a trailing comma"
         if state in (_OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _ARR_VALUE):
             del self.out[self.marks[-1] :]  # back to before this member's comma (or the bracket)
-        opened_objects = self.kinds.count("{")
-        opened_arrays = len(self.kinds) - opened_objects
-        closed = [f"{count} '{kind}'" for count, kind in ((opened_arrays, "["), (opened_objects, "{")) if count]
-        notes.append("closed " + " and ".join(closed))
         self.out.extend("}" if kind == "{" else "]" for kind in reversed(self.kinds))
-        cut_at = end_of_content(self.text, self.start, self.limit)
-        self.fixes.append(Fix("truncated", "the JSON is cut off: " + ", ".join(notes), cut_at))
-        return self._outcome(cut_at)
+        cut_at = end_of_content(self.text, self.start, self.cut_limit)
+        self.log.add(truncation_fix(self.kinds, self.closed_string, dropped, cut_at))
+        # Only closers missing after a complete value: nothing of the answer was lost, so the
+        # caller need not refuse it (the `truncated` record still says what was closed).
+        lost = self.closed_string or bool(dropped)
+        return self._outcome(cut_at, cut_at=cut_at if lost else -1, paths=paths)
 
 
+_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
+_OPENER_OF = {"}": "{", "]": "[", ")": "("}
+_CLOSER_OF = {"{": "}", "[": "]", "(": ")"}

@@ -1,0 +1,283 @@
+"""Reading one scalar the way a model meant it: strings, numbers and bare words.
+
+The one notion of a string for the repair pass (the candidate scan reads double-quoted
+strings the same way, raw line breaks included): any quote style, escapes, raw control
+characters, inner quotes. A quote closes its string only when what follows it (after
+blanks) can follow a value — ``,`` ``}`` ``]`` ``)`` ``:``, a comment, the end of the
+text, or on a new line the start of a member; otherwise it is text (an ``inner_quote``
+guess). Every search is a possessive pattern or ``str.find``: linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gate_tui.parsing.repair.vocabulary import (
+    GUESS_FIX_MESSAGES,
+    LITERALS,
+    PYTHON_LITERALS,
+    BadValue,
+    Cut,
+    Fail,
+    Fix,
+    python_literal,
+)
+
+_BLANK = re.compile(r"[ \t\r\n]*+")
+_FOLLOWERS = frozenset(",}]):/#")
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]*+")
+_BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
+# A double quote followed by what can follow a value (see follows_a_value), as one pattern.
+_DQ_CLOSING = re.compile(
+    r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
+    r"|[ \t\r]*+\n[ \t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ \t]*+:))"
+)
+_LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
+# A body up to the next closing quote of its style (escapes skipped); line breaks are content.
+_BODIES = {
+    '"': re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+'),
+    "'": re.compile(r"[^'\\]*+(?:\\[\s\S][^'\\]*+)*+"),
+    "\u201c": re.compile(r"[^\u201c\u201d\\]*+(?:\\[\s\S][^\u201c\u201d\\]*+)*+"),
+    "\u2018": re.compile(r"[^\u2018\u2019\\]*+(?:\\[\s\S][^\u2018\u2019\\]*+)*+"),
+}
+_BODIES["\u201d"] = _BODIES["\u201c"]
+_BODIES["\u2019"] = _BODIES["\u2018"]
+_CODES = {'"': None, "'": "single_quotes", "\u201c": "smart_quotes", "\u201d": "smart_quotes", "\u2018": "smart_quotes", "\u2019": "smart_quotes"}
+# Inside a body: an escape (valid or not), a double quote to escape, a lone backslash.
+_SPECIAL = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[\s\S])?|"')
+_VALID_ESCAPES = frozenset('"\\/bfnrtu')
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_CONTROL_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
+_CONTROL_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
+NUMBER = re.compile(r"-?(?:[0-9.][0-9.eE+\-]*+|Infinity)")
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?")
+_SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
+MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
+_VALUE_RUN = re.compile(r"[^,}\]\n]*+")
+_NON_FINITE = frozenset({"NaN", "Infinity", "nan", "inf", "Inf", "NAN", "INFINITY"})
+
+
+def follows_a_value(text: str, at: int, limit: int) -> bool:
+    """Whether a quote at ``at - 1`` can close its string: see the module docstring."""
+    if at >= limit:
+        return True
+    c = text[at]
+    if c in _FOLLOWERS:
+        return True
+    if c not in " \t\r\n":
+        return False
+    after = _BLANK.match(text, at, limit).end()
+    if after >= limit:
+        return True
+    c = text[after]
+    if c in _FOLLOWERS:
+        return True
+    if "\n" not in text[at:after]:
+        return False
+    # On a new line: the next member or element (a missing comma is repaired later).
+    if c in "\"'\u201c\u2018{[-0123456789":
+        return True
+    return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
+
+
+def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False) -> tuple[str, int, bool]:
+    """The string opening at ``text[pos]`` as a JSON string token: (token, end, cut).
+
+    Appends its fixes to ``fixes``; ``cut`` when the text ended inside it. A key closes
+    at its first closing quote (a key with quotes inside is not something to guess).
+    """
+    quote = text[pos]
+    body = _BODIES[quote]
+    closers = '"' if quote == '"' else "'" if quote == "'" else ("\u201c\u201d" if quote in "\u201c\u201d" else "\u2018\u2019")
+    start = pos + 1
+    at = start
+    inner = -1
+    while True:
+        end = body.match(text, at, limit).end()
+        if end >= limit or text[end] not in closers:
+            return _unclosed(text, pos, limit, fixes, inner)
+        if key or follows_a_value(text, end + 1, limit):
+            break
+        if inner < 0 and _first_on_its_line(text, start, end):
+            comma = _line_ends_with_comma(text, start, end)
+            if comma >= 0:  # `"raw": "x,⏎  "next": …`: the quote closing "x" is missing
+                fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", comma))
+                return encode(text, start, comma, quote, fixes), comma, False
+        if inner < 0:
+            inner = end
+            if quote == '"':  # past the first inner quote, jump to the next quote that can close
+                end = _next_closing(text, end + 1, limit)
+                if end < 0:
+                    return _unclosed(text, pos, limit, fixes, inner)
+                break
+        at = end + 1
+    code = _CODES[quote]
+    if code is not None:
+        fixes.append(Fix(code, GUESS_FIX_MESSAGES[code], pos))
+    if inner >= 0:
+        fixes.append(Fix("inner_quote", GUESS_FIX_MESSAGES["inner_quote"], inner))
+    return encode(text, start, end, quote, fixes), end + 1, False
+
+
+def _next_closing(text: str, at: int, limit: int) -> int:
+    """The next unescaped ``"`` from ``at`` that :func:`follows_a_value` accepts, or -1.
+
+    One regex search per candidate instead of a Python step per inner quote: a megabyte
+    of inner quotes is one search."""
+    while True:
+        found = _DQ_CLOSING.search(text, at, limit)
+        if found is None:
+            return -1
+        quote = found.start()
+        slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
+        if slashes % 2 == 0:
+            return quote
+        at = quote + 1
+
+
+def _first_on_its_line(text: str, start: int, at: int) -> bool:
+    newline = text.rfind("\n", start, at)
+    return newline >= 0 and not text[newline + 1 : at].strip()
+
+
+def _line_ends_with_comma(text: str, start: int, at: int) -> int:
+    """Offset of the ``,`` ending the line before ``at`` (inside the string), or -1."""
+    newline = text.rfind("\n", start, at)
+    before = text[start:newline].rstrip()
+    return start + len(before) - 1 if before.endswith(",") else -1
+
+
+def _unclosed(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> tuple[str, int, bool]:
+    """A string the text ends inside: cut off, or one closing quote missing before ``,`` + newline."""
+    newline = text.find("\n", pos, limit)
+    if newline >= 0 and inner < 0:
+        line_end = len(text[pos + 1 : newline].rstrip()) + pos + 1
+        after = _BLANK.match(text, newline, limit).end()
+        if text[line_end - 1] == "," and after < limit and text[after] in "\"}]":
+            fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", line_end - 1))
+            return encode(text, pos + 1, line_end - 1, text[pos], fixes), line_end - 1, False
+    if inner >= 0:
+        fixes.append(Fix("inner_quote", GUESS_FIX_MESSAGES["inner_quote"], inner))
+    end = limit
+    if text[end - 1] == "\\" and (end - pos - 1 - len(text[pos + 1 : end].rstrip("\\"))) % 2:
+        end -= 1  # a lone backslash the cut left
+    token = encode(text, pos + 1, end, text[pos], fixes)
+    if token.endswith('"') and re.search(r"\\u[0-9a-fA-F]{0,3}\"$", token) and not token.endswith('\\\\u"'):
+        token = token[: token.rindex("\\u")] + '"'  # a \u escape the cut left incomplete
+    return token, limit, True
+
+
+def encode(text: str, start: int, end: int, quote: str, fixes: list[Fix]) -> str:
+    """``text[start:end]`` as the body of a JSON string, with quotes: escapes checked, raw
+    control characters escaped, inner double quotes escaped."""
+    content = text[start:end]
+    if "\\" in content or '"' in content:
+        content = _SPECIAL.sub(_Escaper(start, quote, fixes), content)
+    control = _CONTROL.search(content)
+    if control is not None:
+        fixes.append(Fix("control_character", "escaped raw control characters (line breaks, tabs) inside a string", start + control.start()))
+        content = content.translate(_CONTROL_ESCAPES)
+    return '"' + content + '"'
+
+
+class _Escaper:
+    """The callback of :func:`encode`: one escape or quote at a time."""
+
+    __slots__ = ("start", "quote", "fixes", "reported")
+
+    def __init__(self, start: int, quote: str, fixes: list[Fix]) -> None:
+        self.start, self.quote, self.fixes, self.reported = start, quote, fixes, False
+
+    def __call__(self, found: re.Match[str]) -> str:
+        token = found.group()
+        if token == '"':
+            return '\\"'
+        if len(token) > 2 or token[1:] in _VALID_ESCAPES:
+            return token
+        if token == "\\'" and self.quote != '"':
+            return "'"  # single-quoted string: `\'` is its quote
+        if not self.reported:
+            self.reported = True
+            what = "\\'" if token == "\\'" else "an unknown escape"
+            self.fixes.append(Fix("invalid_escape", f"{what} inside a string → its text", self.start + found.start()))
+        if token == "\\'":
+            return "'"
+        return "\\\\" + token[1:]  # keep the backslash as text (a lone one too)
+
+
+def read_number(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, int]:
+    """A number at ``pos``: (token, end). ``.25`` and ``1.`` are repaired; NaN and the
+    infinities are refused as values (:class:`BadValue`)."""
+    found = NUMBER.match(text, pos, limit)
+    if found is None:
+        if pos + 1 >= limit:
+            raise Cut
+        raise Fail(pos)
+    token = found.group()
+    if token.lstrip("-") == "Infinity":
+        raise BadValue(pos, f"{token} is not a number JSON allows")
+    if JSON_NUMBER.fullmatch(token) is None:
+        if found.end() >= limit:
+            raise Cut  # `1.` or `2e` cut off: drop it rather than guess digits
+        token = _sloppy(token, pos, fixes)
+    digits = len(token) - (token[0] == "-")
+    if digits > MAX_INT_DIGITS and "." not in token and "e" not in token and "E" not in token:
+        raise Fail(pos, "number too long")
+    return token, found.end()
+
+
+def _sloppy(token: str, pos: int, fixes: list[Fix]) -> str:
+    parts = _SLOPPY_NUMBER.fullmatch(token)
+    if parts is None or not (parts.group(2) or parts.group(4)) or not parts.group(3):
+        raise Fail(pos)
+    sign, whole, _, fraction, exponent = parts.groups()
+    if whole is None and len(fraction) and not fraction.isdigit():
+        raise Fail(pos)
+    fixed = f"{sign}{whole or '0'}.{fraction or '0'}{exponent}"
+    if JSON_NUMBER.fullmatch(fixed) is None:
+        raise Fail(pos)
+    fixes.append(Fix("number_format", f"{token} → {fixed}", pos))
+    return fixed
+
+
+def read_word(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, int]:
+    """A bare word in a value's place: a literal, a Python or case variant, or an unquoted
+    string value (a guess) up to the next ``,`` ``}`` ``]`` or line end."""
+    found = _WORD.match(text, pos, limit)
+    if found is None:
+        raise Fail(pos)
+    word = found.group()
+    if word in LITERALS:
+        return word, found.end()
+    if word in PYTHON_LITERALS:
+        fixes.append(python_literal(word, pos))
+        return PYTHON_LITERALS[word], found.end()
+    if word in _NON_FINITE:
+        raise BadValue(pos, f"{word} is not a number JSON allows")
+    lowered = word.lower()
+    if lowered in LITERALS and found.end() < limit:
+        fixes.append(Fix("literal_case", f"{word} → {lowered}", pos))
+        return lowered, found.end()
+    run_end = _VALUE_RUN.match(text, pos, limit).end()
+    if run_end >= limit:
+        raise Cut  # a word the text stops in: an incomplete value, never a guessed one
+    value_end = len(text[pos:run_end].rstrip()) + pos
+    if value_end > pos and text[value_end - 1] == '"':
+        fixes.append(Fix("missing_quote", "opened a string whose opening quote is missing", pos))
+        return encode(text, pos, value_end - 1, '"', fixes), value_end
+    fixes.append(Fix("unquoted_value", f"took the unquoted text {text[pos:value_end][:40]!r} as a string", pos))
+    return encode(text, pos, value_end, '"', fixes), value_end
+
+
+def skip_comment(text: str, pos: int, limit: int) -> tuple[int, str]:
+    """The end of the comment at ``pos`` (``#``, ``//`` or ``/* */``) and its kind."""
+    nxt = text[pos + 1 : pos + 2]
+    if text[pos] == "#" or nxt == "/":
+        end = text.find("\n", pos, limit)
+        return (limit if end < 0 else end + 1), ("#" if text[pos] == "#" else "//")
+    if nxt == "*":
+        end = text.find("*/", pos + 2, limit)
+        return (limit if end < 0 else end + 2), "/* */"
+    if pos + 1 >= limit:
+        raise Cut
+    raise Fail(pos)
