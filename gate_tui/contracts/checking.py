@@ -63,7 +63,9 @@ def _validate(value: dict[str, Any], contract: Contract, repairs: list[Repair], 
         for r in repairs
         if r.certainty == "guess"
     ]
-    return _result(not errors, value, errors, warnings, repairs, source, raw)
+    # The value carries null where the reply held NaN or a lone surrogate: those are
+    # reported above, and the result must stay writable as JSON.
+    return _result(not errors, checked, errors, warnings, repairs, source, raw)
 
 
 def _result(ok: bool, value: Any, errors: list[ContractError], warnings: list[ContractWarning], repairs: list[Repair], source: str | None, raw: str | None) -> ContractResult:
