@@ -21,7 +21,7 @@ from typing import Any
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, pointer
 
-_ERROR = ContractError.model_construct
+_ERROR = ContractError
 _CONTAINERS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
 _TYPE_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
 
@@ -31,23 +31,19 @@ def schema_errors(contract: Contract, value: Any) -> list[ContractError]:
     validator = contract.validator
     if validator.is_valid(value):  # the common case costs one fast call
         return []
-    errors: list[ContractError] = []
+    # Errors in the validator's order; a rule's slot holds its key until all its failures are known.
+    slots: list[ContractError | tuple[Any, ...]] = []
     rules: dict[tuple[Any, ...], list[Any]] = {}
     for error in validator.iter_errors(value):
         rule = _rule_of(list(error.schema_path))
-        if rule is not None:
-            if rule not in rules:
-                rules[rule] = []
-                errors.append(_placeholder(rule))
-            rules[rule].append(error)
+        if rule is None:
+            slots.extend(_convert(error))
             continue
-        errors.extend(_convert(error))
-    return [_rule_error(contract, error.actual, rules) if error.code == "rule_failed" and error.message == "" else error for error in errors]
-
-
-def _placeholder(rule: tuple[Any, ...]) -> ContractError:
-    # Filled in once every error of the rule is known (its path is their common prefix).
-    return _ERROR(code="rule_failed", path="", message="", expected=None, actual=rule)
+        if rule not in rules:
+            rules[rule] = []
+            slots.append(rule)
+        rules[rule].append(error)
+    return [_rule_error(contract, slot, rules) if isinstance(slot, tuple) else slot for slot in slots]
 
 
 def _rule_of(schema_path: list[Any]) -> tuple[Any, ...] | None:
