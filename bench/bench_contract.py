@@ -41,13 +41,13 @@ GOAL_RATE = 10_000
 
 
 def turn(index: int = 0) -> dict:
-    """A realistic LlmResultV1 turn of about 1.3 KB as indented JSON."""
+    """A realistic LlmResultV1 turn: about 1.5 KB as a fenced reply with indented JSON."""
     ids = [str(uuid.UUID(int=(index * 7 + n) * 0x9E3779B97F4A7C15 % (1 << 128), version=4)) for n in range(3)]
     return {
         "narrative": (
-            "The lantern gutters as the tunnel opens onto a flooded hall. Somewhere beyond the black water a bell "
+            "The lantern gutters as the tunnel opens onto a flooded hall. Somewhere beyond the black, still water a bell "
             "rings once, then again, slower. Mira grips your sleeve and points at the far wall, where a stair climbs "
-            "out of the water towards a door banded with iron. The air smells of rust and old smoke. Far above, through a crack "
+            "out of the water towards a door banded with old iron. The air smells of rust and old smoke. Far above, through a crack "
             "in the vaulted ceiling, a thin grey light falls on the water and shows shapes moving under its surface."
         ),
         "emotion": "fearful",
@@ -56,7 +56,7 @@ def turn(index: int = 0) -> dict:
             {"id": ids[1], "label": "Follow the ledge along the wall"},
             {"id": ids[2], "label": "Go back to the junction", "description": "Safer, but the bell will keep ringing."},
         ],
-        "npcResponses": [{"npcId": "mira", "response": "I am not going in there without a rope. Are you?", "emotion": "fearful"}],
+        "npcResponses": [{"npcId": "mira", "response": "I am not going in there without a rope. Are you? Last time the water took the keeper's dog.", "emotion": "fearful"}],
         "worldStateChanges": {"hall_flooded": True, "bell_rang": 2, "lantern_oil": 0.4},
         "relationshipDeltas": {"mira": -5, "old_keeper": 2},
         "factionDeltas": {"bellringers": 10},

@@ -12,7 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate_tui.contracts.checking import check_contract
-from gate_tui.contracts.loading import ContractLoadError, check_contract_file, contract_from_schema, load_contract, looks_like_contract
+from gate_tui.contracts.loading import (
+    ContractLoadError,
+    check_contract_file,
+    contract_from_schema,
+    load_contract,
+    looks_like_contract,
+)
 from gate_tui.contracts.results import ContractResult, pointer, pointer_parts
 
 ROOT = Path(__file__).resolve().parent.parent
