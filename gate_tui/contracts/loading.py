@@ -19,6 +19,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gate_tui.contracts.results import pointer
+from gate_tui.contracts.sniff import looks_like_contract
+
+__all__ = ["Contract", "ContractLoadError", "ContractProblem", "check_contract_file", "contract_from_schema", "load_contract", "looks_like_contract"]
 
 MAX_CONTRACT_BYTES = 1024 * 1024
 """The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
@@ -109,20 +112,6 @@ def check_contract_file(path: str | Path) -> tuple[Contract | None, list[Contrac
     if problems:
         return None, problems
     return _compile(schema, name)
-
-
-def looks_like_contract(path: str | Path) -> bool:
-    """Whether a file given as the editor's CONFIG is a contract: it names a ``$schema``.
-
-    Reads only the first 4 KB: a gate config never has a ``$schema`` key, and a contract
-    states it near the top.
-    """
-    try:
-        with open(path, "rb") as stream:
-            head = stream.read(4096)
-    except OSError:
-        return False
-    return b"$schema" in head
 
 
 def _read(path: Path) -> tuple[str | None, str | None]:

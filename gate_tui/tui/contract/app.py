@@ -27,7 +27,7 @@ from gate_tui.contracts.loading import Contract
 from gate_tui.tui.contract.controller import ContractEditor
 from gate_tui.tui.contract.keys import bindings
 from gate_tui.tui.contract.tree import ValueTree
-from gate_tui.tui.contract.views import decision, preview
+from gate_tui.tui.contract.views import current_errors, decision, preview
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.reply_pane import ReplyPane
 
@@ -79,8 +79,8 @@ class ContractApp(App[int]):
             problem = self.editor.open_journal()
             if problem is not None:
                 self.notify(problem, severity="warning", markup=False)
-        self.query_one(ReplyPane).border_title = "Model reply · F2 focus · Ctrl+J apply"
-        self.query_one(ValueTree).border_title = "Value · F3 · Enter edit · Delete remove"
+        self.query_one(ReplyPane).border_title = "Reply · F2 · Ctrl+J apply"
+        self.query_one(ValueTree).border_title = "Value · F3 · Enter edit"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink
@@ -96,7 +96,7 @@ class ContractApp(App[int]):
         text = event.text_area.text
         pane = self.query_one(ReplyPane)
         if not text.strip():
-            pane.show_preview(None)
+            self._show_current_errors()
             return
         result = self.editor.preview(text)
         pane.show_preview(preview(result), result.ok)
@@ -107,7 +107,9 @@ class ContractApp(App[int]):
             self.notify("Paste a reply first (F2).", markup=False)
             return
         _result, problem = self.editor.apply_reply(text)
-        self._after_change(problem, "reply applied")
+        if problem is None:  # taken: the pane empties, as after applying a gate reply
+            self.query_one(ReplyPane).clear()
+        self._after_change(problem)
 
     def action_focus_reply(self) -> None:
         self.close_editor()
@@ -124,13 +126,20 @@ class ContractApp(App[int]):
         self.query_one(ValueTree).show(step.value, step.result, self.contract.title)
         panel = self.query_one("#contract-decision", Static)
         panel.update(decision(self.contract, step.result, (self.editor.index, len(self.editor.steps))))
+        if not self.query_one("#reply", TextArea).text.strip():
+            self._show_current_errors()
 
-    def _after_change(self, problem: str | None, done: str) -> None:
+    def _show_current_errors(self) -> None:
+        """An empty reply pane shows the current value's errors in full (the tree cuts them)."""
+        pane = self.query_one(ReplyPane)
+        result = self.editor.result
+        pane.show_preview(None if result is None else current_errors(result), None if result is None else result.ok)
+
+    def _after_change(self, problem: str | None) -> None:
+        # Success needs no toast: the tree and the decision panel show the new value.
         if problem is not None:
             self.notify(problem, severity="warning", markup=False)
         self.refresh_value()
-        if problem is None:
-            self.notify(done, markup=False, timeout=2)
 
     def action_undo(self) -> None:
         focused = self.focused
@@ -164,7 +173,7 @@ class ContractApp(App[int]):
 
     def remove_path(self, path: str) -> None:
         _result, problem = self.editor.remove(path)
-        self._after_change(problem, f"removed {path}")
+        self._after_change(problem)
 
     # --- leaf editing -------------------------------------------------------------
 
@@ -211,7 +220,8 @@ class ContractApp(App[int]):
         path = self.editing[0]
         _result, problem = self.editor.edit_leaf(path, event.value)
         if problem is not None and _result is None:
-            self.notify(problem, severity="warning", markup=False)
+            # The bar stays open with the reason, so the user can correct what they typed.
+            self.query_one("#edit-hint", Static).update(line(("✗ ", "bold $text-error"), problem))
             return
         self._finish_edit(problem, path)
 
@@ -224,7 +234,7 @@ class ContractApp(App[int]):
 
     def _finish_edit(self, problem: str | None, path: str) -> None:
         self.close_editor()
-        self._after_change(problem, f"set {path}")
+        self._after_change(problem)
         self.query_one(ValueTree).focus()
 
     def on_key(self, event: events.Key) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ class ContractEditor:
     folder: Path | None = None
     steps: list[Step] = field(default_factory=lambda: [Step(None, None, "start", "empty")])
     index: int = 0
-    notice: str | None = None
+    preview_count: int = 0  # how many previews were computed (tests and scenes wait on it)
     _journal: Any = None
 
     # --- reading ------------------------------------------------------------------
@@ -68,6 +68,7 @@ class ContractEditor:
 
     def preview(self, text: str) -> ContractResult:
         """What applying ``text`` would give; changes nothing."""
+        self.preview_count += 1
         return check_contract(text, self.contract)
 
     def place(self, path: str) -> tuple[Any, dict[str, Any], str]:
@@ -151,13 +152,19 @@ class ContractEditor:
     def open_journal(self, base: Path | None = None) -> str | None:
         """Create the session folder and its journal; an error message when that fails."""
         from gate_tui.session.journal import JournalWriter
-        from gate_tui.session.paths import JOURNAL_NAME, create_session_dir, session_stem, sessions_dir
+        from gate_tui.session.paths import (
+            JOURNAL_NAME,
+            create_session_dir,
+            session_stem,
+            sessions_dir,
+        )
 
         try:
             self.folder = create_session_dir(base or sessions_dir(), "contract-" + session_stem(Path(self.contract.path)))
         except OSError as exc:
             return f"cannot create a session folder: {exc.strerror or exc}"
-        header = {"kind": "contract-session", "contract": self.contract.path, "title": self.contract.title, "started": _now()}
+        # The gate sessions' header keys, so `gate-tui sessions` lists contract sessions too.
+        header = {"kind": "header", "mode": "contract", "config_path": str(Path(self.contract.path).resolve()), "config_title": self.contract.title, "started": _now()}
         self._journal, problem = JournalWriter.create(self.folder / JOURNAL_NAME, header)
         return problem
 
@@ -207,4 +214,4 @@ def _md(text: str) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -41,6 +41,17 @@ def preview(result: ContractResult) -> Content:
     return lines(rows)
 
 
+def current_errors(result: ContractResult) -> Content:
+    """The current value's errors in full, for the reply pane when it is empty."""
+    word, style = verdict_word(result)
+    rows = [line(("Current value: ", DIM), (word, style))]
+    rows += [error_line(error) for error in result.errors[:MAX_ERRORS_SHOWN]]
+    if len(result.errors) > MAX_ERRORS_SHOWN:
+        rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
+    rows.append(plain("F3 then Enter edits a leaf; F2 pastes another reply.", DIM))
+    return lines(rows)
+
+
 def error_line(error: ContractError) -> Content:
     return line((f"{error.path or '/'} ", "bold"), error.message, (f" [{error.code}]", DIM))
 
@@ -55,7 +66,7 @@ def decision(contract: Contract, result: ContractResult | None, position: tuple[
     if result is not None:
         rows.append(plain(f"{len(result.repairs)} repairs · {len(result.warnings)} warnings", DIM))
     index, total = position
-    rows.append(plain(f"change {index} of {total - 1} · Ctrl+Z undo · Ctrl+Y redo", DIM))
+    rows.append(plain(f"change {index} of {total - 1}", DIM))
     return lines(rows)
 
 
