@@ -235,6 +235,7 @@ def test_an_invalid_schema_lists_every_problem_with_its_location(tmp_path) -> No
         ("{not json", "c.json", "invalid JSON"),
         ("a: [", "c.yaml", "invalid YAML"),
         ("- 1\n- 2\n", "c.yaml", "not list"),
+        ("a: &x [1, 2]\nb: [*x, *x]\n", "c.yaml", "YAML aliases (*x) are not allowed"),
         ('{"$schema": "http://json-schema.org/draft-07/schema#"}', "c.json", "only Draft 2020-12"),
     ],
 )

@@ -132,3 +132,12 @@ def test_validate_contract_ok_and_every_problem(tmp_path) -> None:
     done = gate_tui("validate-contract", str(bad))
     assert done.returncode == 3
     assert {line.split(": ", 2)[1] for line in done.stdout.splitlines()} == {"/type", "/required", "/properties/a/maxLength"}
+
+
+def test_the_editor_refuses_an_invalid_contract_with_every_problem(tmp_path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "objekt", "required": "x"}))
+    for args in (("--contract", str(bad)), (str(bad),)):  # a CONFIG with a $schema key is a contract too
+        done = gate_tui(*args)
+        assert done.returncode == 3
+        assert "bad.json: /type:" in done.stderr and "bad.json: /required:" in done.stderr

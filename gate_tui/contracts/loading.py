@@ -155,6 +155,12 @@ def _decode_yaml(text: str, name: str) -> tuple[Any, dict[str, int] | None, Cont
     import yaml
 
     try:
+        # Aliases could make a small file a huge tree for the meta-schema check to walk
+        # (a "billion laughs"); a hand-written schema has $ref for sharing.
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                line = event.start_mark.line + 1 if event.start_mark else None
+                return None, None, ContractProblem(name, f"YAML aliases (*{event.anchor}) are not allowed in a contract; use $ref", line=line)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         value = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:

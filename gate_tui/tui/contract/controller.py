@@ -84,7 +84,7 @@ class ContractEditor:
         result = check_contract(text, self.contract)
         if result.value is None:
             return result, "no JSON object in the reply: nothing changed"
-        verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} errors)"
+        verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"
         return result, self._push(Step(result.value, result, "assistant", f"reply applied: {verdict}"))
 
     def edit_leaf(self, path: str, text: str) -> tuple[ContractResult | None, str | None]:
