@@ -163,3 +163,51 @@ def test_controller_rules_without_textual(game, tmp_path) -> None:
     assert problem is None and json.loads(written.read_text())["emotion"] == "happy"
     report, _ = editor.write_report(tmp_path / "report.md")
     assert "decision: **VALID**" in report.read_text() and "## Timeline" in report.read_text()
+
+
+async def test_a_restarted_editor_resumes_the_session_with_its_history(game) -> None:
+    app = ContractApp(game, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await paste_and_apply(pilot, app, game.sample_path("lying").read_text())
+        await select_node(pilot, app, "/choices/1/hint")
+        await pilot.press("delete")
+        await wait_for(pilot, lambda: app.editor.index == 2)
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: app.editor.index == 1)
+        folder = app.editor.folder
+    again = ContractApp(game, blink=False)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: again.editor.folder == folder, message="same session")
+        assert (again.editor.index, len(again.editor.steps)) == (1, 3)
+        assert len(again.editor.result.errors) == 6 and "hint" in again.editor.value["choices"][1]
+        await pilot.press("f3", "ctrl+y")
+        await wait_for(pilot, lambda: again.editor.index == 2)
+        assert "hint" not in again.editor.value["choices"][1]
+        # a second editor on the same contract meanwhile gets a session of its own
+        other = ContractApp(game, blink=False)
+        async with other.run_test(size=(100, 30)) as other_pilot:
+            await wait_for(other_pilot, lambda: other.editor.folder is not None)
+            assert other.editor.folder != folder and other.editor.index == 0
+    fresh = ContractApp(game, new=True, blink=False)
+    async with fresh.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: fresh.editor.folder is not None)
+        assert fresh.editor.folder != folder and fresh.editor.index == 0
+
+
+def test_report_of_a_contract_session_on_the_command_line(game, tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from gate_tui.tui.contract.sessions import open_session
+
+    editor = ContractEditor(game)
+    assert open_session(editor, new=True) is None
+    editor.apply_reply(game.sample_path("lying").read_text())
+    editor.set_value("/emotion", "sad")
+    editor.close()
+    script = Path(sys.executable).with_name("gate-tui")
+    done = subprocess.run([str(script), "report", editor.folder.name], capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr
+    assert "decision: **INVALID (5 errors)**" in done.stdout
+    assert "1. assistant: reply applied: INVALID (6 errors)" in done.stdout and "2. user: set /emotion ← current" in done.stdout

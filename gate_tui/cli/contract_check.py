@@ -136,3 +136,33 @@ def _check_jsonl(ns: Any, contract: Contract) -> int:
     from gate_tui.cli.contract_batch import contract_settings
 
     return check_jsonl(ns, None, None, settings=contract_settings(contract.schema, contract.path, ns.envelope))
+
+
+def contract_session_report(name: str, output: str | None) -> int | None:
+    """``gate-tui report`` for a contract session; None when ``name`` is not one."""
+    from pathlib import Path
+
+    from gate_tui.cli.common import say
+    from gate_tui.session.catalog import find_session
+    from gate_tui.session.journal import read_header
+    from gate_tui.session.paths import JOURNAL_NAME
+
+    folder = find_session(name) or (Path(name) if Path(name, JOURNAL_NAME).is_file() else None)
+    header = read_header(folder / JOURNAL_NAME) if folder is not None else None
+    if header is None or header.get("mode") != "contract":
+        return None
+    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report")
+    if contract is None:
+        return EXIT_USAGE
+    from gate_tui.atomic import atomic_write_text
+    from gate_tui.tui.contract.sessions import contract_report
+
+    text = contract_report(folder, contract)
+    if output is None:
+        sys.stdout.write(text)
+        return 0
+    problem = atomic_write_text(Path(output), text)
+    if problem is not None:
+        say(f"gate-tui report: {problem}")
+        return EXIT_USAGE
+    return 0

@@ -121,7 +121,7 @@ def _start_editor(args: list[str]) -> int:
     ns = editor_parser().parse_args(args)
     contract = _contract_path(ns)
     if contract is not None:
-        return _start_contract_editor(contract)
+        return _start_contract_editor(contract, ns.new)
     path = Path(ns.config) if ns.config else default_config_path()
     config, problems = open_config(path)  # from the cache when this text was validated before
     report_problems(problems, "gate-tui")
@@ -146,7 +146,7 @@ def _contract_path(ns: argparse.Namespace) -> str | None:
     return None
 
 
-def _start_contract_editor(path: str) -> int:
+def _start_contract_editor(path: str, new: bool) -> int:
     from gate_tui.cli.contract_check import load_contract_or_report
 
     contract = load_contract_or_report(path, "gate-tui")
@@ -156,4 +156,4 @@ def _start_contract_editor(path: str) -> int:
         from gate_tui.tui.contract.app import run_contract_app
     except ImportError as exc:
         return cannot_start("the contract editor", exc)
-    return exit_code(run_contract_app(contract))
+    return exit_code(run_contract_app(contract, new))

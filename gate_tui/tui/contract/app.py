@@ -52,11 +52,12 @@ class ContractApp(App[int]):
     TITLE = "gate-tui contract"
     BINDINGS: ClassVar[list[Binding]] = bindings()  # type: ignore[assignment]
 
-    def __init__(self, contract: Contract, *, journal: bool = True, blink: bool | None = None) -> None:
+    def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None) -> None:
         super().__init__()
         self.contract = contract
         self.editor = ContractEditor(contract)
         self.use_journal = journal
+        self.new = new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
         self.editing: tuple[str, str, list[Any]] | None = None  # (path, kind, choices)
 
@@ -76,9 +77,11 @@ class ContractApp(App[int]):
 
     def on_mount(self) -> None:
         if self.use_journal:
-            problem = self.editor.open_journal()
-            if problem is not None:
-                self.notify(problem, severity="warning", markup=False)
+            from gate_tui.tui.contract.sessions import open_session
+
+            notice = open_session(self.editor, new=self.new)
+            if notice is not None:
+                self.notify(notice, severity="information" if notice.startswith("resumed") else "warning", markup=False)
         self.query_one(ReplyPane).border_title = "Reply · F2 · Ctrl+J apply"
         self.query_one(ValueTree).border_title = "Value · F3 · Enter edit"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
@@ -244,8 +247,8 @@ class ContractApp(App[int]):
             self.query_one(ValueTree).focus()
 
 
-def run_contract_app(contract: Contract) -> int:
-    """Open the contract editor; returns the exit status."""
-    app = ContractApp(contract)
+def run_contract_app(contract: Contract, new: bool = False) -> int:
+    """Open the contract editor (resuming the contract's last session unless ``new``); the exit status."""
+    app = ContractApp(contract, new=new)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

@@ -50,6 +50,7 @@ class ContractEditor:
     steps: list[Step] = field(default_factory=lambda: [Step(None, None, "start", "empty")])
     index: int = 0
     preview_count: int = 0  # how many previews were computed (tests and scenes wait on it)
+    lock: Any = None  # the session lock (gate_tui.session.lock.SessionLock) while writing
     _journal: Any = None
 
     # --- reading ------------------------------------------------------------------
@@ -176,6 +177,30 @@ class ContractEditor:
     def close(self) -> None:
         if self._journal is not None:
             self._journal.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def attach(self, folder: Path, journal: Any, lock: Any) -> None:
+        """Write to an existing session (resumed by :mod:`gate_tui.tui.contract.sessions`)."""
+        self.folder, self._journal, self.lock = folder, journal, lock
+
+    def replay(self, records: list[dict[str, Any]]) -> None:
+        """Rebuild the history from journal records; each value is checked again.
+
+        Records are data from disk: anything that is not a well-formed change, undo or
+        redo is skipped rather than trusted.
+        """
+        self.steps, self.index = [Step(None, None, "start", "empty")], 0
+        for record in records:
+            kind = record.get("kind")
+            if kind == "change" and isinstance(record.get("value"), dict):
+                result = check_contract(record["value"], self.contract)
+                del self.steps[self.index + 1 :]
+                self.steps.append(Step(result.value, result, str(record.get("actor", "user")), str(record.get("label", "change"))))
+                self.index += 1
+            elif kind in ("undo", "redo") and isinstance(record.get("index"), int) and 0 <= record["index"] < len(self.steps):
+                self.index = record["index"]
 
     def export(self, path: Path | None = None) -> tuple[Path | None, str | None]:
         """Write the current value as pretty JSON (atomically); the path written or why not."""
