@@ -104,6 +104,15 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
         await wait_for(pilot, lambda: app.editor.value["relationshipDeltas"]["mira"] == 40)
         assert "INVALID (4 errors)" in app.query_one("#contract-decision").render().plain  # type: ignore[attr-defined]
         journal = app.editor.folder / "journal.jsonl"
+        # export writes the current value and a report into the session folder
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: (app.editor.folder / "report.md").is_file(), message="export written")
+        assert json.loads((app.editor.folder / "value.json").read_text())["relationshipDeltas"] == {"mira": 40}
+        # F1 shows the keys from the key table
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: "Remove the selected key or item" in screen_text(app), message="help shown")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Remove the selected key or item" not in screen_text(app))
     read = read_journal(journal)
     kinds = [record["kind"] for record in read.records]
     assert read.header["mode"] == "contract" and read.header["config_title"] == game.title

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 DESCRIPTION = (
     "Parse each reply with the config and print the result. Exit status: 0 all PASS, "
-    "1 some NO PASS, 2 some reply not parsed or not valid, 3 usage or config error."
+    "1 some NO PASS, 2 some reply not parsed or not valid, 3 usage or config error. "
+    "With --contract: 0 all valid, 2 some invalid, 3 usage or contract error."
 )
 EPILOG = (
     '--jsonl: each input line is {"id": ..., "reply": "..."} (optionally "previous"); '

@@ -5,7 +5,7 @@ Built from the gate editor's parts where they fit (the reply pane, the key table
 live in :mod:`gate_tui.tui.contract.controller`. The app never decides validity: every
 value it shows went through ``check_contract``.
 
-Keys: F2 reply · Ctrl+J apply · F3 tree · Enter edit the selected leaf (text or a number
+Keys: F1 help · F2 reply · Ctrl+J apply · F3 tree · Enter edit the selected leaf (text or a number
 typed, an enum or a boolean picked from a list; Escape cancels) · Delete remove a key ·
 Ctrl+Z / Ctrl+Y undo / redo · Ctrl+E export value.json + report.md · Ctrl+Q quit.
 """
@@ -121,6 +121,12 @@ class ContractApp(App[int]):
     def action_focus_tree(self) -> None:
         self.close_editor()
         self.query_one(ValueTree).focus()
+
+    def action_help(self) -> None:
+        from gate_tui.tui.contract.help import ContractHelp
+
+        if not isinstance(self.screen, ContractHelp):
+            self.push_screen(ContractHelp())
 
     # --- value, undo, redo --------------------------------------------------------
 

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from gate_tui.tui.keymap import KeyAction
 
 ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
     KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
     KeyAction("apply_reply", "ctrl+j,ctrl+enter", "apply_reply", "Apply", "Apply reply", "Take the reply's JSON as the current value; the contract says VALID or INVALID", priority=True),
     KeyAction("focus_tree", "f3", "focus_tree", "Tree", "Focus value tree", "Move to the tree; Enter edits the selected leaf"),
@@ -17,6 +18,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal)", priority=True),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
     KeyAction("remove_node", "delete", "remove_node", "Remove", "Remove key", "Remove the selected key or item (an extra key, say)"),
 )
 
