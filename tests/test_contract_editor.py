@@ -220,3 +220,23 @@ def test_report_of_a_contract_session_on_the_command_line(game, tmp_path) -> Non
     assert done.returncode == 0, done.stderr
     assert "decision: **INVALID (5 errors)**" in done.stdout
     assert "1. assistant: reply applied: INVALID (6 errors)" in done.stdout and "2. user: set /emotion ← current" in done.stdout
+
+
+async def test_multi_line_text_is_edited_whole(game) -> None:
+    app = ContractApp(game, journal=False, blink=False)
+    value = {"narrative": "line one\nline two", "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}]}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await paste_and_apply(pilot, app, json.dumps(value))
+        await select_node(pilot, app, "/narrative")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
+        assert app.focused.text == "line one\nline two"  # type: ignore[union-attr]
+        await pilot.press("end", "!", "ctrl+j")
+        await wait_for(pilot, lambda: app.editor.index == 2)
+        assert app.editor.value["narrative"] == "line one!\nline two" and app.editor.result.ok
+        assert app.query_one("#reply").text == ""  # Ctrl+J set the leaf; it did not apply the reply pane
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
+        await pilot.press("x", "escape")
+        await wait_for(pilot, lambda: app.editing is None and app.query_one(ValueTree).has_focus)
+        assert app.editor.index == 2 and app.editor.value["narrative"] == "line one!\nline two"

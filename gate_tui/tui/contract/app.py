@@ -31,6 +31,9 @@ from gate_tui.tui.contract.views import current_errors, decision, preview
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.reply_pane import ReplyPane
 
+LONG_TEXT = 60
+"""Text longer than this (or with a line break) is edited in a text area, not a one-line input."""
+
 CSS = """
 #contract-title { height: 1; background: $panel; padding: 0 1; }
 #contract-main { height: 1fr; }
@@ -42,6 +45,7 @@ CSS = """
 #edit-bar.-open { display: block; }
 #edit-hint { height: auto; }
 #edit-choices { height: auto; max-height: 8; }
+#edit-text { height: 6; }
 """
 
 
@@ -96,6 +100,8 @@ class ContractApp(App[int]):
     # --- reply --------------------------------------------------------------------
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if event.text_area.id != "reply":
+            return  # the leaf editor's text area: nothing to preview until it is set
         text = event.text_area.text
         pane = self.query_one(ReplyPane)
         if not text.strip():
@@ -105,6 +111,9 @@ class ContractApp(App[int]):
         pane.show_preview(preview(result), result.ok)
 
     def action_apply_reply(self) -> None:
+        if self.editing is not None and self.focused is not None and self.focused.id == "edit-text":
+            self._commit_text(self.focused.text)  # type: ignore[attr-defined]
+            return
         text = self.query_one("#reply", TextArea).text
         if not text.strip():
             self.notify("Paste a reply first (F2).", markup=False)
@@ -208,6 +217,11 @@ class ContractApp(App[int]):
             widget: Any = OptionList(*options, id="edit-choices", markup=False)
             if current in choices:
                 widget.highlighted = choices.index(current)
+        elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):
+            # Long or multi-line text: an Input would keep only the first line.
+            bar.border_title = f"Edit {path or '/'} (text) · Ctrl+J set · Escape cancel"
+            widget = TextArea(current, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            widget.cursor_blink = self.blink
         else:
             text = current if isinstance(current, str) else ("" if current is None else json.dumps(current))
             widget = Input(value=text, id="edit-input", select_on_focus=False)
@@ -226,8 +240,12 @@ class ContractApp(App[int]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.editing is None or event.input.id != "edit-input":
             return
+        self._commit_text(event.value)
+
+    def _commit_text(self, text: str) -> None:
+        assert self.editing is not None
         path = self.editing[0]
-        _result, problem = self.editor.edit_leaf(path, event.value)
+        _result, problem = self.editor.edit_leaf(path, text)
         if problem is not None and _result is None:
             # The bar stays open with the reason, so the user can correct what they typed.
             self.query_one("#edit-hint", Static).update(line(("✗ ", "bold $text-error"), problem))
