@@ -240,3 +240,12 @@ async def test_multi_line_text_is_edited_whole(game) -> None:
         await pilot.press("x", "escape")
         await wait_for(pilot, lambda: app.editing is None and app.query_one(ValueTree).has_focus)
         assert app.editor.index == 2 and app.editor.value["narrative"] == "line one!\nline two"
+
+
+def test_contract_rules_and_sessions_load_no_textual() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys\nimport gate_tui.tui.contract.controller, gate_tui.tui.contract.sessions\nprint('textual' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"

@@ -93,7 +93,11 @@ def test_broken_reply_reasons(contracts) -> None:
     array = check_contract(sample(contracts["architect_spec"], "broken"), contracts["architect_spec"])
     assert "top-level array" in array.errors[0].message
     prose = check_contract(sample(contracts["guardian_report"], "broken"), contracts["guardian_report"])
-    assert "no json object" in prose.errors[0].message.lower()
+    assert prose.errors[0].message == "No JSON object found in text"
+    cut = check_contract(sample(contracts["llm_result_v1"], "broken"), contracts["llm_result_v1"])
+    assert cut.errors[0].message.endswith("the reply looks cut off (the object that starts at line 2:1 is still open at the end)")
+    spot = check_contract(sample(contracts["analyst_plan"], "broken"), contracts["analyst_plan"])
+    assert spot.errors[0].message.endswith("the object at line 3:1 cannot be read: Expecting value at line 3:83")
 
 
 def test_guardian_pass_with_actions_is_one_rule_failure_named_by_its_description(contracts) -> None:

@@ -39,7 +39,9 @@ pieces = st.one_of(
 @given(st.lists(pieces, min_size=1, max_size=6).map("\n".join))
 def test_the_fast_path_agrees_with_extract_json(text) -> None:
     ours, theirs = extract_reply(text), extract_json(text)
-    assert (ours.value, ours.error, ours.source, ours.span) == (theirs.value, theirs.error, theirs.source, theirs.span)
+    assert (ours.value, ours.source, ours.span) == (theirs.value, theirs.source, theirs.span)
+    # the same error, or the same one followed by where the first object stops being JSON
+    assert ours.error == theirs.error or (theirs.error is not None and ours.error.startswith(theirs.error + ": "))
     assert [r.model_dump() for r in ours.repairs] == [r.model_dump() for r in theirs.repairs]
 
 
