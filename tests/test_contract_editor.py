@@ -249,3 +249,31 @@ def test_contract_rules_and_sessions_load_no_textual() -> None:
     code = "import sys\nimport gate_tui.tui.contract.controller, gate_tui.tui.contract.sessions\nprint('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+async def test_objects_and_lists_are_edited_as_json(game) -> None:
+    app = ContractApp(game, journal=False, blink=False)
+    value = {"narrative": "n", "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}]}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await paste_and_apply(pilot, app, json.dumps({k: v for k, v in value.items() if k != "choices"}))
+        assert [(e.code, e.path) for e in app.editor.result.errors] == [("missing_key", "/choices")]
+        # Enter on the missing list opens a JSON editor
+        await select_node(pilot, app, "/choices")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
+        app.focused.text = "[{\"id\": \"x\", \"label\": \"go\"}"  # type: ignore[union-attr]
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: "not valid JSON" in screen_text(app), message="JSON error shown")
+        assert app.editor.index == 1
+        app.focused.text = json.dumps(value["choices"])  # type: ignore[union-attr]
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: app.editor.index == 2)
+        assert app.editor.result.ok and app.editor.value["choices"] == value["choices"]
+        # "e" on a branch: add an item to the list
+        await select_node(pilot, app, "/choices")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
+        app.focused.text = json.dumps(value["choices"] * 11)  # type: ignore[union-attr]
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: app.editor.index == 3)
+        assert [(e.code, e.path) for e in app.editor.result.errors] == [("invalid_value", "/choices")]  # 11 > 10 items

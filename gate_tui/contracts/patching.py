@@ -129,8 +129,9 @@ def coerce(text: str, kind: LeafKind) -> tuple[Any, str | None]:
     """The typed value for what the user typed; an error message when it cannot be one.
 
     A number field accepts only a finite number; ``integer`` accepts only whole numbers;
-    text is taken as typed (never stripped: whitespace may be the point). Anything that
-    is not of the kind is an error here rather than a silently different value.
+    text is taken as typed (never stripped: whitespace may be the point); an object or a
+    list is typed as JSON text. Anything that is not of the kind is an error here rather
+    than a silently different value.
     """
     if kind == "string":
         return text, None
@@ -153,4 +154,18 @@ def coerce(text: str, kind: LeafKind) -> tuple[Any, str | None]:
         return number, None
     if kind == "null":
         return None, None
-    return None, "this place holds an object or a list; edit its leaves"
+    return parse_json_text(text)
+
+
+def parse_json_text(text: str) -> tuple[Any, str | None]:
+    """Any JSON value typed as text (an object, a list…); strict: no NaN, no repairs."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant), None
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON: {exc.msg} at line {exc.lineno}:{exc.colno}"
+    except (ValueError, RecursionError) as exc:
+        return None, f"not valid JSON: {exc}"
+
+
+def _reject_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not a JSON number")

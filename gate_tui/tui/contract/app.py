@@ -6,7 +6,8 @@ live in :mod:`gate_tui.tui.contract.controller`. The app never decides validity:
 value it shows went through ``check_contract``.
 
 Keys: F1 help · F2 reply · Ctrl+J apply · F3 tree · Enter edit the selected leaf (text or a number
-typed, an enum or a boolean picked from a list; Escape cancels) · Delete remove a key ·
+typed, an enum or a boolean picked from a list; Escape cancels) · e edit a node as JSON
+(objects and lists too) · Delete remove a key ·
 Ctrl+Z / Ctrl+Y undo / redo · Ctrl+E export value.json + report.md · Ctrl+Q quit.
 """
 
@@ -45,7 +46,7 @@ CSS = """
 #edit-bar.-open { display: block; }
 #edit-hint { height: auto; }
 #edit-choices { height: auto; max-height: 8; }
-#edit-text { height: 6; }
+#edit-text { height: 8; }
 """
 
 
@@ -201,7 +202,9 @@ class ContractApp(App[int]):
             return
         current, schema, kind = self.editor.place(path)
         if kind == "container":
-            return
+            if not event.node.children:  # a missing object or list, or an empty one: type it
+                self.open_json_editor(path)
+            return  # a branch: Enter folds it; "e" edits it as JSON
         choices: list[Any] = list(schema["enum"]) if kind == "enum" else ([True, False] if kind == "boolean" else [])
         self.open_editor(path, kind, current, choices)
 
@@ -229,6 +232,23 @@ class ContractApp(App[int]):
         bar.add_class("-open")
         widget.focus()
 
+    def open_json_editor(self, path: str) -> None:
+        """Edit any node as JSON text (an object or a list included)."""
+        if self.editor.value is None:
+            return
+        current, _schema, _kind = self.editor.place(path)
+        self.close_editor()
+        self.editing = (path, "json", [])
+        bar = self.query_one("#edit-bar", Vertical)
+        bar.border_title = f"Edit {path or '/'} as JSON · Ctrl+J set · Escape cancel"
+        self.query_one("#edit-hint", Static).update(plain("Any JSON value; the contract judges it once set.", "dim"))
+        text = "" if current is None else json.dumps(current, indent=2, ensure_ascii=False)
+        widget = TextArea(text, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        widget.cursor_blink = self.blink
+        bar.mount(widget)
+        bar.add_class("-open")
+        widget.focus()
+
     def close_editor(self) -> None:
         self.editing = None
         bar = self.query_one("#edit-bar", Vertical)
@@ -244,8 +264,8 @@ class ContractApp(App[int]):
 
     def _commit_text(self, text: str) -> None:
         assert self.editing is not None
-        path = self.editing[0]
-        _result, problem = self.editor.edit_leaf(path, text)
+        path, kind, _choices = self.editing
+        _result, problem = self.editor.edit_leaf(path, text, as_json=kind == "json")
         if problem is not None and _result is None:
             # The bar stays open with the reason, so the user can correct what they typed.
             self.query_one("#edit-hint", Static).update(line(("✗ ", "bold $text-error"), problem))

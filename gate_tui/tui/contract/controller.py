@@ -88,11 +88,13 @@ class ContractEditor:
         verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"
         return result, self._push(Step(result.value, result, "assistant", f"reply applied: {verdict}"))
 
-    def edit_leaf(self, path: str, text: str) -> tuple[ContractResult | None, str | None]:
-        """Set the leaf at ``path`` from what the user typed (read as the leaf's kind)."""
+    def edit_leaf(self, path: str, text: str, *, as_json: bool = False) -> tuple[ContractResult | None, str | None]:
+        """Set ``path`` from what the user typed: read as the leaf's kind, or as JSON text."""
         if self.value is None:
             return None, "no value yet: paste and apply a reply first"
         _current, _schema, kind = self.place(path)
+        if as_json:
+            kind = "container"
         typed, problem = coerce(text, kind if kind != "enum" else "string")
         if problem is not None:
             return None, problem

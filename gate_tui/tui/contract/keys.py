@@ -18,6 +18,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal)", priority=True),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("edit_json", "e", "edit_json", "JSON", "Edit as JSON", "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)"),
     KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
     KeyAction("remove_node", "delete", "remove_node", "Remove", "Remove key", "Remove the selected key or item (an extra key, say)"),
 )

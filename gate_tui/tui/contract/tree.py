@@ -77,6 +77,11 @@ class ValueTree(Tree[str]):
                 self.cursor_line = line
                 return
 
+    def action_edit_json(self) -> None:
+        node = self.cursor_node
+        if node is not None and node.data is not None:
+            self.app.open_json_editor(node.data)  # type: ignore[attr-defined]
+
     def action_remove_node(self) -> None:
         node = self.cursor_node
         if node is not None and node.data:
