@@ -162,9 +162,11 @@ class ContractApp(App[int]):
 
     def action_undo(self) -> None:
         focused = self.focused
-        if isinstance(focused, (TextArea, Input)):
-            focused.action_undo() if isinstance(focused, TextArea) else None
+        if isinstance(focused, TextArea):  # the reply pane or a text leaf: undo typing there
+            focused.action_undo()
             return
+        if isinstance(focused, Input):
+            return  # a one-line edit in progress: Escape cancels it
         if self.editor.undo():
             self.close_editor()
             self.refresh_value()
