@@ -7,8 +7,8 @@ fault. :func:`load_contract` raises :class:`ContractLoadError` carrying those pr
 
 The schema itself is checked against the Draft 2020-12 meta-schema with ``jsonschema``
 (it lists *every* problem with its path); replies are checked with ``jsonschema-rs``,
-compiled once per contract here (about 80× faster per reply, measured in
-``bench/bench_contract.py``'s notes).
+compiled once per contract here (130–220× faster than ``jsonschema`` per reply, every
+error collected by both: the last row of ``bench/bench_contract.py``).
 """
 
 from __future__ import annotations
