@@ -301,6 +301,7 @@ def run_batch(
     ``settings`` replaces the ones built from ``config``/``previous``/``actor`` (contract
     mode passes its own checker this way)."""
     if settings is None:
+        assert config is not None, "a gate batch needs its config"
         settings = BatchSettings(
             config=config.model_dump(mode="json"),
             previous=None if previous is None else previous.model_dump(mode="json"),
