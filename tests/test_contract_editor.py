@@ -147,12 +147,19 @@ async def test_a_typed_value_that_is_not_a_number_changes_nothing(game) -> None:
 
 async def test_hostile_text_in_a_reply_renders_literally(game) -> None:
     app = ContractApp(game, journal=False, blink=False)
-    value = {"narrative": " ".join(DANGEROUS), "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "[b]x"}], "[/": 1}
+    value = {"narrative": " ".join(DANGEROUS), "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "[b]x"}], "[/": 1, "[b]k": 2}
     async with app.run_test(size=(120, 40)) as pilot:
         await paste_and_apply(pilot, app, json.dumps(value))
         text = screen_text(app)
         assert "[@click=app.quit]x[/]" in text and "label: \"[b]x\"" in text and "[/ : 1" not in text
         assert "\x1b" not in text
+        # editing the leaf under a hostile key shows the key literally in the edit bar's title
+        await select_node(pilot, app, "/[b]k")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-input")
+        assert "Edit /[b]k (integer)" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.editing is None)
 
 
 def test_controller_rules_without_textual(game, tmp_path) -> None:

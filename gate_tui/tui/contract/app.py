@@ -214,7 +214,7 @@ class ContractApp(App[int]):
         self.close_editor()
         self.editing = (path, kind, choices)
         bar = self.query_one("#edit-bar", Vertical)
-        bar.border_title = f"Edit {path or '/'} ({kind}) · Enter set · Escape cancel"
+        bar.border_title = plain(f"Edit {path or '/'} ({kind}) · Enter set · Escape cancel", one_line=True)  # a key is data, never markup
         hint = self.query_one("#edit-hint", Static)
         hint.update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
         if choices:
@@ -224,7 +224,7 @@ class ContractApp(App[int]):
                 widget.highlighted = choices.index(current)
         elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):
             # Long or multi-line text: an Input would keep only the first line.
-            bar.border_title = f"Edit {path or '/'} (text) · Ctrl+J set · Escape cancel"
+            bar.border_title = plain(f"Edit {path or '/'} (text) · Ctrl+J set · Escape cancel", one_line=True)
             widget = TextArea(current, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
             widget.cursor_blink = self.blink
         else:
@@ -242,7 +242,7 @@ class ContractApp(App[int]):
         self.close_editor()
         self.editing = (path, "json", [])
         bar = self.query_one("#edit-bar", Vertical)
-        bar.border_title = f"Edit {path or '/'} as JSON · Ctrl+J set · Escape cancel"
+        bar.border_title = plain(f"Edit {path or '/'} as JSON · Ctrl+J set · Escape cancel", one_line=True)
         self.query_one("#edit-hint", Static).update(plain("Any JSON value; the contract judges it once set.", "dim"))
         text = "" if current is None else json.dumps(current, indent=2, ensure_ascii=False)
         widget = TextArea(text, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
