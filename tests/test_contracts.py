@@ -296,3 +296,22 @@ def test_check_contract_never_raises_for_any_object(value) -> None:
     assert result.ok == (not result.errors)
     assert all(error.path == "" or error.path.startswith("/") for error in result.errors)
     result.model_dump_json()
+
+
+def test_the_readme_contract_example_prints_what_it_says(monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Contracts", 1)[1]
+    block = section.split("```py\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    checked = 0
+    for row in block.splitlines():
+        code, _, expected = row.partition("  # ")
+        code, expected = code.strip(), expected.strip()
+        if not code:
+            continue
+        if expected.startswith(("(", "'")):
+            assert repr(eval(code, namespace)) == expected, code  # noqa: S307 - our own README
+            checked += 1
+        else:
+            exec(code, namespace)  # noqa: S102 - our own README
+    assert checked == 2

@@ -80,6 +80,10 @@ def _first_candidate(text: str) -> Extraction | None:
     if not isinstance(text, str) or len(text) > DEFAULT_MAX_CHARS:
         return None
     regions = thinking_regions(text)
+    if any(soft for _start, _end, soft in regions):
+        # An unclosed or orphan thinking tag: the full scan decides what it hides (it may
+        # rescan with the tags read as text); this one-candidate path cannot know.
+        return None
     fence = first_fence(text, regions)
     if fence is not None:
         start, source = fence_body_lead(text, fence[1]), "fence"
