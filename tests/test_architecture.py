@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading"]
+HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading", "gate_tui.contracts.checking"]
 
 
 def test_headless_core_imports_without_textual() -> None:
@@ -34,8 +34,9 @@ ALLOWED = {
     "parsing": LOWER | {"parsing"},
     "config": LOWER | {"config", "parsing"},
     "session": LOWER | {"session", "parsing", "config"},
-    "cli": LOWER | {"cli", "parsing", "config", "session", "tui"},
-    "tui": LOWER | {"tui", "parsing", "config", "session"},
+    "contracts": LOWER | {"contracts", "parsing", "config"},
+    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts"},
+    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts"},
 }
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
 

@@ -92,6 +92,7 @@ class BatchStats:
     invalid: int = 0
     blank: int = 0
     error_codes: Counter[str] = field(default_factory=Counter)
+    words: tuple[str, str] = ("PASS", "NO PASS")  # contract mode counts VALID instead
 
     @property
     def records(self) -> int:
@@ -111,10 +112,10 @@ class BatchStats:
 
     def summary(self, seconds: float) -> str:
         rate = self.records / seconds if seconds > 0 else 0.0
-        text = (
-            f"gate-tui check: {self.records:,} replies: {self.passed:,} PASS, "
-            f"{self.no_pass:,} NO PASS, {self.invalid:,} invalid"
-        )
+        passed, no_pass = self.words
+        text = f"gate-tui check: {self.records:,} replies: {self.passed:,} {passed}, "
+        text += f"{self.no_pass:,} {no_pass}, " if no_pass else ""
+        text += f"{self.invalid:,} invalid"
         if self.error_codes:
             top = ", ".join(f"{code} x{count:,}" for code, count in self.error_codes.most_common(3))
             text += f"; top errors: {top}"
@@ -130,6 +131,14 @@ class BatchSettings:
     config: dict[str, Any]
     previous: dict[str, Any] | None
     actor: str
+    checker: type | None = None
+    """The line checker's class (None: :class:`LineChecker`); contract mode passes its own.
+    A class pickles by name, so workers build the same one."""
+
+
+def make_checker(settings: BatchSettings) -> Any:
+    """The line checker ``settings`` asks for, built once per process."""
+    return (settings.checker or LineChecker)(settings)
 
 
 class LineChecker:
@@ -284,7 +293,7 @@ _WORKER: LineChecker | None = None
 def _init_worker(settings: BatchSettings) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = LineChecker(settings)
+    _WORKER = make_checker(settings)
 
 
 def _work(block: Block) -> tuple[bytes, BatchStats]:
@@ -295,21 +304,27 @@ def _work(block: Block) -> tuple[bytes, BatchStats]:
 def run_batch(
     source: IO[bytes],
     sink: IO[bytes],
-    config: GateConfig,
+    config: GateConfig | None,
     previous: GateState | None,
     actor: str,
     jobs: int = 1,
     total_bytes: int | None = None,
     show_progress: bool = False,
     quiet: bool = False,
+    settings: BatchSettings | None = None,
 ) -> int:
-    """Check every line of ``source``, write records to ``sink``, return the exit status."""
-    settings = BatchSettings(
-        config=config.model_dump(mode="json"),
-        previous=None if previous is None else previous.model_dump(mode="json"),
-        actor=actor,
-    )
-    stats = BatchStats()
+    """Check every line of ``source``, write records to ``sink``, return the exit status.
+
+    ``settings`` replaces the ones built from ``config``/``previous``/``actor`` (contract
+    mode passes its own checker this way)."""
+    if settings is None:
+        assert config is not None, "a gate batch needs its config"
+        settings = BatchSettings(
+            config=config.model_dump(mode="json"),
+            previous=None if previous is None else previous.model_dump(mode="json"),
+            actor=actor,
+        )
+    stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
     # The pool forks before the progress bar starts its refresh thread.
     with _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
@@ -322,7 +337,7 @@ def run_batch(
 
         blocks = read_blocks(source, progress=None if bar is None else bar.bytes_read)
         if pool is None:
-            checker = LineChecker(settings)
+            checker = make_checker(settings)
             for block in blocks:
                 interrupts.check()  # a Ctrl+C Python lost on the way stops us here
                 emit(checker.block(block))

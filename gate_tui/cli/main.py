@@ -107,6 +107,7 @@ def editor_parser() -> argparse.ArgumentParser:
     parser.add_argument("config", nargs="?", metavar="CONFIG", help="gate config (YAML, JSON or TOML); default: the bundled ML project intake")
     parser.add_argument("--state", metavar="FILE", help="state file to open or create")
     parser.add_argument("--new", action="store_true", help="start a new session instead of resuming the last one")
+    parser.add_argument("--contract", metavar="FILE", help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)")
     parser.add_argument("--version", action="version", version=f"gate-tui {__version__}")
     return parser
 
@@ -126,6 +127,9 @@ def _start_editor(args: list[str]) -> int:
     from gate_tui.config.loading import default_config_path
 
     ns = editor_parser().parse_args(args)
+    contract = _contract_path(ns)
+    if contract is not None:
+        return _start_contract_editor(contract, ns.new)
     path = Path(ns.config) if ns.config else default_config_path()
     config, problems = open_config(path)  # from the cache when this text was validated before
     report_problems(problems, "gate-tui")
@@ -137,3 +141,27 @@ def _start_editor(args: list[str]) -> int:
         return cannot_start("the editor", exc)
     state_file = Path(ns.state) if ns.state else None
     return exit_code(run_app(config=config, config_path=path, state_file=state_file, new=ns.new))
+
+
+def _contract_path(ns: argparse.Namespace) -> str | None:
+    """``--contract FILE``, or a CONFIG that is a contract (it has a ``$schema`` key)."""
+    if ns.contract:
+        return str(ns.contract)
+    if ns.config:
+        from gate_tui.contracts.sniff import looks_like_contract
+
+        return str(ns.config) if looks_like_contract(ns.config) else None
+    return None
+
+
+def _start_contract_editor(path: str, new: bool) -> int:
+    from gate_tui.cli.contract_check import load_contract_or_report
+
+    contract = load_contract_or_report(path, "gate-tui")
+    if contract is None:
+        return EXIT_CONFIG
+    try:
+        from gate_tui.tui.contract.app import run_contract_app
+    except ImportError as exc:
+        return cannot_start("the contract editor", exc)
+    return exit_code(run_contract_app(contract, new))

@@ -34,6 +34,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("schema", "print the JSON Schema of a valid state (structured outputs)", "gate_tui.cli.commands.schema"),
     Subcommand("prompt", "print a system-prompt block describing the gates and the JSON shape", "gate_tui.cli.commands.prompt"),
     Subcommand("validate-config", "check config files and list every problem with its location", "gate_tui.cli.commands.validate_config"),
+    Subcommand("validate-contract", "check contract files (JSON Schema) and list every problem with its location", "gate_tui.cli.commands.validate_contract"),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
     Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),

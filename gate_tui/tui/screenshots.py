@@ -176,7 +176,10 @@ async def capture(directory: Path, size: tuple[int, int] = SIZE) -> list[Path]:
     """Write one SVG per scene into ``directory``; returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     with fixed_clock():
-        return [await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()]
+        shots = [await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()]
+    from gate_tui.tui.contract.scenes import capture_contract
+
+    return [*shots, await capture_contract(directory, size)]
 
 
 async def capture_scene(directory: Path, name: str, scene: Scene, size: tuple[int, int]) -> Path:

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from gate_tui.cli.common import io_error, isatty, load_config, same_file, say, usage
 from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 DESCRIPTION = (
     "Parse each reply with the config and print the result. Exit status: 0 all PASS, "
-    "1 some NO PASS, 2 some reply not parsed or not valid, 3 usage or config error."
+    "1 some NO PASS, 2 some reply not parsed or not valid, 3 usage or config error. "
+    "With --contract: 0 all valid, 2 some invalid, 3 usage or contract error."
 )
 EPILOG = (
     '--jsonl: each input line is {"id": ..., "reply": "..."} (optionally "previous"); '
@@ -30,7 +31,9 @@ EPILOG = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, metavar="CFG", help="gate config file")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", metavar="CFG", help="gate config file")
+    source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract instead of a gate config: exit 0 all valid, 2 some invalid")
     parser.add_argument("files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin")
     parser.add_argument("--previous", metavar="STATE", help="JSON file with the previous state (or a ParseResult from --format json)")
     parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
@@ -42,12 +45,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-guess", action="store_true", help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed"
     )
+    parser.add_argument("--envelope", action="store_true", help="--contract: print the service error envelope of each reply")
 
 
 def run(ns: argparse.Namespace) -> int:
     problem = check_usage(ns)
     if problem is not None:
         return usage("check", problem)
+    if ns.contract is not None:
+        from gate_tui.cli.contract_check import check_against_contract
+
+        return check_against_contract(ns)
     config = load_config(Path(ns.config), "gate-tui check")
     if config is None:
         return EXIT_USAGE
@@ -81,6 +89,10 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     inputs = [ns.jsonl] if ns.jsonl is not None else ns.files
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
+    if ns.contract is None and ns.envelope:
+        return "--envelope applies only with --contract"
+    if ns.contract is not None and (ns.previous or ns.actor != "assistant"):
+        return "--previous and --actor apply to gate configs, not to --contract"
     if ns.jsonl is not None:
         if ns.files:
             return "give either FILEs or --jsonl, not both"
@@ -112,7 +124,7 @@ def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState 
         return io_error(exc)
 
 
-def check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
+def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: GateState | None, settings: Any = None) -> int:
     from gate_tui.cli.batch import WorkerDied, run_batch
     from gate_tui.cli.progress import input_size
 
@@ -129,7 +141,7 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig, previous: GateState 
     progress = isatty(sys.stderr) and (sink is not sys.stdout.buffer or not isatty(sys.stdout))
     try:
         try:
-            return run_batch(source, sink, config, previous, ns.actor, workers, input_size(source), progress, ns.quiet)
+            return run_batch(source, sink, config, previous, ns.actor, workers, input_size(source), progress, ns.quiet, settings)
         finally:
             for stream in (source, sink):
                 if stream not in (sys.stdin.buffer, sys.stdout.buffer):

@@ -10,14 +10,28 @@ from gate_tui.cli.common import load_config
 from gate_tui.exit_codes import EXIT_USAGE
 from gate_tui.safe_text import visible
 
-DESCRIPTION = "Print plain text for a model's system prompt: the gates, their questions and categories, and the exact JSON shape."
+DESCRIPTION = (
+    "Print plain text for a model's system prompt: the gates, their questions and categories, and the exact "
+    "JSON shape (or, with --contract, the contract's fields, rules and an example)."
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, metavar="CFG", help="gate config file")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", metavar="CFG", help="gate config file")
+    source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract: its shape, each field's rule and an example")
 
 
 def run(ns: argparse.Namespace) -> int:
+    if ns.contract is not None:
+        from gate_tui.cli.contract_check import load_contract_or_report
+        from gate_tui.contracts.prompting import contract_prompt
+
+        contract = load_contract_or_report(ns.contract, "gate-tui prompt")
+        if contract is None:
+            return EXIT_USAGE
+        sys.stdout.write(visible(contract_prompt(contract)))
+        return 0
     from gate_tui.config.prompt_export import prompt_text
 
     config = load_config(Path(ns.config), "gate-tui prompt")

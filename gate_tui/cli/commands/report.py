@@ -16,6 +16,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
+    from gate_tui.cli.contract_check import contract_session_report
+
+    status = contract_session_report(ns.session, ns.output)  # None: not a contract session
+    if status is not None:
+        return status
     try:
         from gate_tui.session.commands import report_command
     except ImportError as exc:

@@ -1,0 +1,68 @@
+"""``gate-tui check --contract FILE --jsonl IN``: the batch machinery of :mod:`gate_tui.cli.batch`
+with a contract's line checker.
+
+Input lines are the gate batch's (``{"id": ..., "reply": ...}``; ``previous`` is ignored).
+Each output line is ``{"id", "line", "ok", "result": <ContractResult>}`` in input order,
+or ``{"id", "line", "ok", "envelope": {...}}`` with ``--envelope``. Reading, ordering,
+workers, progress and the summary are the gate batch's own; only the per-line work differs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gate_tui.cli.batch import BatchSettings, BatchStats, LineChecker
+from gate_tui.cli.batch import _id_json as id_json  # the gate batch's own id echo, shared
+from gate_tui.contracts.checking import check_contract
+from gate_tui.contracts.loading import contract_from_schema
+from gate_tui.contracts.results import ContractError, ContractResult
+
+_TO_JSON = ContractResult.__pydantic_serializer__.to_json
+_BOOL = {True: b"true", False: b"false"}
+
+
+def contract_settings(schema: dict[str, Any], path: str, envelope: bool) -> BatchSettings:
+    """Batch settings that make every process check lines against this contract."""
+    return BatchSettings(config={"schema": schema, "path": path, "envelope": envelope}, previous=None, actor="assistant", checker=ContractLineChecker)
+
+
+class ContractLineChecker(LineChecker):
+    """:class:`~gate_tui.cli.batch.LineChecker` for a contract: same lines in, contract records out."""
+
+    WORDS = ("VALID", "")
+
+    def __init__(self, settings: BatchSettings) -> None:  # noqa: D107 - no call to super: no gate config here
+        contract, problems = contract_from_schema(settings.config["schema"], settings.config["path"])
+        if contract is None:  # the main process compiled it before; a worker cannot differ
+            raise ValueError("; ".join(str(problem) for problem in problems))
+        self.contract = contract
+        self.envelope = bool(settings.config.get("envelope"))
+
+    def _item(self, number: int, item: Any, stats: BatchStats) -> bytes:
+        if not isinstance(item, dict):
+            return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
+        ident = id_json(item.get("id"))
+        if "reply" not in item:
+            return self._bad(number, ident, "missing_key", f'line {number} has no "reply"', stats, "reply")
+        reply = item["reply"]
+        if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
+            return self._bad(number, ident, "invalid_type", f"line {number}: reply must be text or a JSON object", stats, "reply")
+        return self._emit(ident, number, check_contract(reply, self.contract), stats)
+
+    def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
+        error = ContractError(code=code, path=f"/{path}" if path else "", message=message)
+        return self._emit(ident or b"null", number, ContractResult(ok=False, errors=[error]), stats)
+
+    def _emit(self, ident: bytes, number: int, result: ContractResult, stats: BatchStats) -> bytes:
+        if result.ok:
+            stats.passed += 1
+        else:
+            stats.invalid += 1
+            stats.error_codes.update(error.code for error in result.errors)
+        head = b'{"id":%b,"line":%d,"ok":%b,' % (ident, number, _BOOL[result.ok])
+        if self.envelope:
+            body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+            return head + b'"envelope":' + body + b"}\n"
+        return head + b'"result":' + _TO_JSON(result) + b"}\n"
+

@@ -1,0 +1,168 @@
+"""``gate-tui check --contract FILE``: replies checked against a contract, one by one.
+
+The contract counterpart of :mod:`gate_tui.cli.check` (whose reply reading it reuses):
+``text`` prints VALID / INVALID with every error at its JSON Pointer and every repair at
+its line:column; ``json`` prints the :class:`~gate_tui.contracts.results.ContractResult`,
+one compact line per reply; ``--envelope`` prints the service envelope instead. Exit
+statuses: 0 every reply valid, 2 some reply invalid, 3 an unreadable FILE.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from gate_tui.cli.check import Reply, read_reply, use_color, worst
+from gate_tui.contracts.checking import check_contract
+from gate_tui.contracts.loading import Contract
+from gate_tui.contracts.results import ContractError, ContractResult
+from gate_tui.exit_codes import EXIT_INVALID, EXIT_PASS, EXIT_USAGE
+from gate_tui.models import Repair
+from gate_tui.safe_text import visible
+
+
+def result_for(reply: Reply, contract: Contract) -> ContractResult:
+    """The contract result of a readable reply (undecodable bytes give an invalid one)."""
+    if reply.undecodable is not None:
+        error = ContractError(code="invalid_json", message=reply.undecodable, expected="UTF-8 text")
+        return ContractResult(ok=False, errors=[error])
+    assert reply.text is not None
+    return check_contract(reply.text, contract)
+
+
+def render_text(name: str, result: ContractResult, contract: Contract, color: bool = False) -> str:
+    """A plain human summary: verdict, every error at its path, repairs, warnings."""
+    lines = [f"{visible(name, one_line=True)}: {_verdict(result, contract, color)}"]
+    if result.errors:
+        lines.append(f"  errors ({len(result.errors)}):")
+        lines.extend(f"    - {describe_error(error)}" for error in result.errors)
+    if result.repairs:
+        lines.append(f"  repairs applied ({len(result.repairs)}):")
+        lines.extend(f"    - {repair_line(repair)}" for repair in result.repairs)
+    if result.warnings:
+        lines.append(f"  warnings ({len(result.warnings)}):")
+        lines.extend(f"    - {warning.message} [{warning.code}]" for warning in result.warnings)
+    return "\n".join(visible(row, one_line=True) for row in lines) + "\n"
+
+
+def describe_error(error: ContractError) -> str:
+    """``/choices/0/id: "x" is not a "uuid" (expected a valid uuid) [invalid_value]``."""
+    detail = f" (expected {error.expected})" if error.expected and error.code == "invalid_value" else ""
+    return f"{error.path or '/'}: {error.message}{detail} [{error.code}]"
+
+
+def repair_line(repair: Repair) -> str:
+    if repair.certainty == "guess":
+        return f"GUESS at line {repair.line}:{repair.column}: {repair.message} [{repair.code}] — check it"
+    return f"line {repair.line}:{repair.column}: {repair.message} [{repair.code}]"
+
+
+def verdict_value(result: ContractResult, contract: Contract) -> str | None:
+    """The ``verdict_field``'s value as text, when the contract names one and the value has it."""
+    name = contract.verdict_field
+    if name is None or not isinstance(result.value, dict) or name not in result.value:
+        return None
+    return json.dumps(result.value[name], ensure_ascii=False)
+
+
+def _verdict(result: ContractResult, contract: Contract, color: bool) -> str:
+    word, paint = ("VALID", "1;32") if result.ok else (f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})", "1;31")
+    shown = f"\x1b[{paint}m{word}\x1b[0m" if color else word
+    verdict = verdict_value(result, contract)
+    return shown + (f" — {contract.verdict_field}: {verdict}" if verdict is not None else "")
+
+
+def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelope: bool, out: IO[str], err: IO[str], stdin: IO[bytes]) -> int:
+    """Check each source in order, print one result each, return the worst status."""
+    color = fmt == "text" and not envelope and use_color(out)
+    statuses: list[int] = []
+    for index, source in enumerate(sources):
+        reply = read_reply(source, stdin)
+        if reply.problem is not None:
+            err.write(visible(f"gate-tui check: {reply.name}: {reply.problem}") + "\n")
+            statuses.append(EXIT_USAGE)
+            continue
+        result = result_for(reply, contract)
+        if envelope:
+            out.write(json.dumps(result.envelope(), ensure_ascii=False) + "\n")
+        elif fmt == "json":
+            out.write(result.model_dump_json() + "\n")
+        else:
+            out.write(("\n" if index else "") + render_text(reply.name, result, contract, color))
+        statuses.append(EXIT_PASS if result.ok else EXIT_INVALID)
+    return worst(statuses)
+
+
+def load_contract_or_report(path: str, prog: str) -> Contract | None:
+    """The contract, or None after printing one line per problem to stderr."""
+    from gate_tui.cli.common import say
+    from gate_tui.contracts.loading import check_contract_file
+
+    contract, problems = check_contract_file(path)
+    for problem in problems:
+        say(f"{prog}: {problem}")
+    return contract
+
+
+def check_against_contract(ns: Any) -> int:
+    """``check --contract``: FILEs (or stdin) one by one, or a ``--jsonl`` batch."""
+    contract = load_contract_or_report(ns.contract, "gate-tui check")
+    if contract is None:
+        return EXIT_USAGE
+    if ns.jsonl is not None:
+        return _check_jsonl(ns, contract)
+    from gate_tui.cli.commands.check import open_text_output
+    from gate_tui.cli.common import io_error, usage
+
+    out, problem = open_text_output(ns.output)
+    if out is None:
+        return usage("check", problem or "cannot write the output")
+    try:
+        try:
+            return run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return io_error(exc)
+
+
+def _check_jsonl(ns: Any, contract: Contract) -> int:
+    """The gate batch's streams and workers, with the contract's line checker."""
+    from gate_tui.cli.commands.check import check_jsonl
+    from gate_tui.cli.contract_batch import contract_settings
+
+    return check_jsonl(ns, None, None, settings=contract_settings(contract.schema, contract.path, ns.envelope))
+
+
+def contract_session_report(name: str, output: str | None) -> int | None:
+    """``gate-tui report`` for a contract session; None when ``name`` is not one."""
+    from pathlib import Path
+
+    from gate_tui.cli.common import say
+    from gate_tui.session.catalog import find_session
+    from gate_tui.session.journal import read_header
+    from gate_tui.session.paths import JOURNAL_NAME
+
+    folder = find_session(name) or (Path(name) if Path(name, JOURNAL_NAME).is_file() else None)
+    header = read_header(folder / JOURNAL_NAME) if folder is not None else None
+    if header is None or header.get("mode") != "contract":
+        return None
+    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report")
+    if contract is None:
+        return EXIT_USAGE
+    from gate_tui.atomic import atomic_write_text
+    from gate_tui.tui.contract.sessions import contract_report
+
+    text = contract_report(folder, contract)
+    if output is None:
+        sys.stdout.write(text)
+        return 0
+    problem = atomic_write_text(Path(output), text)
+    if problem is not None:
+        say(f"gate-tui report: {problem}")
+        return EXIT_USAGE
+    return 0

@@ -1,0 +1,101 @@
+"""What checking a reply against a contract returns: errors, warnings and the result itself.
+
+Pydantic v2 models, so results cross boundaries (``check --format json``, the batch
+records, the editor's journal) as JSON and come back with ``model_validate``. The checker
+builds them with ``model_construct``: every field is already of the right type there,
+and validating again would cost more than validating the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gate_tui.models import Repair
+
+ContractErrorCode = Literal["invalid_json", "missing_key", "extra_key", "invalid_type", "invalid_value", "rule_failed"]
+"""The stable error codes; scripts may match on them."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ContractError(_Model):
+    """One way the reply breaks the contract; ``path`` is a JSON Pointer (``/choices/2/label``)."""
+
+    code: ContractErrorCode
+    path: str = ""
+    message: str
+    expected: str | None = None
+    actual: str | None = None
+
+
+class ContractWarning(_Model):
+    """Something accepted that the reviewer should know (a guessed repair, say)."""
+
+    code: str
+    path: str = ""
+    message: str
+
+
+class ContractResult(_Model):
+    """Everything one :func:`~gate_tui.contracts.checking.check_contract` call found out.
+
+    ``ok`` is True exactly when ``errors`` is empty. ``value`` is the extracted JSON (set
+    whenever an object was found, valid or not, so an editor can show and fix it);
+    ``source`` says where it came from: ``fence``, ``scan`` (free text) or ``object``
+    (a dict was given). ``raw`` is the reply as given; it is not serialised (a batch
+    record would carry every reply twice) but :meth:`envelope` reports it.
+    """
+
+    ok: bool
+    value: dict[str, Any] | None = None
+    errors: list[ContractError] = Field(default_factory=list)
+    warnings: list[ContractWarning] = Field(default_factory=list)
+    repairs: list[Repair] = Field(default_factory=list)
+    source: str | None = None
+    raw: str | None = Field(default=None, exclude=True, repr=False)
+
+    def envelope(self) -> dict[str, Any]:
+        """The error response a service returns for this reply (``{"ok": true, "data": …}`` when valid)."""
+        if self.ok:
+            return {"ok": True, "data": self.value}
+        details: dict[str, Any] = {"raw": self.raw}
+        unparsed = [error for error in self.errors if error.code == "invalid_json"]
+        if unparsed:
+            message = "The reply is not a JSON object"
+            details["parseError"] = unparsed[0].message
+        else:
+            count = len(self.errors)
+            message = f"The reply does not match the contract ({count} issue{'s' * (count != 1)})"
+            details["issues"] = [{"path": pointer_parts(error.path, self.value), "message": error.message} for error in self.errors]
+        return {"ok": False, "error": {"code": "VALIDATION_FAILED", "message": message, "details": details}}
+
+
+def pointer(parts: list[str | int] | tuple[str | int, ...]) -> str:
+    """A JSON Pointer (RFC 6901) from path segments: ``["choices", 2, "label"]`` → ``/choices/2/label``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def pointer_parts(path: str, value: Any = None) -> list[str | int]:
+    """The segments of a JSON Pointer; a segment that indexes a list in ``value`` is an int.
+
+    Without the value, an object key ``"7"`` and a list index 7 look the same; walking the
+    value tells them apart (a path past the value's end keeps its segments as text).
+    """
+    if not path:
+        return []
+    parts: list[str | int] = []
+    node = value
+    for raw in path[1:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list) and part.isdigit():
+            index = int(part)
+            parts.append(index)
+            node = node[index] if index < len(node) else None
+        else:
+            parts.append(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return parts

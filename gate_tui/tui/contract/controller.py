@@ -1,0 +1,244 @@
+"""Contract mode's rules and session, without Textual: what the editor may do and what it records.
+
+The one rule, as for gates: the editor never decides validity. A pasted reply and every
+leaf edit become a value that goes through :func:`~gate_tui.contracts.checking.check_contract`;
+its result says VALID or INVALID. Unlike a gate state, an *invalid* value still becomes
+the current value (the point of the editor is to fix it), but a reply with no JSON object
+at all changes nothing.
+
+The session: a linear history of values (undo / redo move in it; a new change after an
+undo drops the undone ones), each change appended to a journal before the editor shows
+it (``journal.jsonl`` in the session folder, fsync'd by
+:class:`~gate_tui.session.journal.JournalWriter`), an export of the current value as
+JSON and a Markdown report, both written atomically. Resuming a contract session from its
+journal is not offered yet (the journal is complete enough to replay: every record
+carries the whole value).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gate_tui.atomic import atomic_write_text
+from gate_tui.contracts.checking import check_contract
+from gate_tui.contracts.loading import Contract
+from gate_tui.contracts.patching import coerce, leaf_kind, remove_at, schema_at, set_at, value_at
+from gate_tui.contracts.results import ContractResult
+from gate_tui.safe_text import visible
+
+
+@dataclass(frozen=True)
+class Step:
+    """One point in the history: the value, the system's result for it, and what made it."""
+
+    value: dict[str, Any] | None
+    result: ContractResult | None
+    actor: str  # "assistant" (a reply), "user" (a leaf edit) or "start"
+    label: str
+
+
+@dataclass
+class ContractEditor:
+    """The current value, its history and the session's files."""
+
+    contract: Contract
+    folder: Path | None = None
+    steps: list[Step] = field(default_factory=lambda: [Step(None, None, "start", "empty")])
+    index: int = 0
+    preview_count: int = 0  # how many previews were computed (tests and scenes wait on it)
+    lock: Any = None  # the session lock (gate_tui.session.lock.SessionLock) while writing
+    _journal: Any = None
+
+    # --- reading ------------------------------------------------------------------
+
+    @property
+    def current(self) -> Step:
+        return self.steps[self.index]
+
+    @property
+    def value(self) -> dict[str, Any] | None:
+        return self.current.value
+
+    @property
+    def result(self) -> ContractResult | None:
+        return self.current.result
+
+    def preview(self, text: str) -> ContractResult:
+        """What applying ``text`` would give; changes nothing."""
+        self.preview_count += 1
+        return check_contract(text, self.contract)
+
+    def place(self, path: str) -> tuple[Any, dict[str, Any], str]:
+        """The value at ``path``, its schema and the kind of editor it needs."""
+        current = value_at(self.value, path)
+        schema = schema_at(self.contract.schema, self.value, path)
+        return current, schema, leaf_kind(schema, current)
+
+    # --- changing -----------------------------------------------------------------
+
+    def apply_reply(self, text: str) -> tuple[ContractResult, str | None]:
+        """Take a reply's value as the current value; an error when it holds no object."""
+        result = check_contract(text, self.contract)
+        if result.value is None:
+            return result, "no JSON object in the reply: nothing changed"
+        verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"
+        return result, self._push(Step(result.value, result, "assistant", f"reply applied: {verdict}"))
+
+    def edit_leaf(self, path: str, text: str, *, as_json: bool = False) -> tuple[ContractResult | None, str | None]:
+        """Set ``path`` from what the user typed: read as the leaf's kind, or as JSON text."""
+        if self.value is None:
+            return None, "no value yet: paste and apply a reply first"
+        _current, _schema, kind = self.place(path)
+        if as_json:
+            kind = "container"
+        typed, problem = coerce(text, kind if kind != "enum" else "string")
+        if problem is not None:
+            return None, problem
+        return self.set_value(path, typed)
+
+    def set_value(self, path: str, new: Any) -> tuple[ContractResult | None, str | None]:
+        """Set ``path`` to an already-typed value (an enum choice, a boolean switch)."""
+        if self.value is None:
+            return None, "no value yet: paste and apply a reply first"
+        patched, problem = set_at(self.value, path, new)
+        if patched is None:
+            return None, problem
+        return self._check_patch(patched, f"set {path or '/'}")
+
+    def remove(self, path: str) -> tuple[ContractResult | None, str | None]:
+        """Remove the key or item at ``path`` (an extra key, say)."""
+        if self.value is None:
+            return None, "no value yet"
+        patched, problem = remove_at(self.value, path)
+        if patched is None:
+            return None, problem
+        return self._check_patch(patched, f"removed {path}")
+
+    def _check_patch(self, patched: dict[str, Any], label: str) -> tuple[ContractResult, str | None]:
+        result = check_contract(patched, self.contract)  # the system, not the editor, decides
+        return result, self._push(Step(result.value, result, "user", label))
+
+    def undo(self) -> bool:
+        if self.index == 0:
+            return False
+        self.index -= 1
+        self._record({"kind": "undo", "index": self.index})
+        return True
+
+    def redo(self) -> bool:
+        if self.index + 1 >= len(self.steps):
+            return False
+        self.index += 1
+        self._record({"kind": "redo", "index": self.index})
+        return True
+
+    def _push(self, step: Step) -> str | None:
+        del self.steps[self.index + 1 :]
+        self.steps.append(step)
+        self.index += 1
+        result = step.result
+        return self._record({
+            "kind": "change",
+            "actor": step.actor,
+            "label": step.label,
+            "ok": None if result is None else result.ok,
+            "errors": [] if result is None else [{"code": e.code, "path": e.path} for e in result.errors],
+            "value": step.value,
+        })
+
+    # --- files --------------------------------------------------------------------
+
+    def open_journal(self, base: Path | None = None) -> str | None:
+        """Create the session folder and its journal; an error message when that fails."""
+        from gate_tui.session.journal import JournalWriter
+        from gate_tui.session.paths import (
+            JOURNAL_NAME,
+            create_session_dir,
+            session_stem,
+            sessions_dir,
+        )
+
+        try:
+            self.folder = create_session_dir(base or sessions_dir(), "contract-" + session_stem(Path(self.contract.path)))
+        except OSError as exc:
+            return f"cannot create a session folder: {exc.strerror or exc}"
+        # The gate sessions' header keys, so `gate-tui sessions` lists contract sessions too.
+        header = {"kind": "header", "mode": "contract", "config_path": str(Path(self.contract.path).resolve()), "config_title": self.contract.title, "started": _now()}
+        self._journal, problem = JournalWriter.create(self.folder / JOURNAL_NAME, header)
+        return problem
+
+    def _record(self, record: dict[str, Any]) -> str | None:
+        if self._journal is None:
+            return None
+        return self._journal.append({**record, "at": _now()})
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def attach(self, folder: Path, journal: Any, lock: Any) -> None:
+        """Write to an existing session (resumed by :mod:`gate_tui.tui.contract.sessions`)."""
+        self.folder, self._journal, self.lock = folder, journal, lock
+
+    def replay(self, records: list[dict[str, Any]]) -> None:
+        """Rebuild the history from journal records; each value is checked again.
+
+        Records are data from disk: anything that is not a well-formed change, undo or
+        redo is skipped rather than trusted.
+        """
+        self.steps, self.index = [Step(None, None, "start", "empty")], 0
+        for record in records:
+            kind = record.get("kind")
+            if kind == "change" and isinstance(record.get("value"), dict):
+                result = check_contract(record["value"], self.contract)
+                del self.steps[self.index + 1 :]
+                self.steps.append(Step(result.value, result, str(record.get("actor", "user")), str(record.get("label", "change"))))
+                self.index += 1
+            elif kind in ("undo", "redo") and isinstance(record.get("index"), int) and 0 <= record["index"] < len(self.steps):
+                self.index = record["index"]
+
+    def export(self, path: Path | None = None) -> tuple[Path | None, str | None]:
+        """Write the current value as pretty JSON (atomically); the path written or why not."""
+        if self.value is None:
+            return None, "nothing to export yet"
+        target = path or self._default_path("value.json")
+        text = json.dumps(self.value, indent=2, ensure_ascii=False) + "\n"
+        problem = atomic_write_text(target, text)
+        return (None, problem) if problem else (target, None)
+
+    def write_report(self, path: Path | None = None) -> tuple[Path | None, str | None]:
+        target = path or self._default_path("report.md")
+        problem = atomic_write_text(target, self.report())
+        return (None, problem) if problem else (target, None)
+
+    def _default_path(self, name: str) -> Path:
+        return (self.folder or Path.cwd()) / name
+
+    def report(self) -> str:
+        """A Markdown report: the decision, every error, the timeline and the value."""
+        result = self.result
+        verdict = "no value yet" if result is None else ("VALID" if result.ok else f"INVALID ({len(result.errors)} errors)")
+        rows = [f"# Contract report: {self.contract.title}", "", f"- contract: `{self.contract.path}`", f"- decision: **{verdict}**"]
+        if result is not None and result.errors:
+            rows += ["", "## Errors", ""] + [f"- `{e.path or '/'}` {e.code}: {_md(e.message)}" for e in result.errors]
+        rows += ["", "## Timeline", ""]
+        rows += [f"{n}. {step.actor}: {_md(step.label)}{' ← current' if n == self.index else ''}" for n, step in enumerate(self.steps)]
+        if self.value is not None:
+            rows += ["", "## Value", "", "```json", json.dumps(self.value, indent=2, ensure_ascii=True).replace("```", "`\u200b``"), "```"]
+        return visible("\n".join(rows)) + "\n"
+
+
+def _md(text: str) -> str:
+    """Model text inside Markdown: neutralise the characters that would make links or tags."""
+    return visible(text, one_line=True).replace("<", "&lt;").replace(">", "&gt;").replace("[", "\\[").replace("]", "\\]").replace("`", "'")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
