@@ -1,6 +1,6 @@
-"""Contract mode's extraction door: its fast path must choose exactly what the gate
-parser's ``extract_json`` chooses whenever no object has a gate-state key (the only case
-where the two may differ by design), and stay robust on deep or huge input."""
+"""Contract mode's extraction door: it must choose exactly what the gate parser's
+``extract_json`` chooses whenever no object has a gate-state key, differ (first object
+wins) when a later object has one, and stay robust on deep or huge input."""
 
 from __future__ import annotations
 
@@ -44,6 +44,13 @@ def test_the_fast_path_agrees_with_extract_json(text) -> None:
     # the same error, or the same one followed by where the first object stops being JSON
     assert ours.error == theirs.error or (theirs.error is not None and ours.error.startswith(theirs.error + ": "))
     assert [r.model_dump() for r in ours.repairs] == [r.model_dump() for r in theirs.repairs]
+
+
+def test_a_later_gate_state_does_not_win_in_contract_mode() -> None:
+    text = 'Plan: {"intent": "x"} and the echo {"summary": "s", "gates": {}}'
+    assert extract_reply(text).value == {"intent": "x"}
+    assert extract_json(text).value == {"summary": "s", "gates": {}}
+    assert any(w["code"] == "several_candidates" for w in extract_reply(text).warnings)
 
 
 def test_deep_and_huge_inputs_give_errors_not_crashes() -> None:

@@ -42,11 +42,16 @@ def _check(reply: Any, contract: Contract) -> ContractResult:
         error = _ERROR(code="invalid_type", path="", message=f"expected reply text or a JSON object, got {type(reply).__name__}", expected="text or object", actual=type(reply).__name__)
         return _result(False, None, [error], [], [], None, None)
     found = extract_reply(reply)
+    notes = [ContractWarning(code=w["code"], path="", message=w["message"]) for w in found.warnings]
     if found.value is None:
-        error = _ERROR(code="invalid_json", path="", message=found.error or "no JSON object found", expected="one JSON object", actual=None)
-        return _result(False, None, [error], [], list(found.repairs), None, reply)
+        code = found.error_code if found.error_code in ("invalid_json", "invalid_value") else "invalid_json"
+        error = _ERROR(code=code, path="", message=found.error or "no JSON object found", expected="one JSON object", actual=None)
+        return _result(False, None, [error], notes, list(found.repairs), None, reply)
     suspect = _SUSPECT.search(reply) is not None or not _encodable(reply)
-    return _validate(found.value, contract, list(found.repairs), found.source, reply, suspect=suspect)
+    result = _validate(found.value, contract, list(found.repairs), found.source, reply, suspect=suspect)
+    if notes:
+        result.warnings[:0] = notes
+    return result
 
 
 def _validate(value: dict[str, Any], contract: Contract, repairs: list[Repair], source: str | None, raw: str | None, *, suspect: bool) -> ContractResult:
