@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gate_tui import ParseResult, load_config
-from gate_tui.cli import batch
+from gate_tui.cli import batch, blocks
 from tests.conftest import CONFIGS, REPLIES
 
 ML = str(CONFIGS / "ml_project_intake.yaml")
@@ -84,7 +84,7 @@ def test_malformed_lines_give_error_records_and_processing_continues(tmp_path: P
 
 def test_two_workers_keep_input_order_and_give_identical_output(tmp_path: Path) -> None:
     source = write_jsonl(tmp_path / "in.jsonl", 3000, extra={100: "oops"}, pad=1500)
-    assert source.stat().st_size > 4 * batch.BLOCK_BYTES  # several blocks, so two workers share them
+    assert source.stat().st_size > 4 * blocks.BLOCK_BYTES  # several blocks, so two workers share them
     one = tmp_path / "one.jsonl"
     two = tmp_path / "two.jsonl"
     first = gate_tui("check", "--config", ML, "--jsonl", str(source), "-o", str(one), "-j", "1")
@@ -147,7 +147,7 @@ def test_batch_usage_errors_exit_3(args: tuple[str, ...], message: str) -> None:
     assert (REPLIES / "ml_good.md").read_bytes() == before
 
 
-def _die(block: batch.Block) -> tuple[bytes, batch.BatchStats]:
+def _die(block: blocks.Block) -> tuple[bytes, batch.BatchStats]:
     os._exit(9)
 
 
@@ -186,7 +186,7 @@ def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: py
     monkeypatch.setattr(batch, "MAX_LINE_BYTES", 20)
     data = b"short\n" * 5 + b"x" * 50 + b"\n" + b"tail\n" * 1000 + b"last"
     stream = io.BytesIO(data)
-    blocks = batch.read_blocks(stream, size=8)
+    blocks = blocks.read_blocks(stream, size=8)
     first = next(blocks)
     assert (first.first, first.lines(), first.too_long) == (1, [b"short", b"short"], ())
     assert stream.tell() == 12

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gate_tui.cli import interrupts
+from gate_tui.cli.blocks import MAX_LINE_BYTES, Block, read_blocks
 from gate_tui.cli.check import state_from_json
 from gate_tui.cli.progress import progress_bar
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
@@ -53,27 +54,7 @@ from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
 from gate_tui.safe_text import json_visible_bytes
 
-BLOCK_BYTES = 1024 * 1024
-MAX_LINE_BYTES = 64 * 1024 * 1024  # must exceed BLOCK_BYTES: only a block's last line is measured
 IN_FLIGHT_PER_JOB = 3
-UTF8_BOM = b"\xef\xbb\xbf"
-
-
-@dataclass(frozen=True)
-class Block:
-    """Whole input lines as read: ``first`` is the 1-based number of the first line;
-    ``too_long`` the indexes (within the block) of lines replaced by an empty line
-    because they exceeded :data:`MAX_LINE_BYTES`."""
-
-    first: int
-    data: bytes
-    too_long: tuple[int, ...] = ()
-
-    def lines(self) -> list[bytes]:
-        lines = self.data.split(b"\n")
-        if lines and not lines[-1]:
-            lines.pop()
-        return lines
 
 
 def _reject_constant(name: str) -> Any:
@@ -238,53 +219,6 @@ def _id_json(value: Any) -> bytes:
         return _ID_ENCODER.encode(value).encode("utf-8")
     except (TypeError, ValueError, RecursionError):
         return b"null"
-
-
-def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[int], None] | None = None) -> Iterator[Block]:
-    """Lazily yield blocks of about ``size`` bytes, cut at line ends.
-
-    The main process only reads and counts newlines (in C); splitting and decoding
-    happen where the block is checked, so ``-j N`` leaves the main process nearly idle.
-    """
-    first = 1
-    head = stream.read(len(UTF8_BOM))
-    if head != UTF8_BOM:  # editors on Windows start files with one: ignored
-        data = head + stream.read(size)
-    else:
-        data = stream.read(size)
-        if progress is not None:
-            progress(len(head))
-    while True:
-        if not data:
-            return
-        consumed = len(data)
-        too_long: tuple[int, ...] = ()
-        if not data.endswith(b"\n"):
-            tail = stream.readline(MAX_LINE_BYTES + 1)
-            consumed += len(tail)
-            start = data.rfind(b"\n") + 1
-            if len(data) - start + len(tail) > MAX_LINE_BYTES:
-                if not tail.endswith(b"\n"):
-                    consumed += _skip_rest_of_line(stream)
-                data = data[:start] + b"\n"
-                too_long = (data.count(b"\n") - 1,)
-            else:
-                data += tail
-        block = Block(first, data, too_long)
-        first += data.count(b"\n") + (not data.endswith(b"\n"))
-        yield block
-        if progress is not None:
-            progress(consumed)
-        data = stream.read(size)
-
-
-def _skip_rest_of_line(stream: IO[bytes]) -> int:
-    skipped = 0
-    while True:
-        piece = stream.readline(1024 * 1024)
-        skipped += len(piece)
-        if not piece or piece.endswith(b"\n"):
-            return skipped
 
 
 _WORKER: LineChecker | None = None
