@@ -183,14 +183,15 @@ def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> 
 
 
 def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(blocks, "MAX_LINE_BYTES", 20)
     monkeypatch.setattr(batch, "MAX_LINE_BYTES", 20)
     data = b"short\n" * 5 + b"x" * 50 + b"\n" + b"tail\n" * 1000 + b"last"
     stream = io.BytesIO(data)
-    blocks = blocks.read_blocks(stream, size=8)
-    first = next(blocks)
+    read = blocks.read_blocks(stream, size=8)
+    first = next(read)
     assert (first.first, first.lines(), first.too_long) == (1, [b"short", b"short"], ())
     assert stream.tell() == 12
-    rest = list(blocks)
+    rest = list(read)
     assert [b.first for b in rest[:3]] == [3, 5, 7]
     assert rest[1].lines() == [b"short", b""] and rest[1].too_long == (1,)
     lines = [line for block in [first, *rest] for line in block.lines()]

@@ -141,3 +141,16 @@ def test_the_editor_refuses_an_invalid_contract_with_every_problem(tmp_path) -> 
         done = gate_tui(*args)
         assert done.returncode == 3
         assert "bad.json: /type:" in done.stderr and "bad.json: /required:" in done.stderr
+
+
+def test_serve_refuses_a_bad_contract_and_runs_the_contract_editor_for_a_good_one(tmp_path: Path) -> None:
+    from gate_tui.cli.commands.serve import editor_command
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("$schema: https://json-schema.org/draft/2020-12/schema\ntype: 12\n", encoding="utf-8")
+    done = gate_tui("serve", "--contract", str(bad), "--port", "1")
+    assert done.returncode == 3 and "bad.yaml" in done.stderr and "Traceback" not in done.stderr
+    both = gate_tui("serve", "--contract", str(CONTRACTS / "guardian_report.yaml"), "--state", str(tmp_path / "s.json"))
+    assert both.returncode == 3 and "--contract" in both.stderr
+    command = editor_command(CONTRACTS / "guardian_report.yaml", None, contract=True)
+    assert " -m gate_tui --contract " in command and command.endswith("guardian_report.yaml")

@@ -16,28 +16,20 @@ from textual.widgets import Input
 
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig, GateState, ParseWarning
-from gate_tui.parsing.pipeline import parse
-from gate_tui.session.live import Session
 from gate_tui.tui import controller
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.widgets.choice_field import ChoiceMenu
-from tests.tui_helpers import ML_CONFIG, reply, run_command, screen_text, wait_for
-
-
-def make_app(config: GateConfig | None = None, initial: GateState | None = None) -> GateApp:
-    config = config or load_config(ML_CONFIG)
-    session = Session.in_memory(config, ML_CONFIG, initial=initial)
-    return GateApp(config, ML_CONFIG, session=session, blink=False)
-
-
-def state_after(config: GateConfig, patch: dict[str, Any]) -> GateState:
-    result = parse(patch, config, None, actor="user")
-    assert result.ok and result.canonical_state is not None, result.errors
-    return result.canonical_state
-
-
-def word(app: GateApp) -> str:
-    return app.decision_panel.word
+from tests.tui_helpers import (
+    ML_CONFIG,
+    make_app,
+    paste,
+    reply,
+    run_command,
+    screen_text,
+    state_after,
+    wait_for,
+    word,
+)
 
 
 def focused_id(app: GateApp) -> str | None:
@@ -49,12 +41,6 @@ def footer_text(app: GateApp) -> str:
     return screen_text(app).rstrip("\n").splitlines()[-1]
 
 
-async def paste(pilot: Any, app: GateApp, text: str) -> None:
-    """Focus the reply pane with F2 and paste ``text`` the way a terminal does."""
-    await pilot.press("f2")
-    await wait_for(pilot, lambda: focused_id(app) == "reply", message="reply pane focused")
-    app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="pasted text in the reply pane")
 
 
 def burst(app: GateApp, *keys: str) -> None:

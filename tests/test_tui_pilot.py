@@ -6,7 +6,6 @@ Every test waits on the condition it asserts (``wait_for``), never on a bare pau
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
 from textual import events
@@ -14,45 +13,21 @@ from textual.command import CommandList
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 
 from gate_tui.config.loading import load_config
-from gate_tui.models import GateConfig, GateState
-from gate_tui.parsing.pipeline import parse
-from gate_tui.session.live import Session
-from gate_tui.tui.app import GateApp
 from gate_tui.tui.widgets import choice_field
 from gate_tui.tui.widgets.choice_field import ChoiceMenu, option_matching
 from tests.tui_helpers import (
     ML_CONFIG,
     full_state_for,
+    make_app,
     make_large_config,
     palette_highlight,
+    paste,
     reply,
     screen_text,
+    state_after,
     wait_for,
+    word,
 )
-
-
-def make_app(config: GateConfig | None = None, initial: GateState | None = None) -> GateApp:
-    config = config or load_config(ML_CONFIG)
-    session = Session.in_memory(config, ML_CONFIG, initial=initial)
-    return GateApp(config, ML_CONFIG, session=session, blink=False)
-
-
-def state_after(config: GateConfig, patch: dict[str, Any]) -> GateState:
-    result = parse(patch, config, None, actor="user")
-    assert result.ok and result.canonical_state is not None, result.errors
-    return result.canonical_state
-
-
-def word(app: GateApp) -> str:
-    return app.decision_panel.word
-
-
-async def paste(pilot: Any, app: GateApp, text: str) -> None:
-    """Focus the reply pane with F2 and paste ``text`` the way a terminal does."""
-    await pilot.press("f2")
-    await wait_for(pilot, lambda: isinstance(app.focused, TextArea), message="reply pane focused")
-    app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="pasted text in the reply pane")
 
 
 async def test_typing_into_the_last_gate_turns_no_pass_into_pass() -> None:
@@ -421,3 +396,16 @@ async def test_focus_news_of_a_widget_already_gone_is_ignored() -> None:
         await pilot.press("f3")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "classified-select", message="the editor still working")
         assert app.return_code is None and app.is_running
+
+
+async def test_a_cut_off_reply_is_refused_and_the_preview_shows_what_was_read() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        cut = '```json\n{"summary": "Ticket routing", "gates": {"1_data_availability": {"raw": "Two years of tickets", "classified": "available"}, "2_use_case": {"raw": "Not'
+        await paste(pilot, app, cut)
+        await wait_for(pilot, lambda: "What the parser could read" in screen_text(app), message="the recovered part in the preview")
+        text = screen_text(app)
+        assert "cut off" in text and "Two years of tickets" in text and "Cannot apply" in text
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: "Reply rejected" in screen_text(app), message="the cut-off reply refused")
+        assert app.session.timeline == []

@@ -121,3 +121,38 @@ def full_state_for(config: GateConfig, skip: str | None = None) -> dict[str, Any
         gate = config.gates[key]
         gates[key] = {"raw": f"answer {key}", "classified": gate.expected_categories[0] if gate.categorical else None}
     return {"summary": "filled for a test", "gates": gates}
+
+
+def make_app(config: GateConfig | None = None, initial: Any = None) -> Any:
+    """The editor on an in-memory session of ``config`` (the ML intake by default)."""
+    from gate_tui.config.loading import load_config
+    from gate_tui.session.live import Session
+    from gate_tui.tui.app import GateApp
+
+    config = config or load_config(ML_CONFIG)
+    session = Session.in_memory(config, ML_CONFIG, initial=initial)
+    return GateApp(config, ML_CONFIG, session=session, blink=False)
+
+
+def state_after(config: GateConfig, patch: dict[str, Any]) -> Any:
+    """The canonical state a user's ``patch`` leads to from nothing (it must be valid)."""
+    from gate_tui.parsing.pipeline import parse
+
+    result = parse(patch, config, None, actor="user")
+    assert result.ok and result.canonical_state is not None, result.errors
+    return result.canonical_state
+
+
+def word(app: Any) -> str:
+    """The decision panel's big word: PASS or NO PASS."""
+    return app.decision_panel.word
+
+
+async def paste(pilot: Any, app: Any, text: str) -> None:
+    """Focus the reply pane with F2 and paste ``text`` the way a terminal does."""
+    from textual import events
+
+    await pilot.press("f2")
+    await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="reply pane focused")
+    app.post_message(events.Paste(text))
+    await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="pasted text in the reply pane")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -196,12 +196,7 @@ def run_check(
     """Check each source in order, print one result each, return the worst status."""
     color = fmt == "text" and use_color(out)
     statuses: list[int] = []
-    for index, source in enumerate(sources):
-        reply = read_reply(source, stdin)
-        if reply.problem is not None:
-            err.write(visible(f"gate-tui check: {reply.name}: {reply.problem}") + "\n")
-            statuses.append(EXIT_USAGE)
-            continue
+    for index, reply in readable_replies(sources, stdin, err, statuses):
         result = check_reply(reply, config, previous, actor)
         if fmt == "json":
             out.write(render_json(result))
@@ -209,6 +204,18 @@ def run_check(
             out.write(("\n" if index else "") + render_text(reply.name, result, color))
         statuses.append(exit_status(result))
     return worst(statuses)
+
+
+def readable_replies(sources: list[str], stdin: IO[bytes], err: IO[str], statuses: list[int]) -> Iterator[tuple[int, Reply]]:
+    """Each source's reply, in order, with its index; one that cannot be read is reported
+    on ``err`` (made visible: a file name is outside text too) and counts as a usage error."""
+    for index, source in enumerate(sources):
+        reply = read_reply(source, stdin)
+        if reply.problem is not None:
+            err.write(visible(f"gate-tui check: {reply.name}: {reply.problem}") + "\n")
+            statuses.append(EXIT_USAGE)
+            continue
+        yield index, reply
 
 
 def _verdict(result: ParseResult, color: bool) -> str:

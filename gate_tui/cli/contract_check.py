@@ -13,7 +13,7 @@ import json
 import sys
 from typing import IO, Any
 
-from gate_tui.cli.check import Reply, read_reply, use_color, worst
+from gate_tui.cli.check import Reply, readable_replies, use_color, worst
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ContractResult
@@ -77,12 +77,7 @@ def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelop
     """Check each source in order, print one result each, return the worst status."""
     color = fmt == "text" and not envelope and use_color(out)
     statuses: list[int] = []
-    for index, source in enumerate(sources):
-        reply = read_reply(source, stdin)
-        if reply.problem is not None:
-            err.write(visible(f"gate-tui check: {reply.name}: {reply.problem}") + "\n")
-            statuses.append(EXIT_USAGE)
-            continue
+    for index, reply in readable_replies(sources, stdin, err, statuses):
         result = result_for(reply, contract)
         if envelope:
             out.write(json.dumps(result.envelope(), ensure_ascii=False) + "\n")
@@ -112,22 +107,11 @@ def check_against_contract(ns: Any) -> int:
         return EXIT_USAGE
     if ns.jsonl is not None:
         return _check_jsonl(ns, contract)
-    from gate_tui.cli.commands.check import open_text_output
-    from gate_tui.cli.common import io_error, usage
+    from gate_tui.cli.commands.check import to_text_output
 
-    out, problem = open_text_output(ns.output)
-    if out is None:
-        return usage("check", problem or "cannot write the output")
-    try:
-        try:
-            return run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
-        finally:
-            if out is not sys.stdout:
-                out.close()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        return io_error(exc)
+    return to_text_output(
+        ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
+    )
 
 
 def _check_jsonl(ns: Any, contract: Contract) -> int:

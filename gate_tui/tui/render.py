@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.content import Content
@@ -314,7 +314,29 @@ def _preview_failed(result: ParseResult) -> list[Content]:
     count = len(result.errors)
     rows = [line((f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE), (" — the state would not change", DIM))]
     rows.extend(error_rows(result.errors))
+    if result.recovered is not None:
+        rows.append(plain("What the parser could read (not applied):", "bold"))
+        rows.extend(recovered_rows(result.recovered))
     return rows + _preview_notes(result)
+
+
+def recovered_rows(value: dict[str, Any], limit: int = 16) -> list[Content]:
+    """The leaves of an object a policy refused (a cut-off reply), ``path: value`` each,
+    so the reviewer sees how far the reply got; at most ``limit`` rows, then a count."""
+    leaves: list[tuple[str, Any]] = []
+    pending: list[tuple[str, Any]] = [("", value)]
+    while pending:
+        path, item = pending.pop()
+        if isinstance(item, dict) and item:
+            pending.extend(reversed([(f"{path}.{key}" if path else str(key), child) for key, child in item.items()]))
+        elif isinstance(item, list) and item:
+            pending.extend(reversed([(f"{path}.{index}", child) for index, child in enumerate(item)]))
+        else:
+            leaves.append((path, item))
+    rows = [line(("  " + visible(path, one_line=True), "bold"), (" " + shown(item), OK_STYLE)) for path, item in leaves[:limit]]
+    if len(leaves) > limit:
+        rows.append(plain(f"  … and {len(leaves) - limit} more", DIM))
+    return rows
 
 
 def field_messages(errors: Iterable[ParseError], warnings: Iterable[ParseWarning], path: str) -> Content:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -109,19 +110,7 @@ def check_usage(ns: argparse.Namespace) -> str | None:
 def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
     from gate_tui.cli.check import run_check
 
-    out, problem = open_text_output(ns.output)
-    if out is None:
-        return usage("check", problem or "cannot write the output")
-    try:
-        try:
-            return run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer)
-        finally:
-            if out is not sys.stdout:
-                out.close()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        return io_error(exc)
+    return to_text_output(ns.output, lambda out: run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer))
 
 
 def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: GateState | None, settings: Any = None) -> int:
@@ -149,6 +138,24 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: Gat
     except WorkerDied as exc:
         say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
         return EXIT_INTERNAL
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return io_error(exc)
+
+
+def to_text_output(path: str | None, write: Callable[[IO[str]], int]) -> int:
+    """Run ``write`` on ``-o``'s text stream (stdout for none or '-') and return its status;
+    a stream that cannot be opened or written is a usage or I/O error, never a traceback."""
+    out, problem = open_text_output(path)
+    if out is None:
+        return usage("check", problem or "cannot write the output")
+    try:
+        try:
+            return write(out)
+        finally:
+            if out is not sys.stdout:
+                out.close()
     except BrokenPipeError:
         raise
     except OSError as exc:

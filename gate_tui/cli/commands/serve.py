@@ -33,6 +33,7 @@ LOCAL_NAMES = {"localhost", "ip6-localhost"}
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", metavar="CONFIG", help="gate config (default: the bundled ML project intake)")
+    parser.add_argument("--contract", metavar="FILE", help="serve the contract editor on a JSON Schema contract instead of a gate config")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--state", metavar="FILE", help="state file every tab opens (a second tab opens it read-only)")
@@ -41,9 +42,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(ns: argparse.Namespace) -> int:
     from gate_tui.config.loading import default_config_path
 
-    config_path = Path(ns.config) if ns.config else default_config_path()
-    if load_config(config_path, "gate-tui serve") is None:
-        return EXIT_USAGE
+    if ns.contract:
+        if ns.config or ns.state:
+            return usage("serve", "--contract FILE takes no CONFIG and no --state (each tab resumes the contract's own session)")
+        from gate_tui.cli.contract_check import load_contract_or_report
+
+        if load_contract_or_report(ns.contract, "gate-tui serve") is None:
+            return EXIT_USAGE
+        config_path = Path(ns.contract)
+    else:
+        config_path = Path(ns.config) if ns.config else default_config_path()
+        if load_config(config_path, "gate-tui serve") is None:
+            return EXIT_USAGE
     if not 0 < ns.port < 65536:
         return usage("serve", f"--port {ns.port}: not a port number (1-65535)")
     busy = port_problem(ns.host, ns.port)
@@ -54,7 +64,7 @@ def run(ns: argparse.Namespace) -> int:
     from gate_tui.tui.web import serve_editor
     if not is_loopback(ns.host):
         say(f"gate-tui serve: warning: listening on {ns.host}: anyone who can reach this address can open the editor and edit the state")
-    command = editor_command(config_path, Path(ns.state) if ns.state else None)
+    command = editor_command(config_path, Path(ns.state) if ns.state else None, contract=bool(ns.contract))
     url = f"http://{ns.host}:{ns.port}"
     sys.stdout.write(f"gate-tui serve: open {url} in a browser (each tab is its own editor session); Ctrl+C stops\n")
     sys.stdout.flush()
@@ -63,9 +73,9 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def editor_command(config_path: Path, state_file: Path | None) -> str:
-    """The shell command each browser connection runs: this Python, this config."""
-    words = [sys.executable, "-m", "gate_tui", str(config_path.resolve())]
+def editor_command(config_path: Path, state_file: Path | None, *, contract: bool = False) -> str:
+    """The shell command each browser connection runs: this Python, this config (or contract)."""
+    words = [sys.executable, "-m", "gate_tui"] + (["--contract"] if contract else []) + [str(config_path.resolve())]
     if state_file is not None:
         words += ["--state", str(state_file.resolve())]
     return shlex.join(words)
