@@ -42,3 +42,18 @@ def test_a_lone_surrogate_id_is_echoed_escaped_not_dropped(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     records = [json.loads(row) for row in done.stdout.splitlines()]
     assert [r["id"] for r in records] == ["\ud800", 2]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("c.json", '{"schema_version": "1.0", "name": "n", "gate_order": ["a"], "gates": {"a": {"label": "L", "question": "Q?"}}}'),
+        ("c.toml", 'schema_version = "1.0"\nname = "n"\ngate_order = ["a"]\n[gates.a]\nlabel = "L"\nquestion = "Q?"\n'),
+        ("c.yaml", 'schema_version: "1.0"\nname: n\ngate_order: [a]\ngates:\n  a: {label: L, question: \"Q?\"}\n'),
+    ],
+)
+def test_a_config_with_a_byte_order_mark_loads_in_every_format(tmp_path: Path, name: str, text: str) -> None:
+    (tmp_path / name).write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    done = _gate_tui("validate-config", name, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "OK (1 gate)" in done.stdout
