@@ -17,8 +17,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import TextArea
 
+from gate_tui.tui.widgets.safe_text_area import SafeTextArea
 
-class RawArea(TextArea):
+
+class RawArea(SafeTextArea):
     """A gate's ``raw`` answer (see the module docstring for its keys)."""
 
     DEFAULT_CSS = """

@@ -15,6 +15,7 @@ from textual.widgets import Static, TextArea
 
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import lines, plain
+from gate_tui.tui.widgets.safe_text_area import SafeTextArea
 
 EMPTY_HINT = lines([
     plain("Paste a model reply above (F2 focuses it).", DIM),
@@ -59,7 +60,7 @@ class ReplyPane(Vertical):
         self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
-        yield TextArea(id="reply", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        yield SafeTextArea(id="reply", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
         with VerticalScroll(id="preview-scroll"):
             yield Static(EMPTY_HINT, id="preview")
 
