@@ -22,6 +22,7 @@ from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.refresh import set_content
+from gate_tui.tui.widgets.safe_fields import SafeInput
 
 if TYPE_CHECKING:
     from gate_tui.views import ConfigView, ValueView
@@ -52,7 +53,7 @@ class GateEditor(Vertical):
             yield ChoiceField([NONE_OPTION], NONE_CHOICE, id="classified-select")
             # A gate without categories is answered by Raw alone: the field shows that (and
             # any value a reply carried) but takes no typing and no focus.
-            yield Input(id="classified-input", placeholder="no categories — Raw answers this gate", compact=True, disabled=True)
+            yield SafeInput(id="classified-input", placeholder="no categories — Raw answers this gate", compact=True, disabled=True)
         yield Static(id="classified-msg", classes="field-msg")
 
     def field_for(self, widget_id: str | None) -> FieldRef | None:
@@ -118,7 +119,7 @@ class SummaryEditor(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="field-row"):
             yield Static("Summary", classes="field-label")
-            yield Input(id="summary", placeholder="one line for the record", compact=True)
+            yield SafeInput(id="summary", placeholder="one line for the record", compact=True)
             yield Static(id="summary-count")
         yield Static(id="summary-msg", classes="field-msg")
 

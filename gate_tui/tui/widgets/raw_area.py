@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import TextArea
 
-from gate_tui.tui.widgets.safe_text_area import SafeTextArea
+from gate_tui.tui.widgets.safe_fields import SafeTextArea
 
 
 class RawArea(SafeTextArea):

@@ -15,7 +15,7 @@ from textual.widgets import Static, TextArea
 
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import lines, plain
-from gate_tui.tui.widgets.safe_text_area import SafeTextArea
+from gate_tui.tui.widgets.safe_fields import SafeTextArea
 
 EMPTY_HINT = lines([
     plain("Paste a model reply above (F2 focuses it).", DIM),
