@@ -55,6 +55,25 @@ def visible(text: str, *, one_line: bool = False) -> str:
     return text.translate(_ONE_LINE if one_line else _MULTI_LINE)
 
 
+_UNPRINTABLE = "\ufffd"
+_ONE_CELL = str.maketrans(
+    {
+        **{code: _PICTURES[code] for code in range(0x20) if code not in (0x09, 0x0A)},
+        0x7F: "␡",
+        **dict.fromkeys((*_MARKERS, *_SURROGATES), _UNPRINTABLE),
+    }
+)
+
+
+def one_for_one(text: str) -> str:
+    """``text`` with each character :func:`visible` would change replaced by ONE visible
+    character (a control picture, else U+FFFD), so positions in the text stay positions
+    on screen: for a text editor drawing untrusted text it keeps exactly."""
+    if _NEEDS_MULTI_LINE.search(text) is None:
+        return text
+    return text.translate(_ONE_CELL)
+
+
 def is_safe(text: str, *, one_line: bool = False) -> bool:
     """True when :func:`visible` would leave ``text`` unchanged."""
     return visible(text, one_line=one_line) == text

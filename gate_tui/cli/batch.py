@@ -196,6 +196,7 @@ def _count(result: ParseResult, stats: BatchStats) -> None:
 
 _TO_JSON = ParseResult.__pydantic_serializer__.to_json  # model_dump_json() without the str round trip
 _ID_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_ASCII_ID_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 _BOOL = {True: b"true", False: b"false"}
 
 
@@ -217,6 +218,8 @@ def _id_json(value: Any) -> bytes:
         return b"%d" % value
     try:
         return _ID_ENCODER.encode(value).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: echoed as its JSON escape, like the result
+        return _ASCII_ID_ENCODER.encode(value).encode("ascii")
     except (TypeError, ValueError, RecursionError):
         return b"null"
 

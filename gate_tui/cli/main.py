@@ -41,6 +41,7 @@ from gate_tui.cli.common import (
 )
 from gate_tui.cli.registry import BY_NAME, Subcommand, epilog
 from gate_tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
+from gate_tui.safe_text import visible
 
 EXIT_CONFIG = EXIT_USAGE
 """The editor's status for a missing or invalid config (as for every other command)."""
@@ -52,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     interrupts.install()  # Ctrl+C exits 130 even when Python drops the KeyboardInterrupt
     try:
         command = BY_NAME.get(args[0]) if args else None
+        if command is None and args and _unknown_command(args[0]):
+            say(f"gate-tui: unknown command '{visible(args[0], one_line=True)}' (commands: {', '.join(BY_NAME)}; no config file of that name either)")
+            return EXIT_USAGE
         status = run_subcommand(command, args[1:]) if command is not None else _run_editor(args)
         sys.stdout.flush()  # a closed pipe shows up here, not as a warning at exit
         return _interrupted() if interrupts.was_interrupted() else status
@@ -69,6 +73,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         say(f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for details)")
         return EXIT_INTERNAL
+
+
+def _unknown_command(word: str) -> bool:
+    """A first word that is neither an option nor a file but reads like a command (``diff``).
+
+    Without this, ``gate-tui diff a b`` reached the editor's parser and complained about
+    ``a b``. A config path always has an extension or exists, so neither is taken for one.
+    """
+    path = Path(word)
+    return not word.startswith("-") and not path.suffix and len(path.parts) == 1 and not path.exists()
 
 
 def _interrupted() -> int:

@@ -7,7 +7,7 @@ aliases ("billion laughs") build 9⁹ nodes, 19 s and 2.9 GB. So :func:`load_yam
 * refuses any text over :data:`MAX_CONFIG_BYTES` (checked before parsing),
 * refuses aliases (``*name`` and ``<<: *name`` merges): a config never needs them, and
   refusing is simpler and stricter than counting expansions against a budget,
-* refuses nesting deeper than :data:`MAX_DEPTH` (PyYAML recurses once per level), and
+* refuses nesting deeper than :data:`MAX_CONFIG_DEPTH` (PyYAML recurses once per level), and
 * refuses duplicate mapping keys, naming both lines (the last one would silently win).
 
 It never raises for bad input: it returns the data or a :class:`YamlProblem` saying what
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 MAX_CONFIG_BYTES = 1024 * 1024
-MAX_DEPTH = 64
+MAX_CONFIG_DEPTH = 64
+"""The deepest nesting a config may have (JSON nesting in replies is :data:`gate_tui.limits.MAX_DEPTH`)."""
 
 
 class YamlProblem(NamedTuple):
@@ -58,7 +59,7 @@ def load_yaml(text: str) -> tuple[Any, YamlProblem | None]:
     except yaml.YAMLError as exc:  # ReaderError (a control character) and friends: no marks
         return None, YamlProblem(f"invalid YAML: {_reader_message(exc)}")
     except RecursionError:
-        return None, YamlProblem(f"invalid YAML: nested more than {MAX_DEPTH} levels deep")
+        return None, YamlProblem(f"invalid YAML: nested more than {MAX_CONFIG_DEPTH} levels deep")
     finally:
         if loader is not None:
             loader.dispose()
@@ -156,9 +157,9 @@ def _build_loader() -> Any:
                     event.start_mark.line + 1,
                 )
             self._depth += 1
-            if self._depth > MAX_DEPTH:
+            if self._depth > MAX_CONFIG_DEPTH:
                 event = self.peek_event()
-                raise _Refused(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", event.start_mark.line + 1)
+                raise _Refused(f"invalid YAML: nested more than {MAX_CONFIG_DEPTH} levels deep", event.start_mark.line + 1)
             try:
                 return super().compose_node(parent, index)
             finally:

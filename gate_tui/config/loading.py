@@ -137,6 +137,9 @@ def config_title(config: Any, path: str | Path | None = None) -> str:
 
 def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | None]:
     """Text to data within bounds (size, aliases, depth, duplicate keys); never raises."""
+    # A byte order mark (Windows editors write one) was accepted in YAML but made JSON
+    # and TOML configs invalid at line 1; it is not content in any of the three.
+    text = text.removeprefix("\ufeff")
     if suffix == ".toml":
         return _decode_toml(text, name)
     data, problem = load_json(text) if suffix == ".json" else load_yaml(text)

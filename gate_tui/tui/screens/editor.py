@@ -17,7 +17,6 @@ from __future__ import annotations
 from textual import events
 from textual.screen import Screen
 
-
 FULL_FOOTER_WIDTH = 76
 """Columns the footer needs for every shown key and the palette's; below, ``-cramped``."""
 

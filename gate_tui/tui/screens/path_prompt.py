@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 
 from gate_tui.tui.render import BAD_STYLE, DIM, WARN_STYLE
 from gate_tui.tui.text import line, plain
+from gate_tui.tui.widgets.safe_fields import SafeInput
 
 Attempt = Callable[[Path], "str | None"]
 """Runs the command on an absolute path; returns an error message, or None when it worked."""
@@ -74,7 +75,7 @@ class PathScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="path-box"):
             yield Static(plain(self.title_text, "bold"))
-            yield Input(value=self.default, id="path-input")
+            yield SafeInput(value=self.default, id="path-input")
             yield Static(line(("A relative path is in the current folder, ", DIM), (os.getcwd(), DIM)), id="path-where")
             yield Static(id="path-message")
             yield Static(line(("Enter to confirm · Esc to cancel", DIM)))

@@ -23,6 +23,7 @@ from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.refresh import set_content
+from gate_tui.tui.widgets.safe_fields import SafeInput
 
 if TYPE_CHECKING:
     from gate_tui.views import ConfigView, ValueView
@@ -126,7 +127,7 @@ class SummaryEditor(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="field-row"):
             yield Static("Summary", classes="field-label")
-            yield Input(id="summary", placeholder="one line for the record", compact=True)
+            yield SafeInput(id="summary", placeholder="one line for the record", compact=True)
             yield Static(id="summary-count")
         yield Static(id="summary-msg", classes="field-msg")
 

@@ -102,6 +102,10 @@ class HistoryPane(Vertical):
     def show(self, timeline: Sequence[Transition]) -> None:
         """Show the last transition and append the timeline rows not shown yet."""
         self._last = timeline[-1] if timeline else None
+        if not self.query("#timeline"):
+            # In the DOM but not composed yet (it mounts lazily, and a loaded machine can
+            # commit an edit in between): its Ready message shows the timeline once it is.
+            return
         self._show_diff()
         table = self.table
         if table.row_count > len(timeline):

@@ -26,9 +26,10 @@ from textual.widgets import TextArea
 
 from gate_tui.tui.keymap import field_binding
 from gate_tui.tui.widgets.own_keys import run_own_binding
+from gate_tui.tui.widgets.safe_fields import SafeTextArea
 
 
-class RawArea(TextArea):
+class RawArea(SafeTextArea):
     """A gate's ``raw`` answer (see the module docstring for its keys)."""
 
     DEFAULT_CSS = """

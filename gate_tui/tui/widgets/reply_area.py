@@ -22,9 +22,10 @@ from textual.widgets import TextArea
 
 from gate_tui.tui.keymap import field_binding
 from gate_tui.tui.widgets.own_keys import run_own_binding
+from gate_tui.tui.widgets.safe_fields import SafeTextArea
 
 
-class ReplyArea(TextArea):
+class ReplyArea(SafeTextArea):
     """A ``TextArea`` with the paste and undo rules of the module docstring."""
 
     BINDINGS = [field_binding("undo", "undo"), field_binding("redo", "redo", show=False)]

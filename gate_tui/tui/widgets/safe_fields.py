@@ -1,0 +1,35 @@
+"""Text fields that never draw a control, bidi or zero-width character for the terminal.
+
+Textual's ``TextArea`` and ``Input`` hand their text to the terminal as it is, so a pasted
+reply holding ``ESC[2J`` cleared the screen and ``U+202E`` reordered what the reviewer
+read. What the field holds (what is parsed and stored) keeps the exact text; only what is
+drawn is translated, one character for one (:func:`gate_tui.safe_text.one_for_one`), so
+the cursor and the selection still land on the characters they belong to.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Input, TextArea
+
+from gate_tui.safe_text import one_for_one
+
+
+class SafeTextArea(TextArea):
+    """A ``TextArea`` whose drawn lines show untrusted characters as visible symbols."""
+
+    def get_line(self, line_index: int) -> Text:
+        # As TextArea.get_line, from the document itself: rich's Text would silently drop
+        # BEL, BS, VT, FF and CR, so the drawn line would be shorter than the document's.
+        return Text(one_for_one(self.document.get_line(line_index)), end="", no_wrap=True)
+
+
+class SafeInput(Input):
+    """An ``Input`` whose drawn value shows untrusted characters as visible symbols."""
+
+    @property
+    def _value(self) -> Text:  # Input draws (and measures) its value through this property
+        if self.password:
+            return super()._value
+        text = Text(one_for_one(self.value), no_wrap=True, overflow="ignore", end="")
+        return self.highlighter(text) if self.highlighter is not None else text
