@@ -82,7 +82,7 @@ class ReplyActions(BootApp):
         self.reply_pane.show_preview(preview(result, self.key_hints), ok=False)
         # One line: the preview lists every error; a long toast would hide the decision panel.
         count = len(result.errors)
-        message = f"{count} error{'s' * (count != 1)}, nothing changed (see the preview)"
+        message = f"{count} error{'s' * (count != 1)}, see the preview"
         self.notify(message, title="Reply rejected", severity="error", markup=False)
 
     def _notify_applied(self, result: ParseResult) -> None:
