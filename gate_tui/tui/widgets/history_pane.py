@@ -43,6 +43,9 @@ class HistoryPane(Vertical):
         #diff-scroll {
             height: auto;
             max-height: 6;
+            /* the scrollbar's room is kept even when it is hidden: rows are fitted to a
+               width that does not shrink when a long change brings the scrollbar in */
+            scrollbar-gutter: stable;
         }
 
         /* a short pane (60x20) keeps rows for the timeline too */
