@@ -177,6 +177,10 @@ def _fast_path(text: str, regions: list[Region], keys: tuple[str, ...]) -> Extra
     object, or to any object that is the whole reply, and nothing after it (or before a
     fence) could be another candidate. That is what the full scan would choose too.
     """
+    if not keys and any(soft for _start, _end, soft in regions):
+        # No preferred keys to confirm the candidate, and an unclosed or orphan thinking tag
+        # whose reach the full scan decides (it may rescan with the tags read as text).
+        return None
     fence = first_fence(text, regions)
     start = first_opener(text, regions)
     if fence is not None and (start < 0 or start > fence[0]):
@@ -208,7 +212,8 @@ def _fast_candidate(text: str, start: int, source: str, keys: tuple[str, ...], *
         return None  # not an object, or a repair that would invent an empty one
     if _more_after(text, end, source == "fence"):
         return None  # another candidate may follow: the scan lists them (several-candidates warning)
-    if not has_preferred_key(value, keys):
+    # With no preferred keys (contract mode) the first candidate is the answer as it is.
+    if keys and not has_preferred_key(value, keys):
         if not (alone and text_is_blank(text, end, len(text))):
             return None
     return value, None, source, (start, end), repair_records(text, fixes) if fixes else [], notes_of(outcome, [])
