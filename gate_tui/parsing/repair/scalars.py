@@ -162,9 +162,14 @@ def _unclosed(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> 
     if text[end - 1] == "\\" and (end - pos - 1 - len(text[pos + 1 : end].rstrip("\\"))) % 2:
         end -= 1  # a lone backslash the cut left
     token = encode(text, pos + 1, end, text[pos], fixes)
-    if token.endswith('"') and re.search(r"\\u[0-9a-fA-F]{0,3}\"$", token) and not token.endswith('\\\\u"'):
+    if token.endswith('"') and _PARTIAL_U.search(token, max(0, len(token) - 6)) and not token.endswith('\\\\u"'):
         token = token[: token.rindex("\\u")] + '"'  # a \u escape the cut left incomplete
     return token, limit, True
+
+
+# A `\u` escape the cut left incomplete, just before the closing quote: at most six
+# characters, so only the token's last six are searched (a cut-off string can be long).
+_PARTIAL_U = re.compile(r'\\u[0-9a-fA-F]{0,3}"$')
 
 
 def encode(text: str, start: int, end: int, quote: str, fixes: list[Fix]) -> str:
