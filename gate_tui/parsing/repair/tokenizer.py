@@ -33,10 +33,10 @@ from gate_tui.parsing.repair.lexing import (
     TOKEN,
     TOKEN_WINDOW,
     end_of_content,
+    follows_a_value,
 )
 from gate_tui.parsing.repair.scalars import (
     encode,
-    follows_a_value,
     read_number,
     read_string,
     read_word,
