@@ -35,6 +35,9 @@ JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++
 _SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
 MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
 _VALUE_RUN = re.compile(r"[^,}\]\n]*+")
+# What an unquoted value or a string missing its opening quote must not take in: a
+# `"key":` or an opener followed by a quote (`["db"`, `{"k"`). Possessive: linear.
+_STRUCTURE = re.compile(r'"[^"\n]*+"[ \t]*+:|[\[{][ \t]*+["\']')
 _NON_FINITE = frozenset({"NaN", "Infinity", "nan", "inf", "Inf", "NAN", "INFINITY"})
 
 
@@ -170,6 +173,12 @@ def read_word(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, i
         fixes.append(Fix("literal_case", f"{word} → {lowered}", pos))
         return lowered, found.end()
     run_end = _VALUE_RUN.match(text, pos, limit).end()
+    structure = _STRUCTURE.search(text, pos, run_end)
+    if structure is not None:
+        # A guess never swallows what is clearly JSON: `FAST "next": 1` or `FAST ["db"` is a
+        # reply that lost its punctuation, not a value; fail where the structure starts.
+        taken = text[pos : structure.start()].rstrip()
+        raise Fail(structure.start(), f"the unquoted value {taken[:40]!r} runs into JSON structure")
     if run_end >= limit:
         raise Cut  # a word the text stops in: an incomplete value, never a guessed one
     value_end = len(text[pos:run_end].rstrip()) + pos
