@@ -209,6 +209,12 @@ class _Repairer(Brackets):
                     elif state in VALUE_STATES:
                         if self.scan_budget > 0 and self._whole_value(pos):
                             pos = self.pos
+                            if pos < limit and pos <= stop and text[pos] == ",":  # its comma, as above
+                                states[-1] = OBJ_KEY if states[-1] == OBJ_NEXT else ARR_VALUE
+                                marks[-1] = len(out)
+                                commas[-1] = pos
+                                out.append(",")
+                                pos += 1
                             continue
                         self._open(c)
                     else:
