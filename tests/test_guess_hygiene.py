@@ -1,6 +1,6 @@
 """Guess hygiene (issue 10, items 2 and 4): a guessed unquoted value or missing quote never
 swallows JSON structure, and a reply whose text ends before its closers is refused unless
-only the outermost object's final ``}`` is missing after a complete member.
+only closing braces are missing right after a complete member (never inside an array).
 """
 
 from __future__ import annotations
@@ -78,7 +78,8 @@ def test_a_bare_value_never_takes_in_the_member_after_it(words: str, rest: str) 
     [
         ('{"a": "x", "b": ["db"', "1:22, inside b"),  # inside an array
         ('{"a": "x", "b": [', "1:18, inside b"),  # right after an opener: never an invented []
-        ('{"a": "x", "b": {"c": 1', "1:24, inside b"),  # inside a nested object
+        ('{"a": "x", "b": {"c": ["d", "e"', "1:32, inside b.c"),  # inside a nested array
+        ('{"a": "x", "b": {', "1:18, inside b"),  # right after an opener: never an invented {}
         ('{"a": "x",', "1:11, inside the JSON"),  # after a comma
         ('{"a": "x", "b":', "1:16, inside b"),  # after a colon
         ('{"a": "x", "b"', "1:15, inside the JSON"),  # after a key
@@ -106,3 +107,9 @@ def test_a_state_missing_only_its_final_brace_is_repaired(wrap: str) -> None:
     parsed = parse(wrap.format(body), config)  # the gates still missing are a validation matter
     assert parsed.errors and "invalid_json" not in [e.code for e in parsed.errors]
     assert parsed.claimed_status is not None
+
+
+def test_closing_braces_after_a_complete_member_are_repaired() -> None:
+    result = extract_json('{"a": "x", "b": {"c": ["d"]')
+    assert result.value == {"a": "x", "b": {"c": ["d"]}}
+    assert [(r.code, r.message) for r in result.repairs] == [("truncated", "the JSON is cut off: closed 2 '{'")]

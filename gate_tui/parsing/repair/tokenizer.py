@@ -341,13 +341,13 @@ class _Repairer(Brackets):
         self.out.extend("}" if kind == "{" else "]" for kind in reversed(self.kinds))
         cut_at = end_of_content(self.text, self.start, self.cut_limit)
         self.log.add(truncation_fix(self.kinds, self.closed_string, dropped, cut_at))
-        # Only the outermost object's `}` missing after a complete member (a fully written
-        # state without its last brace): nothing of the answer was lost, so the caller need
-        # not refuse it (the `truncated` record still says what was closed). A text ending
-        # inside a nested object or an array (`["db"`), or right after an opener, comma,
-        # colon or key, may have had more to say: cut off, refused by default.
+        # Only `}` missing, right after a complete member (a fully written state without its
+        # last braces): nothing of the answer was lost, so the caller need not refuse it (the
+        # `truncated` record still says what was closed). A text ending inside an array
+        # (`["db"` — a list is where more usually follows), or right after an opener, a
+        # comma, a colon or a key, was cut off: refused by default.
         lost = self.closed_string or bool(dropped)
-        if not lost and (len(self.kinds) > 1 or self.kinds[0] != "{"):
+        if not lost and ("[" in self.kinds or "(" in self.kinds or self.states[-1] != OBJ_NEXT):
             lost = True
             paths = paths[: len(self.kinds) - 1]  # the innermost open container, not its complete member
         return self._outcome(cut_at, cut_at=cut_at if lost else -1, paths=paths)
