@@ -261,7 +261,7 @@ def test_only_closing_braces_missing_is_repaired_not_refused() -> None:
     assert refused.value is None and refused.error is not None and refused.error.endswith("inside gates.b.raw")
     # Ending inside an array: more elements may have followed.
     listed = extract_json('{"summary": "s", "gates": {"a": {"raw": "x", "sources": ["db"')
-    assert listed.value is None and listed.error == "the reply is cut off at 1:61, inside gates.a.sources"
+    assert listed.value is None and listed.error == "the reply is cut off at 1:62, inside gates.a.sources"
 
 
 def test_check_no_guess_refuses_a_guessed_reply(tmp_path: Path) -> None:
