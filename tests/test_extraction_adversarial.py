@@ -64,7 +64,9 @@ CASES: dict[str, tuple[str, Callable[[Extraction], None]]] = {
     "100k objects then the state": ('{"a":1} ' * 125_000 + STATE, expect_value({"summary": "s", "gates": {}, "status": {"pass": False}}, "scan")),
     "100k arrays holding objects": ('[{"a":1}] ' * 100_000, expect_error(TOP_LEVEL_ARRAY)),
     "many repairable objects": ("{'a': 1,} " * (SIZE // 10), expect_value({"a": 1}, "scan")),
-    "quotes after a stray brace": ('{ "' * (SIZE // 3), expect_error("nested deeper than 512 levels")),
+    # Every quote but the first is followed by `{`, which cannot follow a value: read as the
+    # repair pass reads strings, the rest of the text is one string the end cuts off.
+    "quotes after a stray brace": ('{ "' * (SIZE // 3), expect_error(NO_OBJECT)),
     "prose braces and quotes": ('I said "{" and "}" and {x} ' * (SIZE // 28), expect_error(NO_OBJECT)),
     "many fenced objects": ('```json\n{"a": 1}\n```\n' * (SIZE // 22), expect_value({"a": 1}, "fence")),
     "comment openers": ("{/*" * (SIZE // 3), expect_error("nested deeper than 512 levels")),

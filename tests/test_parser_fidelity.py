@@ -252,13 +252,16 @@ def test_a_million_style_reply_keeps_a_bounded_list_of_repairs() -> None:
     assert result.repairs[-1].message == f"and {count - MAX_FIXES:,} more comments removed"
 
 
-def test_only_closers_missing_is_repaired_not_refused() -> None:
+def test_only_closing_braces_missing_is_repaired_not_refused() -> None:
     text = '{"summary": "s", "gates": {"a": {"raw": "x"}'
     result = extract_json(text)
     assert result.value == {"summary": "s", "gates": {"a": {"raw": "x"}}}
     assert [(r.code, r.message) for r in result.repairs] == [("truncated", "the JSON is cut off: closed 2 '{'")]
     refused = extract_json(text + ', "b": {"raw": "y')
     assert refused.value is None and refused.error is not None and refused.error.endswith("inside gates.b.raw")
+    # Ending inside an array: more elements may have followed.
+    listed = extract_json('{"summary": "s", "gates": {"a": {"raw": "x", "sources": ["db"')
+    assert listed.value is None and listed.error == "the reply is cut off at 1:62, inside gates.a.sources"
 
 
 def test_check_no_guess_refuses_a_guessed_reply(tmp_path: Path) -> None:

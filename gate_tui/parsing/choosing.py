@@ -244,11 +244,11 @@ class Chooser:
     def _repair(self, start: int, limit: int, budget: str) -> RepairOutcome | None:
         """Repair the candidate at ``start``, charging the named budget; None on failure.
 
-        The bracket scan knows only double-quoted strings, so it can take a fence marker
-        inside a single-quoted string or a comment for a real one and cut the candidate
-        there. When ``limit`` is such a marker, reading past it is tried first, and wins
-        if the value then closes without truncation (backticks are never JSON tokens, so
-        that happens only when the marker was inside a string or comment).
+        The bracket scan reads strings as the repair pass does but knows no comments, so
+        it can take a fence marker inside a ``//`` comment for a real one and cut the
+        candidate there. When ``limit`` is such a marker, reading past it is tried first,
+        and wins if the value then closes without truncation (backticks are never JSON
+        tokens, so that happens only when the marker was inside a comment or string).
         """
         tries = (len(self.text), limit) if limit < len(self.text) else (limit,)
         for reach in tries:

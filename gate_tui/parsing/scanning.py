@@ -12,6 +12,9 @@ How linearity is kept:
   backtrack; the Python loop runs once per structural character, not per character;
 * a thinking tag's closing tag is searched once; a failed search is remembered, so
   a reply made of thousands of unclosed ``<thinking>`` tags costs one search;
+* strings (any quote style, raw line breaks, inner quotes) end where the repair pass says
+  (:func:`~gate_tui.parsing.repair.lexing.locate_string`); a single or curly quote opens
+  one only where a token starts, and the walk back to see that covers each blank run once;
 * nesting deeper than :data:`MAX_DEPTH` stops the scan with an error instead of
   growing a stack (and, later, ``json.loads`` hitting ``RecursionError``).
 
@@ -31,6 +34,7 @@ from gate_tui.parsing.markers import (
     find_closing_tag,
     tag_name,
 )
+from gate_tui.parsing.repair.lexing import BODIES, locate_string
 
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
 
@@ -40,16 +44,22 @@ from gate_tui.parsing.markers import (
 # Single character classes: the regex engine's fast search (an alternation is ~9× slower).
 _OUTER = re.compile(r"[{\[<`~]")
 _OUTER_IN_FENCE = re.compile(r"[{\[`~]")
-_INNER = re.compile(r'[{}\[\]"`~]')
+_INNER = re.compile(r'[{}\[\]"`~\'\u201c\u201d\u2018\u2019]')
 # Beyond this depth, runs of openers or closers are taken in one step: `{{{{…}}}}` is then
 # not a Python iteration per character. Real gate states never get near it.
 _RUN_DEPTH = 16
 _OPENERS = re.compile(r"[{\[]++")
 _CLOSERS = {"}": re.compile(r"\}++"), "]": re.compile(r"\]++")}
-# The rest of a JSON string after its opening quote, raw line breaks included: the repair
-# pass reads strings the same way (see repair.scalars), so a fence or a brace quoted in a
-# multi-line value is never a candidate.
-_STRING_BODY = re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+')
+# Strings are read as the repair pass reads them (repair.lexing.locate_string: any quote
+# style, raw line breaks, inner quotes that cannot close), so a fence, a brace or a tag
+# quoted in a value is never a candidate. The common case inline: a double-quoted body up
+# to its quote, closed when `,` `:` `}` or `]` follows at once.
+_STRING_BODY = BODIES['"']
+_CLOSED_AT_ONCE = frozenset(",:}]")
+# A single or curly quote opens a string only where a token starts: after one of these
+# (or on a new line); elsewhere it is text (`don't` in an unquoted value).
+_TOKEN_BEFORE = frozenset("{[,:(\"'\u201c\u201d\u2018\u2019")
+_OTHER_QUOTES = frozenset("'\u201c\u201d\u2018\u2019")
 # A fence's language tag (json, py, c++, ...): the body starts after it, even on the same line.
 _INFO = re.compile(r"[ \t]*+[\w+.#-]*+")
 _SPACE = re.compile(r"\s*+")
@@ -128,7 +138,12 @@ class _Scanner:
             i = hit.start()
             c = text[i]
             if c == '"':
-                pos = string_rest(text, i + 1).end() + 1
+                end = string_rest(text, i + 1).end()
+                if end + 1 < n and text[end + 1] not in _CLOSED_AT_ONCE:
+                    end = locate_string(text, i, n)[2] - 1  # blanks or an inner quote: ask the lexer
+                pos = end + 1
+            elif c in _OTHER_QUOTES:
+                pos = locate_string(text, i, n)[2] if _starts_token(text, i, starts[-1]) else i + 1
             elif c == "}" and kinds[-1] == "{" and len(kinds) < _RUN_DEPTH:
                 # The commonest closer, inlined (see _close, which also takes runs of closers).
                 kinds.pop()
@@ -315,6 +330,24 @@ class _Scanner:
             if index < 0 or array[0] >= objects[index][1]:
                 kept.append(array)
         self.result.arrays = kept
+
+
+def _starts_token(text: str, at: int, floor: int) -> bool:
+    """Whether a quote at ``at`` stands where a token starts: the last non-blank before it
+    (at or after the innermost opener, ``floor``) is an opener, ``,``, ``:`` or a quote, or a
+    line break comes between. Walks back over blanks in chunks (each blank run once)."""
+    before = text[at - 1]
+    if before not in " \t\r\n":
+        return before in _TOKEN_BEFORE
+    end = at
+    while end > floor:
+        chunk = max(floor, end - 64)
+        kept = len(text[chunk:end].rstrip(" \t\r\n"))
+        if kept:
+            last = chunk + kept - 1
+            return text[last] in _TOKEN_BEFORE or text.find("\n", last, at) >= 0
+        end = chunk
+    return True
 
 
 def first_non_blank(text: str, start: int) -> int:

@@ -7,6 +7,8 @@
   numbers and bare words, with their fixes;
 * :mod:`~gate_tui.parsing.repair.tokenizer` — the reference pass: one token loop over an
   explicit bracket stack, linear, handles every kind including a cut-off reply;
+* :mod:`~gate_tui.parsing.repair.brackets` — that stack's rules: missing commas, missing
+  and mismatched closers, trailing commas;
 * :mod:`~gate_tui.parsing.repair.shortcuts` and :mod:`~gate_tui.parsing.repair.bulk` — C-speed
   work inside the pass (valid nested values whole; hostile replies in one regex pass);
 * :mod:`~gate_tui.parsing.repair.quick` — the fast path: the C decoder finds each defect

@@ -180,6 +180,133 @@ def requote(found: re.Match[str]) -> str:
         return "'"
     return token
 
+
+# --- where a string ends: the one notion of a string (the repair pass and the candidate scan)
+
+_FOLLOWERS = frozenset(",}]):/#")
+_BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
+# A double quote followed by what can follow a value (see follows_a_value), as one pattern.
+_DQ_CLOSING = re.compile(
+    r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
+    r"|[ \t\r]*+\n[ \t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ \t]*+:))"
+)
+_LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
+# A body up to the next closing quote of its style (escapes skipped); line breaks are content.
+BODIES = {
+    '"': re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+'),
+    "'": re.compile(r"[^'\\]*+(?:\\[\s\S][^'\\]*+)*+"),
+    "\u201c": re.compile(r"[^\u201c\u201d\\]*+(?:\\[\s\S][^\u201c\u201d\\]*+)*+"),
+    "\u2018": re.compile(r"[^\u2018\u2019\\]*+(?:\\[\s\S][^\u2018\u2019\\]*+)*+"),
+}
+BODIES["\u201d"] = BODIES["\u201c"]
+BODIES["\u2019"] = BODIES["\u2018"]
+_CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201c\u201d", "\u201d": "\u201c\u201d", "\u2018": "\u2018\u2019", "\u2019": "\u2018\u2019"}
+
+
+# How a string ends (the first field of locate_string's answer).
+CLOSED, MISSING_QUOTE, CUT = range(3)
+
+
+def locate_string(text: str, pos: int, limit: int, *, key: bool = False) -> tuple[int, int, int, int]:
+    """Where the string opening at ``text[pos]`` (any quote style) ends, as the repair pass reads it.
+
+    Returns ``(how, end, after, inner)``: ``how`` is :data:`CLOSED` (``end`` is the
+    closing quote, ``after`` the offset past it), :data:`MISSING_QUOTE` (the closing
+    quote is missing before the ``,`` at ``end``; ``after == end``) or :data:`CUT` (the
+    text, at ``limit``, ends inside it). ``inner`` is the first quote read as text, or -1.
+
+    A quote closes its string only when what follows it (after blanks) can follow a value
+    — ``,`` ``}`` ``]`` ``)`` ``:``, a comment, the end of the text, or on a new line the
+    start of a member; otherwise it is text (an ``inner_quote`` guess). A key closes at
+    its first closing quote. Raw line breaks are content. The candidate scan asks this
+    too, so a brace, a fence or a tag inside a string is never structure for either.
+    """
+    quote = text[pos]
+    body, closers = BODIES[quote], _CLOSERS[quote]
+    start = at = pos + 1
+    inner = -1
+    while True:
+        end = body.match(text, at, limit).end()
+        if end >= limit or text[end] not in closers:
+            return _unclosed(text, pos, limit, inner)
+        if key or follows_a_value(text, end + 1, limit):
+            return CLOSED, end, end + 1, inner
+        if inner < 0 and _first_on_its_line(text, start, end):
+            comma = _line_ends_with_comma(text, start, end)
+            if comma >= 0:  # `"raw": "x,⏎  "next": …`: the quote closing "x" is missing
+                return MISSING_QUOTE, comma, comma, -1
+        if inner < 0:
+            inner = end
+            if quote == '"':  # past the first inner quote, jump to the next quote that can close
+                end = _next_closing(text, end + 1, limit)
+                if end < 0:
+                    return _unclosed(text, pos, limit, inner)
+                return CLOSED, end, end + 1, inner
+        at = end + 1
+
+
+def _unclosed(text: str, pos: int, limit: int, inner: int) -> tuple[int, int, int, int]:
+    """A string the text ends inside: cut off, or one closing quote missing before ``,`` + newline."""
+    newline = text.find("\n", pos, limit)
+    if newline >= 0 and inner < 0:
+        line_end = len(text[pos + 1 : newline].rstrip()) + pos + 1
+        after = BLANK.match(text, newline, limit).end()
+        if text[line_end - 1] == "," and after < limit and text[after] in "\"}]":
+            return MISSING_QUOTE, line_end - 1, line_end - 1, -1
+    return CUT, limit, limit, inner
+
+
+def follows_a_value(text: str, at: int, limit: int) -> bool:
+    """Whether a quote at ``at - 1`` can close its string: see :func:`locate_string`."""
+    if at >= limit:
+        return True
+    c = text[at]
+    if c in _FOLLOWERS:
+        return True
+    if c not in " \t\r\n":
+        return False
+    after = BLANK.match(text, at, limit).end()
+    if after >= limit:
+        return True
+    c = text[after]
+    if c in _FOLLOWERS:
+        return True
+    if "\n" not in text[at:after]:
+        return False
+    # On a new line: the next member or element (a missing comma is repaired later).
+    if c in "\"'\u201c\u2018{[-0123456789":
+        return True
+    return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
+
+
+def _next_closing(text: str, at: int, limit: int) -> int:
+    """The next unescaped ``"`` from ``at`` that :func:`follows_a_value` accepts, or -1.
+
+    One regex search per candidate instead of a Python step per inner quote: a megabyte
+    of inner quotes is one search."""
+    while True:
+        found = _DQ_CLOSING.search(text, at, limit)
+        if found is None:
+            return -1
+        quote = found.start()
+        slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
+        if slashes % 2 == 0:
+            return quote
+        at = quote + 1
+
+
+def _first_on_its_line(text: str, start: int, at: int) -> bool:
+    newline = text.rfind("\n", start, at)
+    return newline >= 0 and not text[newline + 1 : at].strip()
+
+
+def _line_ends_with_comma(text: str, start: int, at: int) -> int:
+    """Offset of the ``,`` ending the line before ``at`` (inside the string), or -1."""
+    newline = text.rfind("\n", start, at)
+    before = text[start:newline].rstrip()
+    return start + len(before) - 1 if before.endswith(",") else -1
+
+
 # The C scanner's entry points, shared by both passes: one JSON value at an index, one string.
 def _refuse_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")

@@ -1,17 +1,16 @@
 """Reading one scalar the way a model meant it: strings, numbers and bare words.
 
-The one notion of a string for the repair pass (the candidate scan reads double-quoted
-strings the same way, raw line breaks included): any quote style, escapes, raw control
-characters, inner quotes. A quote closes its string only when what follows it (after
-blanks) can follow a value — ``,`` ``}`` ``]`` ``)`` ``:``, a comment, the end of the
-text, or on a new line the start of a member; otherwise it is text (an ``inner_quote``
-guess). Every search is a possessive pattern or ``str.find``: linear.
+Where a string ends is decided in :mod:`~gate_tui.parsing.repair.lexing` (the one notion
+of a string, shared with the candidate scan); this module turns what it found into a
+JSON token with its fixes: quote styles, escapes, raw control characters, inner quotes,
+a missing quote, a cut. Every search is a possessive pattern or ``str.find``: linear.
 """
 
 from __future__ import annotations
 
 import re
 
+from gate_tui.parsing.repair.lexing import CUT, MISSING_QUOTE, locate_string
 from gate_tui.parsing.repair.vocabulary import (
     GUESS_FIX_MESSAGES,
     LITERALS,
@@ -23,25 +22,7 @@ from gate_tui.parsing.repair.vocabulary import (
     python_literal,
 )
 
-_BLANK = re.compile(r"[ \t\r\n]*+")
-_FOLLOWERS = frozenset(",}]):/#")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]*+")
-_BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
-# A double quote followed by what can follow a value (see follows_a_value), as one pattern.
-_DQ_CLOSING = re.compile(
-    r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
-    r"|[ \t\r]*+\n[ \t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ \t]*+:))"
-)
-_LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
-# A body up to the next closing quote of its style (escapes skipped); line breaks are content.
-_BODIES = {
-    '"': re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+'),
-    "'": re.compile(r"[^'\\]*+(?:\\[\s\S][^'\\]*+)*+"),
-    "\u201c": re.compile(r"[^\u201c\u201d\\]*+(?:\\[\s\S][^\u201c\u201d\\]*+)*+"),
-    "\u2018": re.compile(r"[^\u2018\u2019\\]*+(?:\\[\s\S][^\u2018\u2019\\]*+)*+"),
-}
-_BODIES["\u201d"] = _BODIES["\u201c"]
-_BODIES["\u2019"] = _BODIES["\u2018"]
 _CODES = {'"': None, "'": "single_quotes", "\u201c": "smart_quotes", "\u201d": "smart_quotes", "\u2018": "smart_quotes", "\u2019": "smart_quotes"}
 # Inside a body: an escape (valid or not), a double quote to escape, a lone backslash.
 _SPECIAL = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[\s\S])?|"')
@@ -54,117 +35,50 @@ JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++
 _SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
 MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
 _VALUE_RUN = re.compile(r"[^,}\]\n]*+")
+# What an unquoted value or a string missing its opening quote must not take in: a
+# `"key":` or an opener followed by a quote (`["db"`, `{"k"`). Possessive: linear.
+_STRUCTURE = re.compile(r'"[^"\n]*+"[ \t]*+:|[\[{][ \t]*+["\']')
 _NON_FINITE = frozenset({"NaN", "Infinity", "nan", "inf", "Inf", "NAN", "INFINITY"})
-
-
-def follows_a_value(text: str, at: int, limit: int) -> bool:
-    """Whether a quote at ``at - 1`` can close its string: see the module docstring."""
-    if at >= limit:
-        return True
-    c = text[at]
-    if c in _FOLLOWERS:
-        return True
-    if c not in " \t\r\n":
-        return False
-    after = _BLANK.match(text, at, limit).end()
-    if after >= limit:
-        return True
-    c = text[after]
-    if c in _FOLLOWERS:
-        return True
-    if "\n" not in text[at:after]:
-        return False
-    # On a new line: the next member or element (a missing comma is repaired later).
-    if c in "\"'\u201c\u2018{[-0123456789":
-        return True
-    return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
 
 
 def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False) -> tuple[str, int, bool]:
     """The string opening at ``text[pos]`` as a JSON string token: (token, end, cut).
 
-    Appends its fixes to ``fixes``; ``cut`` when the text ended inside it. A key closes
-    at its first closing quote (a key with quotes inside is not something to guess).
+    Where the string ends is :func:`~gate_tui.parsing.repair.lexing.locate_string`'s
+    answer (the candidate scan asks it too); this adds the fixes and the encoding.
+    Appends its fixes to ``fixes``; ``cut`` when the text ended inside it.
     """
-    quote = text[pos]
-    body = _BODIES[quote]
-    closers = '"' if quote == '"' else "'" if quote == "'" else ("\u201c\u201d" if quote in "\u201c\u201d" else "\u2018\u2019")
-    start = pos + 1
-    at = start
-    inner = -1
-    while True:
-        end = body.match(text, at, limit).end()
-        if end >= limit or text[end] not in closers:
-            return _unclosed(text, pos, limit, fixes, inner)
-        if key or follows_a_value(text, end + 1, limit):
-            break
-        if inner < 0 and _first_on_its_line(text, start, end):
-            comma = _line_ends_with_comma(text, start, end)
-            if comma >= 0:  # `"raw": "x,⏎  "next": …`: the quote closing "x" is missing
-                fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", comma))
-                return encode(text, start, comma, quote, fixes), comma, False
-        if inner < 0:
-            inner = end
-            if quote == '"':  # past the first inner quote, jump to the next quote that can close
-                end = _next_closing(text, end + 1, limit)
-                if end < 0:
-                    return _unclosed(text, pos, limit, fixes, inner)
-                break
-        at = end + 1
+    how, end, after, inner = locate_string(text, pos, limit, key=key)
+    quote, start = text[pos], pos + 1
+    if how == MISSING_QUOTE:
+        fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", end))
+        return encode(text, start, end, quote, fixes), end, False
+    if how == CUT:
+        return _cut(text, pos, limit, fixes, inner), limit, True
     code = _CODES[quote]
     if code is not None:
         fixes.append(Fix(code, GUESS_FIX_MESSAGES[code], pos))
     if inner >= 0:
         fixes.append(Fix("inner_quote", GUESS_FIX_MESSAGES["inner_quote"], inner))
-    return encode(text, start, end, quote, fixes), end + 1, False
+    return encode(text, start, end, quote, fixes), after, False
 
 
-def _next_closing(text: str, at: int, limit: int) -> int:
-    """The next unescaped ``"`` from ``at`` that :func:`follows_a_value` accepts, or -1.
-
-    One regex search per candidate instead of a Python step per inner quote: a megabyte
-    of inner quotes is one search."""
-    while True:
-        found = _DQ_CLOSING.search(text, at, limit)
-        if found is None:
-            return -1
-        quote = found.start()
-        slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
-        if slashes % 2 == 0:
-            return quote
-        at = quote + 1
-
-
-def _first_on_its_line(text: str, start: int, at: int) -> bool:
-    newline = text.rfind("\n", start, at)
-    return newline >= 0 and not text[newline + 1 : at].strip()
-
-
-def _line_ends_with_comma(text: str, start: int, at: int) -> int:
-    """Offset of the ``,`` ending the line before ``at`` (inside the string), or -1."""
-    newline = text.rfind("\n", start, at)
-    before = text[start:newline].rstrip()
-    return start + len(before) - 1 if before.endswith(",") else -1
-
-
-def _unclosed(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> tuple[str, int, bool]:
-    """A string the text ends inside: cut off, or one closing quote missing before ``,`` + newline."""
-    newline = text.find("\n", pos, limit)
-    if newline >= 0 and inner < 0:
-        line_end = len(text[pos + 1 : newline].rstrip()) + pos + 1
-        after = _BLANK.match(text, newline, limit).end()
-        if text[line_end - 1] == "," and after < limit and text[after] in "\"}]":
-            fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", line_end - 1))
-            return encode(text, pos + 1, line_end - 1, text[pos], fixes), line_end - 1, False
+def _cut(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> str:
+    """The token of a string the text ends inside (what the cut left of it)."""
     if inner >= 0:
         fixes.append(Fix("inner_quote", GUESS_FIX_MESSAGES["inner_quote"], inner))
     end = limit
     if text[end - 1] == "\\" and (end - pos - 1 - len(text[pos + 1 : end].rstrip("\\"))) % 2:
         end -= 1  # a lone backslash the cut left
     token = encode(text, pos + 1, end, text[pos], fixes)
-    if token.endswith('"') and re.search(r"\\u[0-9a-fA-F]{0,3}\"$", token) and not token.endswith('\\\\u"'):
+    if token.endswith('"') and _PARTIAL_U.search(token, max(0, len(token) - 6)) and not token.endswith('\\\\u"'):
         token = token[: token.rindex("\\u")] + '"'  # a \u escape the cut left incomplete
-    return token, limit, True
+    return token
+
+
+# A `\u` escape the cut left incomplete, just before the closing quote: at most six
+# characters, so only the token's last six are searched (a cut-off string can be long).
+_PARTIAL_U = re.compile(r'\\u[0-9a-fA-F]{0,3}"$')
 
 
 def encode(text: str, start: int, end: int, quote: str, fixes: list[Fix]) -> str:
@@ -259,6 +173,12 @@ def read_word(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, i
         fixes.append(Fix("literal_case", f"{word} → {lowered}", pos))
         return lowered, found.end()
     run_end = _VALUE_RUN.match(text, pos, limit).end()
+    structure = _STRUCTURE.search(text, pos, run_end)
+    if structure is not None:
+        # A guess never swallows what is clearly JSON: `FAST "next": 1` or `FAST ["db"` is a
+        # reply that lost its punctuation, not a value; fail where the structure starts.
+        taken = text[pos : structure.start()].rstrip()
+        raise Fail(structure.start(), f"the unquoted value {taken[:40]!r} runs into JSON structure")
     if run_end >= limit:
         raise Cut  # a word the text stops in: an incomplete value, never a guessed one
     value_end = len(text[pos:run_end].rstrip()) + pos

@@ -30,6 +30,7 @@ class Shortcuts:
     log: FixLog
     segment: str
     scan_budget: int
+    failed_at: int
     tail: str | None
     bulk_tried: bool
 
@@ -39,12 +40,24 @@ class Shortcuts:
     def _whole_value(self, pos: int) -> bool:
         """Let the C scanner take the valid container at ``pos`` in one call (what keeps repairs
         cheap); a failed attempt is charged to ``scan_budget`` (linear)."""
+        failed = self.failed_at
+        if pos < failed:
+            # The last failed scan read the text valid up to `failed` and stopped there. A
+            # container opening before that spot either closes before it (a `}` or `]` in
+            # between) or reaches it and fails the same way: with no closer in between, the
+            # scan (and the exception it costs) is skipped. A cut-off reply has one such
+            # container per open level; the find is charged like a scan (linear).
+            text = self.text
+            self.scan_budget -= failed - pos
+            if text.find("}", pos, failed) < 0 and text.find("]", pos, failed) < 0:
+                return False
         if not self.segment:
             self.segment = self.text[self.start : self.limit]
         try:
             _, end = SCAN_ONCE(self.segment, pos - self.start)
         except json.JSONDecodeError as error:
             self.scan_budget -= 2 * error.pos
+            self.failed_at = self.start + error.pos
             return False
         except (StopIteration, ValueError, RecursionError, MemoryError):
             self.scan_budget -= 2 * (pos - self.start) + 64

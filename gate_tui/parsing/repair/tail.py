@@ -25,7 +25,7 @@ def decode_repaired(outcome: RepairOutcome) -> Any:
     assert outcome.json_text is not None
     if outcome.decoded is not None and outcome.tail is None:
         return outcome.decoded[0]
-    value = json.loads(outcome.json_text)
+    value = _loads(outcome.json_text)
     if outcome.tail is None:
         return value
     holders = _placeholder_holders(value)
@@ -36,6 +36,25 @@ def decode_repaired(outcome: RepairOutcome) -> Any:
     # Ours is the last occurrence: nothing but closing brackets follows the cut.
     head, _, rest = outcome.json_text.rpartition(TAIL_PLACEHOLDER)
     return json.loads("".join((head, '"', outcome.tail, '"', rest)))
+
+
+_PLAIN_SCAN = json.JSONDecoder().scan_once  # what json.loads uses, without its Python layers
+
+
+def _loads(json_text: str) -> Any:
+    """``json.loads(json_text)`` for the repaired text, which is one value from offset 0.
+
+    The C scanner is called directly (``loads`` → ``decode`` → ``raw_decode`` cost as much
+    as decoding a small reply); anything else — text after the value, no value — goes
+    through ``json.loads`` to raise exactly what it raises.
+    """
+    try:
+        value, end = _PLAIN_SCAN(json_text, 0)
+    except StopIteration:
+        return json.loads(json_text)
+    if end != len(json_text):
+        return json.loads(json_text)
+    return value
 
 
 def _placeholder_holders(value: Any) -> list[tuple[Any, Any]]:

@@ -12,7 +12,18 @@ parts are tokenized. Linear, with a work budget from the caller; fixes are bound
 
 from __future__ import annotations
 
-from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.repair.brackets import (
+    ARR_FIRST,
+    ARR_NEXT,
+    ARR_VALUE,
+    KEY_STATES,
+    OBJ_COLON,
+    OBJ_KEY,
+    OBJ_NEXT,
+    OBJ_VALUE,
+    VALUE_STATES,
+    Brackets,
+)
 from gate_tui.parsing.repair.fixlog import FixLog
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
@@ -22,18 +33,17 @@ from gate_tui.parsing.repair.lexing import (
     TOKEN,
     TOKEN_WINDOW,
     end_of_content,
+    follows_a_value,
 )
 from gate_tui.parsing.repair.scalars import (
     encode,
-    follows_a_value,
     read_number,
     read_string,
     read_word,
     skip_comment,
 )
-from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.tail import detachable_tail
-from gate_tui.parsing.repair.truncation import cut_paths, truncation_fix
+from gate_tui.parsing.repair.truncation import open_paths, truncation_fix
 from gate_tui.parsing.repair.vocabulary import (
     SINGLE_QUOTES_MESSAGE,
     BadValue,
@@ -42,17 +52,9 @@ from gate_tui.parsing.repair.vocabulary import (
     Fix,
     RepairOutcome,
     comment,
-    trailing_comma,
     unquoted_key,
 )
 from gate_tui.parsing.repair.wrapped import unwrap
-
-# Tokenizer states: what the innermost open bracket expects next.
-_OBJ_FIRST, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
-_ARR_FIRST, _ARR_VALUE, _ARR_NEXT = range(5, 8)
-_KEY_STATES = (_OBJ_FIRST, _OBJ_KEY)
-_VALUE_STATES = (_OBJ_VALUE, _ARR_FIRST, _ARR_VALUE)
-_CLOSABLE = (_OBJ_FIRST, _OBJ_NEXT, _ARR_FIRST, _ARR_NEXT)
 
 
 def repair_json(
@@ -85,7 +87,7 @@ def repair_json(
         return repairer.failed(repairer.pos, "")
 
 
-class _Repairer(Shortcuts):
+class _Repairer(Brackets):
     """One repair attempt: a token loop over an explicit bracket stack (no recursion)."""
 
     def __init__(self, text: str, start: int, limit: int, budget: int | None, detach_tail: bool = False) -> None:
@@ -104,6 +106,7 @@ class _Repairer(Shortcuts):
         # a slice of the candidate, never the whole text: its errors count lines from index 0.
         self.segment = ""
         self.scan_budget = 16 * (self.limit - start) + 16_384
+        self.failed_at = -1  # where the last failed whole-value scan stopped (see _whole_value)
         self.closed_string = False  # the text ended inside a string value, which was closed
         self.detach_tail = detach_tail  # see repair_json
         self.tail: str | None = None
@@ -139,7 +142,7 @@ class _Repairer(Shortcuts):
                 if pos > stop:
                     raise Fail(pos, "too much to repair")
                 state = states[-1]
-                if state == _OBJ_NEXT or state == _ARR_NEXT:
+                if state == OBJ_NEXT or state == ARR_NEXT:
                     if kind != 3 or text[pos] not in ",}])":
                         if kind == 7 or (kind == 8 and text[pos] in ")`"):
                             self._other(kind, state)
@@ -148,48 +151,70 @@ class _Repairer(Shortcuts):
                         state = self._missing_comma(state, kind)
                 if kind <= 2:  # a complete string on one line: a key or a value
                     end = token.end()
-                    if end < limit and text[end] not in ",:}]" and state > _OBJ_KEY and not follows_a_value(text, end, limit):
+                    if end < limit and text[end] not in ",:}]" and state > OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
                     piece = token.group(kind)
                     if kind == 2:
                         piece = self._single_quoted(pos, end)
-                    if state <= _OBJ_KEY:
-                        states[-1] = _OBJ_COLON
-                    elif state == _OBJ_VALUE:
-                        states[-1] = _OBJ_NEXT
-                    elif state == _ARR_FIRST or state == _ARR_VALUE:
-                        states[-1] = _ARR_NEXT
+                    if state <= OBJ_KEY:
+                        state = OBJ_COLON
+                    elif state == OBJ_VALUE:
+                        state = OBJ_NEXT
+                    elif state == ARR_FIRST or state == ARR_VALUE:
+                        state = ARR_NEXT
                     else:
                         raise Fail(pos)
                     out.append(piece)
                     pos = end
+                    # The `:` after a key or the `,` after a value, when it follows at once
+                    # (as it nearly always does), is taken here as its own token would be:
+                    # one turn of the loop instead of two per key and per value.
+                    if end < limit and end <= stop:
+                        c = text[end]
+                        if c == ":" and state == OBJ_COLON:
+                            out.append(":")
+                            state = OBJ_VALUE
+                            pos = end + 1
+                        elif c == "," and state != OBJ_COLON:
+                            state = OBJ_KEY if state == OBJ_NEXT else ARR_VALUE
+                            marks[-1] = len(out)
+                            commas[-1] = end
+                            out.append(",")
+                            pos = end + 1
+                    states[-1] = state
                 elif kind == 3:
                     c = text[pos]
                     if c == ",":
-                        if state == _OBJ_NEXT:
-                            states[-1] = _OBJ_KEY
-                        elif state == _ARR_NEXT:
-                            states[-1] = _ARR_VALUE
+                        if state == OBJ_NEXT:
+                            states[-1] = OBJ_KEY
+                        elif state == ARR_NEXT:
+                            states[-1] = ARR_VALUE
                         else:
                             raise Fail(pos)  # `[,` `{"a":,` `[1,,2]`: never invent a value
                         marks[-1] = len(out)
                         commas[-1] = pos
                         out.append(",")
                     elif c == ":":
-                        if state != _OBJ_COLON:
+                        if state != OBJ_COLON:
                             raise Fail(pos)
                         out.append(":")
-                        states[-1] = _OBJ_VALUE
+                        states[-1] = OBJ_VALUE
                     elif c == "}" or c == "]":
                         if self._close(c, state):
                             return self._outcome(pos + 1)
                         if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos + 1)):
                             return done
-                    elif state in _VALUE_STATES:
+                    elif state in VALUE_STATES:
                         if self.scan_budget > 0 and self._whole_value(pos):
                             pos = self.pos
+                            if pos < limit and pos <= stop and text[pos] == ",":  # its comma, as above
+                                states[-1] = OBJ_KEY if states[-1] == OBJ_NEXT else ARR_VALUE
+                                marks[-1] = len(out)
+                                commas[-1] = pos
+                                out.append(",")
+                                pos += 1
                             continue
                         self._open(c)
                     else:
@@ -208,26 +233,6 @@ class _Repairer(Shortcuts):
         out, log = "".join(self.out), self.log
         return RepairOutcome(out, end, log.fixes(), end - self.start, self.tail, cut_at=cut_at, cut_paths=paths, first_guess=log.first_guess)
 
-    def _missing_comma(self, state: int, kind: int) -> int:
-        """A member where a ``,`` was due: insert the comma, if the token can start a member."""
-        c = self.text[self.pos]
-        if state == _OBJ_NEXT:
-            if kind not in (1, 2, 4, 6):
-                raise Fail(self.pos)
-            if kind == 6 and BARE_KEY.match(self.text, self.pos, self.limit) is None:
-                raise Fail(self.pos)
-            new = _OBJ_KEY
-        elif kind in (1, 2, 4, 5, 6) or (kind == 3 and c in "{[") or (kind == 8 and c in "(."):
-            new = _ARR_VALUE
-        else:
-            raise Fail(self.pos)
-        self.states[-1] = new
-        self.marks[-1] = len(self.out)
-        self.commas[-1] = self.pos
-        self.out.append(",")
-        self.log.add(Fix("missing_comma", "added a missing comma between two members", self.pos))
-        return new
-
     def _single_quoted(self, pos: int, end: int) -> str:
         self.log.add(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, pos))
         return encode(self.text, pos + 1, end - 1, "'", self.log)
@@ -240,71 +245,24 @@ class _Repairer(Shortcuts):
             if c == "`" and self.text.startswith("```", self.pos):
                 self.cut_limit = self.pos  # a fence marker where a token is due: the value is cut
                 raise Cut
-            if c == "(" and state in _VALUE_STATES:
+            if c == "(" and state in VALUE_STATES:
                 self.log.add(Fix("tuple", "a Python tuple ( … ) → an array [ … ]", self.pos))
                 self._open("(")
                 self.pos += 1
             elif c == ")":
                 self.pos += 1
                 return self._close(")", state)
-            elif c == "." and state in _VALUE_STATES:
+            elif c == "." and state in VALUE_STATES:
                 self._value(c)
             else:
                 raise Fail(self.pos)
-        elif state in _KEY_STATES:
+        elif state in KEY_STATES:
             self._key(c)
-        elif state in _VALUE_STATES:
+        elif state in VALUE_STATES:
             self._value(c)
         else:
             raise Fail(self.pos)
         return False
-
-    def _open(self, c: str) -> None:
-        if len(self.kinds) >= MAX_DEPTH:
-            raise Fail(self.pos, f"nested deeper than {MAX_DEPTH} levels")
-        self.out.append("[" if c == "(" else c)
-        self.kinds.append(c)
-        self.states.append(_OBJ_FIRST if c == "{" else _ARR_FIRST)
-        self.marks.append(len(self.out))
-        self.commas.append(-1)
-
-    def _close(self, c: str, state: int) -> bool:
-        """Close the innermost bracket with ``c`` (True: it was the outermost); a closer for a bracket
-        further down closes those above first (``missing_closer``), else it stands for the due one."""
-        kinds, at = self.kinds, self.pos
-        want = _OPENER_OF[c]
-        if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
-            if want in kinds or (want == "[" and "(" in kinds):
-                while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
-                    due = _CLOSER_OF[kinds[-1]]
-                    self.log.add(Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at))
-                    self._pop(due, self.states[-1])
-                    self._value_done()
-                state = self.states[-1]
-            else:
-                due = _CLOSER_OF[kinds[-1]]
-                self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
-        if self._pop(_CLOSER_OF[kinds[-1]], state):
-            return True
-        self._value_done()
-        return False
-
-    def _pop(self, closer: str, state: int) -> bool:
-        if state == _OBJ_KEY or state == _ARR_VALUE:
-            self.out[self.marks[-1]] = ""
-            self.log.add(trailing_comma(closer, self.commas[-1]))
-        elif state not in _CLOSABLE:
-            raise Fail(self.pos)  # `{"a": }` or `{"a" }`
-        self.out.append("]" if closer == ")" else closer)
-        self.kinds.pop()
-        self.states.pop()
-        self.marks.pop()
-        self.commas.pop()
-        return not self.kinds
-
-    def _value_done(self) -> None:
-        if self.kinds:
-            self.states[-1] = _OBJ_NEXT if self.kinds[-1] == "{" else _ARR_NEXT
 
     def comment(self) -> None:
         end, kind = skip_comment(self.text, self.pos, self.limit)
@@ -331,7 +289,7 @@ class _Repairer(Shortcuts):
             self.log.add(unquoted_key(word.group(), self.pos))
             self.pos = word.end()
         self.out.append(token)
-        self.states[-1] = _OBJ_COLON
+        self.states[-1] = OBJ_COLON
 
     def _value(self, c: str) -> None:
         if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
@@ -371,24 +329,28 @@ class _Repairer(Shortcuts):
         """Close a value the text cut off: drop what is incomplete, close brackets in order."""
         if not self.kinds:
             raise Fail(self.pos)
-        paths = cut_paths(self.out)
+        paths = open_paths(self.out, self.kinds, self.marks)
         state = self.states[-1]
         dropped = self.dropped
-        if not dropped and state in (_OBJ_COLON, _OBJ_VALUE):
+        if not dropped and state in (OBJ_COLON, OBJ_VALUE):
             dropped = "a key with no value"
-        elif not dropped and state in (_OBJ_KEY, _ARR_VALUE):
+        elif not dropped and state in (OBJ_KEY, ARR_VALUE):
             dropped = "a trailing comma"
-        if state in (_OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _ARR_VALUE):
+        if state in (OBJ_KEY, OBJ_COLON, OBJ_VALUE, ARR_VALUE):
             del self.out[self.marks[-1] :]  # back to before this member's comma (or the bracket)
         self.out.extend("}" if kind == "{" else "]" for kind in reversed(self.kinds))
         cut_at = end_of_content(self.text, self.start, self.cut_limit)
         self.log.add(truncation_fix(self.kinds, self.closed_string, dropped, cut_at))
-        # Only closers missing after a complete value: nothing of the answer was lost, so the
-        # caller need not refuse it (the `truncated` record still says what was closed).
+        # Only `}` missing, right after a complete member (a fully written state without its
+        # last braces): nothing of the answer was lost, so the caller need not refuse it (the
+        # `truncated` record still says what was closed). A text ending inside an array
+        # (`["db"` — a list is where more usually follows), or right after an opener, a
+        # comma, a colon or a key, was cut off: refused by default.
         lost = self.closed_string or bool(dropped)
+        if not lost and ("[" in self.kinds or "(" in self.kinds or self.states[-1] != OBJ_NEXT):
+            lost = True
+            paths = paths[: len(self.kinds) - 1]  # the innermost open container, not its complete member
         return self._outcome(cut_at, cut_at=cut_at if lost else -1, paths=paths)
 
 
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
-_OPENER_OF = {"}": "{", "]": "[", ")": "("}
-_CLOSER_OF = {"{": "}", "[": "]", "(": ")"}

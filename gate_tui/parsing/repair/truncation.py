@@ -46,6 +46,28 @@ def cut_paths(out: list[str]) -> tuple[str, ...]:
     return tuple(paths)
 
 
+def open_paths(out: list[str], kinds: list[str], marks: list[int]) -> tuple[str, ...]:
+    """:func:`cut_paths` read off the tokenizer's bracket stack, without walking the tokens.
+
+    When every open level is an object, each level's current member starts at its mark
+    (the member's comma, or its key right after the ``{``): the member is named when its
+    key is followed by ``:``. An open array needs its element count, which only the walk
+    knows, so any array or tuple on the stack falls back to :func:`cut_paths`.
+    """
+    if "[" in kinds or "(" in kinds:
+        return cut_paths(out)
+    names: list[str] = []
+    paths: list[str] = []
+    size = len(out)
+    for mark in marks:
+        key = mark + 1 if mark < size and out[mark] == "," else mark
+        if key + 1 >= size or out[key + 1] != ":" or not out[key].startswith('"'):
+            break  # this level's member has no key and colon yet: nothing below is named
+        names.append(_key_name(out[key]))
+        paths.append(".".join(names))
+    return tuple(paths)
+
+
 def truncation_fix(kinds: list[str], closed_string: bool, dropped: str, cut_at: int) -> Fix:
     """The ``truncated`` record: what was closed and dropped where the text stops."""
     notes: list[str] = []

@@ -114,7 +114,8 @@ class RepairOutcome:
     """The failure is a value JSON has no place for (``NaN``): ``invalid_value``."""
     cut_at: int = -1
     """Where the text ended inside the value and cut something off (a string closed, a
-    member dropped), or -1 — also when only closing brackets were missing."""
+    member dropped, an array or an opener left open), or -1 — also when only closing braces
+    were missing right after a complete member."""
     cut_paths: tuple[str, ...] = ()
     """The dotted paths of every field the cut touched, outermost first."""
     first_guess: Fix | None = None

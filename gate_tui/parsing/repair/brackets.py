@@ -1,0 +1,100 @@
+"""The repair pass's bracket stack: what each open bracket expects, opening and closing.
+
+The rules that change the structure: a member where a ``,`` was due (``missing_comma``),
+a closer for a bracket further down (``missing_closer``) or of the wrong kind
+(``mismatched_closer``), a trailing comma dropped when its bracket closes. A mixin of the
+tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds the stacks.
+"""
+
+from __future__ import annotations
+
+from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.repair.lexing import BARE_KEY
+from gate_tui.parsing.repair.shortcuts import Shortcuts
+from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
+
+# Tokenizer states: what the innermost open bracket expects next.
+OBJ_FIRST, OBJ_KEY, OBJ_COLON, OBJ_VALUE, OBJ_NEXT = range(5)
+ARR_FIRST, ARR_VALUE, ARR_NEXT = range(5, 8)
+KEY_STATES = (OBJ_FIRST, OBJ_KEY)
+VALUE_STATES = (OBJ_VALUE, ARR_FIRST, ARR_VALUE)
+CLOSABLE = (OBJ_FIRST, OBJ_NEXT, ARR_FIRST, ARR_NEXT)
+
+_OPENER_OF = {"}": "{", "]": "[", ")": "("}
+_CLOSER_OF = {"{": "}", "[": "]", "(": ")"}
+
+
+class Brackets(Shortcuts):
+    """The bracket stack of the tokenizer's repairer (set in its ``__init__``)."""
+
+    kinds: list[str]
+    states: list[int]
+    marks: list[int]
+    commas: list[int]
+
+    def _missing_comma(self, state: int, kind: int) -> int:
+        """A member where a ``,`` was due: insert the comma, if the token can start a member."""
+        c = self.text[self.pos]
+        if state == OBJ_NEXT:
+            if kind not in (1, 2, 4, 6):
+                raise Fail(self.pos)
+            if kind == 6 and BARE_KEY.match(self.text, self.pos, self.limit) is None:
+                raise Fail(self.pos)
+            new = OBJ_KEY
+        elif kind in (1, 2, 4, 5, 6) or (kind == 3 and c in "{[") or (kind == 8 and c in "(."):
+            new = ARR_VALUE
+        else:
+            raise Fail(self.pos)
+        self.states[-1] = new
+        self.marks[-1] = len(self.out)
+        self.commas[-1] = self.pos
+        self.out.append(",")
+        self.log.add(Fix("missing_comma", "added a missing comma between two members", self.pos))
+        return new
+
+    def _open(self, c: str) -> None:
+        if len(self.kinds) >= MAX_DEPTH:
+            raise Fail(self.pos, f"nested deeper than {MAX_DEPTH} levels")
+        self.out.append("[" if c == "(" else c)
+        self.kinds.append(c)
+        self.states.append(OBJ_FIRST if c == "{" else ARR_FIRST)
+        self.marks.append(len(self.out))
+        self.commas.append(-1)
+
+    def _close(self, c: str, state: int) -> bool:
+        """Close the innermost bracket with ``c`` (True: it was the outermost); a closer for a bracket
+        further down closes those above first (``missing_closer``), else it stands for the due one."""
+        kinds, at = self.kinds, self.pos
+        want = _OPENER_OF[c]
+        if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
+            if want in kinds or (want == "[" and "(" in kinds):
+                while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
+                    due = _CLOSER_OF[kinds[-1]]
+                    self.log.add(Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at))
+                    self._pop(due, self.states[-1])
+                    self._value_done()
+                state = self.states[-1]
+            else:
+                due = _CLOSER_OF[kinds[-1]]
+                self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
+        if self._pop(_CLOSER_OF[kinds[-1]], state):
+            return True
+        self._value_done()
+        return False
+
+    def _pop(self, closer: str, state: int) -> bool:
+        if state == OBJ_KEY or state == ARR_VALUE:
+            self.out[self.marks[-1]] = ""
+            self.log.add(trailing_comma(closer, self.commas[-1]))
+        elif state not in CLOSABLE:
+            raise Fail(self.pos)  # `{"a": }` or `{"a" }`
+        self.out.append("]" if closer == ")" else closer)
+        self.kinds.pop()
+        self.states.pop()
+        self.marks.pop()
+        self.commas.pop()
+        return not self.kinds
+
+    def _value_done(self) -> None:
+        if self.kinds:
+            self.states[-1] = OBJ_NEXT if self.kinds[-1] == "{" else ARR_NEXT
