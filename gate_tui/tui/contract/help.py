@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from gate_tui.tui.contract.keys import ACTIONS, TREE_ACTIONS
+from gate_tui.tui.contract.keys import ACTIONS, FILE_COMMANDS, TREE_ACTIONS, hint
 from gate_tui.tui.keymap import key_display
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import line, lines, plain
@@ -36,6 +36,9 @@ def help_content() -> Content:
         rows.append(line(f"  {'':<22}", (action.help, DIM)))
     for keys, what in EXTRA_KEYS:
         rows.append(line((f"  {keys:<22}", "bold"), what))
+    rows += [Content(""), plain(f"In the command palette ({hint('command_palette')}) too", "bold underline")]
+    for name, what, _action in FILE_COMMANDS:
+        rows.append(line((f"  {name:<22}", "bold"), (what, DIM)))
     rows += [Content(""), plain("Validity", "bold underline")] + [plain(text) for text in RULES]
     rows += [Content(""), plain("Esc or F1 closes this screen.", DIM)]
     return lines(rows)
