@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual import events
@@ -170,29 +171,25 @@ class ContractApp(ContractFileActions):
             self.notify(problem, severity="warning", markup=False)
         self.refresh_value()
 
-    def action_undo(self) -> None:
-        focused = self.focused
-        if isinstance(focused, TextArea):  # the reply pane or a text leaf: undo typing there
-            focused.action_undo()
-            return
-        if isinstance(focused, Input):
+    def action_undo_transition(self) -> None:
+        """Undo the last change, from anywhere. A text area with typing to undo (the reply
+        pane, a text leaf) takes Ctrl+Z itself first; the reply pane falls through to this
+        once it has none (so Ctrl+Z right after Ctrl+J undoes the reply), as in the gate editor."""
+        if isinstance(self.focused, Input):
             return  # a one-line edit in progress: Escape cancels it
-        if self.editor.undo():
-            self.close_editor()
-            self.refresh_value()
-        else:
-            self.notify("Nothing to undo.", markup=False, timeout=2)
+        self._move(self.editor.undo, "Nothing to undo.")
 
-    def action_redo(self) -> None:
-        focused = self.focused
-        if isinstance(focused, TextArea):
-            focused.action_redo()
+    def action_redo_transition(self) -> None:
+        if isinstance(self.focused, Input):
             return
-        if self.editor.redo():
+        self._move(self.editor.redo, "Nothing to redo.")
+
+    def _move(self, move: Callable[[], bool], nothing: str) -> None:
+        if move():
             self.close_editor()
             self.refresh_value()
         else:
-            self.notify("Nothing to redo.", markup=False, timeout=2)
+            self.notify(nothing, markup=False, timeout=2)
 
     def action_clear_reply(self) -> None:
         """Empty the reply pane as one text edit (Undo in the pane brings it back)."""

@@ -9,7 +9,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from gate_tui.tui.contract.keys import ACTIONS, FILE_COMMANDS, TREE_ACTIONS, hint
+from gate_tui.tui.contract import keys
+from gate_tui.tui.contract.keys import FILE_COMMANDS, hint
 from gate_tui.tui.keymap import key_display
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import line, lines, plain
@@ -31,11 +32,11 @@ RULES = (
 
 def help_content() -> Content:
     rows = [plain("Keys", "bold underline")]
-    for action in (*ACTIONS, *TREE_ACTIONS):
+    for action in (*keys.ACTIONS, *keys.TREE_ACTIONS):  # read at call time: the one table
         rows.append(line((f"  {key_display(action.keys):<22}", "bold"), action.name))
         rows.append(line(f"  {'':<22}", (action.help, DIM)))
-    for keys, what in EXTRA_KEYS:
-        rows.append(line((f"  {keys:<22}", "bold"), what))
+    for key, what in EXTRA_KEYS:
+        rows.append(line((f"  {key:<22}", "bold"), what))
     rows += [Content(""), plain(f"In the command palette ({hint('command_palette')}) too", "bold underline")]
     for name, what, _action in FILE_COMMANDS:
         rows.append(line((f"  {name:<22}", "bold"), (what, DIM)))

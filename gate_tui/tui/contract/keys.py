@@ -14,10 +14,10 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
     KeyAction("apply_reply", "ctrl+j,ctrl+enter", "apply_reply", "Apply", "Apply reply", "Take the reply's JSON as the current value; the contract says VALID or INVALID", priority=True),
     KeyAction("focus_tree", "f3", "focus_tree", "Tree", "Focus value tree", "Move to the tree; Enter edits the selected leaf"),
-    KeyAction("undo", "ctrl+z", "undo", "Undo", "Undo", "Undo the last change (in the reply pane it undoes typing)"),
-    KeyAction("redo", "ctrl+y", "redo", "Redo", "Redo", "Redo the change undone last"),
+    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last change, from any pane (in the reply pane or a text edit: its own typing first)"),
+    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
-    KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)"),
+    KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
     KeyAction("command_palette", "ctrl+p", "command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal)", priority=True),
 )
