@@ -37,7 +37,8 @@ def hint(action_id: str) -> str:
     """The key of an action as the footer and titles show it (``Ctrl+J``), from the table."""
     for action in (*ACTIONS, *TREE_ACTIONS):
         if action.id == action_id:
-            return key_display(action.keys.split(",")[0])
+            key = action.keys.split(",")[0]
+            return key if len(key) == 1 else key_display(key)  # "e", not "E" (that reads as Shift+E)
     raise KeyError(action_id)
 
 

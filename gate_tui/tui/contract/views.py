@@ -49,7 +49,7 @@ def current_errors(result: ContractResult) -> Content:
     rows += [error_line(error) for error in result.errors[:MAX_ERRORS_SHOWN]]
     if len(result.errors) > MAX_ERRORS_SHOWN:
         rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
-    rows.append(plain("F3 then Enter edits a leaf; F2 pastes another reply.", DIM))
+    rows.append(plain(f"{hint('focus_tree')} then Enter edits a leaf; {hint('focus_reply')} pastes another reply.", DIM))
     return lines(rows)
 
 
