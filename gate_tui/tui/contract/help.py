@@ -10,8 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gate_tui.tui.contract import keys
-from gate_tui.tui.contract.keys import FILE_COMMANDS, hint
-from gate_tui.tui.keymap import key_display
+from gate_tui.tui.contract.keys import FILE_COMMANDS, hint, shown_keys
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import line, lines, plain
 
@@ -32,8 +31,12 @@ RULES = (
 
 def help_content() -> Content:
     rows = [plain("Keys", "bold underline")]
+    seen: set[str] = set()
     for action in (*keys.ACTIONS, *keys.TREE_ACTIONS):  # read at call time: the one table
-        rows.append(line((f"  {key_display(action.keys):<22}", "bold"), action.name))
+        if action.id in seen:
+            continue  # F1 is bound in the tree too; list it once
+        seen.add(action.id)
+        rows.append(line((f"  {shown_keys(action.keys):<22}", "bold"), action.name))
         rows.append(line(f"  {'':<22}", (action.help, DIM)))
     for key, what in EXTRA_KEYS:
         rows.append(line((f"  {key:<22}", "bold"), what))

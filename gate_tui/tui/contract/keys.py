@@ -37,9 +37,14 @@ def hint(action_id: str) -> str:
     """The key of an action as the footer and titles show it (``Ctrl+J``), from the table."""
     for action in (*ACTIONS, *TREE_ACTIONS):
         if action.id == action_id:
-            key = action.keys.split(",")[0]
-            return key if len(key) == 1 else key_display(key)  # "e", not "E" (that reads as Shift+E)
+            return shown_keys(action.keys.split(",")[0])
     raise KeyError(action_id)
+
+
+def shown_keys(keys: str) -> str:
+    """``ctrl+j,ctrl+enter`` → ``Ctrl+J / Ctrl+Enter``; a letter stays as typed ("e", not
+    "E", which reads as Shift+E)."""
+    return " / ".join(key if len(key) == 1 else key_display(key) for key in keys.split(","))
 
 
 def bindings(actions: tuple[KeyAction, ...] = ACTIONS) -> list[Binding]:
