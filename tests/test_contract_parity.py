@@ -186,3 +186,22 @@ async def test_undo_in_the_reply_pane_falls_through_to_the_change(game) -> None:
         await pilot.press("x", "ctrl+z")  # typing is undone first
         await wait_for(pilot, lambda: app.query_one("#reply").text == "", message="typing undone")
         assert app.editor.index == 1
+
+
+def test_sessions_of_a_contract_file_on_the_command_line(game) -> None:
+    import os
+    import subprocess
+    import sys
+
+    editor = ContractEditor(game)
+    assert open_session(editor, new=True) is None
+    editor.apply_reply(game.sample_path("lying").read_text())
+    editor.close()
+    script = Path(sys.executable).with_name("gate-tui")
+    done = subprocess.run([str(script), "sessions", "--config", game.path], capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith(editor.folder.name))
+    assert row.split()[-3:] == ["1", "INVALID", "open"]
+    assert all(line.startswith(("NAME", "contract-llm_result_v1-")) for line in done.stdout.splitlines())
+    report = subprocess.run([str(script), "report", editor.folder.name], capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    assert "decision: **INVALID (6 errors)**" in report.stdout

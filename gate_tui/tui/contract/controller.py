@@ -256,7 +256,8 @@ class ContractEditor:
     def report(self) -> str:
         """A Markdown report: the decision, every error, the timeline and the value."""
         result = self.result
-        verdict = "no value yet" if result is None else ("VALID" if result.ok else f"INVALID ({len(result.errors)} errors)")
+        count = 0 if result is None else len(result.errors)
+        verdict = "no value yet" if result is None else ("VALID" if result.ok else f"INVALID ({count} error{'s' * (count != 1)})")
         rows = [f"# Contract report: {self.contract.title}", "", f"- contract: `{self.contract.path}`", f"- decision: **{verdict}**"]
         if result is not None and result.errors:
             rows += ["", "## Errors", ""] + [f"- `{e.path or '/'}` {e.code}: {_md(e.message)}" for e in result.errors]
