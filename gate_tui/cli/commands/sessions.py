@@ -21,5 +21,7 @@ def run(ns: argparse.Namespace) -> int:
     except ImportError as exc:
         return cannot_start("the sessions command", exc)
     path = Path(ns.config) if ns.config else None
-    # A contract has no gate fingerprint to compare: its sessions are found by file name.
-    return exit_code(sessions_command(path, gate_config=path is None or not looks_like_contract(path)))
+    if path is not None and looks_like_contract(path):
+        # A contract has no gate fingerprint to compare: its sessions are found by file name.
+        return exit_code(sessions_command(path, gate_config=False))
+    return exit_code(sessions_command(path))

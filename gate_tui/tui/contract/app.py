@@ -53,7 +53,7 @@ CSS = """
 """
 
 
-def contract_commands() -> type[Provider]:
+def contract_palette() -> type[Provider]:
     """The command palette's provider, imported when the palette first opens."""
     from gate_tui.tui.contract.commands import ContractCommands
 
@@ -66,7 +66,7 @@ class ContractApp(ContractFileActions):
     CSS = CSS
     TITLE = "gate-tui contract"
     BINDINGS: ClassVar[list[Binding]] = bindings()  # type: ignore[assignment]
-    COMMANDS = App.COMMANDS | {contract_commands}
+    COMMANDS = App.COMMANDS | {contract_palette}
 
     def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None) -> None:
         super().__init__()
