@@ -17,7 +17,7 @@ from gate_tui.session.commands import sessions_command
 from gate_tui.tui.contract.app import ContractApp
 from gate_tui.tui.contract.commands import contract_commands
 from gate_tui.tui.contract.controller import ContractEditor
-from gate_tui.tui.contract.help import ContractHelp, help_content
+from gate_tui.tui.contract.help import ContractHelp, help_text
 from gate_tui.tui.contract.sessions import open_session
 from gate_tui.tui.screens.path_prompt import PathScreen
 from tests.tui_helpers import answer_path, run_command, screen_text, wait_for
@@ -96,7 +96,7 @@ async def test_the_palette_lists_every_contract_action_and_runs_them(game) -> No
         await wait_for(pilot, lambda: app.editor.index == 1, message="redone from the palette")
         await run_command(pilot, app, "Help")
         await wait_for(pilot, lambda: isinstance(app.screen, ContractHelp), message="help from the palette")
-        assert "Open value…" in help_content().plain and "In the command palette (Ctrl+P) too" in help_content().plain
+        assert "Open value…" in help_text() and "In the command palette (Ctrl+P) too" in help_text()
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ContractHelp))
         app.post_message(events.Paste("some text"))
@@ -171,7 +171,7 @@ def test_key_hints_come_from_the_key_table(game, monkeypatch) -> None:
     moved = tuple(a._replace(keys="f9") if a.id == "apply_reply" else a for a in keys.ACTIONS)
     monkeypatch.setattr(keys, "ACTIONS", moved)
     assert keys.hint("apply_reply") == "F9"
-    assert "F9" in help_content().plain and "Ctrl+J" not in help_content().plain
+    assert "F9" in help_text() and "Ctrl+J" not in help_text()
 
 
 async def test_undo_in_the_reply_pane_falls_through_to_the_change(game) -> None:
@@ -205,3 +205,10 @@ def test_sessions_of_a_contract_file_on_the_command_line(game) -> None:
     assert all(line.startswith(("NAME", "contract-llm_result_v1-")) for line in done.stdout.splitlines())
     report = subprocess.run([str(script), "report", editor.folder.name], capture_output=True, text=True, timeout=60, env=os.environ.copy())
     assert "decision: **INVALID (6 errors)**" in report.stdout
+
+
+def test_help_wraps_inside_its_columns_at_80_columns() -> None:
+    text = help_text(70)  # the help box at 80 columns, less its border and padding
+    flush_left = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(" ")]
+    assert flush_left == ["Keys", "In the command palette (Ctrl+P) too", "Validity", "The contract decides, never the model and never the editor:", "Esc or F1 closes this screen."]
+    assert "\n" + " " * 23 + "leaf " in text  # F3's help, wrapped under its own column
