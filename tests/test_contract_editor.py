@@ -16,7 +16,7 @@ from gate_tui.session.journal import read_journal
 from gate_tui.tui.contract.app import ContractApp
 from gate_tui.tui.contract.controller import ContractEditor
 from gate_tui.tui.contract.tree import ValueTree
-from tests.tui_helpers import DANGEROUS, screen_text, wait_for
+from tests.tui_helpers import DANGEROUS, answer_path, screen_text, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACTS = ROOT / "sample_configs" / "contracts"
@@ -104,9 +104,10 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
         await wait_for(pilot, lambda: app.editor.value["relationshipDeltas"]["mira"] == 40)
         assert "INVALID (4 errors)" in app.query_one("#contract-decision").render().plain  # type: ignore[attr-defined]
         journal = app.editor.folder / "journal.jsonl"
-        # export writes the current value and a report into the session folder
+        # export asks where, then writes the current value there
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: (app.editor.folder / "report.md").is_file(), message="export written")
+        await answer_path(pilot, app, app.editor.folder / "value.json")
+        await wait_for(pilot, lambda: (app.editor.folder / "value.json").is_file(), message="export written")
         assert json.loads((app.editor.folder / "value.json").read_text())["relationshipDeltas"] == {"mira": 40}
         # F1 shows the keys from the key table
         await pilot.press("f1")
@@ -116,7 +117,7 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
     read = read_journal(journal)
     kinds = [record["kind"] for record in read.records]
     assert read.header["mode"] == "contract" and read.header["config_title"] == game.title
-    assert kinds == ["change", "change", "change", "change", "undo", "undo", "redo"]
+    assert kinds == ["change", "change", "change", "change", "undo", "undo", "redo", "close"]
     assert read.records[1]["value"]["emotion"] == "sad" and read.records[1]["actor"] == "user"
 
 

@@ -72,8 +72,8 @@ class SessionInfo:
 def summarize(directory: Path, fingerprint: str | None = None) -> SessionInfo | None:
     """The summary of the session in ``directory`` (None when it has no journal).
 
-    Streams the journal (nothing is kept per record), so listing sessions stays cheap in
-    memory however long their journals are.
+    Streams the journal (nothing is kept per record but a contract change's one flag), so
+    listing sessions stays cheap in memory however long their journals are.
     """
     paths = folder_paths(directory)
     stream = JournalStream(paths.journal)
@@ -81,22 +81,24 @@ def summarize(directory: Path, fingerprint: str | None = None) -> SessionInfo | 
     last_move: dict[str, Any] | None = None
     last: dict[str, Any] | None = None
     closed = False
+    contract = ContractHistory()
     for record in stream.records():
         kind = record.get("kind")
         last = record
-        if kind in STATE_KINDS:
+        contract.take(record)
+        if kind in (*STATE_KINDS, "change"):  # "change": a contract session's (gates write edit / reply)
             transitions += 1
             last_move = record
         elif kind == "rejected":
             rejected += 1
-        if kind in (*STATE_KINDS, "open", "close"):
+        if kind in (*STATE_KINDS, "change", "open", "close"):
             closed = kind == "close"
     if not stream.exists:
         return None
     header = stream.header or {}
     damaged = stream.error or (None if stream.header else "journal has no readable header")
     found = str(header.get("fingerprint") or "")
-    passed, decision = _decision(last_move)
+    passed, decision = contract.decision() if header.get("mode") == "contract" else _decision(last_move)
     return SessionInfo(
         name=directory.name,
         directory=directory,
@@ -163,6 +165,32 @@ def find_session(name: str, root: Path | None = None) -> Path | None:
 def _without_path(root: Path | None, config: GateConfig) -> list[SessionInfo]:
     """Sessions started without a config file (the bundled default) match by fingerprint."""
     return [info for info in list_sessions(root, None, config) if not info.config_path]
+
+
+class ContractHistory:
+    """A contract session's VALID / INVALID, followed through its changes, undos and redos.
+
+    Contract journals carry each change's ``ok`` and move by step index on undo / redo, so
+    the current step's verdict is known only by following the history (one flag per change).
+    """
+
+    def __init__(self) -> None:
+        self.oks: list[bool | None] = [None]  # step 0: no value yet
+        self.index = 0
+
+    def take(self, record: dict[str, Any]) -> None:
+        kind, index = record.get("kind"), record.get("index")
+        if kind == "change" and isinstance(record.get("value"), dict):
+            del self.oks[self.index + 1 :]
+            ok = record.get("ok")
+            self.oks.append(ok if isinstance(ok, bool) else None)
+            self.index += 1
+        elif kind in ("undo", "redo") and type(index) is int and 0 <= index < len(self.oks):
+            self.index = index
+
+    def decision(self) -> tuple[bool | None, str]:
+        ok = self.oks[self.index]
+        return ok, NO_DECISION if ok is None else ("VALID" if ok else "INVALID")
 
 
 def _decision(record: dict[str, Any] | None) -> tuple[bool | None, str]:

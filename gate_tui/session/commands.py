@@ -31,11 +31,15 @@ EXIT_ERROR = 2
 COLUMNS = ("NAME", "CONFIG", "STARTED", "TRANSITIONS", "DECISION", "STATE")
 
 
-def sessions_command(config_path: Path | None, *, root: Path | None = None, out: TextIO | None = None) -> int:
-    """Print a table of the saved sessions (only those of ``config_path`` when given)."""
+def sessions_command(config_path: Path | None, *, root: Path | None = None, out: TextIO | None = None, gate_config: bool = True) -> int:
+    """Print a table of the saved sessions (only those of ``config_path`` when given).
+
+    ``gate_config=False``: ``config_path`` is a contract, which has no gate fingerprint;
+    its sessions are those whose header names that file.
+    """
     out = out or sys.stdout
     fingerprint: str | None = None
-    if config_path is not None:
+    if config_path is not None and gate_config:
         loaded = check_config(config_path)
         if loaded.config is None:
             return _fail(f"cannot read config: {loaded.problems[0]}")

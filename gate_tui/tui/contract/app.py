@@ -5,20 +5,22 @@ Built from the gate editor's parts where they fit (the reply pane, the key table
 live in :mod:`gate_tui.tui.contract.controller`. The app never decides validity: every
 value it shows went through ``check_contract``.
 
-Keys: F1 help · F2 reply · Ctrl+J apply · F3 tree · Enter edit the selected leaf (text or a number
-typed, an enum or a boolean picked from a list; Escape cancels) · e edit a node as JSON
-(objects and lists too) · Delete remove a key ·
-Ctrl+Z / Ctrl+Y undo / redo · Ctrl+E export value.json + report.md · Ctrl+Q quit.
+Keys come from :mod:`gate_tui.tui.contract.keys` (F1 lists them); Enter on a tree leaf edits
+it (text or a number typed, an enum or a boolean picked from a list; Escape cancels). The
+command palette (Ctrl+P) names every action; the file commands live in
+:mod:`gate_tui.tui.contract.file_actions`.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
+from textual.command import Provider
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, OptionList, Static, TextArea
@@ -26,7 +28,8 @@ from textual.widgets.option_list import Option
 
 from gate_tui.contracts.loading import Contract
 from gate_tui.tui.contract.controller import ContractEditor
-from gate_tui.tui.contract.keys import bindings
+from gate_tui.tui.contract.file_actions import ContractFileActions
+from gate_tui.tui.contract.keys import bindings, hint
 from gate_tui.tui.contract.tree import ValueTree
 from gate_tui.tui.contract.views import current_errors, decision, preview
 from gate_tui.tui.text import line, plain
@@ -50,12 +53,20 @@ CSS = """
 """
 
 
-class ContractApp(App[int]):
+def contract_palette() -> type[Provider]:
+    """The command palette's provider, imported when the palette first opens."""
+    from gate_tui.tui.contract.commands import ContractCommands
+
+    return ContractCommands
+
+
+class ContractApp(ContractFileActions):
     """Contract mode; ``journal=False`` keeps the session in memory (tests, screenshots)."""
 
     CSS = CSS
     TITLE = "gate-tui contract"
     BINDINGS: ClassVar[list[Binding]] = bindings()  # type: ignore[assignment]
+    COMMANDS = App.COMMANDS | {contract_palette}
 
     def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None) -> None:
         super().__init__()
@@ -87,8 +98,8 @@ class ContractApp(App[int]):
             notice = open_session(self.editor, new=self.new)
             if notice is not None:
                 self.notify(notice, severity="information" if notice.startswith("resumed") else "warning", markup=False)
-        self.query_one(ReplyPane).border_title = "Reply · F2 · Ctrl+J apply"
-        self.query_one(ValueTree).border_title = "Value · F3 · Enter edit"
+        self.query_one(ReplyPane).border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
+        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink
@@ -160,37 +171,35 @@ class ContractApp(App[int]):
             self.notify(problem, severity="warning", markup=False)
         self.refresh_value()
 
-    def action_undo(self) -> None:
-        focused = self.focused
-        if isinstance(focused, TextArea):  # the reply pane or a text leaf: undo typing there
-            focused.action_undo()
-            return
-        if isinstance(focused, Input):
+    def action_undo_transition(self) -> None:
+        """Undo the last change, from anywhere. A text area with typing to undo (the reply
+        pane, a text leaf) takes Ctrl+Z itself first; the reply pane falls through to this
+        once it has none (so Ctrl+Z right after Ctrl+J undoes the reply), as in the gate editor."""
+        if isinstance(self.focused, Input):
             return  # a one-line edit in progress: Escape cancels it
-        if self.editor.undo():
+        self._move(self.editor.undo, "Nothing to undo.")
+
+    def action_redo_transition(self) -> None:
+        if isinstance(self.focused, Input):
+            return
+        self._move(self.editor.redo, "Nothing to redo.")
+
+    def _move(self, move: Callable[[], bool], nothing: str) -> None:
+        if move():
             self.close_editor()
             self.refresh_value()
         else:
-            self.notify("Nothing to undo.", markup=False, timeout=2)
+            self.notify(nothing, markup=False, timeout=2)
 
-    def action_redo(self) -> None:
-        focused = self.focused
-        if isinstance(focused, TextArea):
-            focused.action_redo()
+    def action_clear_reply(self) -> None:
+        """Empty the reply pane as one text edit (Undo in the pane brings it back)."""
+        area = self.query_one(ReplyPane).text_area
+        if not area.text:
+            self.notify("The reply pane is empty already.", markup=False, timeout=2)
             return
-        if self.editor.redo():
-            self.close_editor()
-            self.refresh_value()
-        else:
-            self.notify("Nothing to redo.", markup=False, timeout=2)
-
-    def action_export(self) -> None:
-        written, problem = self.editor.export()
-        if written is None:
-            self.notify(problem or "nothing exported", severity="warning", markup=False)
-            return
-        report, problem = self.editor.write_report()
-        self.notify(f"wrote {written}" + (f" and {report}" if report else f"; report: {problem}"), markup=False)
+        area.clear_text()
+        area.focus()
+        self.notify(f"Reply pane cleared ({hint('undo')} in the pane brings the text back).", markup=False, timeout=3)
 
     def remove_path(self, path: str) -> None:
         _result, problem = self.editor.remove(path)
@@ -215,8 +224,7 @@ class ContractApp(App[int]):
         self.editing = (path, kind, choices)
         bar = self.query_one("#edit-bar", Vertical)
         bar.border_title = plain(f"Edit {path or '/'} ({kind}) · Enter set · Escape cancel", one_line=True)  # a key is data, never markup
-        hint = self.query_one("#edit-hint", Static)
-        hint.update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
+        self.query_one("#edit-hint", Static).update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
         if choices:
             options = [Option(plain(json.dumps(choice, ensure_ascii=False)), id=str(index)) for index, choice in enumerate(choices)]
             widget: Any = OptionList(*options, id="edit-choices", markup=False)
@@ -224,7 +232,7 @@ class ContractApp(App[int]):
                 widget.highlighted = choices.index(current)
         elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):
             # Long or multi-line text: an Input would keep only the first line.
-            bar.border_title = plain(f"Edit {path or '/'} (text) · Ctrl+J set · Escape cancel", one_line=True)
+            bar.border_title = plain(f"Edit {path or '/'} (text) · {hint('apply_reply')} set · Escape cancel", one_line=True)
             widget = TextArea(current, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
             widget.cursor_blink = self.blink
         else:
@@ -242,7 +250,7 @@ class ContractApp(App[int]):
         self.close_editor()
         self.editing = (path, "json", [])
         bar = self.query_one("#edit-bar", Vertical)
-        bar.border_title = plain(f"Edit {path or '/'} as JSON · Ctrl+J set · Escape cancel", one_line=True)
+        bar.border_title = plain(f"Edit {path or '/'} as JSON · {hint('apply_reply')} set · Escape cancel", one_line=True)
         self.query_one("#edit-hint", Static).update(plain("Any JSON value; the contract judges it once set.", "dim"))
         text = "" if current is None else json.dumps(current, indent=2, ensure_ascii=False)
         widget = TextArea(text, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")

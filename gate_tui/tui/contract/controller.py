@@ -10,9 +10,9 @@ The session: a linear history of values (undo / redo move in it; a new change af
 undo drops the undone ones), each change appended to a journal before the editor shows
 it (``journal.jsonl`` in the session folder, fsync'd by
 :class:`~gate_tui.session.journal.JournalWriter`), an export of the current value as
-JSON and a Markdown report, both written atomically. Resuming a contract session from its
-journal is not offered yet (the journal is complete enough to replay: every record
-carries the whole value).
+JSON and a Markdown report, both written atomically, and "Open value…" (a JSON file made
+the current value as a user edit). Resuming replays the journal (every change record
+carries the whole value; see :mod:`gate_tui.tui.contract.sessions`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.patching import coerce, leaf_kind, remove_at, schema_at, set_at, value_at
 from gate_tui.contracts.results import ContractResult
 from gate_tui.safe_text import visible
+
+MAX_VALUE_BYTES = 5_000_000
+"""The largest value file "Open value…" reads (as the gate editor's state files)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,32 @@ class ContractEditor:
             return None, problem
         return self._check_patch(patched, f"removed {path}")
 
+    def open_value(self, path: Path) -> tuple[bool, str | None]:
+        """"Open value…": a JSON file becomes the current value, as a user edit the contract
+        judges. ``(changed, problem)``: a problem changes nothing; the current value again
+        records nothing. An invalid value is kept, as an invalid reply is (it is there to be fixed).
+        """
+        from gate_tui.safe_read import read_regular
+
+        try:
+            data = read_regular(path, MAX_VALUE_BYTES, "value file")
+        except FileNotFoundError:
+            return False, f"{path} does not exist"
+        if isinstance(data, str):
+            return False, f"{path} {data}"
+        try:
+            value = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            return False, f"{path} is not UTF-8 text"
+        except (ValueError, RecursionError) as exc:
+            return False, f"{path} is not valid JSON ({exc})"
+        if not isinstance(value, dict):
+            return False, f"{path} does not hold a JSON object"
+        if value == self.value:
+            return False, None
+        _result, problem = self._check_patch(value, f"opened {visible(path.name, one_line=True)}")
+        return True, problem
+
     def _check_patch(self, patched: dict[str, Any], label: str) -> tuple[ContractResult, str | None]:
         result = check_contract(patched, self.contract)  # the system, not the editor, decides
         return result, self._push(Step(result.value, result, "user", label))
@@ -178,6 +207,8 @@ class ContractEditor:
 
     def close(self) -> None:
         if self._journal is not None:
+            if not self._journal.closed:  # a clean exit, as gate sessions mark it (`gate-tui sessions`)
+                self._record({"kind": "close"})
             self._journal.close()
         if self.lock is not None:
             self.lock.release()
@@ -186,6 +217,7 @@ class ContractEditor:
     def attach(self, folder: Path, journal: Any, lock: Any) -> None:
         """Write to an existing session (resumed by :mod:`gate_tui.tui.contract.sessions`)."""
         self.folder, self._journal, self.lock = folder, journal, lock
+        self._record({"kind": "open"})  # reopened: until a "close" follows, it was not left cleanly
 
     def replay(self, records: list[dict[str, Any]]) -> None:
         """Rebuild the history from journal records; each value is checked again.
@@ -224,7 +256,8 @@ class ContractEditor:
     def report(self) -> str:
         """A Markdown report: the decision, every error, the timeline and the value."""
         result = self.result
-        verdict = "no value yet" if result is None else ("VALID" if result.ok else f"INVALID ({len(result.errors)} errors)")
+        count = 0 if result is None else len(result.errors)
+        verdict = "no value yet" if result is None else ("VALID" if result.ok else f"INVALID ({count} error{'s' * (count != 1)})")
         rows = [f"# Contract report: {self.contract.title}", "", f"- contract: `{self.contract.path}`", f"- decision: **{verdict}**"]
         if result is not None and result.errors:
             rows += ["", "## Errors", ""] + [f"- `{e.path or '/'}` {e.code}: {_md(e.message)}" for e in result.errors]

@@ -1,27 +1,50 @@
 """Contract mode's key bindings: one table (the gate editor's :class:`KeyAction` rows) that
-feeds the app's bindings, the tree's bindings and the footer, so they never disagree."""
+feeds the app's bindings, the tree's bindings, the footer, the help screen, the pane titles
+and the command palette, so they never disagree. ``FILE_COMMANDS`` are the file commands
+without a key of their own (palette only), named as the gate editor names its own."""
 
 from __future__ import annotations
 
 from textual.binding import Binding
 
-from gate_tui.tui.keymap import KeyAction
+from gate_tui.tui.keymap import KeyAction, key_display
 
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
     KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
     KeyAction("apply_reply", "ctrl+j,ctrl+enter", "apply_reply", "Apply", "Apply reply", "Take the reply's JSON as the current value; the contract says VALID or INVALID", priority=True),
     KeyAction("focus_tree", "f3", "focus_tree", "Tree", "Focus value tree", "Move to the tree; Enter edits the selected leaf"),
-    KeyAction("undo", "ctrl+z", "undo", "Undo", "Undo", "Undo the last change (in the reply pane it undoes typing)"),
-    KeyAction("redo", "ctrl+y", "redo", "Redo", "Redo", "Redo the change undone last"),
-    KeyAction("export", "ctrl+e", "export", "Export", "Export value and report", "Write value.json and report.md to the session folder"),
+    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last change, from any pane (in the reply pane or a text edit: its own typing first)"),
+    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
+    KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
+    KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
+    KeyAction("command_palette", "ctrl+p", "command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal)", priority=True),
+)
+FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
+    ("Save value as…", "Write the current value as JSON to a file you name (Open value… reads it back)", "export_value"),
+    ("Open value…", "Load a JSON file as the current value, a user edit the contract judges", "open_value"),
+    ("Export report…", "Write a Markdown report of this session (decision, errors, timeline, value)", "export_report"),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("edit_json", "e", "edit_json", "JSON", "Edit as JSON", "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)"),
     KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
     KeyAction("remove_node", "delete", "remove_node", "Remove", "Remove key", "Remove the selected key or item (an extra key, say)"),
 )
+
+
+def hint(action_id: str) -> str:
+    """The key of an action as the footer and titles show it (``Ctrl+J``), from the table."""
+    for action in (*ACTIONS, *TREE_ACTIONS):
+        if action.id == action_id:
+            return shown_keys(action.keys.split(",")[0])
+    raise KeyError(action_id)
+
+
+def shown_keys(keys: str) -> str:
+    """``ctrl+j,ctrl+enter`` → ``Ctrl+J / Ctrl+Enter``; a letter stays as typed ("e", not
+    "E", which reads as Shift+E)."""
+    return " / ".join(key if len(key) == 1 else key_display(key) for key in keys.split(","))
 
 
 def bindings(actions: tuple[KeyAction, ...] = ACTIONS) -> list[Binding]:

@@ -11,6 +11,7 @@ from textual.content import Content
 
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ContractResult
+from gate_tui.tui.contract.keys import hint
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE
 from gate_tui.tui.text import line, lines, plain, visible
 
@@ -37,7 +38,7 @@ def preview(result: ContractResult) -> Content:
         guess = "GUESS " if repair.certainty == "guess" else ""
         rows.append(line((f"repaired {guess}line {repair.line}:{repair.column}: ", DIM), repair.message))
     if result.ok and not result.repairs:
-        rows.append(plain("Ctrl+J takes this value.", DIM))
+        rows.append(plain(f"{hint('apply_reply')} takes this value.", DIM))
     return lines(rows)
 
 
@@ -48,7 +49,7 @@ def current_errors(result: ContractResult) -> Content:
     rows += [error_line(error) for error in result.errors[:MAX_ERRORS_SHOWN]]
     if len(result.errors) > MAX_ERRORS_SHOWN:
         rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
-    rows.append(plain("F3 then Enter edits a leaf; F2 pastes another reply.", DIM))
+    rows.append(plain(f"{hint('focus_tree')} then Enter edits a leaf; {hint('focus_reply')} pastes another reply.", DIM))
     return lines(rows)
 
 
