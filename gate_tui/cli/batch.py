@@ -168,6 +168,10 @@ class LineChecker:
         reply = item["reply"]
         if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
             return self._bad(number, ident, "invalid_type", f"line {number}: reply must be text or a JSON object", stats, "reply")
+        return self._check(number, ident, item, reply, stats)
+
+    def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
+        """The record of a well-formed line (a subclass checks against something else)."""
         previous: Any = self.previous
         if item.get("previous") is not None:
             previous, problem = state_from_json(item["previous"])

@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 from gate_tui.cli.batch import BatchSettings, BatchStats, LineChecker
-from gate_tui.cli.batch import _id_json as id_json  # the gate batch's own id echo, shared
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import contract_from_schema
 from gate_tui.contracts.results import ContractError, ContractResult
@@ -39,15 +38,8 @@ class ContractLineChecker(LineChecker):
         self.contract = contract
         self.envelope = bool(settings.config.get("envelope"))
 
-    def _item(self, number: int, item: Any, stats: BatchStats) -> bytes:
-        if not isinstance(item, dict):
-            return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
-        ident = id_json(item.get("id"))
-        if "reply" not in item:
-            return self._bad(number, ident, "missing_key", f'line {number} has no "reply"', stats, "reply")
-        reply = item["reply"]
-        if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
-            return self._bad(number, ident, "invalid_type", f"line {number}: reply must be text or a JSON object", stats, "reply")
+    def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
+        """A well-formed line (the gate batch checked its shape): the reply against the contract."""
         return self._emit(ident, number, check_contract(reply, self.contract), stats)
 
     def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
