@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
-from textual.command import Provider
 from textual.binding import Binding
+from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
