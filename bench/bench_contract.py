@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from timing import median_time  # noqa: E402  (bench/ is the script folder)
 
 from gate_tui.contracts.checking import check_contract  # noqa: E402
 from gate_tui.contracts.loading import load_contract  # noqa: E402
@@ -68,14 +68,6 @@ def fenced(inner: str) -> str:
     return f"Here is the next turn.\n\n```json\n{inner}\n```\n"
 
 
-def median_time(func: Callable[[], object], repeat: int, number: int) -> float:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            func()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
 
 
 def row(name: str, measured: str, goal: str, ok: bool | None) -> tuple[str, str, str, str]:

@@ -19,29 +19,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from timing import min_time  # noqa: E402  (bench/ is the script folder)
 
 from gate_tui import load_config, parse  # noqa: E402
 
 CONFIG = load_config(ROOT / "sample_configs" / "ml_project_intake.yaml")
 
 
-def median_time(func: Callable[[], object], repeat: int, number: int = 1) -> float:
-    """Median seconds per call over ``repeat`` rounds of ``number`` calls."""
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            func()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
 
 
 def inner_state() -> dict:
@@ -157,15 +147,6 @@ def bench_repairs(repeat: int) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def min_time(func: Callable[[], object], repeat: int, number: int) -> float:
-    """The fastest of ``repeat`` rounds: the least disturbed by other work on a shared machine."""
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            func()
-        samples.append((time.perf_counter() - start) / number)
-    return min(samples)
 
 
 def heavy_classes(size: int) -> dict[str, str]:

@@ -156,21 +156,20 @@ def render_text(name: str, result: ParseResult, color: bool = False) -> str:
             blocked = f" (blocked: classified {decision.blocked_value!r})" if decision.blocked_value else ""
             lines.append(f"  next gate: {decision.next_gate}{blocked}")
             lines.append(f"  next question: {decision.next_question}")
-    if result.errors:
-        lines.append(f"  errors ({len(result.errors)}):")
-        lines.extend(f"    - {_describe_error(error)}" for error in result.errors)
-    if result.repairs:
-        lines.append(f"  repairs applied ({len(result.repairs)}):")
-        lines.extend(f"    - {_repair_line(r)}" for r in result.repairs)
+    lines += listed("errors", [_describe_error(error) for error in result.errors])
+    lines += listed("repairs applied", [repair_line(r) for r in result.repairs])
     warnings = [w for w in result.warnings if not is_repair(w.code)]
-    if warnings:
-        lines.append(f"  warnings ({len(warnings)}):")
-        lines.extend(f"    - {_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings)
+    lines += listed("warnings", [f"{_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings])
     # Model and user text is data: no control character or bidi override reaches the terminal.
     return "\n".join(visible(row, one_line=True) for row in lines) + "\n"
 
 
-def _repair_line(repair: Repair) -> str:
+def listed(title: str, items: list[str]) -> list[str]:
+    """A section of the text summary: ``  title (n):`` and one ``    - item`` line each; none when empty."""
+    return [f"  {title} ({len(items)}):", *(f"    - {item}" for item in items)] if items else []
+
+
+def repair_line(repair: Repair) -> str:
     """``line 7:101: removed a trailing comma before '}' [trailing_comma]``; guesses say so first."""
     if repair.certainty == "guess":
         return f"GUESS at line {repair.line}:{repair.column}: {repair.message} [{repair.code}] — check it"

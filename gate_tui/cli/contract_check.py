@@ -13,12 +13,11 @@ import json
 import sys
 from typing import IO, Any
 
-from gate_tui.cli.check import Reply, readable_replies, use_color, worst
+from gate_tui.cli.check import Reply, listed, readable_replies, repair_line, use_color, worst
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_PASS, EXIT_USAGE
-from gate_tui.models import Repair
 from gate_tui.safe_text import visible
 
 
@@ -34,15 +33,9 @@ def result_for(reply: Reply, contract: Contract) -> ContractResult:
 def render_text(name: str, result: ContractResult, contract: Contract, color: bool = False) -> str:
     """A plain human summary: verdict, every error at its path, repairs, warnings."""
     lines = [f"{visible(name, one_line=True)}: {_verdict(result, contract, color)}"]
-    if result.errors:
-        lines.append(f"  errors ({len(result.errors)}):")
-        lines.extend(f"    - {describe_error(error)}" for error in result.errors)
-    if result.repairs:
-        lines.append(f"  repairs applied ({len(result.repairs)}):")
-        lines.extend(f"    - {repair_line(repair)}" for repair in result.repairs)
-    if result.warnings:
-        lines.append(f"  warnings ({len(result.warnings)}):")
-        lines.extend(f"    - {warning.message} [{warning.code}]" for warning in result.warnings)
+    lines += listed("errors", [describe_error(error) for error in result.errors])
+    lines += listed("repairs applied", [repair_line(repair) for repair in result.repairs])
+    lines += listed("warnings", [f"{warning.message} [{warning.code}]" for warning in result.warnings])
     return "\n".join(visible(row, one_line=True) for row in lines) + "\n"
 
 
@@ -50,12 +43,6 @@ def describe_error(error: ContractError) -> str:
     """``/choices/0/id: "x" is not a "uuid" (expected a valid uuid) [invalid_value]``."""
     detail = f" (expected {error.expected})" if error.expected and error.code == "invalid_value" else ""
     return f"{error.path or '/'}: {error.message}{detail} [{error.code}]"
-
-
-def repair_line(repair: Repair) -> str:
-    if repair.certainty == "guess":
-        return f"GUESS at line {repair.line}:{repair.column}: {repair.message} [{repair.code}] — check it"
-    return f"line {repair.line}:{repair.column}: {repair.message} [{repair.code}]"
 
 
 def verdict_value(result: ContractResult, contract: Contract) -> str | None:
