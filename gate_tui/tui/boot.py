@@ -151,7 +151,7 @@ class BootApp(PaneApp):
             if finished is not None:
                 from gate_tui.tui.session_words import finished_note
 
-                self.notify(visible(finished_note(finished)), title="New session", markup=False, timeout=15)
+                self.notify(visible(finished_note(finished)), title="New session", markup=False, timeout=8)
 
     def _newest_finished(self) -> SessionInfo | None:
         """The newest session of this config when it finished at PASS (so none was offered)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from gate_tui.session.paths import folder_paths
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
@@ -39,11 +38,12 @@ def human_time(at: str, now: datetime | None = None) -> str:
 
 def finished_note(info: SessionInfo) -> str:
     """What the editor says when it started anew because the newest session had passed."""
+    # Short: a toast this long would cover the decision panel of a small terminal. The
+    # folder is what `gate-tui sessions` lists, so the note names the session, not its path.
     when = human_time(info.last_at or info.started)
-    state = folder_paths(info.directory).state
     return (
-        f"Started a new session: the last one, {info.name}, finished at PASS ({when}). "
-        f"To continue from it, use Open state… (command palette) on {state}; `gate-tui report {info.name}` tells its story."
+        f"Started a new session: {info.name} finished at PASS ({when}). "
+        f"Open state… on its state.json reopens it; `gate-tui report {info.name}` tells its story."
     )
 
 
