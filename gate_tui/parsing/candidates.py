@@ -37,7 +37,7 @@ def has_preferred_key(value: dict[str, Any], keys: tuple[str, ...] = PREFERRED_K
     return isinstance(value.get("summary"), str) or isinstance(value.get("gates"), dict) or isinstance(value.get("status"), dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen init costs a call per field, on every reply
 class Candidate:
     """One object of a reply that could be the answer.
 

@@ -23,7 +23,6 @@ from gate_tui import warning_codes as codes
 from gate_tui.decision import decision_dict, status_dict, verdict_text
 from gate_tui.limits import DEFAULT_MAX_CHARS
 from gate_tui.models import (
-    CandidateInfo,
     GateConfig,
     GateState,
     ParseError,
@@ -57,16 +56,17 @@ class GateJsonParser:
         candidate: int | None = None,
     ) -> ParseResult:
         """See :func:`gate_tui.parse`."""
-        result, found, previous = self._parse(payload, gate_config, previous_state, actor, candidate)
+        fields, found, previous = self._parse(payload, gate_config, previous_state, actor, candidate)
         if found:
-            used_problem = None if result.ok else result.errors[0].message
+            errors = fields.get("errors")
+            used_problem = errors[0].message if errors else None
             policy = gate_config.policy
 
             def problem_of(other: Candidate) -> str | None:
                 return _candidate_problem(other, gate_config, previous, actor, policy)
 
-            result.candidates = [CandidateInfo.model_validate(info) for info in judged(found, used_problem, problem_of)]
-        return result
+            fields["candidates"] = judged(found, used_problem, problem_of)
+        return _result(fields)
 
     def _parse(
         self,
@@ -75,7 +75,8 @@ class GateJsonParser:
         previous_state: GateState | Mapping[str, Any] | None,
         actor: str,
         candidate: int | None,
-    ) -> tuple[ParseResult, list[Candidate], StateDict | None]:
+    ) -> tuple[dict[str, Any], list[Candidate], StateDict | None]:
+        """The fields of the result, the reply's candidates and the previous state as a dict."""
         if not isinstance(gate_config, GateConfig):
             raise TypeError("gate_config must be a GateConfig (use load_config to read one)")
         if actor not in ACTORS:
@@ -120,7 +121,7 @@ class GateJsonParser:
         value, error, source, span, repairs, notes = extract_parts(
             payload, self.max_chars, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate
         )
-        notes = {**notes, "listed": listed(payload, span, source, repairs, notes, value)}
+        notes["listed"] = listed(payload, span, source, repairs, notes, value)  # the notes are ours: a fresh dict
         if value is None:
             code = notes.get("error_code", "invalid_json")
             return None, repairs, source, _error(code, error or "No JSON object found in text", ""), notes
@@ -193,7 +194,7 @@ def _finish(
     repairs: list[RepairRecord],
     source: str | None,
     extraction_warnings: list[dict[str, Any]] | None = None,
-) -> ParseResult:
+) -> dict[str, Any]:
     warnings: list[Any] = proposal.warnings  # the proposal is ours: its list can grow here
     if repairs or extraction_warnings:
         warnings = [_repair_warning(r) for r in repairs] + (extraction_warnings or []) + warnings
@@ -205,18 +206,16 @@ def _finish(
     state = {"summary": proposal.summary, "gates": gates, "status": status_dict(decision)}
     if claimed is not None:
         warnings.extend(_disagreement(claimed, decision))
-    return _result(
-        {
-            "ok": True,
-            "canonical_state": state,
-            "decision": decision,
-            "diff": diff_dicts(previous, state, actor),
-            "warnings": warnings,
-            "repairs": repairs,
-            "claimed_status": claimed,
-            "source": source,
-        }
-    )
+    return {
+        "ok": True,
+        "canonical_state": state,
+        "decision": decision,
+        "diff": diff_dicts(previous, state, actor),
+        "warnings": warnings,
+        "repairs": repairs,
+        "claimed_status": claimed,
+        "source": source,
+    }
 
 
 def _apply_override(decision: dict[str, Any], override: bool | None) -> dict[str, Any]:
@@ -280,11 +279,12 @@ def _failed(
     source: str | None = None,
     claimed: dict[str, Any] | None = None,
     recovered: dict[str, Any] | None = None,
-) -> ParseResult:
+) -> dict[str, Any]:
+    """The fields of a failed result (validated by :func:`_result`)."""
     fields = {"ok": False, "errors": errors, "warnings": warnings or [], "repairs": repairs or [], "source": source, "claimed_status": claimed}
     if recovered is not None:
         fields["recovered"] = recovered
-    return _result(fields)
+    return fields
 
 
 def _result(fields: dict[str, Any]) -> ParseResult:
