@@ -37,7 +37,7 @@ def schema_errors(contract: Contract, value: Any) -> list[ContractError]:
     for error in validator.iter_errors(value):
         rule = _rule_of(list(error.schema_path))
         if rule is None:
-            slots.extend(_convert(error))
+            slots.extend(_convert(error, value))
             continue
         if rule not in rules:
             rules[rule] = []
@@ -83,7 +83,7 @@ def _rule_name(schema: Any, rule: tuple[Any, ...]) -> str:
     return "the rule at " + (pointer(list(rule)) or "/")
 
 
-def _convert(error: Any) -> list[ContractError]:
+def _convert(error: Any, value: Any = None) -> list[ContractError]:
     kind = error.kind
     name = kind.name
     where = list(error.instance_path)
@@ -102,7 +102,9 @@ def _convert(error: Any) -> list[ContractError]:
         return [_ERROR(code="extra_key", path=path, message=f"key {key!r} is not allowed here", expected=None, actual=str(key))]
     if name == "type":
         expected = " or ".join(str(t) for t in _listed(getattr(kind, "types", None)))
-        actual = _type_name(error.instance)
+        # The validator's copy of the instance is JSON as the validator sees it: a value it
+        # cannot represent (an infinity) arrives as null. Name the type of the real value.
+        actual = _type_name(_instance(value, where, error.instance))
         return [_ERROR(code="invalid_type", path=path, message=f"expected {expected}, got {actual}", expected=expected or None, actual=actual)]
     if name == "enum":
         options = ", ".join(_short(json.dumps(option, ensure_ascii=False), 40) for option in _listed(getattr(kind, "options", None)))
@@ -136,6 +138,19 @@ def _expected(name: str, kind: Any) -> str | None:
     return None
 
 
+def _instance(value: Any, where: list[Any], fallback: Any) -> Any:
+    """The node of ``value`` at the instance path ``where`` (``fallback`` if it is not there)."""
+    node = value
+    for part in where:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return fallback
+    return node
+
+
 def _listed(value: Any) -> list[Any]:
     if value is None:
         return []
@@ -143,6 +158,8 @@ def _listed(value: Any) -> list[Any]:
 
 
 def _type_name(value: Any) -> str:
+    if isinstance(value, float) and value - value != 0.0:
+        return f"{value!r} (not a JSON number)"
     return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 

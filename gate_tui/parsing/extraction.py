@@ -58,6 +58,7 @@ from gate_tui.parsing.choosing import (
     locate,
     notes_of,
 )
+from gate_tui.parsing.duplicates import settle
 from gate_tui.parsing.markers import (
     Region,
     fence_body_lead,
@@ -65,6 +66,7 @@ from gate_tui.parsing.markers import (
     first_opener,
     thinking_regions,
 )
+from gate_tui.parsing.repair.lexing import DUPLICATES_SEEN
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
@@ -154,7 +156,10 @@ def extract_parts(
     everything else in one go rather than one model at a time.
     """
     try:
+        seen = DUPLICATES_SEEN[0]
         found = _extract(text, max_chars, prefer_keys, candidate)
+        if DUPLICATES_SEEN[0] != seen:  # the decoder met a repeated key somewhere
+            found = settle(text, found)
         return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated, picked=candidate is not None, keys=prefer_keys)
     except Exception as exc:  # the contract is "never raises": report, do not propagate
         return failure(f"could not extract JSON: internal {type(exc).__name__}")
@@ -258,6 +263,7 @@ def apply_policy(
     several = candidate_warning(text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys))
     if several is not None:
         warnings.append(several)
+    warnings.extend(notes.get("duplicate_warnings", ()))
     cut_at = notes.get("cut_at", -1)
     refusal = None
     if cut_at >= 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gate_tui.parsing.repair.lexing import CUT, MISSING_QUOTE, locate_string
+from gate_tui.parsing.repair.lexing import CUT, MISSING_QUOTE, finite_float, locate_string
 from gate_tui.parsing.repair.vocabulary import (
     GUESS_FIX_MESSAGES,
     LITERALS,
@@ -34,6 +34,7 @@ NUMBER = re.compile(r"-?(?:[0-9.][0-9.eE+\-]*+|Infinity)")
 JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?")
 _SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
 MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
+_FLOAT_DIGITS = 308  # a fraction without an exponent needs more digits than this to overflow
 _VALUE_RUN = re.compile(r"[^,}\]\n]*+")
 # What an unquoted value or a string missing its opening quote must not take in: a
 # `"key":` or an opener followed by a quote (`["db"`, `{"k"`). Possessive: linear.
@@ -135,8 +136,15 @@ def read_number(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str,
             raise Cut  # `1.` or `2e` cut off: drop it rather than guess digits
         token = _sloppy(token, pos, fixes)
     digits = len(token) - (token[0] == "-")
-    if digits > MAX_INT_DIGITS and "." not in token and "e" not in token and "E" not in token:
-        raise Fail(pos, "number too long")
+    integer = "." not in token and "e" not in token and "E" not in token
+    if integer:
+        if digits > MAX_INT_DIGITS:
+            raise Fail(pos, "number too long")
+    elif "e" in token or "E" in token or digits > _FLOAT_DIGITS:
+        try:
+            finite_float(token)
+        except ValueError as refused:
+            raise BadValue(pos, str(refused)) from None
     return token, found.end()
 
 
