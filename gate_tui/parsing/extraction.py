@@ -41,10 +41,9 @@ share a budget of the text's length, so the total work stays linear.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate_tui.limits import DEFAULT_MAX_CHARS
-from gate_tui.models import Repair
 from gate_tui.parsing.candidates import Candidate, candidate_warning, listed
 from gate_tui.parsing.choosing import (
     NO_OBJECT,
@@ -70,8 +69,12 @@ from gate_tui.parsing.repair.lexing import DUPLICATES_SEEN
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
+from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.scanning import scan, text_is_blank
 from gate_tui.warning_codes import TRUNCATED_REPLY
+
+if TYPE_CHECKING:
+    from gate_tui.models import Repair
 
 # The messages tests and callers compare against, re-exported where extraction is documented.
 __all__ = ["DEFAULT_MAX_CHARS", "NO_OBJECT", "TOP_LEVEL_ARRAY", "Extraction", "extract_json", "extract_parts"]
@@ -99,7 +102,8 @@ class Extraction:
     error: str | None = None
     source: str | None = None
     span: tuple[int, int] | None = None
-    repairs: list[Repair] = field(default_factory=list)
+    repair_records: list[RepairRecord] = field(default_factory=list)
+    """The repairs as ``Repair``-shaped dicts (what :attr:`repairs` validates)."""
     error_code: str = "invalid_json"
     recovered: dict[str, Any] | None = None
     warnings: list[dict[str, Any]] = field(default_factory=list)
@@ -107,6 +111,16 @@ class Extraction:
     candidates: tuple[Candidate, ...] = ()
     """Every object of the reply that could be the answer, in text order (see
     :class:`~gate_tui.parsing.candidates.Candidate`); ``candidate=K`` uses the K-th."""
+
+    @property
+    def repairs(self) -> list[Repair]:
+        """What the repair pass changed, as :class:`~gate_tui.models.Repair` models.
+
+        Built when asked: extraction itself never loads pydantic (importing it is most of
+        the cost of a fresh process that only extracts)."""
+        from gate_tui.models import Repair as Model
+
+        return [Model.model_validate(record) for record in self.repair_records]
 
 
 def extract_json(
@@ -130,7 +144,7 @@ def extract_json(
         error,
         source,
         span,
-        [Repair.model_validate(record) for record in records],
+        records,
         notes.get("error_code", "invalid_json"),
         notes.get("recovered"),
         notes.get("warnings", []),
