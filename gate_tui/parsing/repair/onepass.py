@@ -1,0 +1,152 @@
+"""The one-pass repair: the commonest defects fixed as they are found, with one decode.
+
+A model's reply usually breaks JSON in a few habitual ways at once — a trailing comma
+after every last member, keys left unquoted, raw line breaks in long answers, a comma
+forgotten at the end of a line. Fixing one defect per decode (what the error-driven
+rounds of :mod:`~gate_tui.parsing.repair.quick` do) costs a decode of the whole text per
+defect; the Python tokenizer costs a loop turn per token. This pass costs neither:
+
+1. the strings are set aside by one C-level split (double-quoted, escapes respected);
+2. in the text between them each defect kind is one C-level search — a trailing comma
+   before ``}``/``]``, a bare key after ``{``/``,`` and before ``:``, a line break between
+   a value's end and the next member with no comma — and a string holding a raw control
+   character is found by one search over the strings;
+3. the edits are applied in text order and the result decoded once.
+
+Python work is per defect, never per token, so the twelfth defect costs what the first
+did. Each fix is recorded exactly as the tokenizer records it (code, message, offset).
+Anything else inside the value (a comment, a single quote, an inner quote, a cut) makes
+the decode fail and the caller goes on with the other paths: this pass only ever takes a
+reply the tokenizer would read the same way, never guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate
+
+from gate_tui.parsing.repair.lexing import SCAN_ONCE
+from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
+
+_STRING = re.compile(r'("[^"\\]*+(?:\\[\s\S][^"\\]*+)*+")')
+_SENTINEL = "\ue000"
+# A comma after a value's end (never `{,` or `,,`: nothing to trail) and before a closer.
+_TRAILING_COMMA = re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r\n]*+(,)(?=[ \t\r\n]*+([}\\]]))")
+# After a value's end (a string, a digit, the last letter of true / false / null, a closer),
+# a line break and the next member or element, with no comma.
+_MISSING_COMMA = re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r]*+\n[ \t\r\n]*+(?=[\ue000{\\[])")
+_BARE_KEY = re.compile(r"(?<=[{,])[ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
+_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
+_DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
+CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
+MISSING_COMMA_MESSAGE = "added a missing comma between two members"
+MAX_EDITS = 256
+"""Beyond this many defects the reply is hostile, not sloppy: the tokenizer's bulk finish
+counts them at C speed instead of recording each one here."""
+
+
+def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | None:
+    """The value opening at ``text[start]`` with the common defects fixed, its end and the
+    fixes; None when anything else stands in the value (the caller then tries the others)."""
+    chunk = text[start:]
+    if _SENTINEL in chunk:
+        return None
+    parts = _STRING.split(chunk)
+    between, strings = parts[0::2], parts[1::2]
+    joined = _SENTINEL.join(between)
+    # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels
+    # before it is at original offset p - k + kept[k] (each string stands as one character).
+    kept = [0, *accumulate(map(len, strings))]
+    places = _Places(joined, kept)
+    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
+    for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
+        if count > MAX_EDITS:
+            return None
+        at = places.original(found.start(1))
+        edits.append((at, at + 1, "", trailing_comma(found.group(2), start + at)))
+    for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
+        if count > MAX_EDITS:
+            return None
+        at = places.original(found.start())
+        edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + places.original(found.end()))))
+    for count, found in enumerate(_BARE_KEY.finditer(joined)):
+        if count > MAX_EDITS:
+            return None
+        begin, end = places.original(found.start(1)), places.original(found.end(1))
+        edits.append((begin, begin, '"', unquoted_key(found.group(1), start + begin)))
+        edits.append((end, end, '"', None))
+    if strings and not _control_strings(chunk, between, strings, kept, edits, start):
+        return None
+    if not edits:
+        return None
+    edits.sort(key=_first)
+    pieces: list[str] = []
+    last = 0
+    for begin, end, replacement, _ in edits:
+        pieces += (chunk[last:begin], replacement)
+        last = end
+    pieces.append(chunk[last:])
+    repaired = "".join(pieces)
+    try:
+        value, end = SCAN_ONCE(repaired, 0)
+    except (StopIteration, ValueError, RecursionError, MemoryError):
+        return None
+    stop = _original_end(edits, end)
+    return value, start + stop, tuple(fix for begin, _, _, fix in edits if fix is not None and begin < stop)
+
+
+def _first(edit: tuple[int, int, str, Fix | None]) -> int:
+    return edit[0]
+
+
+class _Places:
+    """Original offsets of positions in the text between strings, asked in any order."""
+
+    __slots__ = ("joined", "kept", "at", "count")
+
+    def __init__(self, joined: str, kept: list[int]) -> None:
+        self.joined, self.kept = joined, kept
+        self.at = self.count = 0  # sentinels before `at`: each search resumes from the last
+
+    def original(self, position: int) -> int:
+        if position >= self.at:
+            self.count += self.joined.count(_SENTINEL, self.at, position)
+        else:
+            self.count = self.joined.count(_SENTINEL, 0, position)
+        self.at = position
+        return position - self.count + self.kept[self.count]
+
+
+def _control_strings(chunk: str, between: list[str], strings: list[str], kept: list[int], edits: list[tuple[int, int, str, Fix | None]], start: int) -> bool:
+    """Escape each string holding raw control characters (one record per string, at its first).
+
+    False when such a string is not followed by a delimiter: its quotes may not be where
+    the split paired them (a missing quote), which is the tokenizer's judgement to make.
+    """
+    together = "".join(strings)
+    found = _CONTROL.search(together)
+    while found is not None:
+        index = bisect_right(kept, found.start()) - 1
+        string = strings[index]
+        # The original offset of the string: the text between strings up to it, plus them.
+        at = sum(map(len, between[: index + 1])) + kept[index]
+        if _DELIMITER.match(chunk, at + len(string)) is None:
+            return False
+        if len(edits) > 3 * MAX_EDITS:
+            return False
+        edits.append((at, at + len(string), string.translate(_ESCAPES), Fix("control_character", CONTROL_MESSAGE, start + at + found.start() - kept[index])))
+        found = _CONTROL.search(together, kept[index + 1])
+    return True
+
+
+def _original_end(edits: list[tuple[int, int, str, Fix | None]], end: int) -> int:
+    """The chunk offset of ``end``, an offset in the repaired text."""
+    delta = 0  # original minus repaired, so far
+    for begin, stop, replacement, _ in edits:
+        if begin - delta >= end:
+            break
+        delta += (stop - begin) - len(replacement)
+    return end + delta
