@@ -108,9 +108,14 @@ class Extraction:
     recovered: dict[str, Any] | None = None
     warnings: list[dict[str, Any]] = field(default_factory=list)
     cut_paths: tuple[str, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    """Every object of the reply that could be the answer, in text order (see
-    :class:`~gate_tui.parsing.candidates.Candidate`); ``candidate=K`` uses the K-th."""
+    listed_from: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    """What :attr:`candidates` is built from, when asked (most callers never ask)."""
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """Every object of the reply that could be the answer, in text order (see
+        :class:`~gate_tui.parsing.candidates.Candidate`); ``candidate=K`` uses the K-th."""
+        return tuple(listed(*self.listed_from)) if self.listed_from is not None else ()
 
     @property
     def repairs(self) -> list[Repair]:
@@ -149,7 +154,7 @@ def extract_json(
         notes.get("recovered"),
         notes.get("warnings", []),
         tuple(notes.get("cut_paths", ())),
-        tuple(listed(text, span, source, records, notes, value, prefer_keys)) if isinstance(text, str) else (),
+        (text, span, source, records, notes, value, prefer_keys) if isinstance(text, str) else None,
     )
 
 
