@@ -31,6 +31,7 @@ class Brackets(Shortcuts):
     states: list[int]
     marks: list[int]
     commas: list[int]
+    parens: list[tuple[int, int]]
 
     def _missing_comma(self, state: int, kind: int) -> int:
         """A member where a ``,`` was due: insert the comma, if the token can start a member."""
@@ -88,12 +89,28 @@ class Brackets(Shortcuts):
             self.log.add(trailing_comma(closer, self.commas[-1]))
         elif state not in CLOSABLE:
             raise Fail(self.pos)  # `{"a": }` or `{"a" }`
-        self.out.append("]" if closer == ")" else closer)
+        if closer == ")":
+            self._close_paren(state)
+        else:
+            self.out.append(closer)
         self.kinds.pop()
         self.states.pop()
         self.marks.pop()
         self.commas.pop()
         return not self.kinds
+
+    def _close_paren(self, state: int) -> None:
+        """``( … )``: a tuple is an array, but one value with no comma (``(1)``, ``("x")``)
+        is that value in parentheses, as in Python — only ``(1,)`` is a one-element tuple."""
+        bracket, logged = self.parens.pop()
+        if state == ARR_NEXT and self.commas[-1] < 0:
+            self.out[bracket] = ""
+            self.out.append("")
+            kept = self.log.kept
+            if 0 <= logged < len(kept) and kept[logged].code == "tuple":
+                kept[logged] = Fix("tuple", "parentheses around one value ( … ) → the value", kept[logged].offset)
+        else:
+            self.out.append("]")
 
     def _value_done(self) -> None:
         if self.kinds:

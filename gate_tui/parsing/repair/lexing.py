@@ -189,8 +189,12 @@ _BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
 _DQ_CLOSING = re.compile(
     r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
     r"|[ \t\r]*+\n[ \t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ \t]*+:))"
+    r'|"(?=[ \t]*+"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:)'
 )
 _LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
+# Right after a closing quote, another string and a colon: the next key, its comma forgotten
+# (`"According to the policy""ans": "YES"`).
+_KEY_AHEAD = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:')
 # A body up to the next closing quote of its style (escapes skipped); line breaks are content.
 BODIES = {
     '"': re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+'),
@@ -263,6 +267,8 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     c = text[at]
     if c in _FOLLOWERS:
         return True
+    if c == '"':
+        return _KEY_AHEAD.match(text, at, limit) is not None
     if c not in " \t\r\n":
         return False
     after = BLANK.match(text, at, limit).end()
@@ -272,7 +278,7 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     if c in _FOLLOWERS:
         return True
     if "\n" not in text[at:after]:
-        return False
+        return c == '"' and _KEY_AHEAD.match(text, after, limit) is not None
     # On a new line: the next member or element (a missing comma is repaired later).
     if c in "\"'\u201c\u2018{[-0123456789":
         return True

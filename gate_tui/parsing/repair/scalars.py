@@ -30,7 +30,9 @@ _VALID_ESCAPES = frozenset('"\\/bfnrtu')
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _CONTROL_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
 _CONTROL_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
-NUMBER = re.compile(r"-?(?:[0-9.][0-9.eE+\-]*+|Infinity)")
+NUMBER = re.compile(r"-?(?:[0-9.][0-9._eE+\-]*+|Infinity)")
+# Python's digit grouping (`82_461_110`, `1_234.5`): one underscore between two digits.
+_GROUPED_NUMBER = re.compile(r"-?[0-9]++(?:_[0-9]++)*+(?:\.[0-9]++(?:_[0-9]++)*+)?(?:[eE][+-]?[0-9]++(?:_[0-9]++)*+)?")
 JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?")
 _SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
 MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
@@ -117,6 +119,8 @@ class _Escaper:
             self.fixes.append(Fix("invalid_escape", f"{what} inside a string → its text", self.start + found.start()))
         if token == "\\'":
             return "'"
+        if len(token) > 1 and not token[1].isascii():
+            return token[1:]  # `\„`: a non-ASCII character escaped for no reason keeps only itself
         return "\\\\" + token[1:]  # keep the backslash as text (a lone one too)
 
 
@@ -131,6 +135,12 @@ def read_number(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str,
     token = found.group()
     if token.lstrip("-") == "Infinity":
         raise BadValue(pos, f"{token} is not a number JSON allows")
+    if "_" in token:
+        if _GROUPED_NUMBER.fullmatch(token) is None:
+            raise Fail(pos)
+        fixed = token.replace("_", "")
+        fixes.append(Fix("number_format", f"{token} → {fixed}", pos))
+        token = fixed
     if JSON_NUMBER.fullmatch(token) is None:
         if found.end() >= limit:
             raise Cut  # `1.` or `2e` cut off: drop it rather than guess digits

@@ -98,6 +98,7 @@ class _Repairer(Brackets):
         self.pos = start
         self.out: list[str] = []
         self.log = FixLog()
+        self.parens: list[tuple[int, int]] = []  # per open "(": its "[" in out, its fix in the log
         self.kinds: list[str] = []  # "{", "[" or "(" (a tuple, closed as an array)
         self.states: list[int] = []
         self.marks: list[int] = []  # out index where the current member (with its comma) begins
@@ -247,6 +248,7 @@ class _Repairer(Brackets):
                 raise Cut
             if c == "(" and state in VALUE_STATES:
                 self.log.add(Fix("tuple", "a Python tuple ( … ) → an array [ … ]", self.pos))
+                self.parens.append((len(self.out), len(self.log.kept) - 1))  # see Brackets._pop
                 self._open("(")
                 self.pos += 1
             elif c == ")":

@@ -1,0 +1,64 @@
+"""Parser round 3 (issue 20): recoveries seen in real replies, each on a real-looking reply.
+
+Python semantics where the reply is Python (a parenthesised value is the value, digit
+grouping with underscores), two strings with no comma between them, an escaped
+non-ASCII character.
+"""
+
+from __future__ import annotations
+
+from gate_tui import GateConfig, extract_json, parse
+
+
+def codes(found) -> list[str]:  # noqa: ANN001
+    return [record["code"] for record in found.repair_records]
+
+
+def test_a_parenthesised_value_is_the_value_and_only_a_comma_makes_a_tuple() -> None:
+    reply = (
+        "Here is the result as a Python dict:\n\n"
+        "{'summary': ('Budget approved for the pilot'),\n"
+        " 'limits': (10_000, 25_000),\n"
+        " 'owner': ('Dana Ruiz',),\n"
+        " 'score': (0.82),\n"
+        " 'ready': True}\n"
+    )
+    found = extract_json(reply)
+    assert found.value == {"summary": "Budget approved for the pilot", "limits": [10000, 25000], "owner": ["Dana Ruiz"], "score": 0.82, "ready": True}
+    messages = [r["message"] for r in found.repair_records if r["code"] == "tuple"]
+    assert messages.count("parentheses around one value ( … ) → the value") == 2
+    assert messages.count("a Python tuple ( … ) → an array [ … ]") == 2
+    assert all(r["certainty"] == "exact" for r in found.repair_records)
+
+
+def test_numbers_with_digit_grouping_are_python_numbers() -> None:
+    reply = '```json\n{\n  "summary": "Row counts checked",\n  "rows": 82_461_110,\n  "mean": 1_234.5,\n  "delta": -3_0\n}\n```'
+    found = extract_json(reply)
+    assert found.value == {"summary": "Row counts checked", "rows": 82461110, "mean": 1234.5, "delta": -30}
+    assert [(r["code"], r["message"], r["line"], r["column"]) for r in found.repair_records] == [
+        ("number_format", "82_461_110 → 82461110", 4, 11),
+        ("number_format", "1_234.5 → 1234.5", 5, 11),
+        ("number_format", "-3_0 → -30", 6, 12),
+    ]
+    assert extract_json('{"rows": 1__0}').value is None  # not Python either: never guessed
+
+
+def test_two_strings_with_no_comma_between_them(ml_config: GateConfig) -> None:
+    reply = (
+        "Answer:\n"
+        '{"summary": "According to the data owner the warehouse tables are complete""gates": '
+        '{"1_data_availability": {"raw": "warehouse tables", "classified": "available"}}, '
+        '"status": {"pass": false, "next_gate": "2_use_case", "next_query": null}}'
+    )
+    found = extract_json(reply)
+    assert found.value is not None
+    assert found.value["summary"] == "According to the data owner the warehouse tables are complete"
+    assert codes(found) == ["missing_comma"]
+    assert parse(reply, ml_config).errors[0].code == "missing_required_gate"  # read, then validated as usual
+
+
+def test_an_escaped_non_ascii_character_keeps_the_character() -> None:
+    reply = '{"summary": "Quote from the ticket: \\„urgent\\“ — see \\d for details"}'
+    found = extract_json(reply)
+    assert found.value == {"summary": "Quote from the ticket: „urgent“ — see \\d for details"}
+    assert codes(found) == ["invalid_escape"]
