@@ -2,12 +2,16 @@
 
 Python semantics where the reply is Python (a parenthesised value is the value, digit
 grouping with underscores), two strings with no comma between them, an escaped
-non-ASCII character.
+non-ASCII character, a mistyped closer mid-document (with its hypothesis property).
 """
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
 from gate_tui import GateConfig, extract_json, parse
+from tests.test_repair_properties import OBJECTS, tokens
 
 
 def codes(found) -> list[str]:  # noqa: ANN001
@@ -62,3 +66,41 @@ def test_an_escaped_non_ascii_character_keeps_the_character() -> None:
     found = extract_json(reply)
     assert found.value == {"summary": "Quote from the ticket: „urgent“ — see \\d for details"}
     assert codes(found) == ["invalid_escape"]
+
+
+# --- a mistyped closer mid-document keeps what follows ---------------------------------------
+
+
+def test_a_mistyped_closer_mid_document_keeps_the_rest(ml_config: GateConfig) -> None:
+    reply = (
+        "Updated state below.\n\n```json\n"
+        "{\n"
+        '  "summary": "Churn model for the retail team",\n'
+        '  "gates": {\n'
+        '    "1_data_availability": {"raw": "orders, 2 years", "classified": "available"],\n'
+        '    "2_use_case": {"raw": "predict churn per store", "classified": null}\n'
+        "  },\n"
+        '  "status": {"pass": false, "next_gate": "3_success_metric", "next_query": null}\n'
+        "}\n```"
+    )
+    found = extract_json(reply)
+    assert found.value is not None
+    assert list(found.value["gates"]) == ["1_data_availability", "2_use_case"]  # nothing after the typo dropped
+    assert found.value["status"]["next_gate"] == "3_success_metric"
+    [repair] = found.repair_records
+    assert (repair["code"], repair["certainty"], repair["line"]) == ("mismatched_closer", "exact", 7)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(OBJECTS, st.integers(0, 50), st.sampled_from(["", "Here you go:\n", "```json\n"]))
+def test_one_mistyped_closer_mid_document_is_repaired_to_the_original(value: dict, pick: int, before: str) -> None:
+    toks = tokens(value)
+    # A closer followed by a comma: mid-document, where what follows continues the container.
+    places = [i for i, tok in enumerate(toks) if tok in "}]" and i + 1 < len(toks) and toks[i + 1] == "," and toks[i - 1] not in "{["]
+    assume(places)
+    i = places[pick % len(places)]
+    damaged = list(toks)
+    damaged[i] = "]" if toks[i] == "}" else "}"
+    found = extract_json(before + " ".join(damaged))
+    assert found.value == value, (damaged, found.error)
+    assert [r["code"] for r in found.repair_records] == ["mismatched_closer"]
