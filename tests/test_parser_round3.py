@@ -104,3 +104,67 @@ def test_one_mistyped_closer_mid_document_is_repaired_to_the_original(value: dic
     found = extract_json(before + " ".join(damaged))
     assert found.value == value, (damaged, found.error)
     assert [r["code"] for r in found.repair_records] == ["mismatched_closer"]
+
+
+# --- never an inner object as the answer -------------------------------------------------------
+
+
+def test_an_unclosed_outer_object_is_the_candidate_not_its_params() -> None:
+    reply = (
+        "Calling the tool now.\n"
+        '{"function": "send_message", "params": {"to": "ops-team", "msg": "Deploy finished, all checks green"}\n'
+        'FUNCTION RETURN {"status": "OK", "id": 4411}\n'
+        "The message was sent."
+    )
+    found = extract_json(reply, prefer_keys=())
+    assert found.value == {"function": "send_message", "params": {"to": "ops-team", "msg": "Deploy finished, all checks green"}}
+    assert [r["code"] for r in found.repair_records] == ["truncated"]  # only its last `}` was missing
+    assert found.value != {"to": "ops-team", "msg": "Deploy finished, all checks green"}
+
+
+def test_an_unclosed_outer_object_is_read_whole_never_mined(ml_config: GateConfig) -> None:
+    reply = (
+        "Here is the state:\n"
+        '{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"},\n'
+        '  "2_use_case": {"raw": "churn per store", "classified": null}\n'
+        "I will fill in the rest once the privacy review is done."
+    )
+    found = extract_json(reply)
+    assert found.value is not None and found.value["summary"] == "Churn model"  # the outer one, never a gate
+    assert [r["code"] for r in found.repair_records] == ["truncated"]  # only closing braces were missing
+    result = parse(reply, ml_config)
+    assert not result.ok and result.errors[0].code == "missing_required_gate"  # what it lacks still fails
+
+
+def test_a_model_that_restarts_has_the_complete_object_taken_as_a_guess() -> None:
+    reply = '{"function": "update_state",\n{"summary": "Churn model", "gates": {}, "status": {"pass": false}}\n'
+    found = extract_json(reply)
+    assert found.value == {"summary": "Churn model", "gates": {}, "status": {"pass": False}}
+    [repair] = found.repair_records
+    assert (repair["code"], repair["certainty"], repair["line"], repair["column"]) == ("restarted_object", "guess", 1, 1)
+    refused = extract_json(reply, allow_guesses=False)
+    assert refused.value is None and "guessed repairs are not allowed" in (refused.error or "")
+
+
+def _nested_objects(value: object) -> list[dict]:
+    found: list[dict] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            found.append(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return found
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(OBJECTS, st.sampled_from(["\nFUNCTION RETURN ", "\nthanks\n", "\n```\n", "\nI will continue later "]), st.booleans())
+def test_no_returned_object_is_a_strict_sub_object_of_a_larger_one(value: dict, tail: str, echo: bool) -> None:
+    inner = [item for item in _nested_objects(value)[1:] if item]
+    assume(inner)
+    text = " ".join(tokens(value))[:-1] + tail + ('{"zz_echo": 1}' if echo else "")  # the outer `}` never written
+    found = extract_json("Result:\n" + text, prefer_keys=())
+    assert found.value is None or found.value == value or found.value == {"zz_echo": 1} or found.value not in inner, (text, found.value)
+    assert found.value not in [item for item in inner if item != value], (text, found.value)

@@ -8,10 +8,8 @@ tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds th
 
 from __future__ import annotations
 
-import re
-
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK
+from gate_tui.parsing.repair.lexing import BARE_KEY, continues_container
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
 
@@ -23,9 +21,6 @@ VALUE_STATES = (OBJ_VALUE, ARR_FIRST, ARR_VALUE)
 CLOSABLE = (OBJ_FIRST, OBJ_NEXT, ARR_FIRST, ARR_NEXT)
 
 _OPENER_OF = {"}": "{", "]": "[", ")": "("}
-# What starts an object member (a key in any quote style, or a bare one, then `:`) and an element.
-_MEMBER_AHEAD = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[\w$][\w$\-]*+)[ \t]*+:""")
-_ELEMENT_AHEAD = re.compile(r"""[{\["'\-0-9]|(?:true|false|null|True|False|None)\b""")
 _CLOSER_OF = {"{": "}", "[": "]", "(": ")"}
 
 
@@ -105,19 +100,9 @@ class Brackets(Shortcuts):
         return not self.kinds
 
     def _continues(self, at: int, container: str) -> bool:
-        """Whether the text after a wrong closer at ``at - 1`` goes on with ``container`` (the
-        bracket around the one it should close): a comma, then a member of that object or an
-        element of that array. Then the closer was mistyped (``{"a": [1, 2}, "b": 3}``), not
-        one of two closers with the other missing — which would end the value there and drop
-        what follows."""
-        text, limit = self.text, self.limit
-        after = BLANK.match(text, at, limit).end()
-        if after >= limit or text[after] != ",":
-            return False
-        after = BLANK.match(text, after + 1, limit).end()
-        if container == "{":
-            return _MEMBER_AHEAD.match(text, after, limit) is not None
-        return container in "[(" and _ELEMENT_AHEAD.match(text, after, limit) is not None
+        """Whether the text after a wrong closer at ``at - 1`` goes on with ``container``:
+        see :func:`~gate_tui.parsing.repair.lexing.continues_container`."""
+        return continues_container(self.text, at, self.limit, container)
 
     def _close_paren(self, state: int) -> None:
         """``( … )``: a tuple is an array, but one value with no comma (``(1)``, ``("x")``)

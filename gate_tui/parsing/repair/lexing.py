@@ -181,6 +181,26 @@ def requote(found: re.Match[str]) -> str:
     return token
 
 
+# What starts an object member (a key in any quote style, or a bare one, then `:`) and an element.
+_MEMBER_AHEAD = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[\w$][\w$\-]*+)[ \t]*+:""")
+_ELEMENT_AHEAD = re.compile(r"""[{\["'\-0-9]|(?:true|false|null|True|False|None)\b""")
+
+
+def continues_container(text: str, at: int, limit: int, container: str) -> bool:
+    """Whether the text after a wrong closer at ``at - 1`` goes on with ``container`` (the
+    bracket around the one it should close): a comma, then a member of that object or an
+    element of that array. Then the closer was mistyped (``{"a": [1, 2}, "b": 3}``), not one
+    of two closers with the other missing — which would end the value there and drop what
+    follows. The candidate scan and the repair pass both ask this."""
+    after = BLANK.match(text, at, limit).end()
+    if after >= limit or text[after] != ",":
+        return False
+    after = BLANK.match(text, after + 1, limit).end()
+    if container == "{":
+        return _MEMBER_AHEAD.match(text, after, limit) is not None
+    return container in "[(" and _ELEMENT_AHEAD.match(text, after, limit) is not None
+
+
 # --- where a string ends: the one notion of a string (the repair pass and the candidate scan)
 
 _FOLLOWERS = frozenset(",}]):/#")

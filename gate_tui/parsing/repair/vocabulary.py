@@ -68,6 +68,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "inner_quote": (GUESS, "a `\"` inside a string read as text, because what follows it is not `,` `}` `]` `:`"),
     "unquoted_value": (GUESS, "a bare value taken as a string up to the next `,` `}` `]` or line end"),
     "missing_quote": (GUESS, "a string with one quote missing, closed (or opened) where the value ends"),
+    "restarted_object": (GUESS, "an object opened and abandoned, then written again whole: the complete one is taken"),
     "truncated": (EXACT, "text ending mid-value: close an open string, drop what is incomplete, close brackets"),
     "overflow": (EXACT, "more fixes than are listed: one record counts the rest"),
 }
