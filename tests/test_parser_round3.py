@@ -168,3 +168,16 @@ def test_no_returned_object_is_a_strict_sub_object_of_a_larger_one(value: dict, 
     found = extract_json("Result:\n" + text, prefer_keys=())
     assert found.value is None or found.value == value or found.value == {"zz_echo": 1} or found.value not in inner, (text, found.value)
     assert found.value not in [item for item in inner if item != value], (text, found.value)
+
+
+def test_a_top_level_array_with_swapped_closers_stays_a_top_level_array() -> None:
+    reply = (
+        "Here are both states:\n"
+        '[{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"]}},\n'
+        ' {"summary": "Pricing model", "gates": {}}]\n'
+    )
+    found = extract_json(reply)  # `]}}` where `}}}` was due: before, the second element was returned
+    assert found.value is None
+    assert found.error == "top-level array not allowed"
+    swapped_at_the_end = reply.replace("available\"]}}", "available\"}}}").replace('"gates": {}}]', '"gates": {}]}')
+    assert extract_json(swapped_at_the_end).error == "top-level array not allowed"

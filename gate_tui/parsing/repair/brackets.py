@@ -9,7 +9,7 @@ tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds th
 from __future__ import annotations
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.lexing import BARE_KEY, continues_container
+from gate_tui.parsing.repair.lexing import BARE_KEY, mistyped_closer
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
 
@@ -68,7 +68,7 @@ class Brackets(Shortcuts):
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
-            if (want in kinds or (want == "[" and "(" in kinds)) and not self._continues(at + 1, kinds[-2] if len(kinds) > 1 else ""):
+            if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(self.text, at + 1, self.limit, kinds, want):
                 while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
                     due = _CLOSER_OF[kinds[-1]]
                     self.log.add(Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at))
@@ -98,11 +98,6 @@ class Brackets(Shortcuts):
         self.marks.pop()
         self.commas.pop()
         return not self.kinds
-
-    def _continues(self, at: int, container: str) -> bool:
-        """Whether the text after a wrong closer at ``at - 1`` goes on with ``container``:
-        see :func:`~gate_tui.parsing.repair.lexing.continues_container`."""
-        return continues_container(self.text, at, self.limit, container)
 
     def _close_paren(self, state: int) -> None:
         """``( … )``: a tuple is an array, but one value with no comma (``(1)``, ``("x")``)

@@ -186,6 +186,24 @@ _MEMBER_AHEAD = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:
 _ELEMENT_AHEAD = re.compile(r"""[{\["'\-0-9]|(?:true|false|null|True|False|None)\b""")
 
 
+def mistyped_closer(text: str, at: int, limit: int, kinds: list[str], want: str) -> bool:
+    """Whether a closer for ``want`` at ``at - 1``, while ``kinds[-1]`` is open, was mistyped
+    for ``kinds[-1]``'s closer rather than closing the brackets above ``want`` at once.
+
+    Mistyped when the text goes on with the enclosing container (:func:`continues_container`),
+    or when closing at once would end the whole value (``want`` only at the bottom) while
+    more closers or commas follow: swapped closers at the end of nested arrays and objects
+    never end a top-level array early."""
+    if len(kinds) < 2:
+        return False
+    if continues_container(text, at, limit, kinds[-2]):
+        return True
+    if kinds[0] != want or want in kinds[1:]:
+        return False
+    after = BLANK.match(text, at, limit).end()
+    return after < limit and text[after] in ",}])"
+
+
 def continues_container(text: str, at: int, limit: int, container: str) -> bool:
     """Whether the text after a wrong closer at ``at - 1`` goes on with ``container`` (the
     bracket around the one it should close): a comma, then a member of that object or an
