@@ -180,3 +180,22 @@ def restarted(text: str, outer: int, start: int) -> Fix | None:
     if prefix is None or prefix.end() != start:
         return None
     return Fix("restarted_object", RESTART_MESSAGE, outer)
+
+
+def locate(text: str, offset: int) -> str:
+    """``line:column`` (1-based) of ``offset`` in ``text``."""
+    offset = min(max(offset, 0), len(text))
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def describe_spot(text: str, offset: int) -> str:
+    """What stands at ``offset``, for an error message: a quoted word or character, or the end."""
+    if offset >= len(text):
+        return "end of text"
+    word = _SPOT_WORD.match(text, offset)
+    shown = word.group() if word is not None else text[offset]
+    return repr(shown[:40])
+
+
+_SPOT_WORD = re.compile(r"[\w$]{1,40}")

@@ -20,7 +20,9 @@ from gate_tui.parsing.candidates import (
     MAX_LISTED,
     PREFERRED_KEYS,
     Candidate,
+    describe_spot,
     has_preferred_key,
+    locate,
     opens_an_object,
     position,
     restarted,
@@ -45,9 +47,7 @@ def failure(error: str, code: str = "invalid_json") -> ExtractionParts:
     return None, error, None, None, [], {"error_code": code}
 
 
-
 TOP_LEVEL_ARRAY = "top-level array not allowed"
-
 
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
 
@@ -381,22 +381,3 @@ def _holds_object(value: list[Any]) -> bool:
             if isinstance(item, list):
                 pending.append(item)
     return False
-
-
-def locate(text: str, offset: int) -> str:
-    """``line:column`` (1-based) of ``offset`` in ``text``."""
-    offset = min(max(offset, 0), len(text))
-    line = text.count("\n", 0, offset) + 1
-    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
-
-
-def describe_spot(text: str, offset: int) -> str:
-    """What stands at ``offset``, for an error message: a quoted word or character, or the end."""
-    if offset >= len(text):
-        return "end of text"
-    word = _SPOT_WORD.match(text, offset)
-    shown = word.group() if word is not None else text[offset]
-    return repr(shown[:40])
-
-
-_SPOT_WORD = re.compile(r"[\w$]{1,40}")

@@ -50,12 +50,6 @@ class QuickRepair(NamedTuple):
     fixes: tuple[Fix, ...]
 
 
-
-
-
-
-
-
 QUICK_MAX_FIXES = 12
 
 
@@ -196,15 +190,11 @@ class _Edits:
 # tries every alternative at every position (several times slower on long text).
 _DQ_STRING = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
 
-
 _SQ_STRING = r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'"
-
 
 _BRACKET = r"([{}\[\]])"
 
-
 _BULK_QUOTES = re.compile(r"(?=[\"'{}\[\]])(?:" + _DQ_STRING + "|(" + _SQ_STRING + ")|" + _BRACKET + ")")
-
 
 _BULK_LITERALS = re.compile(
     r"(?=[\"'{}\[\]TFN])(?:" + _DQ_STRING + "|" + _SQ_STRING
@@ -213,7 +203,6 @@ _BULK_LITERALS = re.compile(
 
 
 _LITERAL_STARTS = ("True", "False", "None")
-
 
 _MAX_RESIZED_STRINGS = 32
 
