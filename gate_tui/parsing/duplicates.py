@@ -13,11 +13,17 @@ reply is ``invalid_json`` — which one the model meant is unknowable.
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from gate_tui.parsing.candidates import position
 from gate_tui.parsing.repair.lexing import BLANK, SCAN_ONCE, SCAN_STRING, Duplicated
 from gate_tui.warning_codes import DUPLICATE_KEY
+
+MAX_REPORTED = 20
+"""Repeated keys named one by one; the rest are counted in one more warning."""
+_SHOWN = 3  # positions named per repeated key
+_WALKED = 256 * 1024  # objects walked token by token for exact positions; larger ones are searched
 
 Repeat = tuple[tuple[Any, ...], str, list[Any]]
 """(path of the object, the key, every value it was given, in text order)."""
@@ -37,16 +43,21 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
         return value, error, source, span, records, notes
     where = _Offsets(text, span[0] if span else 0, span[1] if span else len(text))
     warnings = []
-    for path, key, values in repeats:
-        spots = ", ".join("{}:{}".format(*position(text, at)) for at in where.of(path, key, len(values)))
-        shown = _dotted(path, key)
-        times = "twice" if len(values) == 2 else f"{len(values)} times"
+    for path, key, values in repeats[:MAX_REPORTED]:
+        # At most a few positions, each found once: a hostile reply repeats a key a million times.
+        spots = ", ".join("{}:{}".format(*position(text, at)) for at in where.of(path, key, min(len(values), _SHOWN)))
+        spots += ", …" if len(values) > _SHOWN else ""
+        shown = _dotted(path, key)[:80]
+        times = "twice" if len(values) == 2 else f"{len(values):,} times"
         if any(item != values[0] for item in values[1:]):
             message = f"key {shown!r} is given {times} with different values (at {spots}): which one the model meant is unknowable"
             return None, message, source, span, records, {**notes, "error_code": "invalid_json"}
         at = where.of(path, key, 1)
         line, column = position(text, at[0]) if at else (None, None)
         warnings.append({"code": DUPLICATE_KEY, "message": f"key {shown!r} is given {times} with the same value (at {spots})", "field_path": shown, "line": line, "column": column})
+    if len(repeats) > MAX_REPORTED:
+        more = f"and {len(repeats) - MAX_REPORTED:,} more keys given more than once (only the first {MAX_REPORTED} are listed)"
+        warnings.append({"code": DUPLICATE_KEY, "message": more, "field_path": ""})
     return value, error, source, span, records, {**notes, "duplicate_warnings": warnings}
 
 
@@ -82,10 +93,12 @@ class _Offsets:
 
     def __init__(self, text: str, start: int, end: int) -> None:
         self.text, self.start, self.end = text, start, end
-        try:
-            self.members: dict[tuple[tuple[Any, ...], str], list[int]] | None = _walk(text, start)
-        except (ValueError, IndexError, StopIteration, KeyError, RecursionError):
-            self.members = None
+        self.members: dict[tuple[tuple[Any, ...], str], list[int]] | None = None
+        if end - start <= _WALKED:
+            try:
+                self.members = _walk(text, start)
+            except (ValueError, IndexError, StopIteration, KeyError, RecursionError):
+                self.members = None
 
     def of(self, path: tuple[Any, ...], key: str, count: int) -> list[int]:
         if self.members is not None:
@@ -93,7 +106,7 @@ class _Offsets:
             if found:
                 return found[:count]
         pattern = re.compile(r"[\"'\u201c\u2018]?" + re.escape(key) + r"[\"'\u201d\u2019]?[ \t\r\n]*:")
-        return [match.start() for match in pattern.finditer(self.text, self.start, self.end)][:count]
+        return [match.start() for match in islice(pattern.finditer(self.text, self.start, self.end), count)]
 
 
 def _walk(text: str, at: int) -> dict[tuple[tuple[Any, ...], str], list[int]]:

@@ -48,6 +48,27 @@ MAX_EDITS = 256
 counts them at C speed instead of recording each one here."""
 
 
+ONE_PASS_MAX = 256 * 1024
+"""Replies up to this size try the one-pass repair first; a hostile megabyte goes straight
+to the rounds and the tokenizer (whose bulk finish counts a million fixes at C speed)."""
+_ROUNDS_FIRST = ("True", "False", "None")  # Python literals: the rounds fix them all at once
+
+
+def one_pass_fixes(text: str, at: int, message: str) -> bool:
+    """Whether the first defect (what the decoder reported at ``at``) is a kind the one-pass
+    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma."""
+    if message.startswith("Invalid control character"):
+        return True
+    if at >= len(text) or text.startswith(_ROUNDS_FIRST, at):
+        return False
+    c = text[at]
+    if c in "}],":
+        return True
+    if c == '"':
+        return message.startswith("Expecting ','")
+    return c.isalnum() or c == "_" or c == "$"
+
+
 def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
     fixes; None when anything else stands in the value (the caller then tries the others)."""

@@ -25,7 +25,7 @@ from gate_tui.parsing.repair.lexing import (
     read_quoted,
     requote,
 )
-from gate_tui.parsing.repair.onepass import one_pass
+from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
 from gate_tui.parsing.repair.vocabulary import (
     PYTHON_LITERALS,
     SINGLE_QUOTES_MESSAGE,
@@ -36,10 +36,6 @@ from gate_tui.parsing.repair.vocabulary import (
     trailing_comma,
     unquoted_key,
 )
-
-# First defects the rounds below fix in bulk themselves (a reply in single quotes or
-# written with Python literals); anything else is tried by the one-pass repair first.
-_ROUNDS_FIRST = ("'", "True", "False", "None")
 
 
 class QuickRepair(NamedTuple):
@@ -88,7 +84,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
         return None
     else:
         return value, end, ()
-    if not text.startswith(_ROUNDS_FIRST, start + at):
+    if len(text) - start <= ONE_PASS_MAX and one_pass_fixes(text, start + at, message):
         done = one_pass(text, start)  # every common defect at once: no decode per fix
         if done is not None:
             return done
