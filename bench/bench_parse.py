@@ -181,19 +181,20 @@ def bench_repairs(repeat: int) -> list[tuple[str, str, str, str]]:
 
 
 def bench_marginal(repeat: int) -> list[tuple[str, str, str, str]]:
-    """The 12th defect costs no more than the 1st: t(12) - t(11) against t(1) - t(0)."""
+    """The 12th defect costs no more than the 1st: the mean cost of defects 2 to 12,
+    (t(12) - t(1)) / 11, against the first's, t(1) - t(0) (a mean: one defect's few
+    microseconds are below the noise of a shared machine)."""
     rows = []
     clean = json.dumps(inner_state(), indent=2)
-    clean_time = min_time(lambda: extract_json(clean), repeat, 200)
-    for kind in ("trailing commas", "unquoted keys", "missing commas", "raw line breaks"):
-        most = len(_SPOTS[kind][0].findall(clean))
-        if most < 12:
+    clean_time = min_time(lambda: extract_json(clean), repeat, 300)
+    for kind in ("trailing commas", "unquoted keys", "missing commas", "raw line breaks", "inner quotes"):
+        if len(_SPOTS[kind][0].findall(clean)) < 12:
             continue
-        texts = {n: damaged(kind, n, clean) for n in (1, 11, 12)}
-        times = {n: min_time(lambda text=text: extract_json(text), repeat, 200) for n, text in texts.items()}
-        first, twelfth = times[1] - clean_time, times[12] - times[11]
-        measured = f"1st defect +{first*1e6:.1f} µs, 12th +{twelfth*1e6:.1f} µs"
-        rows.append(row(f"marginal cost: {kind}", measured, "12th ≤ 1st", twelfth <= first))
+        texts = {n: damaged(kind, n, clean) for n in (1, 12)}
+        times = {n: min_time(lambda text=text: extract_json(text), repeat, 300) for n, text in texts.items()}
+        first, later = times[1] - clean_time, (times[12] - times[1]) / 11
+        measured = f"1st defect +{first*1e6:.1f} µs, each of the 2nd to 12th +{later*1e6:.1f} µs"
+        rows.append(row(f"marginal cost: {kind}", measured, "12th ≤ 1st", later <= first))
     return rows
 
 
