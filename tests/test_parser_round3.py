@@ -181,3 +181,36 @@ def test_a_top_level_array_with_swapped_closers_stays_a_top_level_array() -> Non
     assert found.error == "top-level array not allowed"
     swapped_at_the_end = reply.replace("available\"]}}", "available\"}}}").replace('"gates": {}}]', '"gates": {}]}')
     assert extract_json(swapped_at_the_end).error == "top-level array not allowed"
+
+
+# --- a closing quote forgotten right before the closers ---------------------------------------
+
+
+def test_a_quote_forgotten_before_the_last_closers_is_a_guess_not_a_cut() -> None:
+    reply = (
+        "Here are the timestamps you asked for:\n\n```json\n"
+        '{"clips": [{"title": "intro", "startMinSec": "00:00", "endMinSec": "00:12"},\n'
+        '           {"title": "demo", "startMinSec": "00:12", "endMinSec": "00:23}]}\n'
+        "```\nLet me know if you need more."
+    )
+    found = extract_json(reply)
+    assert found.value == {"clips": [{"title": "intro", "startMinSec": "00:00", "endMinSec": "00:12"}, {"title": "demo", "startMinSec": "00:12", "endMinSec": "00:23"}]}
+    [repair] = found.repair_records
+    assert (repair["code"], repair["certainty"], repair["line"]) == ("missing_quote", "guess", 5)
+    assert extract_json(reply, allow_guesses=False).value is None  # a guess: a policy may refuse it
+    cut = reply.replace('"00:23}]}\n', '"00:23 and then the model stopp')
+    assert "cut off" in (extract_json(cut).error or "")  # a real cut still never decides
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(OBJECTS, st.sampled_from(["", "\n```\nThanks!", "\nHope this helps."]))
+def test_one_closing_quote_deleted_before_the_closers_is_recovered(value: dict, after: str) -> None:
+    toks = tokens(value)
+    last = len(toks) - 1
+    while toks[last] in "}]":
+        last -= 1
+    assume(toks[last].startswith('"') and toks[last - 1] != "{" and not any(c in toks[last] for c in "}])"))
+    damaged = " ".join(toks[:last]) + " " + toks[last][:-1] + "".join(toks[last + 1 :])
+    found = extract_json("Result:\n" + damaged + after)
+    assert found.value == value, (damaged, found.error)
+    assert [r["code"] for r in found.repair_records] == ["missing_quote"]

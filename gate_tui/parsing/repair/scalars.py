@@ -66,6 +66,24 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool 
     return encode(text, start, end, quote, fixes), after, False
 
 
+def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) -> int:
+    """Where the closing quote of the string at ``pos`` was forgotten, or -1.
+
+    A string the text ends inside was cut off — unless it holds, exactly, the closers
+    that balance every open bracket (``closers``, innermost first, blanks between) followed
+    by the end of the text, a fence or a new line of prose: ``"endMinSec": "00:23}`` ends
+    a complete reply whose quote was forgotten. Only then (a ``missing_quote`` guess) is
+    the string closed before them; the offset returned is where the quote belongs.
+    """
+    if not closers or locate_string(text, pos, limit)[0] != CUT:
+        return -1
+    pattern = "[ \t]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
+    found = re.compile(pattern).search(text, pos + 1, limit)
+    if found is None:
+        return -1
+    return found.start()  # blanks before the closers stay in the string: they may be its end
+
+
 def _cut(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> str:
     """The token of a string the text ends inside (what the cut left of it)."""
     if inner >= 0:
