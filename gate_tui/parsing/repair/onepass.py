@@ -25,21 +25,33 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
+from operator import itemgetter
 
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
 from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
 
 _STRING = re.compile(r'("[^"\\]*+(?:\\[\s\S][^"\\]*+)*+")')
 _SENTINEL = "\ue000"
-# A comma after a value's end (never `{,` or `,,`: nothing to trail) and before a closer.
-_TRAILING_COMMA = re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r\n]*+(,)(?=[ \t\r\n]*+([}\\]]))")
+# A comma before a closer (the loop checks that a value's end precedes it: never `{,` or
+# `,,`). Each pattern starts with what it consumes, so the engine skips ahead at C speed
+# (a pattern led by a lookbehind is tried at every position, several times slower).
+_TRAILING_COMMA = re.compile(",(?=[ \t\r\n]*+([}\\]]))")
+_VALUE_END = frozenset("\ue0000123456789elE}]")
 # After a value's end (a string, a digit, the last letter of true / false / null, a closer),
 # a line break and the next member or element, with no comma.
-_MISSING_COMMA = re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r]*+\n[ \t\r\n]*+(?=[\ue000{\\[])")
-_BARE_KEY = re.compile(r"(?<=[{,])[ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
+_MISSING_COMMA = re.compile("[\ue0000-9elE}\\]]([ \t\r]*+\n[ \t\r\n]*+)(?=[\ue000{\\[])")
+_BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
 _ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
+
+
+def _escape(found: re.Match[str]) -> str:
+    """A control character's JSON escape (a callback per character: the strings are long,
+    the control characters few, and ``str.translate`` with a table walks every character)."""
+    return _ESCAPES[ord(found.group())]
+
+
 _DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
 CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
 MISSING_COMMA_MESSAGE = "added a missing comma between two members"
@@ -81,29 +93,33 @@ def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | Non
     # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels
     # before it is at original offset p - k + kept[k] (each string stands as one character).
     kept = [0, *accumulate(map(len, strings))]
-    places = _Places(joined, kept)
+    original = _Places(joined, kept).original
     edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
     for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
         if count > MAX_EDITS:
             return None
-        at = places.original(found.start(1))
-        edits.append((at, at + 1, "", trailing_comma(found.group(2), start + at)))
+        comma = before = found.start()
+        while before and joined[before - 1] in " \t\r\n":
+            before -= 1
+        if before and joined[before - 1] in _VALUE_END:
+            at = original(comma)
+            edits.append((at, at + 1, "", trailing_comma(found.group(1), start + at)))
     for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
         if count > MAX_EDITS:
             return None
-        at = places.original(found.start())
-        edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + places.original(found.end()))))
+        at = original(found.start(1))
+        edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + original(found.end()))))
     for count, found in enumerate(_BARE_KEY.finditer(joined)):
         if count > MAX_EDITS:
             return None
-        begin, end = places.original(found.start(1)), places.original(found.end(1))
+        begin, end = original(found.start(1)), original(found.end(1))
         edits.append((begin, begin, '"', unquoted_key(found.group(1), start + begin)))
         edits.append((end, end, '"', None))
-    if strings and not _control_strings(chunk, between, strings, kept, edits, start):
+    if strings and not all(map(str.isprintable, strings)) and not _control_strings(chunk, between, strings, kept, edits, start):
         return None
     if not edits:
         return None
-    edits.sort(key=_first)
+    edits.sort(key=itemgetter(0))
     pieces: list[str] = []
     last = 0
     for begin, end, replacement, _ in edits:
@@ -117,10 +133,6 @@ def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | Non
         return None
     stop = _original_end(edits, end)
     return value, start + stop, tuple(fix for begin, _, _, fix in edits if fix is not None and begin < stop)
-
-
-def _first(edit: tuple[int, int, str, Fix | None]) -> int:
-    return edit[0]
 
 
 class _Places:
@@ -148,17 +160,18 @@ def _control_strings(chunk: str, between: list[str], strings: list[str], kept: l
     the split paired them (a missing quote), which is the tokenizer's judgement to make.
     """
     together = "".join(strings)
+    lead = [0, *accumulate(map(len, between))]  # the text between strings, up to each one
     found = _CONTROL.search(together)
     while found is not None:
         index = bisect_right(kept, found.start()) - 1
         string = strings[index]
         # The original offset of the string: the text between strings up to it, plus them.
-        at = sum(map(len, between[: index + 1])) + kept[index]
+        at = lead[index + 1] + kept[index]
         if _DELIMITER.match(chunk, at + len(string)) is None:
             return False
         if len(edits) > 3 * MAX_EDITS:
             return False
-        edits.append((at, at + len(string), string.translate(_ESCAPES), Fix("control_character", CONTROL_MESSAGE, start + at + found.start() - kept[index])))
+        edits.append((at, at + len(string), _CONTROL.sub(_escape, string), Fix("control_character", CONTROL_MESSAGE, start + at + found.start() - kept[index])))
         found = _CONTROL.search(together, kept[index + 1])
     return True
 
