@@ -105,6 +105,8 @@ def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str
         node = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        if "nesting depth" in str(exc.problem):  # libyaml's own limit, met before ours on a long run of [
+            return None, {}, YamlProblem(f"nested more than {max_depth} levels deep", line)
         return None, {}, YamlProblem(f"invalid YAML: {exc.problem or exc.context or 'cannot be read'}", line)
     except yaml.YAMLError:
         return None, {}, YamlProblem("invalid YAML: it cannot be read (a control character?)")

@@ -35,7 +35,7 @@ _ONE = ("additionalItems", "additionalProperties", "contains", "contentSchema", 
 _MANY = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
 _NAMED = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties", "dependencies")
 # Words beside a $ref that change nothing in any draft (draft-07 ignores them, 2020-12 only annotates).
-_ANNOTATIONS = {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$id", "$schema", "$anchor"}
+_ANNOTATIONS = {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$id", "$schema", "$anchor", "$defs", "definitions"}
 
 
 def draft_option(word: Any) -> int | None:
@@ -49,7 +49,8 @@ def draft_option(word: Any) -> int | None:
 def declared_draft(value: Any) -> tuple[int | None, str | None]:
     """The draft a ``$schema`` value names, or the message saying why it names none."""
     if not isinstance(value, str):
-        return None, f"$schema must be the text of a meta-schema URI, not {type(value).__name__} ({DRAFT_CHOICES} are supported)"
+        shown = "null" if value is None else type(value).__name__
+        return None, f"$schema must be the text of a draft's meta-schema URI, not {shown} (drafts {DRAFT_CHOICES} are supported)"
     key = value.strip().rstrip("#").split("//", 1)[-1]
     draft = _BY_URI.get(key)
     if draft is None:

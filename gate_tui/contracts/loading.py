@@ -228,7 +228,7 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     if problem is not None:
         found.append((["$schema"], problem))
     warning = assumed_draft_warning(schema, pointer) if assumed else None
-    found.extend(meta_problems(schema, draft))
+    found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
     found.extend(block_problems(schema))
     if not found:
         found.extend(root_problems(schema))

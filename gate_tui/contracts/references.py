@@ -153,6 +153,8 @@ class OfflineRetriever:
         if not inside:
             return None, f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name"
         data, _text, problem = read_json_data(target, "schema file", MAX_CONTRACT_BYTES)
+        if problem is not None and problem.message == "file not found":
+            return None, f"names {relative}, which is not in the contract's folder; copy it there (or pass --schemas DIR)"
         if problem is not None:
             line = f" (line {problem.line})" if problem.line is not None else ""
             return None, f"names {relative} in the contract's folder: {problem.message}{line}"
