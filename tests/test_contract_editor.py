@@ -160,7 +160,7 @@ async def test_hostile_text_in_a_reply_renders_literally(game) -> None:
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-input")
         assert "Edit /[b]k (integer)" in screen_text(app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.editing is None)
+        await wait_for(pilot, lambda: app.contract_screen.editing is None)
 
 
 def test_controller_rules_without_textual(game, tmp_path) -> None:
@@ -246,7 +246,7 @@ async def test_multi_line_text_is_edited_whole(game) -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
         await pilot.press("x", "escape")
-        await wait_for(pilot, lambda: app.editing is None and app.query_one(ValueTree).has_focus)
+        await wait_for(pilot, lambda: app.contract_screen.editing is None and app.query_one(ValueTree).has_focus)
         assert app.editor.index == 2 and app.editor.value["narrative"] == "line one!\nline two"
 
 
