@@ -49,9 +49,12 @@ def ask_path(
     screen.app.push_screen(PathScreen(title, default, run, replaces=replaces), callback=chosen)
 
 
-def ask_before_quitting(screen: Screen[object], why: str, changes: int, save_as: Callable[[Callable[[], None]], None]) -> None:
+def ask_before_quitting(
+    screen: Screen[object], why: str, changes: int, save_as: Callable[[Callable[[], None]], None], keep: str | None = None
+) -> None:
     """Quit, unless ``changes`` would be lost: then ask (Save as… / Quit anyway / Cancel).
-    ``save_as(then)`` writes a copy and runs ``then`` (quitting) once it is written."""
+    ``save_as(then)`` writes a copy and runs ``then`` (quitting) once it is written;
+    ``keep`` says what that copy is (the gate editor's wording by default)."""
     from gate_tui.tui.screens.quit_prompt import QuitScreen
 
     app = screen.app
@@ -67,4 +70,4 @@ def ask_before_quitting(screen: Screen[object], why: str, changes: int, save_as:
         elif choice == "save":
             save_as(lambda: app.exit(0))
 
-    app.push_screen(QuitScreen(why, changes), callback=answered)
+    app.push_screen(QuitScreen(why, changes) if keep is None else QuitScreen(why, changes, keep), callback=answered)

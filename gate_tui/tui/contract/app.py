@@ -58,6 +58,10 @@ class ContractApp(App[int], inherit_bindings=False):
             if notice is not None:
                 self.notify(notice, severity="information" if notice.startswith("resumed") else "warning", markup=False)
 
+    async def action_quit(self) -> None:
+        """Textual's own "Quit" command: the editor's quit (it may ask first)."""
+        self.contract_screen.action_quit()
+
     def on_unmount(self) -> None:
         self.editor.close()
 

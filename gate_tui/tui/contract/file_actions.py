@@ -9,10 +9,11 @@ reading themselves are the controller's (no Textual there).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gate_tui.tui.file_commands import ask_path
+from gate_tui.tui.file_commands import ask_before_quitting, ask_path
 
 if TYPE_CHECKING:
     from gate_tui.tui.contract.screen import ContractScreen
@@ -27,7 +28,7 @@ class ContractFiles:
     def _file_stem(self) -> str:
         return Path(self.screen.editor.contract.path).stem or "contract"
 
-    def export_value(self) -> None:
+    def export_value(self, then: Callable[[], None] | None = None) -> None:
         editor = self.screen.editor
         if editor.value is None:
             self.screen.notify("Nothing to export yet: paste and apply a reply first.", severity="warning", markup=False)
@@ -37,7 +38,14 @@ class ContractFiles:
             _written, problem = editor.export(path)
             return problem
 
-        ask_path(self.screen, "Export value JSON to", f"{self._file_stem()}-value.json", export, "Value written to {path}.")
+        ask_path(self.screen, "Export value JSON to", f"{self._file_stem()}-value.json", export, "Value written to {path}.", then=then)
+
+    def quit_or_ask(self) -> None:
+        """Quit, unless changes would be lost (the journal could not be written): then ask."""
+        editor = self.screen.editor
+        lost = len(editor.steps) - 1 if self.screen.app.use_journal and not editor.journaling else 0  # type: ignore[attr-defined]
+        keep = "Save as… writes the value as JSON (Open value… reads it back)."
+        ask_before_quitting(self.screen, "the session's journal could not be written", max(lost, 0), self.export_value, keep)
 
     def export_report(self) -> None:
         def report(path: Path) -> str | None:

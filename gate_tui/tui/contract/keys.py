@@ -17,7 +17,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
     KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
-    KeyAction("quit", "ctrl+q", "app.quit", "Quit", "Quit", "Leave the editor (every change is already in the journal)", priority=True),
+    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
 )
 FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     ("Save value as…", "Write the current value as JSON to a file you name (Open value… reads it back)", "export_value"),

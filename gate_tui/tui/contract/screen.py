@@ -276,6 +276,9 @@ class ContractScreen(Screen[None]):
 
     # --- files --------------------------------------------------------------------
 
+    def action_quit(self) -> None:
+        self.files.quit_or_ask()
+
     def action_export_value(self) -> None:
         self.files.export_value()
 
