@@ -112,9 +112,9 @@ def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | Non
     for count, found in enumerate(_BARE_KEY.finditer(joined)):
         if count > MAX_EDITS:
             return None
-        begin, end = original(found.start(1)), original(found.end(1))
-        edits.append((begin, begin, '"', unquoted_key(found.group(1), start + begin)))
-        edits.append((end, end, '"', None))
+        word = found.group(1)
+        begin = original(found.start(1))  # a bare word holds no string: it ends len(word) later
+        edits.append((begin, begin + len(word), f'"{word}"', unquoted_key(word, start + begin)))
     if strings and not all(map(str.isprintable, strings)) and not _control_strings(chunk, between, strings, kept, edits, start):
         return None
     if not edits:
