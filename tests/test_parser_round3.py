@@ -214,3 +214,14 @@ def test_one_closing_quote_deleted_before_the_closers_is_recovered(value: dict, 
     found = extract_json("Result:\n" + damaged + after)
     assert found.value == value, (damaged, found.error)
     assert [r["code"] for r in found.repair_records] == ["missing_quote"]
+
+
+def test_a_quote_forgotten_before_the_next_key_is_a_guess() -> None:
+    reply = (
+        "Config used for the run:\n```json\n"
+        '{\n  "cache": "warm",\n  "note": "used the cache, falling back,"seed": 42,\n'
+        '  "comment": "first pass\n  "retries": 3\n}\n```'
+    )
+    found = extract_json(reply)
+    assert found.value == {"cache": "warm", "note": "used the cache, falling back", "seed": 42, "comment": "first pass", "retries": 3}
+    assert [(r["code"], r["certainty"]) for r in found.repair_records] == [("missing_quote", "guess"), ("missing_quote", "guess"), ("missing_comma", "exact")]

@@ -244,6 +244,7 @@ _DQ_CLOSING = re.compile(
 _LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
 # Right after a closing quote, another string and a colon: the next key, its comma forgotten
 # (`"According to the policy""ans": "YES"`).
+_KEY_REST = re.compile(r'[^"\\\n]*+"[ \t]*+:')  # the rest of a key after its opening quote, then `:`
 _KEY_AHEAD = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:')
 # A body up to the next closing quote of its style (escapes skipped); line breaks are content.
 BODIES = {
@@ -289,6 +290,13 @@ def locate_string(text: str, pos: int, limit: int, *, key: bool = False) -> tupl
             comma = _line_ends_with_comma(text, start, end)
             if comma >= 0:  # `"raw": "x,⏎  "next": …`: the quote closing "x" is missing
                 return MISSING_QUOTE, comma, comma, -1
+            if quote == '"' and _KEY_REST.match(text, end + 1, limit) is not None:
+                # `"raw": "x⏎  "next": …`: the quote closing "x" (and a comma) are missing
+                line_end = len(text[start : text.rfind("\n", start, end)].rstrip()) + start
+                return MISSING_QUOTE, line_end, line_end, -1
+        if inner < 0 and quote == '"' and text[end - 1] == "," and _KEY_REST.match(text, end + 1, limit) is not None:
+            # `"…falling back,"seed": 42`: the quote closing the value is missing before `,"key":`
+            return MISSING_QUOTE, end - 1, end - 1, -1
         if inner < 0:
             inner = end
             if quote == '"':  # past the first inner quote, jump to the next quote that can close
