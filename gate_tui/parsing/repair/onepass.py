@@ -81,19 +81,29 @@ def one_pass_fixes(text: str, at: int, message: str) -> bool:
     return c.isalnum() or c == "_" or c == "$"
 
 
-def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | None:
+def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
-    fixes; None when anything else stands in the value (the caller then tries the others)."""
+    fixes; None when anything else stands in the value (the caller then tries the others).
+
+    ``controls=False`` skips looking for raw control characters in strings (the caller's
+    decode said the first defect is another); should one remain, the decode says so and
+    the pass is run again looking for them.
+    """
     chunk = text[start:]
     if _SENTINEL in chunk:
         return None
-    parts = _STRING.split(chunk)
+    quotes = 0  # what each string part leaves out of its text: its two quotes, or nothing
+    if "\\" not in chunk:
+        parts = chunk.split('"')  # no escapes: every `"` opens or closes a string (C speed)
+        quotes = 2 if len(parts) % 2 else 0
+    if not quotes:
+        parts = _STRING.split(chunk)
     between, strings = parts[0::2], parts[1::2]
     joined = _SENTINEL.join(between)
-    # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels
-    # before it is at original offset p - k + kept[k] (each string stands as one character).
+    # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels before
+    # it is at original offset p - k + kept[k] + quotes * k (each string is one character).
     kept = [0, *accumulate(map(len, strings))]
-    original = _Places(joined, kept).original
+    original = _Places(joined, kept, quotes).original
     edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
     for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
         if count > MAX_EDITS:
@@ -115,7 +125,7 @@ def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | Non
         word = found.group(1)
         begin = original(found.start(1))  # a bare word holds no string: it ends len(word) later
         edits.append((begin, begin + len(word), f'"{word}"', unquoted_key(word, start + begin)))
-    if strings and not all(map(str.isprintable, strings)) and not _control_strings(chunk, between, strings, kept, edits, start):
+    if controls and strings and not _control_strings(chunk, between, strings, kept, quotes, edits, start):
         return None
     if not edits:
         return None
@@ -129,7 +139,11 @@ def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | Non
     repaired = "".join(pieces)
     try:
         value, end = SCAN_ONCE(repaired, 0)
-    except (StopIteration, ValueError, RecursionError, MemoryError):
+    except ValueError as error:
+        if not controls and str(error).startswith("Invalid control character"):
+            return one_pass(text, start, controls=True)
+        return None
+    except (StopIteration, RecursionError, MemoryError):
         return None
     stop = _original_end(edits, end)
     return value, start + stop, tuple(fix for begin, _, _, fix in edits if fix is not None and begin < stop)
@@ -138,10 +152,10 @@ def one_pass(text: str, start: int) -> tuple[object, int, tuple[Fix, ...]] | Non
 class _Places:
     """Original offsets of positions in the text between strings, asked in any order."""
 
-    __slots__ = ("joined", "kept", "at", "count")
+    __slots__ = ("joined", "kept", "quotes", "at", "count")
 
-    def __init__(self, joined: str, kept: list[int]) -> None:
-        self.joined, self.kept = joined, kept
+    def __init__(self, joined: str, kept: list[int], quotes: int) -> None:
+        self.joined, self.kept, self.quotes = joined, kept, quotes
         self.at = self.count = 0  # sentinels before `at`: each search resumes from the last
 
     def original(self, position: int) -> int:
@@ -150,10 +164,12 @@ class _Places:
         else:
             self.count = self.joined.count(_SENTINEL, 0, position)
         self.at = position
-        return position - self.count + self.kept[self.count]
+        return position - self.count + self.kept[self.count] + self.quotes * self.count
 
 
-def _control_strings(chunk: str, between: list[str], strings: list[str], kept: list[int], edits: list[tuple[int, int, str, Fix | None]], start: int) -> bool:
+def _control_strings(
+    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int
+) -> bool:
     """Escape each string holding raw control characters (one record per string, at its first).
 
     False when such a string is not followed by a delimiter: its quotes may not be where
@@ -166,12 +182,15 @@ def _control_strings(chunk: str, between: list[str], strings: list[str], kept: l
         index = bisect_right(kept, found.start()) - 1
         string = strings[index]
         # The original offset of the string: the text between strings up to it, plus them.
-        at = lead[index + 1] + kept[index]
-        if _DELIMITER.match(chunk, at + len(string)) is None:
+        at = lead[index + 1] + kept[index] + quotes * index
+        size = len(string) + quotes
+        if _DELIMITER.match(chunk, at + size) is None:
             return False
         if len(edits) > 3 * MAX_EDITS:
             return False
-        edits.append((at, at + len(string), _CONTROL.sub(_escape, string), Fix("control_character", CONTROL_MESSAGE, start + at + found.start() - kept[index])))
+        escaped = _CONTROL.sub(_escape, string)
+        fix = Fix("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + found.start() - kept[index])
+        edits.append((at, at + size, f'"{escaped}"' if quotes else escaped, fix))
         found = _CONTROL.search(together, kept[index + 1])
     return True
 

@@ -86,7 +86,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     else:
         return value, end, ()
     if len(text) - start <= ONE_PASS_MAX and one_pass_fixes(text, start + at, message):
-        done = one_pass(text, start)  # every common defect at once: no decode per fix
+        done = one_pass(text, start, message.startswith("Invalid control"))  # all common defects at once
         if done is not None:
             return done
     current = text[start:]
