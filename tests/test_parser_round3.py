@@ -225,3 +225,13 @@ def test_a_quote_forgotten_before_the_next_key_is_a_guess() -> None:
     found = extract_json(reply)
     assert found.value == {"cache": "warm", "note": "used the cache, falling back", "seed": 42, "comment": "first pass", "retries": 3}
     assert [(r["code"], r["certainty"]) for r in found.repair_records] == [("missing_quote", "guess"), ("missing_quote", "guess"), ("missing_comma", "exact")]
+
+
+def test_csv_doubled_quotes_around_single_quoted_values() -> None:
+    reply = "Exported row:\n{'summary': ''Churn model for retail'', 'owner': ''Dana Ruiz'', 'empty': ''}\nDone."
+    found = extract_json(reply)
+    assert found.value == {"summary": "Churn model for retail", "owner": "Dana Ruiz", "empty": ""}
+    assert [r["code"] for r in found.repair_records] == ["doubled_quotes", "single_quotes"]
+    # Inside a double-quoted string the same characters are text.
+    quoted = extract_json('{"summary": "he wrote, \'\'Churn\'\' twice", "n": 1,}')
+    assert quoted.value == {"summary": "he wrote, ''Churn'' twice", "n": 1}
