@@ -158,6 +158,10 @@ def test_a_file_beside_a_contract_with_a_remote_id_answers_its_relative_referenc
 def test_a_missing_pointer_names_the_reference_and_its_place(tmp_path) -> None:
     text = problems(write(tmp_path, "c.json", refers_to("#/$defs/nope")))
     assert '/properties/token/$ref: $ref "#/$defs/nope" points at /$defs/nope, which is not in the contract' in text
+    assert 'points at the anchor "nope", which is not in the contract' in problems(write(tmp_path, "c.json", refers_to("#nope")))
+    write(tmp_path, "common.json", {"$defs": {"code": {"$anchor": "code", "type": "string"}}})
+    assert "points at /$defs/other, which is not in common.json" in problems(write(tmp_path, "c.json", refers_to("common.json#/$defs/other")))
+    assert check_contract_file(write(tmp_path, "c.json", refers_to("common.json#code")))[0] is not None
 
 
 @pytest.mark.parametrize(

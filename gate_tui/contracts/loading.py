@@ -269,7 +269,7 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
     retriever = OfflineRetriever(folder, SchemaStore(store_path) if store_path is not None else None, root_id)
     found = [([META_KEY, "schemas"], problem)] if problem else []
-    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema)
+    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:
         line_map = lines()
         return None, [_problem(name, pointer(parts), message, line_map) for parts, message in found]

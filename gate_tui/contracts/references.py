@@ -178,19 +178,42 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
             continue
         target = node_base + ref if ref.startswith("#") else urljoin(node_base, ref)
         document, fragment = urldefrag(target)
-        if document in resources:
-            if fragment.startswith("/") and _at_pointer(resources[document], unquote(fragment)) is None:
-                problems.append(([*parts, "$ref"], f'$ref "{ref}" points at {unquote(fragment)}, which is not in the contract'))
-            continue
-        _data, reason = retriever.fetch(document)
-        if reason is not None:
-            problems.append(([*parts, "$ref"], f'$ref "{ref}" {reason}'))
+        where = "the contract" if document in resources else None
+        data = resources.get(document)
+        if where is None:
+            data, reason = retriever.fetch(document)
+            if reason is not None:
+                problems.append(([*parts, "$ref"], f'$ref "{ref}" {reason}'))
+                continue
+            where = Path(unquote(urlsplit(document).path)).name or document
+        missing = _missing(data, unquote(fragment), id_key)
+        if missing is not None:
+            problems.append(([*parts, "$ref"], f'$ref "{ref}" points at {missing}, which is not in {where}'))
     return problems
 
 
-def cycle_problems(schema: dict[str, Any]) -> list[tuple[list[str | int], str]]:
-    """``$ref`` cycles inside the contract that come back to a schema without reading into the value."""
-    nodes = {pointer(parts): (parts, node) for parts, node, _base in subschemas(schema)}
+def _missing(document: Any, fragment: str, id_key: str) -> str | None:
+    """What a fragment names that ``document`` lacks (a JSON Pointer or an anchor), or None."""
+    if not fragment:
+        return None
+    if fragment.startswith("/"):
+        return fragment if _at_pointer(document, fragment) is None else None
+    for _parts, node, _base in subschemas(document, "", id_key):
+        ident = node.get(id_key)
+        if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")) or ident == f"#{fragment}":
+            return None
+    return f'the anchor "{fragment}"'
+
+
+def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[list[str | int], str]]:
+    """``$ref`` cycles inside the contract that come back to a schema without reading into the value.
+
+    Only the contract's own resource is followed (a ``#/...`` inside an embedded schema with
+    an ``$id`` of its own means that schema, not the contract).
+    """
+    walked = list(subschemas(schema, "", id_key))
+    root_base = walked[0][2] if walked else ""
+    nodes = {pointer(parts): (parts, node if base == root_base else {}) for parts, node, base in walked}
     state: dict[str, int] = {}  # 1 on the current path, 2 done
     problems = []
     for start in nodes:
