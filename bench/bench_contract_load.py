@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,25 +108,29 @@ def row(name: str, measured: str, goal: str, ok: bool | None) -> tuple[str, str,
     return (name, measured, goal, "" if ok is None else ("PASS" if ok else "MISS"))
 
 
-def bench_load(repeat: int) -> list[tuple[str, str, str, str]]:
+def bench_load(repeat: int, given: Path | None = None) -> list[tuple[str, str, str, str]]:
     import jsonschema
     import yaml
 
     from gate_tui.contracts.loading import check_contract_file
     from gate_tui.contracts.meta_check import meta_problems, meta_validator
 
-    schema = big_schema()
+    schema = big_schema() if given is None else json.loads(given.read_text(encoding="utf-8"))
     text = json.dumps(schema, indent=2)
     rows = []
-    for draft, variant, python_class in ((7, schema, jsonschema.Draft7Validator), (20, as_2020_12(schema), jsonschema.Draft202012Validator)):
+    drafts = ((7, schema, jsonschema.Draft7Validator), (20, as_2020_12(schema), jsonschema.Draft202012Validator))
+    for draft, variant, python_class in drafts[:1] if given is not None else drafts:
         size = f"{len(json.dumps(variant, separators=(',', ':'))) / 1024:.0f} KB"
-        meta_validator(draft)  # compiled once per process: not part of a load
+        start = time.perf_counter()
+        meta_validator(draft)  # compiled once per process, its $refs on first use: the CLI pays both
         assert meta_problems(variant, draft) == []
+        first = time.perf_counter() - start
         ours = median_time(lambda variant=variant, draft=draft: meta_problems(variant, draft), repeat, 3)
         python = python_class(python_class.META_SCHEMA, format_checker=jsonschema.FormatChecker())
         theirs = median_time(lambda variant=variant, python=python: list(python.iter_errors(variant)), max(1, repeat // 2), 1)
         name = {7: "draft-07", 20: "2020-12"}[draft]
-        rows.append(row(f"meta-schema check, {size} {name} schema (compact JSON)", f"{ours * 1e3:.1f} ms", f"≤ {GOAL_META_MS:.0f} ms", ours * 1e3 <= GOAL_META_MS))
+        measured = f"{first * 1e3:.1f} ms first in the process (compiling the meta-schema included), {ours * 1e3:.1f} ms after"
+        rows.append(row(f"meta-schema check, {size} {name} schema (compact JSON)", measured, f"≤ {GOAL_META_MS:.0f} ms", first * 1e3 <= GOAL_META_MS))
         rows.append(row(f"same check with pure-Python jsonschema ({name})", f"{theirs * 1e3:.0f} ms = {theirs / ours:.0f}× slower", "(info: before)", None))
     old = os.environ.get("GATE_TUI_CACHE_DIR")
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,7 +160,12 @@ def bench_load(repeat: int) -> list[tuple[str, str, str, str]]:
 
 
 def main() -> int:
-    rows = bench_load(7)
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--schema", type=Path, help="time this draft-07 JSON schema file instead of the generated one (e.g. the published SARIF 2.1.0 schema)")
+    args = parser.parse_args()
+    rows = bench_load(7, args.schema)
     for current in rows:
         print(" | ".join(current))
     return 1 if any(r[3] == "MISS" for r in rows) else 0
