@@ -155,6 +155,12 @@ def test_a_file_beside_a_contract_with_a_remote_id_answers_its_relative_referenc
     assert not check_contract('{"token": "abcd"}', contract).ok
 
 
+@pytest.mark.parametrize("ref", ["a%00b.json", "%2e%2e/x.json", "?x=1", "sub/%2e%2e/%2e%2e/x.json"])
+def test_odd_file_references_are_refusals_not_crashes(tmp_path, ref) -> None:
+    text = problems(write(tmp_path / "c", "c.json", refers_to(ref)))
+    assert f'$ref "{ref}"' in text and "internal" not in text
+
+
 def test_a_missing_pointer_names_the_reference_and_its_place(tmp_path) -> None:
     text = problems(write(tmp_path, "c.json", refers_to("#/$defs/nope")))
     assert '/properties/token/$ref: $ref "#/$defs/nope" points at /$defs/nope, which is not in the contract' in text

@@ -123,8 +123,14 @@ def load_contract(path: str | Path, options: LoadOptions | None = None) -> Contr
 
 
 def contract_from_schema(schema: Any, path: str = "<contract>", options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
-    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict)."""
-    options = options or LoadOptions()
+    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict); never raises."""
+    try:
+        return _from_schema(schema, path, options or LoadOptions())
+    except Exception as exc:  # noqa: BLE001 - as check_contract_file
+        return None, [ContractProblem(path, f"cannot load the contract (internal {type(exc).__name__}; please report it)")]
+
+
+def _from_schema(schema: Any, path: str, options: LoadOptions) -> tuple[Contract | None, list[ContractProblem]]:
     if not isinstance(schema, dict):
         return None, [ContractProblem(path, _not_an_object(schema))]
     checked, problems = schema_problems(schema, path, None, options)
@@ -135,6 +141,13 @@ def contract_from_schema(schema: Any, path: str = "<contract>", options: LoadOpt
 
 def check_contract_file(path: str | Path, options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
     """The contract, or None and every problem found; never raises, never blocks."""
+    try:
+        return _check_file(path, options)
+    except Exception as exc:  # noqa: BLE001 - a contract is input: a bug here is a problem line, never exit 70
+        return None, [ContractProblem(str(path), f"cannot load the contract (internal {type(exc).__name__}; please report it)")]
+
+
+def _check_file(path: str | Path, options: LoadOptions | None) -> tuple[Contract | None, list[ContractProblem]]:
     from gate_tui.config.json_data import yaml_data
     from gate_tui.contracts.contract_cache import (
         CachedContract,
@@ -179,6 +192,8 @@ def _read(path: str | Path) -> tuple[str | None, ContractProblem | None]:
         data = read_regular(path, MAX_CONTRACT_BYTES, "contract file")
     except FileNotFoundError:
         return None, ContractProblem(name, "file not found")
+    except ValueError:  # a NUL byte in the name
+        return None, ContractProblem(name, "is not a file name")
     if isinstance(data, str):
         return None, ContractProblem(name, data)
     try:

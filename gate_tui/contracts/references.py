@@ -106,7 +106,10 @@ class OfflineRetriever:
             return self.documents[key], None
         if key in self.refusals:
             return None, self.refusals[key]
-        data, reason = self._find(key)
+        try:
+            data, reason = self._find(key)
+        except (OSError, ValueError) as exc:  # a name the OS refuses (a NUL byte…): a refusal, not a crash
+            data, reason = None, f"cannot be read ({type(exc).__name__.replace('Error', ' error').strip()})"
         if reason is None and len(self.documents) >= MAX_DOCUMENTS:
             data, reason = None, f"is one schema file too many (a contract may use at most {MAX_DOCUMENTS})"
         if reason is None:
@@ -143,12 +146,12 @@ class OfflineRetriever:
 
         if self.folder is None:
             return None, "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR"
-        if not relative or "?" in uri:
+        if not relative or "?" in uri or "\x00" in relative:
             return None, "does not name a schema file"
         target = self.folder / relative
         try:
             inside = target.resolve().is_relative_to(self.folder.resolve())
-        except (OSError, RuntimeError):
+        except (OSError, RuntimeError, ValueError):
             inside = False
         if not inside:
             return None, f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name"
