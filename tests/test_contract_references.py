@@ -145,6 +145,13 @@ def test_the_contracts_own_store_must_lie_in_its_folder(tmp_path) -> None:
     write(tmp_path / "elsewhere", "base.json", {"$id": ident, "type": "string"})
     outside = write(tmp_path / "c", "out.json", refers_to(ident, **{"x-gate-tui": {"schemas": "../elsewhere"}}))
     assert "leads outside the contract's folder" in problems(outside)
+    # a file in the contract's own store that links out of its folder is skipped, and said so
+    write(tmp_path / "c" / "linked", "readme.txt", "")
+    (tmp_path / "c" / "linked" / "base.json").symlink_to(tmp_path / "elsewhere" / "base.json")
+    linked = write(tmp_path / "c", "linked.json", refers_to(ident, **{"x-gate-tui": {"schemas": "linked"}}))
+    assert "base.json: leads outside the contract's folder" in problems(linked)
+    # while --schemas DIR is the user's own choice: there the same link is followed
+    assert check_contract_file(linked, LoadOptions(schemas=str(tmp_path / "c" / "linked")))[0] is not None
 
 
 def test_a_file_beside_a_contract_with_a_remote_id_answers_its_relative_references(tmp_path) -> None:

@@ -282,7 +282,8 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     store_path, problem = store_folder(schema, folder, options.schemas)
     id_key = "id" if draft == 4 else "$id"
     root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
-    retriever = OfflineRetriever(folder, SchemaStore(store_path) if store_path is not None else None, root_id)
+    store = SchemaStore(store_path, confined=None if options.schemas else folder) if store_path is not None else None
+    retriever = OfflineRetriever(folder, store, root_id)
     found = [([META_KEY, "schemas"], problem)] if problem else []
     found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:

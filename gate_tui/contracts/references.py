@@ -33,6 +33,7 @@ _FOLDER = FOLDER_ROOT + "folder/"
 MAX_DOCUMENTS = 64
 """The most schema files one contract may pull in (each is capped at the contract's size)."""
 MAX_STORE_FILES = 2000
+MAX_STORE_BYTES = 64 * 1024 * 1024
 _SCHEMA_SUFFIXES = (".json", ".yaml", ".yml")
 
 
@@ -47,10 +48,16 @@ def document_uri(uri: str) -> str:
 
 
 class SchemaStore:
-    """A folder of schema files matched by their ``$id`` (read on first use, never written)."""
+    """A folder of schema files matched by their ``$id`` (read on first use, never written).
 
-    def __init__(self, folder: Path) -> None:
+    ``confined`` (the contract's folder, for a store the contract names itself) refuses
+    entries that are symlinks leading out of it; ``--schemas DIR`` is the user's own folder.
+    At most :data:`MAX_STORE_FILES` files and :data:`MAX_STORE_BYTES` in all are read.
+    """
+
+    def __init__(self, folder: Path, confined: Path | None = None) -> None:
         self.folder = folder
+        self.confined = confined
         self._by_id: dict[str, Any] | None = None
         self.skipped: list[str] = []
 
@@ -69,14 +76,29 @@ class SchemaStore:
         except OSError as exc:
             self.skipped.append(f"{self.folder}: cannot list ({exc.strerror or exc})")
             return found
+        budget = MAX_STORE_BYTES
         for entry in names[:MAX_STORE_FILES]:
-            data, _text, problem = read_json_data(entry, "schema file", MAX_CONTRACT_BYTES)
-            ident = data.get("$id", data.get("id")) if isinstance(data, dict) else None
-            if problem is not None or not isinstance(ident, str):
-                self.skipped.append(f"{entry.name}: {problem.message if problem else 'no $id'}")
+            problem = self._refused(entry, budget)
+            if problem is None:
+                budget -= entry.stat().st_size
+                data, _text, read_problem = read_json_data(entry, "schema file", MAX_CONTRACT_BYTES)
+                ident = data.get("$id", data.get("id")) if isinstance(data, dict) else None
+                problem = read_problem.message if read_problem else None if isinstance(ident, str) else "no $id"
+            if problem is not None:
+                self.skipped.append(f"{entry.name}: {problem}")
                 continue
             found.setdefault(document_uri(ident), data)
         return found
+
+    def _refused(self, entry: Path, budget: int) -> str | None:
+        try:
+            if self.confined is not None and not entry.resolve().is_relative_to(self.confined.resolve()):
+                return "leads outside the contract's folder"
+            if entry.stat().st_size > budget:
+                return f"not read: the store's files may hold {MAX_STORE_BYTES:,} bytes in all"
+        except (OSError, RuntimeError, ValueError):
+            return "cannot be read"
+        return None
 
 
 class OfflineRetriever:
