@@ -188,6 +188,29 @@ def test_a_reference_cycle_that_never_ends_is_a_load_error(tmp_path, schema) -> 
     assert "$ref cycle that never ends" in problems(write(tmp_path, "c.json", schema))
 
 
+def test_a_cycle_in_a_definition_nothing_uses_never_runs_and_loads(tmp_path) -> None:
+    # as in the published cloudify.json: a definition whose allOf refers to itself, used by nothing
+    schema = {"type": "object", "definitions": {"loop": {"allOf": [{"$ref": "#/definitions/loop"}]}}, "properties": {"a": {"type": "string"}}}
+    assert check_contract_file(write(tmp_path, "c.json", schema))[0] is not None
+
+
+def test_meta_schemas_and_sibling_schemas_named_by_id_resolve_offline(tmp_path, server) -> None:
+    url, hits = server
+    # a schema of schemas refers to the meta-schema: answered from the local copies
+    describing = refers_to("http://json-schema.org/draft-07/schema#", **{"$schema": "http://json-schema.org/draft-07/schema#"})
+    contract, found = check_contract_file(write(tmp_path, "meta.json", describing))
+    assert contract is not None, found
+    assert check_contract('{"token": {"type": "string"}}', contract).ok and not check_contract('{"token": {"type": 5}}', contract).ok
+    # "grunt-task#/definitions/x" beside grunt-task.json (schema sets name files by their $id's last word)
+    write(tmp_path, "grunt-task.json", {"definitions": {"x": {"type": "integer"}}})
+    assert check_contract_file(write(tmp_path, "g.json", refers_to("grunt-task#/definitions/x")))[0] is not None
+    # a reference inside a referenced file is checked too, and reported where the contract uses that file
+    write(tmp_path, "base.json", {"$defs": {"licence": {"$ref": f"{url}/osi-license.json"}}})
+    text = problems(write(tmp_path, "b.json", refers_to("base.json#/$defs/licence")))
+    assert f'/properties/token/$ref: $ref "{url}/osi-license.json" in base.json (at /$defs/licence)' in text
+    assert hits == []
+
+
 def test_recursive_schemas_that_read_into_the_value_load(tmp_path) -> None:
     tree = {"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}}
     contract, found = check_contract_file(write(tmp_path, "tree.json", tree))

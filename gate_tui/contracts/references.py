@@ -141,6 +141,9 @@ class OfflineRetriever:
         return data, reason
 
     def _find(self, uri: str) -> tuple[Any, str | None]:
+        meta = _meta_schema(uri)  # "$ref": "http://json-schema.org/draft-07/schema#" (a schema of schemas)
+        if meta is not None:
+            return meta, None
         stored = self.store.lookup(uri) if self.store is not None else None
         if stored is not None:
             return stored, None
@@ -178,6 +181,9 @@ class OfflineRetriever:
         if not inside:
             return None, f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name"
         data, _text, problem = read_json_data(target, "schema file", MAX_CONTRACT_BYTES)
+        if problem is not None and problem.message == "file not found" and not target.suffix:
+            # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by their $id's last word
+            data, _text, problem = read_json_data(target.with_name(target.name + ".json"), "schema file", MAX_CONTRACT_BYTES)
         if problem is not None and problem.message == "file not found":
             return None, f"names {relative}, which is not in the contract's folder; copy it there (or pass --schemas DIR)"
         if problem is not None:
@@ -189,32 +195,76 @@ class OfflineRetriever:
 
 
 def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever: OfflineRetriever) -> list[tuple[list[str | int], str]]:
-    """``(path of the $ref, message)`` for every reference that cannot be resolved offline."""
-    nodes = list(subschemas(schema, base, id_key))
+    """``(path of the $ref, message)`` for every reference that cannot be resolved offline.
+
+    Files the contract refers to are followed too (each once, at most :data:`MAX_DOCUMENTS`);
+    a problem inside one is reported at the contract's ``$ref`` that led there.
+    """
+    problems: list[tuple[list[str | int], str]] = []
+    queue: list[tuple[Any, str, str, list[str | int] | None]] = [(schema, base, id_key, None)]
+    followed = {document_uri(base)}
+    while queue:
+        document, document_base, key, via = queue.pop(0)
+        name = "the contract" if via is None else (Path(unquote(urlsplit(document_base).path)).name or document_base)
+        nodes = list(subschemas(document, document_base, key))
+        resources = _resources(nodes, key)
+        for parts, node, node_base in nodes:
+            ref = node.get("$ref")
+            if not isinstance(ref, str):
+                continue
+            site = [*parts, "$ref"] if via is None else via
+            said = f'$ref "{ref}"' if via is None else f'$ref "{ref}" in {name} (at {pointer(parts) or "/"})'
+            target_document, fragment = urldefrag(node_base + ref if ref.startswith("#") else urljoin(node_base, ref))
+            where, data = (name, resources[target_document]) if target_document in resources else (None, None)
+            if where is None:
+                data, reason = retriever.fetch(target_document)
+                if reason is not None:
+                    problems.append((site, f"{said} {reason}"))
+                    continue
+                where = Path(unquote(urlsplit(target_document).path)).name or target_document
+                if target_document not in followed:
+                    followed.add(target_document)
+                    queue.append((data, target_document, _id_key(data, key), site))
+            missing = _missing(data, unquote(fragment), key)
+            if missing is not None:
+                problems.append((site, f"{said} points at {missing}, which is not in {where}"))
+    return problems
+
+
+def _meta_schema(uri: str) -> Any | None:
+    """A JSON Schema meta-schema (any draft, with 2019-09's and 2020-12's vocabularies) from the
+    copies installed with ``jsonschema``, or None: such a ``$ref`` is answered locally."""
+    if "json-schema.org/" not in uri:
+        return None
+    from jsonschema_specifications import REGISTRY
+
+    key = document_uri(uri).rstrip("#")
+    for candidate in (key, key.replace("https://", "http://", 1), key.replace("http://", "https://", 1)):
+        try:
+            return REGISTRY.contents(candidate)
+        except LookupError:
+            continue
+    return None
+
+
+def _resources(nodes: list[tuple[list[str | int], dict[str, Any], str]], id_key: str) -> dict[str, Any]:
+    """The document and every schema in it with an ``$id`` of its own, by URI."""
     resources: dict[str, Any] = {}
-    for parts, node, node_base in nodes:  # the contract and every schema in it with an $id of its own
+    for parts, node, node_base in nodes:
         ident = node.get(id_key)
         if not parts or (isinstance(ident, str) and not ident.startswith("#")):
             resources.setdefault(document_uri(node_base), node)
-    problems = []
-    for parts, node, node_base in nodes:
-        ref = node.get("$ref")
-        if not isinstance(ref, str):
-            continue
-        target = node_base + ref if ref.startswith("#") else urljoin(node_base, ref)
-        document, fragment = urldefrag(target)
-        where = "the contract" if document in resources else None
-        data = resources.get(document)
-        if where is None:
-            data, reason = retriever.fetch(document)
-            if reason is not None:
-                problems.append(([*parts, "$ref"], f'$ref "{ref}" {reason}'))
-                continue
-            where = Path(unquote(urlsplit(document).path)).name or document
-        missing = _missing(data, unquote(fragment), id_key)
-        if missing is not None:
-            problems.append(([*parts, "$ref"], f'$ref "{ref}" points at {missing}, which is not in {where}'))
-    return problems
+    return resources
+
+
+def _id_key(document: Any, default: str) -> str:
+    """``id`` for a draft-04 document, ``$id`` otherwise (a retrieved file may be of another draft)."""
+    if not isinstance(document, dict):
+        return default
+    declared = document.get("$schema")
+    if isinstance(declared, str):
+        return "id" if "draft-04" in declared else "$id"
+    return default
 
 
 def _missing(document: Any, fragment: str, id_key: str) -> str | None:
@@ -241,8 +291,9 @@ def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[li
     nodes = {pointer(parts): (parts, node if base == root_base else {}) for parts, node, base in walked}
     state: dict[str, int] = {}  # 1 on the current path, 2 done
     problems = []
+    used = _used(nodes)
     for start in nodes:
-        if state.get(start):
+        if state.get(start) or start not in used:  # a definition nothing uses never runs
             continue
         path: list[str] = [start]
         stack = [iter(_in_place(start, nodes[start][1], nodes))]
@@ -260,6 +311,31 @@ def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[li
                 path.append(step)
                 stack.append(iter(_in_place(step, nodes[step][1], nodes)))
     return problems
+
+
+def _used(nodes: dict[str, tuple[list[str | int], dict[str, Any]]]) -> set[str]:
+    """The schemas a validation can reach: from the root through every keyword except the
+    definition containers, and through every local ``$ref``."""
+    children: dict[str, list[str]] = {}
+    for key, (parts, _node) in nodes.items():
+        for cut in (1, 2):
+            parent = pointer(parts[:-cut]) if len(parts) >= cut else None
+            if parent is not None and parent in nodes:
+                if parts[-cut] not in ("$defs", "definitions"):
+                    children.setdefault(parent, []).append(key)
+                break
+    used: set[str] = set()
+    todo = [""] if "" in nodes else []
+    while todo:
+        key = todo.pop()
+        if key in used:
+            continue
+        used.add(key)
+        todo.extend(children.get(key, ()))
+        ref = nodes[key][1].get("$ref")
+        if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) and unquote(ref[1:]) in nodes:
+            todo.append(unquote(ref[1:]))
+    return used
 
 
 def _in_place(key: str, node: dict[str, Any], nodes: dict[str, Any]) -> list[str]:
