@@ -131,6 +131,10 @@ def test_meta_schema_problems_speak_each_drafts_terms(tmp_path) -> None:
     assert "in draft-04" in "\n".join(problems_of(four, tmp_path))
     typo = "\n".join(problems_of({"type": "objekt"}, tmp_path))
     assert "is not a JSON Schema type" in typo and "anyOf" not in typo
+    seven = {"$schema": "http://json-schema.org/draft-07/schema#", "type": ["object", "object"], "items": 5, "dependencies": {"a": "b"}}
+    found = "\n".join(problems_of(seven, tmp_path))
+    assert "lists a type twice" in found and '"items" must be a schema or a list of schemas' in found
+    assert 'each entry of "dependencies" is a schema or a list of property names' in found and "anyOf" not in found
 
 
 def test_every_meta_problem_is_listed_once_with_its_path(tmp_path) -> None:
