@@ -250,3 +250,15 @@ def test_a_contract_loaded_again_unchanged_comes_from_the_cache(tmp_path, monkey
     assert len(calls) == 1 and valid(changed, {"n": "1"})
     load(path, draft=7)  # another --draft is another entry
     assert len(calls) == 2
+
+
+def test_batch_workers_read_the_contract_as_the_same_draft_with_its_folder(tmp_path) -> None:
+    from tests.test_contracts_cli import gate_tui
+
+    (tmp_path / "common.json").write_text(json.dumps({"$defs": {"code": {"type": "string", "maxLength": 3}}}))
+    (tmp_path / "c.json").write_text(json.dumps({"type": "object", "properties": {"p": {"items": [{"$ref": "common.json#/$defs/code"}]}}}))
+    lines = [json.dumps({"id": n, "reply": json.dumps({"p": ["abcd" if n % 2 else "ab"]})}) for n in range(8)]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    done = gate_tui("check", "--contract", str(tmp_path / "c.json"), "--draft", "7", "--jsonl", str(tmp_path / "in.jsonl"), "-j", "2", "-q")
+    assert done.returncode == 2, done.stderr
+    assert [json.loads(line)["ok"] for line in done.stdout.splitlines()] == [n % 2 == 0 for n in range(8)]
