@@ -92,6 +92,11 @@ def test_a_2020_12_reading_applies_siblings_of_ref_and_warns_once(tmp_path) -> N
     assert valid(load(tmp_path / "c.json", draft=7), {"code": "abc"})  # draft-07 ignores the sibling
 
 
+def test_a_draft_given_for_a_contract_that_declares_one_is_ignored_with_a_warning() -> None:
+    contract = load(SCHEMAS / "schemastore_draft04.json", draft=7)
+    assert contract.draft == 4 and contract.warnings == ("--draft draft-07 is ignored: the contract's $schema says draft-04",)
+
+
 def test_draft_06_and_2019_09_are_read_in_their_own_terms(tmp_path) -> None:
     six = {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "properties": {"n": {"exclusiveMaximum": 10}}}
     (tmp_path / "six.json").write_text(json.dumps(six))

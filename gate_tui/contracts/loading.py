@@ -234,7 +234,7 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     ``lines`` is called (only when there are problems) for the line of each JSON Pointer.
     """
     from gate_tui.contracts.contract_rules import block_draft, block_problems, root_problems
-    from gate_tui.contracts.drafts import assumed_draft_warning, choose_draft
+    from gate_tui.contracts.drafts import DRAFT_NAMES, assumed_draft_warning, choose_draft
     from gate_tui.contracts.meta_check import meta_problems
 
     options = options or LoadOptions()
@@ -243,6 +243,8 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     if problem is not None:
         found.append((["$schema"], problem))
     warning = assumed_draft_warning(schema, pointer) if assumed else None
+    if problem is None and "$schema" in schema and options.draft not in (None, draft):
+        warning = f"--draft {DRAFT_NAMES.get(options.draft, options.draft)} is ignored: the contract's $schema says {DRAFT_NAMES[draft]}"
     found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
     found.extend(block_problems(schema))
     if not found:
