@@ -97,6 +97,17 @@ def test_file_urls_and_absolute_paths_are_never_read(tmp_path) -> None:
     assert "outside the contract's folder" in text and SECRET not in text
 
 
+def test_hidden_files_and_values_that_are_not_schemas_are_never_quoted(tmp_path) -> None:
+    # a contract in a home folder: ~/.config holds tokens
+    write(tmp_path, ".config/hosts.yml", f"github.com:\n  oauth_token: {SECRET}\n")
+    for ref in (".config/hosts.yml#/github.com/oauth_token", ".config/hosts.yml#/github.com", "sub/../.config/hosts.yml"):
+        text = problems(write(tmp_path, "c.json", refers_to(ref)))
+        assert "hidden file or folder" in text and SECRET not in text, text
+    write(tmp_path, "visible.yaml", f"token: {SECRET}\n")
+    text = problems(write(tmp_path, "c.json", refers_to("visible.yaml#/token")))
+    assert "points at /token in visible.yaml, which is not a schema" in text and SECRET not in text
+
+
 def test_a_file_beside_the_contract_is_read_through_the_bounded_loader(tmp_path) -> None:
     write(tmp_path, "defs/common.yaml", "token:\n  type: string\n  pattern: '^tok-'\n")
     contract, found = check_contract_file(write(tmp_path, "c.json", refers_to("defs/common.yaml#/token")))

@@ -296,7 +296,7 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
         validator = classes.get(draft, jsonschema_rs.Draft202012Validator)(schema, validate_formats=True, retriever=retriever, base_uri=base_uri(name))
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return None, [ContractProblem(name, f"cannot compile the schema: {first}")]
+        return None, [ContractProblem(name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}")]
     except Exception as exc:  # noqa: BLE001 - a compiler failure is a problem with this file, not a crash
         return None, [ContractProblem(name, f"cannot compile the schema: {type(exc).__name__}")]
     return Contract(schema, name, validator, draft, checked.warnings, options), []

@@ -173,6 +173,9 @@ class OfflineRetriever:
             return None, "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR"
         if not relative or "?" in uri or "\x00" in relative:
             return None, "does not name a schema file"
+        if any(part.startswith(".") and part not in (".", "..") for part in relative.split("/")):
+            # secrets live in dot-folders (~/.config, ~/.ssh): a contract in a home folder must not reach them
+            return None, f"names a hidden file or folder ({relative}), which gate-tui never reads through $ref; copy the schema to a visible name"
         target = self.folder / relative
         try:
             inside = target.resolve().is_relative_to(self.folder.resolve())
@@ -228,6 +231,9 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
             missing = _missing(data, unquote(fragment), key)
             if missing is not None:
                 problems.append((site, f"{said} points at {missing}, which is not in {where}"))
+            elif fragment.startswith("/") and not isinstance(_at_pointer(data, unquote(fragment)), (dict, bool)):
+                # never quote the value: it may be anything a file holds (a token…)
+                problems.append((site, f"{said} points at {unquote(fragment)} in {where}, which is not a schema (a JSON object)"))
     return problems
 
 
