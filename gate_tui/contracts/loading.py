@@ -38,6 +38,8 @@ __all__ = [
 MAX_CONTRACT_BYTES = 1024 * 1024
 """The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
 META_KEY = "x-gate-tui"
+MAX_PROBLEMS = 200
+"""Problems listed per contract (as reply errors are capped): the rest are counted."""
 
 
 class ContractProblem(NamedTuple):
@@ -250,10 +252,18 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     if not found:
         found.extend(root_problems(schema))
     line_map = lines() if found and callable(lines) else lines
-    problems = [_problem(name, pointer(parts), message, line_map) for parts, message in found]
+    problems = _located(name, found, line_map)
     if problems:
         return None, problems + ([ContractProblem(name, f"note: {warning}")] if warning else [])
     return _Checked(draft, (warning,) if warning else ()), []
+
+
+def _located(name: str, found: list[tuple[list[str | int], str]], lines: dict[str, int] | None) -> list[ContractProblem]:
+    """The problems with their pointers and lines: the first :data:`MAX_PROBLEMS`, then a count."""
+    problems = [_problem(name, pointer(parts), message, lines) for parts, message in found[:MAX_PROBLEMS]]
+    if len(found) > MAX_PROBLEMS:
+        problems.append(ContractProblem(name, f"… and {len(found) - MAX_PROBLEMS:,} more problems"))
+    return problems
 
 
 def _problem(name: str, location: str, message: str, lines: dict[str, int] | None) -> ContractProblem:
@@ -289,8 +299,7 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     found = [([META_KEY, "schemas"], problem)] if problem else []
     found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:
-        line_map = lines()
-        return None, [_problem(name, pointer(parts), message, line_map) for parts, message in found]
+        return None, _located(name, found, lines())
     classes = {4: jsonschema_rs.Draft4Validator, 6: jsonschema_rs.Draft6Validator, 7: jsonschema_rs.Draft7Validator, 19: jsonschema_rs.Draft201909Validator}
     try:
         validator = classes.get(draft, jsonschema_rs.Draft202012Validator)(schema, validate_formats=True, retriever=retriever, base_uri=base_uri(name))

@@ -32,6 +32,9 @@ FOLDER_ROOT = "https://contract-folder.gate-tui.invalid/"
 _FOLDER = FOLDER_ROOT + "folder/"
 MAX_DOCUMENTS = 64
 """The most schema files one contract may pull in (each is capped at the contract's size)."""
+MAX_FOLDER_BYTES = 16 * 1024 * 1024
+"""The most bytes read from the contract's folder for its references, in all."""
+MAX_CYCLES_SHOWN = 20
 MAX_STORE_FILES = 2000
 MAX_STORE_BYTES = 64 * 1024 * 1024
 _SCHEMA_SUFFIXES = (".json", ".yaml", ".yml")
@@ -114,6 +117,7 @@ class OfflineRetriever:
             self.prefixes.append(urljoin(document_uri(root_id), "."))
         self.documents: dict[str, Any] = {}
         self.refusals: dict[str, str] = {}
+        self.bytes_left = MAX_FOLDER_BYTES
 
     def __call__(self, uri: str) -> Any:
         data, reason = self.fetch(uri)
@@ -183,6 +187,13 @@ class OfflineRetriever:
             inside = False
         if not inside:
             return None, f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name"
+        try:
+            size = target.stat().st_size
+        except OSError:
+            size = 0  # a missing file: the reader says so, in its words
+        if size > self.bytes_left:
+            return None, f"names {relative}: the files a contract refers to may hold {MAX_FOLDER_BYTES:,} bytes in all"
+        self.bytes_left -= size
         data, _text, problem = read_json_data(target, "schema file", MAX_CONTRACT_BYTES)
         if problem is not None and problem.message == "file not found" and not target.suffix:
             # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by their $id's last word
@@ -206,6 +217,7 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
     problems: list[tuple[list[str | int], str]] = []
     queue: list[tuple[Any, str, str, list[str | int] | None]] = [(schema, base, id_key, None)]
     followed = {document_uri(base)}
+    anchors: dict[int, set[str]] = {}
     while queue:
         document, document_base, key, via = queue.pop(0)
         name = "the contract" if via is None else (Path(unquote(urlsplit(document_base).path)).name or document_base)
@@ -228,7 +240,7 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
                 if target_document not in followed:
                     followed.add(target_document)
                     queue.append((data, target_document, _id_key(data, key), site))
-            missing = _missing(data, unquote(fragment), key)
+            missing = _missing(data, unquote(fragment), key, anchors)
             if missing is not None:
                 problems.append((site, f"{said} points at {missing}, which is not in {where}"))
             elif fragment.startswith("/") and not isinstance(_at_pointer(data, unquote(fragment)), (dict, bool)):
@@ -273,17 +285,24 @@ def _id_key(document: Any, default: str) -> str:
     return default
 
 
-def _missing(document: Any, fragment: str, id_key: str) -> str | None:
-    """What a fragment names that ``document`` lacks (a JSON Pointer or an anchor), or None."""
+def _missing(document: Any, fragment: str, id_key: str, anchors: dict[int, set[str]]) -> str | None:
+    """What a fragment names that ``document`` lacks (a JSON Pointer or an anchor), or None.
+
+    ``anchors`` remembers each document's anchors, so many references cost one walk each.
+    """
     if not fragment:
         return None
     if fragment.startswith("/"):
         return fragment if _at_pointer(document, fragment) is None else None
-    for _parts, node, _base in subschemas(document, "", id_key):
-        ident = node.get(id_key)
-        if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")) or ident == f"#{fragment}":
-            return None
-    return f'the anchor "{fragment}"'
+    known = anchors.get(id(document))
+    if known is None:
+        known = anchors[id(document)] = set()
+        for _parts, node, _base in subschemas(document, "", id_key):
+            ident = node.get(id_key)
+            known.update(name for name in (node.get("$anchor"), node.get("$dynamicAnchor")) if isinstance(name, str))
+            if isinstance(ident, str) and ident.startswith("#"):
+                known.add(ident[1:])
+    return None if fragment in known else f'the anchor "{fragment}"'
 
 
 def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[list[str | int], str]]:
@@ -310,13 +329,20 @@ def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[li
                 state[path.pop()] = 2
                 stack.pop()
             elif state.get(step) == 1:
-                loop = path[path.index(step):] + [step]
-                problems.append((nodes[loop[0]][0], f"$ref cycle that never ends: {' → '.join(point or '/' for point in loop)} (each step checks the same value again without reading into it); put the $ref under properties or items, or remove it"))
+                problems.append((nodes[step][0], _cycle_message(path[path.index(step):] + [step])))
+                if len(problems) >= MAX_CYCLES_SHOWN:
+                    return problems
             elif not state.get(step):
                 state[step] = 1
                 path.append(step)
                 stack.append(iter(_in_place(step, nodes[step][1], nodes)))
     return problems
+
+
+def _cycle_message(loop: list[str]) -> str:
+    steps = [point or "/" for point in loop]
+    shown = " → ".join(steps) if len(steps) <= 6 else " → ".join([*steps[:3], "…", *steps[-2:]]) + f" ({len(steps) - 1} steps)"
+    return f"$ref cycle that never ends: {shown} (each step checks the same value again without reading into it); put the $ref under properties or items, or remove it"
 
 
 def _used(nodes: dict[str, tuple[list[str | int], dict[str, Any]]]) -> set[str]:
