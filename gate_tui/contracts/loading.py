@@ -10,7 +10,7 @@ The steps, each in its own module: the bounded reader (:mod:`gate_tui.config.jso
 size cap, depth limit, duplicate keys, JSON values only), the draft
 (:mod:`gate_tui.contracts.drafts`), the meta-schema check in that draft's terms
 (:mod:`gate_tui.contracts.meta_check`), the contract's own rules (:mod:`gate_tui.contracts.contract_rules`),
-the offline references (:mod:`gate_tui.contracts.references`), and the compiled
+the offline references (:mod:`gate_tui.contracts.retrieval`, :mod:`gate_tui.contracts.references`, :mod:`gate_tui.contracts.cycles`), and the compiled
 ``jsonschema-rs`` validator of that draft. A text that passed before comes from
 :mod:`gate_tui.contracts.contract_cache`.
 """
@@ -281,13 +281,9 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     import jsonschema_rs
 
     from gate_tui.contracts.contract_rules import store_folder
-    from gate_tui.contracts.references import (
-        OfflineRetriever,
-        SchemaStore,
-        base_uri,
-        cycle_problems,
-        reference_problems,
-    )
+    from gate_tui.contracts.cycles import cycle_problems
+    from gate_tui.contracts.references import reference_problems
+    from gate_tui.contracts.retrieval import OfflineRetriever, SchemaStore, base_uri
 
     draft = checked.draft
     folder = Path(name).parent if Path(name).is_file() else None
