@@ -176,6 +176,9 @@ class OfflineRetriever:
             # secrets live in dot-folders (~/.config, ~/.ssh): a contract in a home folder must not reach them
             return None, f"names a hidden file or folder ({relative}), which gate-tui never reads through $ref; copy the schema to a visible name"
         target = self.folder / relative
+        if not target.suffix and not target.exists() and target.with_name(target.name + ".json").exists():
+            # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by their $id's last word
+            target = target.with_name(target.name + ".json")
         try:
             inside = target.resolve().is_relative_to(self.folder.resolve())
         except (OSError, RuntimeError, ValueError):
@@ -190,9 +193,6 @@ class OfflineRetriever:
             return None, f"names {relative}: the files a contract refers to may hold {MAX_FOLDER_BYTES:,} bytes in all"
         self.bytes_left -= size
         data, _text, problem = read_json_data(target, "schema file", MAX_CONTRACT_BYTES)
-        if problem is not None and problem.message == "file not found" and not target.suffix:
-            # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by their $id's last word
-            data, _text, problem = read_json_data(target.with_name(target.name + ".json"), "schema file", MAX_CONTRACT_BYTES)
         if problem is not None and problem.message == "file not found":
             return None, f"names {relative}, which is not in the contract's folder; copy it there (or pass --schemas DIR)"
         if problem is not None:
