@@ -1,0 +1,106 @@
+"""The official JSON-Schema-Test-Suite (vendored subset, tests/data/json-schema-test-suite)
+run through the contract checker, drafts 2020-12 and 7: the checker must agree with the
+suite's verdict on every case.
+
+How a case is run:
+
+* its schema is loaded as a contract (``contract_from_schema``; for draft 7 the contract
+  says ``x-gate-tui: {draft: 7}``). A schema the loader refuses (a boolean root schema
+  cannot carry ``x-gate-tui``) is compiled directly, so the CHECKER is still measured;
+* EVERY instance is checked as a value (``check_value``: objects, arrays, strings, numbers,
+  booleans, null, as they are); an instance that is an object is ALSO checked as a reply
+  (``check_contract`` on its JSON text, through extraction), since only objects can be
+  replies (a ``str`` given to ``check_contract`` is reply text, never a value);
+* groups whose schemas live on the suite's ``localhost:1234`` server are skipped (contracts
+  never reach the network), and counted;
+* formats count separately: contracts ENFORCE ``format`` (what contract authors expect), so
+  the required ``format.json`` cases that say a bad format is "only an annotation by
+  default" disagree by design, and exactly those may; the ``optional/format`` cases, which
+  assume formats are enforced, must all agree.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+from gate_tui.contracts.checking import check_contract, check_value
+from gate_tui.contracts.loading import Contract, contract_from_schema
+
+SUITE = Path(__file__).resolve().parent / "data" / "json-schema-test-suite"
+DRAFTS = {"draft2020-12": None, "draft7": 7}
+_VALIDATOR = {None: jsonschema_rs.Draft202012Validator, 7: jsonschema_rs.Draft7Validator}
+
+
+def _files(draft: str) -> list[str]:
+    folder = SUITE / draft
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*.json"))
+
+
+def _offline(schema: Any, draft: int | None) -> bool:
+    """True when the schema compiles without retrieving anything (no network, ever)."""
+    try:
+        _VALIDATOR[draft](schema, validate_formats=True, retriever=_refuse)
+    except (ValueError, jsonschema_rs.ReferencingError):
+        return False
+    return True
+
+
+def _refuse(uri: str) -> Any:
+    raise ValueError(f"not offline: {uri}")
+
+
+def _contract(schema: Any, draft: int | None) -> Contract:
+    if isinstance(schema, dict):
+        declared = schema if draft is None else {**schema, "x-gate-tui": {"draft": draft}}
+        contract, problems = contract_from_schema(declared)
+        assert contract is not None, problems  # every offline suite schema is a loadable contract
+        return contract
+    validator = _VALIDATOR[draft](schema, validate_formats=True, retriever=_refuse)
+    return Contract(schema if isinstance(schema, dict) else {}, "<suite>", validator)
+
+
+def _run(draft: str, name: str) -> tuple[list[str], int, int]:
+    """The disagreements (described), the cases run and the groups skipped as remote."""
+    cases = json.loads((SUITE / draft / name).read_text(encoding="utf-8"))
+    wrong: list[str] = []
+    ran = skipped = 0
+    for group in cases:
+        if not _offline(group["schema"], DRAFTS[draft]):
+            skipped += 1
+            continue
+        contract = _contract(group["schema"], DRAFTS[draft])
+        for test in group["tests"]:
+            ran += 1
+            verdicts = [check_value(test["data"], contract).ok]
+            if isinstance(test["data"], dict):
+                verdicts.append(check_contract(json.dumps(test["data"]), contract).ok)
+            if any(verdict != test["valid"] for verdict in verdicts):
+                wrong.append(f"{group['description']} / {test['description']}")
+    return wrong, ran, skipped
+
+
+@pytest.mark.parametrize(("draft", "name"), [(draft, name) for draft in DRAFTS for name in _files(draft) if name != "format.json"])
+def test_the_checker_agrees_with_the_suite(draft: str, name: str) -> None:
+    wrong, ran, _skipped = _run(draft, name)
+    assert ran > 0
+    assert wrong == []
+
+
+@pytest.mark.parametrize("draft", list(DRAFTS))
+def test_format_annotations_are_the_only_disagreement_and_are_counted(draft: str) -> None:
+    wrong, ran, _skipped = _run(draft, "format.json")
+    # Every disagreement is a bad format the suite calls an annotation: enforced here by design.
+    assert all("only an annotation" in case for case in wrong), wrong
+    assert len(wrong) < ran
+    if draft == "draft2020-12":  # draft 7's format.json has no such case
+        assert len(wrong) == 19  # one bad value per format the suite lists: each is enforced here
+
+
+def test_remote_groups_are_skipped_not_fetched_and_few() -> None:
+    skipped = {name: _run("draft2020-12", name)[2] for name in ("dynamicRef.json", "ref.json", "anchor.json")}
+    assert 0 < sum(skipped.values()) < 20, skipped
