@@ -130,11 +130,11 @@ class Describer:
         """``head`` + the rule of ``node``, and its nested lines one level deeper."""
         named = self.named(node)
         if named is not None:
-            return [head + named + _about(node)]
+            return [head + named + about(node)]
         shape = self.resolve(node)
         if not isinstance(shape, dict):
             return [head + ("any value" if shape is not False else "not allowed")]
-        text = head + self.rule(shape) + _about(shape)
+        text = head + self.rule(shape) + about(shape)
         if depth >= _MAX_DEPTH:
             return [text + (" (nested too deep to describe here)" if any(k in shape for k in _NESTING) else "")]
         return [text, *self.nested(shape, depth + 1)]
@@ -146,16 +146,16 @@ class Describer:
         if self.is_object(shape):
             lines += self.fields(shape, depth)
         items = shape.get("items")
-        if isinstance(items, dict) and self.named(items) is None and (self.is_object(items) or _branches(self.resolve(items))):
+        if isinstance(items, dict) and self.named(items) is None and (self.is_object(items) or branches(self.resolve(items))):
             lines += self.entry(f"{pad}each item: ", items, depth)
         for index, item in enumerate(shape.get("prefixItems") or []):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
-        for word, branches in _branches(shape):
+        for word, options in branches(shape):
             lines.append(f"{pad}{word}:")
-            for index, branch in enumerate(branches[:_ENUM_SHOWN]):
+            for index, branch in enumerate(options[:_ENUM_SHOWN]):
                 lines += self.entry(f"{pad}  - shape {index + 1}: ", branch, depth + 1)
-            if len(branches) > _ENUM_SHOWN:
-                lines.append(f"{pad}  - … ({len(branches):,} shapes in all)")
+            if len(options) > _ENUM_SHOWN:
+                lines.append(f"{pad}  - … ({len(options):,} shapes in all)")
         return lines
 
     def rule(self, shape: dict[str, Any]) -> str:
@@ -176,12 +176,12 @@ class Describer:
             item = self.resolve(items)
             if named is not None:
                 parts.append(f"each item {named}")
-            elif isinstance(item, dict) and not self.is_object(item) and not _branches(item):
+            elif isinstance(item, dict) and not self.is_object(item) and not branches(item):
                 parts.append("each item " + self.rule(item))
         for key, word in _WORDS:
             if key in shape and not isinstance(shape[key], (dict, list)):
                 parts.append(word.format(shape[key]))
-        if _branches(shape) and not parts:
+        if branches(shape) and not parts:
             parts.append("one of the shapes below")
         return "; ".join(parts) if parts else "any value"
 
@@ -222,7 +222,7 @@ class Describer:
         return node
 
 
-def _branches(shape: Any) -> list[tuple[str, list[Any]]]:
+def branches(shape: Any) -> list[tuple[str, list[Any]]]:
     if not isinstance(shape, dict):
         return []
     found = []
@@ -232,7 +232,7 @@ def _branches(shape: Any) -> list[tuple[str, list[Any]]]:
     return found
 
 
-def _about(node: Any) -> str:
+def about(node: Any) -> str:
     text = node.get("description") if isinstance(node, dict) else None
     if not isinstance(text, str) or not text.strip():
         return ""

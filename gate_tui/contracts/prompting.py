@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from gate_tui.contracts.describing import Describer, _about, _branches
+from gate_tui.contracts.describing import Describer, about, branches
 from gate_tui.contracts.loading import Contract
 
 PROMPT_WARN_AT = 8000
@@ -91,7 +91,7 @@ def _root(describer: Describer, schema: dict[str, Any]) -> list[str]:
     if kind == "array" or "items" in shape or "prefixItems" in shape:
         nested = describer.nested(shape, 0)
         return [f"Reply with exactly one JSON array (no other text is needed): {describer.rule(shape)}.", *([""] + nested if nested else [])]
-    if _branches(shape) and "type" not in shape:
+    if branches(shape) and "type" not in shape:
         return ["Reply with exactly one JSON value (no other text is needed) of one of the shapes below.", "", *describer.nested(shape, 0)]
     what = "value" if not isinstance(kind, str) else kind
     nested = describer.nested(shape, 0)
@@ -100,7 +100,7 @@ def _root(describer: Describer, schema: dict[str, Any]) -> list[str]:
 
 def _definition(describer: Describer, name: str, schema: Any) -> list[str]:
     shape = describer.resolve(schema)
-    head = f"{name}: {describer.rule(shape) if isinstance(shape, dict) else 'any value'}{_about(shape)}"
+    head = f"{name}: {describer.rule(shape) if isinstance(shape, dict) else 'any value'}{about(shape)}"
     if not isinstance(shape, dict):
         return ["", head]
     return ["", head, *describer.nested(shape, 1)]
