@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.prompting import PROMPT_WARN_AT, contract_prompt, prompt_report
@@ -126,3 +128,16 @@ def test_prompt_command_prints_the_size_on_stderr() -> None:
     assert done.returncode == 0
     assert done.stderr == f"gate-tui prompt: the prompt is {len(done.stdout):,} characters\n"
     assert "- relationshipDeltas (optional): object — character id to a change between -100 and 100\n  - any key: number; ≥ -100; ≤ 100" in done.stdout
+
+
+_KEYS = st.sampled_from(["type", "properties", "required", "items", "prefixItems", "allOf", "oneOf", "anyOf", "$ref", "enum", "const", "additionalProperties", "patternProperties", "description", "$defs", "minimum", "pattern", "a", "#"])
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8), st.sampled_from(["#", "#/$defs/a", "#/$defs", "#/properties/a", "object", "#/allOf/0"]))
+_SCHEMAS = st.recursive(_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=5)), max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEYS, _SCHEMAS, max_size=6))
+def test_any_schema_shape_gives_a_prompt_and_never_raises(schema: dict) -> None:
+    report = prompt_report(Contract(schema, "x.json"))
+    assert report.size == len(report.text) and report.text.endswith("\n")
+    assert not re.search(r"Its fields:\n\n(\n|$)", report.text)

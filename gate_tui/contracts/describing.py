@@ -26,6 +26,8 @@ _MAX_DEPTH = 8
 _INLINE_LIMIT = 80
 """A referenced definition whose rule fits in this many characters is written out at its use."""
 _ENUM_SHOWN = 40
+_MAX_ENTRIES = 100_000
+"""Lines described at most; a schema read from a file has fewer nodes than its size in bytes."""
 _WORDS = (
     ("minLength", "at least {} characters"),
     ("maxLength", "at most {} characters"),
@@ -51,6 +53,9 @@ class Describer:
         self.root = root
         self.definitions: dict[str, Any] = {}  # name -> schema, in order of first use
         self._names: dict[str, str] = {}  # $ref -> name
+        self._merged: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._merging: set[int] = set()
+        self.budget = _MAX_ENTRIES
 
     # -- shapes ------------------------------------------------------------------------
     def resolve(self, node: Any, depth: int = 0) -> Any:
@@ -64,30 +69,48 @@ class Describer:
         return node
 
     def merged(self, node: Any, depth: int = 0) -> dict[str, Any]:
-        """The object ``node`` describes, with its ``allOf`` branches' keys merged in."""
+        """The object ``node`` describes, with its ``allOf`` branches' keys merged in.
+
+        Memoised per node (the memo holds the node, so its id is never reused) and guarded
+        against ``allOf``/``$ref`` cycles: a shared definition is merged once, not once per path.
+        """
+        key = id(node)
+        if key in self._merged:
+            return self._merged[key][1]
+        if key in self._merging or depth >= _MAX_DEPTH:
+            return {"properties": {}, "required": [], "patternProperties": {}, "x-keys-of": []}
+        self._merging.add(key)
+        try:
+            out = self._merge(node, depth)
+        finally:
+            self._merging.discard(key)
+        self._merged[key] = (node, out)
+        return out
+
+    def _merge(self, node: Any, depth: int) -> dict[str, Any]:
         node = self.resolve(node)
         if not isinstance(node, dict):
-            return {}
+            return {"properties": {}, "required": [], "patternProperties": {}, "x-keys-of": []}
         out = {k: v for k, v in node.items() if k != "allOf"}
         properties = dict(out.get("properties") or {}) if isinstance(out.get("properties"), dict) else {}
         required = list(out.get("required") or []) if isinstance(out.get("required"), list) else []
         patterns = dict(out.get("patternProperties") or {}) if isinstance(out.get("patternProperties"), dict) else {}
         keys_of: list[str] = []
-        for branch in node.get("allOf") or [] if depth < _MAX_DEPTH else []:
+        for branch in _list(node.get("allOf")):
             named = self.named(branch) if self._is_object_ref(branch) else None
             if named is not None:  # a big shared definition: named, not copied; its required keys listed
                 keys_of.append(named)
                 target = self.merged(branch, depth + 1)
-                for key in target.get("required") or []:
+                for key in target["required"]:
                     if key not in required:
                         required.append(key)
                         properties.setdefault(key, {"description": f"as in {named.split(',')[0]}"})
                 continue
             part = self.merged(branch, depth + 1)
-            for key, sub in (part.get("properties") or {}).items():
+            for key, sub in part["properties"].items():
                 properties.setdefault(key, sub)
-            required += [key for key in part.get("required") or [] if key not in required]
-            for key, sub in (part.get("patternProperties") or {}).items():
+            required += [key for key in part["required"] if key not in required]
+            for key, sub in part["patternProperties"].items():
                 patterns.setdefault(key, sub)
             for key in ("additionalProperties", "type", "description"):
                 if key in part and key not in out:
@@ -128,6 +151,9 @@ class Describer:
 
     def entry(self, head: str, node: Any, depth: int) -> list[str]:
         """``head`` + the rule of ``node``, and its nested lines one level deeper."""
+        self.budget -= 1
+        if self.budget < 0:  # only a schema sharing nodes in memory (never one read from a file) gets here
+            return [head + "… (omitted: the schema is too large to describe)"] if self.budget == -1 else []
         named = self.named(node)
         if named is not None:
             return [head + named + about(node)]
@@ -148,7 +174,7 @@ class Describer:
         items = shape.get("items")
         if isinstance(items, dict) and self.named(items) is None and (self.is_object(items) or branches(self.resolve(items))):
             lines += self.entry(f"{pad}each item: ", items, depth)
-        for index, item in enumerate(shape.get("prefixItems") or []):
+        for index, item in enumerate(_list(shape.get("prefixItems"))):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
         for word, options in branches(shape):
             lines.append(f"{pad}{word}:")
@@ -220,6 +246,10 @@ class Describer:
             else:
                 return None
         return node
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def branches(shape: Any) -> list[tuple[str, list[Any]]]:

@@ -119,7 +119,8 @@ def _field_sizes(lines: list[str]) -> list[tuple[str, int]]:
 
 def _rules(schema: dict[str, Any]) -> list[str]:
     found = []
-    candidates = [schema] + [s for s in schema.get("allOf") or [] if isinstance(s, dict)]
+    allof = schema.get("allOf")
+    candidates = [schema] + [s for s in (allof if isinstance(allof, list) else []) if isinstance(s, dict)]
     for node in candidates:
         if "if" in node and ("then" in node or "else" in node):
             text = node.get("description") or node.get("$comment")
