@@ -138,3 +138,12 @@ def test_the_cap_covers_every_kind_of_error_and_text_replies() -> None:
     rules = {"type": "object", "properties": {"xs": {"type": "array", "items": {"if": {"type": "string"}, "then": {"maxLength": 0}, "description": "no text"}}}}
     many = check_value({"xs": ["a"] * 500}, contract(rules))  # one rule, one record: its details are bounded
     assert codes(many) == [("rule_failed", "/xs")] and many.errors[0].actual.endswith("; and 495 more failures")
+
+
+def test_tuple_limits_say_which_item_and_how_many() -> None:
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"t": {"items": [{"type": "integer"}], "additionalItems": False}}}
+    result = check_value({"t": [1, 2, 3]}, contract(draft7))
+    assert [(e.code, e.path, e.message) for e in result.errors] == [("invalid_value", "/t", "[1,2,3] has more than 1 item (no more are allowed)")]
+    closed = {"type": "object", "properties": {"t": {"prefixItems": [{}], "items": False}}}
+    result = check_value({"t": [1, "two"]}, contract(closed))
+    assert [(e.code, e.path, e.message) for e in result.errors] == [("invalid_value", "/t/1", "item 1 is not allowed here (the array allows no more items)")]

@@ -123,6 +123,8 @@ class _Collector:
             for key in shown_keys:
                 self.emit(_ERROR(code="extra_key", path=pointer([*where, key]), message=f"unexpected key {key_shown(key)} (the contract does not allow it)", expected=None, actual=cut_middle(key)))
             self.errors.count(len(keys) - len(shown_keys), "extra_key")
+        elif name == "falseSchema" and where and isinstance(where[-1], int):  # "items": false past prefixItems
+            self.emit(_ERROR(code="invalid_value", path=path, message=f"item {where[-1]} is not allowed here (the array allows no more items)", expected=None, actual=shown(error.instance)))
         elif name == "falseSchema":
             key = where[-1] if where else ""
             self.emit(_ERROR(code="extra_key", path=path, message=f"key {key_shown(key)} is not allowed here", expected=None, actual=cut_middle(str(key))))
@@ -218,6 +220,7 @@ def _message(error: Any) -> str:
         "not": lambda: f"{value} matches the schema under 'not', which it must not",
         "contains": lambda: f"{value}: {_contains(error)}",
         "uniqueItems": lambda: f"{value} has items that are not unique",
+        "additionalItems": lambda: f"{value} has more than {plural(int(limit or 0), 'item')} (no more are allowed)",
         "falseSchema": lambda: f"{value} is not allowed here (the schema is false)",
         "propertyNames": lambda: f"key name {_message(kind.error)}",
         "oneOf": lambda: f"{value} fits {'none' if not valid_branches(list(kind.context)) else 'more than one'} of the oneOf branches",
