@@ -136,8 +136,20 @@ def test_the_cap_covers_every_kind_of_error_and_text_replies() -> None:
     assert len(result.errors) == MAX_REPORTED + 1 and result.errors[-1].message.startswith("and 4,800 more errors")
     assert result.errors[-1].code == "invalid_type"
     rules = {"type": "object", "properties": {"xs": {"type": "array", "items": {"if": {"type": "string"}, "then": {"maxLength": 0}, "description": "no text"}}}}
-    many = check_value({"xs": ["a"] * 500}, contract(rules))  # one rule, one record: its details are bounded
-    assert codes(many) == [("rule_failed", "/xs")] and many.errors[0].actual.endswith("; and 495 more failures")
+    many = check_value({"xs": ["a"] * 500}, contract(rules))  # a rule under items: one record per item, capped
+    assert len(many.errors) == MAX_REPORTED + 1 and codes(many)[:2] == [("rule_failed", "/xs/0"), ("rule_failed", "/xs/1")]
+    assert many.errors[-1].code == "rule_failed" and many.errors[-1].message.startswith("and 300 more errors")
+
+
+def test_a_rule_is_one_error_per_value_it_applies_to_with_its_failures_bounded() -> None:
+    rule = {"description": "a closed order has no open lines", "if": {"properties": {"state": {"const": "closed"}}, "required": ["state"]}, "then": {"properties": {"lines": {"items": {"properties": {"open": {"const": False}}}}}}}
+    schema = {"$defs": {"Order": {"type": "object", "allOf": [rule]}}, "type": "object", "properties": {"orders": {"type": "array", "items": {"$ref": "#/$defs/Order"}}}}
+    orders = [{"state": "closed", "lines": [{"open": True}] * 8}, {"state": "open", "lines": [{"open": True}]}, {"state": "closed", "lines": [{"open": False}, {"open": True}]}]
+    result = check_value({"orders": orders}, contract(schema))
+    assert codes(result) == [("rule_failed", "/orders/0/lines"), ("rule_failed", "/orders/2/lines/1/open")]
+    first = result.errors[0]
+    assert first.message == "rule broken: a closed order has no open lines"  # named through the $ref
+    assert first.actual.count("was expected") == 5 and first.actual.endswith("; and 3 more failures")
 
 
 def test_tuple_limits_say_which_item_and_how_many() -> None:

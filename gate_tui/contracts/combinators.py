@@ -54,6 +54,21 @@ def _distance(errors: list[Any], depth: int, index: int) -> tuple[bool, bool, in
     return other_type, mismatch, weight, index
 
 
+def schema_at(schema: Any, parts: list[Any]) -> Any:
+    """The schema node at an evaluation path: a ``$ref`` step follows a local reference."""
+    node = schema
+    for part in parts:
+        if part == "$ref" and isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            node = _local(schema, node["$ref"])
+        elif isinstance(node, dict):
+            node = node.get(str(part))
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return None
+    return node
+
+
 def _walk(schema: Any, parts: list[Any]) -> Any:
     """The schema node at a schema path (the validator's paths are already resolved)."""
     node = schema
@@ -103,6 +118,8 @@ def _discriminator(node: dict[str, Any]) -> str:
 
 
 def _local(root: Any, ref: str) -> Any:
+    if ref == "#":
+        return root
     if not ref.startswith("#/"):
         return None
     return _walk(root, [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")])

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate_tui.contracts.combinators import branch_name, closest_branch, valid_branches
+from gate_tui.contracts.combinators import branch_name, closest_branch, schema_at, valid_branches
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ErrorList, pointer
 from gate_tui.contracts.wording import cut_middle, key_shown, options_shown, plural, shown
@@ -33,6 +33,9 @@ from gate_tui.contracts.wording import cut_middle, key_shown, options_shown, plu
 _ERROR = ContractError
 _CONTAINERS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
 _TYPE_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+_NAMED_STEPS = {"properties", "patternProperties", "prefixItems"}
+_NAMED = {"dependentSchemas", "$defs", "definitions"}  # followed by a name, but the value stays
+_STEPS = {"items", "additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems", "contains", "propertyNames"}
 _RULE_DETAILS = 5
 """Failures of one rule spelled out in its ``actual`` (the rest are counted)."""
 _LIMITS = {
@@ -81,7 +84,7 @@ class _Collector:
         self.rule_more: dict[tuple[Any, ...], int] = {}
 
     def add(self, error: Any) -> None:
-        rule = _rule_of(list(error.schema_path))
+        rule = _rule_of(list(error.evaluation_path), list(error.instance_path))
         if rule is None:
             self._convert(error)
         elif rule in self.rules:
@@ -167,7 +170,7 @@ class _Collector:
             while size < min(len(common), len(other)) and common[size] == other[size]:
                 size += 1
             common = common[:size]
-        name = _rule_name(self.contract.schema, rule)
+        name = _rule_name(self.contract.schema, rule[0])
         details = "; ".join(f"{pointer(list(error.instance_path)) or '/'}: {_message(error)}" for error in failures)
         more = self.rule_more.get(rule, 0)
         if more:
@@ -175,22 +178,39 @@ class _Collector:
         return _ERROR(code="rule_failed", path=pointer(common), message=f"rule broken: {cut_middle(name, 200)}", expected=cut_middle(name, 200), actual=cut_middle(details, 300))
 
 
-def _rule_of(schema_path: list[Any]) -> tuple[Any, ...] | None:
-    """The schema path of the ``if`` schema whose ``then``/``else`` failed, or None."""
+def _rule_of(schema_path: list[Any], instance_path: list[Any]) -> tuple[Any, ...] | None:
+    """The rule a ``then``/``else`` failure belongs to, or None: the evaluation path of the
+    ``if`` schema (through any ``$ref``) and the value it was applied to (a rule under
+    ``items`` is one rule per item).
+
+    The value's path is the failure's, less one step per keyword of the ``then`` subtree that
+    moves into the value (``properties`` NAME, ``items``, ``prefixItems`` N…).
+    """
     for index, part in enumerate(schema_path):
         if part in ("then", "else") and (index == 0 or schema_path[index - 1] not in _CONTAINERS):
-            return tuple(schema_path[:index])
+            steps = _steps(schema_path[index + 1 :])
+            where = instance_path[: len(instance_path) - steps] if steps <= len(instance_path) else []
+            return tuple(schema_path[:index]), tuple(where)
     return None
 
 
+def _steps(schema_path: list[Any]) -> int:
+    steps = 0
+    skip = False
+    for part in schema_path:
+        if skip:
+            skip = False
+            continue
+        if part in _NAMED_STEPS or part in _NAMED:
+            steps += part in _NAMED_STEPS
+            skip = True  # the property name, pattern or index that follows
+        elif part in _STEPS:
+            steps += 1
+    return steps
+
+
 def _rule_name(schema: Any, rule: tuple[Any, ...]) -> str:
-    node = schema
-    for part in rule:
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            node = None
-            break
+    node = schema_at(schema, list(rule))
     if isinstance(node, dict):
         for key in ("description", "title", "$comment"):
             if isinstance(node.get(key), str) and node[key].strip():
