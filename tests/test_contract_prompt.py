@@ -91,6 +91,12 @@ def test_a_one_of_root_lists_its_shapes_with_their_fields() -> None:
     assert "exactly one of these shapes:\n  - shape 1: object\n    - a (required): integer\n  - shape 2: string" in text
 
 
+def test_one_of_constants_is_written_as_one_list_with_each_meaning() -> None:
+    schema = {"type": "object", "properties": {"eol": {"oneOf": [{"const": "lf", "description": "Line Feed"}, {"enum": ["crlf"]}], "description": "line ends"}}}
+    text = prompt(schema)
+    assert '- eol (optional): one of "lf" (Line Feed), "crlf" — line ends\n' in text and "shape" not in text
+
+
 def test_the_report_says_the_size_and_warns_past_8000_naming_the_biggest_parts() -> None:
     small = prompt_report(Contract({"type": "object", "properties": {"a": {"type": "string"}}}, "x.json"))
     assert small.size == len(small.text) and small.note == f"the prompt is {small.size:,} characters"

@@ -177,6 +177,8 @@ class Describer:
         for index, item in enumerate(_list(shape.get("prefixItems"))):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
         for word, options in branches(shape):
+            if self.values(options) is not None:
+                continue  # written out in the rule: one of "a" (…), "b" (…)
             lines.append(f"{pad}{word}:")
             for index, branch in enumerate(options[:_ENUM_SHOWN]):
                 lines += self.entry(f"{pad}  - shape {index + 1}: ", branch, depth + 1)
@@ -207,9 +209,32 @@ class Describer:
         for key, word in _WORDS:
             if key in shape and not isinstance(shape[key], (dict, list)):
                 parts.append(word.format(shape[key]))
-        if branches(shape) and not parts:
-            parts.append("one of the shapes below")
+        for _word, options in branches(shape):
+            values = self.values(options)
+            if values is not None:
+                parts.append("one of " + values)
+            elif not parts:
+                parts.append("one of the shapes below")
         return "; ".join(parts) if parts else "any value"
+
+    def values(self, options: list[Any]) -> str | None:
+        """``"lf" (Line Feed only), "crlf" (…)`` when every branch is one constant, else None."""
+        shown = []
+        for option in options[:_ENUM_SHOWN]:
+            branch = self.resolve(option)
+            if not isinstance(branch, dict) or set(branch) - {"const", "enum", "description", "title"}:
+                return None
+            enum = branch.get("enum")
+            if "const" in branch:
+                value = branch["const"]
+            elif isinstance(enum, list) and len(enum) == 1:
+                value = enum[0]
+            else:
+                return None
+            note = branch.get("description") or branch.get("title")
+            shown.append(_json(value) + (f" ({' '.join(note.split())})" if isinstance(note, str) and note.strip() else ""))
+        more = f", … ({len(options):,} in all)" if len(options) > _ENUM_SHOWN else ""
+        return ", ".join(shown) + more if shown else None
 
     def named(self, node: Any) -> str | None:
         """"a Step, see below" for a ``$ref`` worth naming (registered for later), else None."""
