@@ -23,8 +23,8 @@ import json
 from typing import Any
 
 _MAX_DEPTH = 8
-_INLINE_LIMIT = 80
-"""A referenced definition whose rule fits in this many characters is written out at its use."""
+_INLINE_LIMIT = 100
+"""A referenced definition whose rule and description fit in this many characters is written out at its use."""
 _ENUM_SHOWN = 40
 _MAX_ENTRIES = 100_000
 """Lines described at most; a schema read from a file has fewer nodes than its size in bytes."""
@@ -249,7 +249,7 @@ class Describer:
         if ref == "#":
             return "the whole shape again (see the top)"
         simple = not any(key in target for key in (*_NESTING, "items", "prefixItems", "$ref", "additionalProperties"))
-        if simple and len(self.rule(target)) <= _INLINE_LIMIT:
+        if simple and len(self.rule(target) + about(target)) <= _INLINE_LIMIT:
             return None
         name = _unique(ref.rstrip("/").rsplit("/", 1)[-1] or "definition", set(self._names.values()))
         self._names[ref] = name

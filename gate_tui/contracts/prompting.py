@@ -99,6 +99,14 @@ def _root(describer: Describer, schema: dict[str, Any]) -> list[str]:
 
 
 def _definition(describer: Describer, name: str, schema: Any) -> list[str]:
+    alias = describer.named({"$ref": schema["$ref"]}) if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) else None
+    if alias is not None:
+        # A definition that is another big one plus a few keywords ("$ref": "#" and a
+        # description, as Renovate's 138 manager definitions are): named, never copied in.
+        rest = {key: value for key, value in schema.items() if key != "$ref"}
+        extra = describer.rule(rest)
+        head = f"{name}: {alias}" + (f"; also {extra}" if extra != "any value" else "") + about(rest)
+        return ["", head, *describer.nested(rest, 1)]
     shape = describer.resolve(schema)
     head = f"{name}: {describer.rule(shape) if isinstance(shape, dict) else 'any value'}{about(shape)}"
     if not isinstance(shape, dict):
