@@ -145,18 +145,20 @@ class _Collector:
         branches = [list(errors) for errors in error.kind.context]
         keyword = list(error.schema_path)
         word = str(keyword[-1]) if keyword else error.kind.name
-        names = [branch_name(self.contract.schema, keyword, index) for index in range(len(branches))]
-        listed = ", ".join(names[:8]) + (f", … ({len(names):,} in all)" if len(names) > 8 else "")
+        def names(indexes: list[int]) -> list[str]:  # named on demand: a oneOf may have thousands of branches
+            return [branch_name(self.contract.schema, keyword, index) for index in indexes]
+
+        listed = ", ".join(names(list(range(min(len(branches), 8))))) + (f", … ({len(branches):,} in all)" if len(branches) > 8 else "")
         path = pointer(where)
         matched = valid_branches(branches)
         if matched:  # oneOf: more than one branch fits
-            both = " and ".join(names[index] for index in matched[:4]) + (" …" if len(matched) > 4 else "")
+            both = " and ".join(names(matched[:4])) + (" …" if len(matched) > 4 else "")
             message = f"fits {len(matched)} of the {plural(len(branches), 'branch', 'branches')} of {word}, {both}; exactly one must fit"
             self.emit(_ERROR(code="invalid_value", path=path, message=message, expected=f"exactly one of: {listed}", actual=shown(error.instance)))
             return
         best = closest_branch(branches, len(where))
         need = "exactly" if word == "oneOf" else "at least"
-        message = f"fits none of the {plural(len(branches), 'branch', 'branches')} of {word}; the closest is {names[best]}, whose errors follow"
+        message = f"fits none of the {plural(len(branches), 'branch', 'branches')} of {word}; the closest is {names([best])[0]}, whose errors follow"
         self.emit(_ERROR(code="no_branch_matched", path=path, message=message, expected=f"{need} one of: {listed}", actual=shown(error.instance)))
         for sub in branches[best]:
             self.add(sub)
