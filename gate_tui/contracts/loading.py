@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from gate_tui.contracts.contract_rules import MAX_CONTRACT_BYTES
 from gate_tui.contracts.results import pointer
 from gate_tui.contracts.sniff import looks_like_contract
 
@@ -35,8 +36,6 @@ __all__ = [
     "looks_like_contract",
 ]
 
-MAX_CONTRACT_BYTES = 1024 * 1024
-"""The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
 META_KEY = "x-gate-tui"
 MAX_PROBLEMS = 200
 """Problems listed per contract (as reply errors are capped): the rest are counted."""

@@ -66,7 +66,7 @@ class SchemaStore:
 
     def _index(self) -> dict[str, Any]:
         from gate_tui.config.json_data import read_json_data
-        from gate_tui.contracts.loading import MAX_CONTRACT_BYTES
+        from gate_tui.contracts.contract_rules import MAX_CONTRACT_BYTES
 
         found: dict[str, Any] = {}
         try:
@@ -166,7 +166,7 @@ class OfflineRetriever:
 
     def _from_folder(self, relative: str, uri: str) -> tuple[Any, str | None]:
         from gate_tui.config.json_data import read_json_data
-        from gate_tui.contracts.loading import MAX_CONTRACT_BYTES
+        from gate_tui.contracts.contract_rules import MAX_CONTRACT_BYTES
 
         if self.folder is None:
             return None, "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR"
