@@ -78,7 +78,8 @@ def one_pass_fixes(text: str, at: int, message: str) -> bool:
         return True
     if c == '"':
         return message.startswith("Expecting ','")
-    return c.isalnum() or c == "_" or c == "$"
+    # A bare word where a key is due (a bare value or an inner quote's text is for the others).
+    return (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
 
 
 def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int, tuple[Fix, ...]] | None:
