@@ -44,7 +44,7 @@ _STRUCTURE = re.compile(r'"[^"\n]*+"[ \t]*+:|[\[{][ \t]*+["\']')
 _NON_FINITE = frozenset({"NaN", "Infinity", "nan", "inf", "Inf", "NAN", "INFINITY"})
 
 
-def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False) -> tuple[str, int, bool]:
+def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False, kinds: list[str] | None = None) -> tuple[str, int, bool]:
     """The string opening at ``text[pos]`` as a JSON string token: (token, end, cut).
 
     Where the string ends is :func:`~gate_tui.parsing.repair.lexing.locate_string`'s
@@ -57,6 +57,12 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool 
         fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", end))
         return encode(text, start, end, quote, fixes), end, False
     if how == CUT:
+        if kinds:  # a value string: its quote may have been forgotten before the last closers
+            closers = "".join(")" if kind == "(" else "}" if kind == "{" else "]" for kind in reversed(kinds))
+            end = quote_missing_before_closers(text, pos, limit, closers)
+            if end >= 0:
+                fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing before the closers", end))
+                return encode(text, start, end, quote, fixes), end, False
         return _cut(text, pos, limit, fixes, inner), limit, True
     code = _CODES[quote]
     if code is not None:
@@ -67,7 +73,8 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool 
 
 
 def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) -> int:
-    """Where the closing quote of the string at ``pos`` was forgotten, or -1.
+    """Where the closing quote of the string at ``pos`` (one the text ends inside) was
+    forgotten, or -1.
 
     A string the text ends inside was cut off — unless it holds, exactly, the closers
     that balance every open bracket (``closers``, innermost first, blanks between) followed
@@ -75,7 +82,7 @@ def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) 
     a complete reply whose quote was forgotten. Only then (a ``missing_quote`` guess) is
     the string closed before them; the offset returned is where the quote belongs.
     """
-    if not closers or locate_string(text, pos, limit)[0] != CUT:
+    if not closers:
         return -1
     pattern = "[ \t]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
     found = re.compile(pattern).search(text, pos + 1, limit)

@@ -37,7 +37,6 @@ from gate_tui.parsing.repair.lexing import (
 )
 from gate_tui.parsing.repair.scalars import (
     encode,
-    quote_missing_before_closers,
     read_number,
     read_string,
     read_word,
@@ -295,19 +294,10 @@ class _Repairer(Brackets):
         self.states[-1] = OBJ_COLON
 
     def _value(self, c: str) -> None:
-        if c in _QUOTES:
-            closers = "".join(")" if kind == "(" else "}" if kind == "{" else "]" for kind in reversed(self.kinds))
-            end = quote_missing_before_closers(self.text, self.pos, self.limit, closers)
-            if end >= 0:
-                self.log.add(Fix("missing_quote", "closed a string whose closing quote is missing before the closers", end))
-                self.out.append(encode(self.text, self.pos + 1, end, c, self.log))
-                self.pos = end
-                self._value_done()
-                return
         if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
             return
         if c in _QUOTES:
-            token, self.pos, self.closed_string = read_string(self.text, self.pos, self.limit, self.log)
+            token, self.pos, self.closed_string = read_string(self.text, self.pos, self.limit, self.log, kinds=self.kinds)
         elif c == "-" or c == "." or "0" <= c <= "9":
             try:
                 token, self.pos = read_number(self.text, self.pos, self.limit, self.log)
