@@ -20,7 +20,11 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.parsing.scanning` locates 
    state (``prefer_keys``; see :func:`~gate_tui.parsing.candidates.has_preferred_key`), so
    JSON echoed *after* the answer loses; if none does, the first object. A candidate that
    fails strict decoding gets the repair pass; a repaired value counts only if it is a
-   non-empty object. Other candidates are named in a ``several_candidates`` warning.
+   non-empty object. An object nested in an unclosed outer object is part of it, never a
+   candidate of its own (unless the model restarted: a ``restarted_object`` guess). Every
+   candidate is listed (:attr:`Extraction.candidates`) and ``candidate=K`` takes another;
+   other candidates are named in a ``several_candidates`` warning, or ``different_states``
+   when they are different states.
 7. The policy: a reply the text cut off is refused unless ``accept_truncated`` (the object
    read is kept as ``recovered``); one needing a guessed repair is refused when
    ``allow_guesses`` is False. An object that cannot be repaired is an error naming its
