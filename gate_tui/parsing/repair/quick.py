@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from gate_tui.parsing.repair.edits import Edits
+from gate_tui.parsing.repair.innerquote import inner_quote_edit
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
@@ -93,7 +94,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     fixes: list[Fix] = []
     edits = Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
-    literals_done = recount = False
+    literals_done = recount = quote_bulk = False
     last = -1
     for round_ in range(max_fixes + 1):
         if round_:
@@ -127,6 +128,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
             if requoted is None:
                 return None
             current, quote_fixes, spans = requoted
+            quote_bulk = True
             fixes.extend(quote_fixes)
             edits.spans.extend(spans)
             last = at
@@ -138,6 +140,15 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                 fixes.extend(literal_fixes)
                 last = at - 1  # the defect at `at` was one of them: decoding may now pass it
                 continue
+        # Not in strings the bulk requoting made (`''x''` is the wrapped reader's to judge).
+        inner = None if recount or quote_bulk else inner_quote_edit(current, at, message, last)
+        if inner is not None:  # re-read as the tokenizer would: its token and its fixes
+            begin, stop, token, string_fixes = inner
+            fixes.extend(fix._replace(offset=start + edits.original(fix.offset)) for fix in string_fixes)
+            edits.add(begin, stop, len(token))
+            current = current[:begin] + token + current[stop:]
+            last = at
+            continue
         edit = _local_edit(current, at, message)
         if edit is None:
             return None
