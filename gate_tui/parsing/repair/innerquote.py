@@ -13,9 +13,14 @@ agree on where each string starts; the one that failed is re-read from its openi
 
 from __future__ import annotations
 
-from gate_tui.parsing.repair.lexing import BLANK
+import re
+
+from gate_tui.parsing.repair.lexing import BLANK, CLOSED, locate_string
 from gate_tui.parsing.repair.scalars import read_string
-from gate_tui.parsing.repair.vocabulary import Fix
+from gate_tui.parsing.repair.vocabulary import GUESS_FIX_MESSAGES, Fix
+
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_MESSAGE = GUESS_FIX_MESSAGES["inner_quote"]
 
 
 def inner_quote_edit(current: str, at: int, message: str, floor: int) -> tuple[int, int, str, list[Fix]] | None:
@@ -35,15 +40,18 @@ def inner_quote_edit(current: str, at: int, message: str, floor: int) -> tuple[i
     if opening <= floor:
         return None
     limit = len(current)
-    fixes: list[Fix] = []
-    token, end, cut = read_string(current, opening, limit, fixes)
+    how, close, after, inner = locate_string(current, opening, limit)
     # Only a string closed further on, its first inner quote where the decoder stopped: a
     # missing quote or a cut is the tokenizer's to judge, with the whole reply in view.
-    if cut or not fixes or fixes[0].code != "inner_quote" or fixes[0].offset != quote:
+    if how != CLOSED or inner != quote or BLANK.match(current, after).end() >= limit:
         return None
-    if BLANK.match(current, end).end() >= limit:
-        return None
-    return opening, end, token, fixes
+    body = current[opening + 1 : close]
+    if "\\" in body or _CONTROL.search(body) is not None:
+        fixes: list[Fix] = []  # escapes or control characters: the reader's own encoding
+        token, end, _cut = read_string(current, opening, limit, fixes)
+        return opening, end, token, fixes
+    # What read_string makes of a body with neither (the same token, the same one fix).
+    return opening, after, '"' + body.replace('"', '\\"') + '"', [Fix("inner_quote", _MESSAGE, inner)]
 
 
 def _opening_quote(current: str, closing: int) -> int:

@@ -144,7 +144,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
         inner = None if recount or quote_bulk else inner_quote_edit(current, at, message, last)
         if inner is not None:  # re-read as the tokenizer would: its token and its fixes
             begin, stop, token, string_fixes = inner
-            fixes.extend(fix._replace(offset=start + edits.original(fix.offset)) for fix in string_fixes)
+            fixes.extend(Fix(fix.code, fix.message, start + edits.original(fix.offset)) for fix in string_fixes)
             edits.add(begin, stop, len(token))
             current = current[:begin] + token + current[stop:]
             last = at
