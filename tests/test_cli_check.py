@@ -32,7 +32,9 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def results(stdout: str) -> list[ParseResult]:
-    return [ParseResult.model_validate_json(line) for line in stdout.splitlines()]
+    """Each line's ParseResult: the record is the result after its leading "file" key."""
+    records = [json.loads(line) for line in stdout.splitlines()]
+    return [ParseResult.model_validate({k: v for k, v in record.items() if k != "file"}) for record in records]
 
 
 @pytest.mark.parametrize(
@@ -89,6 +91,7 @@ def test_json_output_is_the_parse_result_with_pass_as_key() -> None:
     record = json.loads(done.stdout)
     assert record["decision"]["pass"] is True and "pass_" not in done.stdout
     assert record["canonical_state"]["status"]["pass"] is True
+    assert record.pop("file") == str(REPLIES / "ml_good.md")
     assert ParseResult.model_validate(record).ok
 
 
