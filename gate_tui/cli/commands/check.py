@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from gate_tui.cli.common import io_error, isatty, load_config, same_file, say, usage
+from gate_tui.cli.output import OutputFailed
 from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: Gat
     except WorkerDied as exc:
         say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
         return EXIT_INTERNAL
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputFailed):
         raise
     except OSError as exc:
         return io_error(exc)
@@ -156,7 +157,7 @@ def to_text_output(path: str | None, write: Callable[[IO[str]], int]) -> int:
         finally:
             if out is not sys.stdout:
                 out.close()
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputFailed):  # stdout: reported once, by the entry point
         raise
     except OSError as exc:
         return io_error(exc)
