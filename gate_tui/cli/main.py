@@ -15,7 +15,8 @@ Exit statuses: ``check`` 0 all PASS, 1 some NO PASS, 2 some reply not parsed or 
 valid, 3 usage or config error (also, for every command: the output could not be
 written, e.g. a full disk, reported once here, see :mod:`gate_tui.cli.output`); ``validate-config`` 0 all valid, 3 some invalid or usage; the editor 2 when it
 cannot start, 3 when its config is missing or invalid. Argument errors exit 3
-everywhere, an interrupt 130, a closed output pipe (``| head``) 141 without a message.
+everywhere, an interrupt 130, SIGTERM 143 and SIGHUP 129 (``check --jsonl``: its workers
+end with it, the output ends at a line), a closed output pipe (``| head``) 141 without a message.
 Users never see a traceback (``GATE_TUI_DEBUG=1`` shows one for an internal error,
 which exits 70).
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _interrupted() if interrupts.was_interrupted() else status
     except KeyboardInterrupt:
         return _interrupted()
+    except interrupts.Terminated as exc:
+        return _terminated(exc.signum)
     except BrokenPipeError:
         silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -100,6 +104,17 @@ def _unknown_command(word: str) -> bool:
     """
     path = Path(word)
     return not word.startswith("-") and not path.suffix and len(path.parts) == 1 and not path.exists()
+
+
+def _terminated(signum: int) -> int:
+    """SIGTERM / SIGHUP: what was written is whole lines; flush it and exit 128 + signum."""
+    try:
+        flush()
+    except OSError:
+        silence_stdout()
+    name = signal.Signals(signum).name
+    sys.stderr.write(f"gate-tui: stopped by {name}; the output so far is complete up to its last line\n")
+    return 128 + signum
 
 
 def _interrupted() -> int:
