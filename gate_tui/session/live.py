@@ -182,9 +182,9 @@ class Session:
                 self._event("export", what="state JSON", path=resolved(path))
             return error
 
-    def report_markdown(self) -> str:
-        """The review report of this session (see :mod:`gate_tui.session.report`)."""
-        return render_report(self.header, self.records, name=self.name, notices=self.notices)
+    def report_markdown(self, fmt: str = "markdown") -> str:
+        """The review report of this session (see :mod:`gate_tui.session.report`), in ``fmt``."""
+        return render_report(self.header, self.records, name=self.name, notices=self.notices, fmt=fmt, config=self.config)
 
     def export_report(self, path: Path) -> str | None:
         """Write the review report to ``path``."""
