@@ -21,7 +21,7 @@ from gate_tui.session.live import Session
 from gate_tui.session.opening import open_session
 from gate_tui.session.report import FORMATS, render_report
 from gate_tui.session.report_doc import Entry, Item
-from tests.conftest import CONFIGS, reply
+from tests.conftest import CONFIGS
 from tests.helpers.browser import CHROMIUM, browser_page
 
 ML = CONFIGS / "ml_project_intake.yaml"
