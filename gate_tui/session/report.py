@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gate_tui.decision import answered
 from gate_tui.safe_text import visible
+from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
 from gate_tui.session.report_doc import Item, Renderer, Section, Top, as_text
 from gate_tui.session.report_html import HtmlRenderer
@@ -103,6 +105,20 @@ def report_chunks(
     if not told:
         yield visible(renderer.empty())
     yield visible(renderer.end())
+
+
+def journal_report(journal: Path, name: str, fmt: str, config: GateConfig | None, notices: Iterable[str] = ()) -> str | None:
+    """The report of a journal on disk, read twice line by line (None: it cannot be read)."""
+    first = JournalStream(journal)
+    facts = ReportFacts()
+    for record in first.records():
+        facts.add(record)
+    if first.error is not None or first.header is None:
+        return None
+    facts.header = first.header
+    second = JournalStream(journal)  # the timeline: a second pass, nothing held
+    told = [*notices, *(notice for notice in first.notices if notice not in notices)]
+    return "".join(report_chunks(facts, second.records(), name=name, notices=told, fmt=fmt, config=config))
 
 
 # --- the top ------------------------------------------------------------------------------
