@@ -79,6 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = f"gate-tui {command.name}" if command is not None else "gate-tui"
         say(f"{name}: cannot write the output: {exc.strerror or exc}; the output is incomplete")
         return EXIT_USAGE
+    except MemoryError:
+        say("gate-tui: out of memory: the input is too large for the memory available (nothing was written for it)")
+        return EXIT_INTERNAL
     except Exception as exc:  # noqa: BLE001 - the last guard before a user would see a traceback
         if interrupts.was_interrupted():
             return _interrupted()

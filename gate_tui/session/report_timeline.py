@@ -55,6 +55,9 @@ def transition_entry(record: Record, timeline: Timeline) -> Entry:
     items += _warnings(record.get("warnings"))
     if kind == "reply" or (kind in MOVE_KINDS and isinstance(record.get("claimed_status"), dict)):
         items.append(_claimed(record.get("claimed_status"), record.get("decision")))
+    if kind == "reply" and record.get("payload") not in (None, ""):
+        payload = record["payload"]  # the evidence: the reply as the model wrote it
+        items.append(Item("The reply as received", payload if isinstance(payload, str) else _json(payload), quoted=True))
     decision = record.get("decision")
     was = timeline.previous_decision
     change = "" if was is None or was == decision else f" (was {decision_text(was)})"
