@@ -260,16 +260,17 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
         "import sys, types\n"
         "fake = types.ModuleType('gate_tui.session.commands')\n"
         "fake.sessions_command = lambda path: print('sessions', path) or 0\n"
-        "fake.report_command = lambda session, output: print('report', session, output) or 4\n"
+        "fake.report_command = lambda session, output, fmt: print('report', session, output, fmt) or 4\n"
         "sys.modules['gate_tui.session.commands'] = fake\n"
         "from gate_tui.cli.main import main\n"
         f"assert main(['sessions', '--config', {ML!r}]) == 0\n"
         "assert main(['sessions']) == 0\n"
         "assert main(['report', 'abc', '-o', 'r.md']) == 4\n"
+        "assert main(['report', 'abc', '-o', 'r.md', '--format', 'html']) == 4\n"
     )
     done = python(code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"sessions {ML}", "sessions None", "report abc r.md"]
+    assert done.stdout.splitlines() == [f"sessions {ML}", "sessions None", "report abc r.md markdown", "report abc r.md html"]
 
 
 def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
