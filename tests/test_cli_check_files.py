@@ -48,3 +48,12 @@ def test_text_mode_prints_a_total_over_several_files(tmp_path) -> None:  # noqa:
 def test_one_file_has_no_total() -> None:
     done = gate_tui("check", "--config", ML, FILES[0])
     assert "total:" not in done.stdout
+
+
+def test_contract_mode_names_files_and_prints_a_total() -> None:
+    contract = str(CONFIGS / "contracts" / "guardian_report.yaml")
+    replies = [str(CONFIGS / "contracts" / "replies" / name) for name in ("guardian_report_good.md", "guardian_report_broken.md")]
+    records = [json.loads(line) for line in gate_tui("check", "--contract", contract, "--format", "json", *replies).stdout.splitlines()]
+    assert [record["file"] for record in records] == replies
+    text = gate_tui("check", "--contract", contract, *replies)
+    assert text.stdout.rstrip().splitlines()[-1] == "total: 2 files: 1 VALID, 1 INVALID"

@@ -149,14 +149,20 @@ def render_json(result: ParseResult, name: str | None = None) -> str:
     can be told apart; everything after it is the ``ParseResult`` (drop ``file`` to
     validate one with ``ParseResult.model_validate_json``; ``--previous`` reads it as is)."""
     body = model_json_bytes(result).decode("utf-8")
-    if name is not None:
-        body = '{"file":' + json.dumps(name, ensure_ascii=False) + "," + body[1:]
-    return json_visible(body) + "\n"
+    return json_visible(body if name is None else with_file(name, body)) + "\n"
 
 
-def total_line(statuses: list[int]) -> str:
+def with_file(name: str, json_object: str) -> str:
+    """A JSON object's text with ``"file": name`` as its first member."""
+    return '{"file":' + json.dumps(name, ensure_ascii=False) + ("," + json_object[1:] if json_object != "{}" else "}")
+
+
+GATE_TOTALS = ((EXIT_PASS, "PASS"), (EXIT_NO_PASS, "NO PASS"), (EXIT_INVALID, "INVALID"))
+
+
+def total_line(statuses: list[int], words: tuple[tuple[int, str], ...] = GATE_TOTALS) -> str:
     """``total: 3 files: 1 PASS, 1 NO PASS, 1 INVALID`` (and how many could not be read)."""
-    names = ((EXIT_PASS, "PASS"), (EXIT_NO_PASS, "NO PASS"), (EXIT_INVALID, "INVALID"), (EXIT_USAGE, "unreadable"))
+    names = (*words, (EXIT_USAGE, "unreadable"))
     counts = [f"{statuses.count(status)} {word}" for status, word in names if status != EXIT_USAGE or status in statuses]
     return f"total: {len(statuses)} files: {', '.join(counts)}\n"
 

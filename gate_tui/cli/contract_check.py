@@ -13,7 +13,16 @@ import json
 import sys
 from typing import IO, Any
 
-from gate_tui.cli.check import Reply, listed, readable_replies, repair_line, use_color, worst
+from gate_tui.cli.check import (
+    Reply,
+    listed,
+    readable_replies,
+    repair_line,
+    total_line,
+    use_color,
+    with_file,
+    worst,
+)
 from gate_tui.cli.contract_options import load_options
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions
@@ -70,10 +79,12 @@ def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelop
         if envelope:
             out.write(json.dumps(result.envelope(), ensure_ascii=False) + "\n")
         elif fmt == "json":
-            out.write(result.model_dump_json() + "\n")
+            out.write(with_file(reply.name, result.model_dump_json()) + "\n")
         else:
             out.write(("\n" if index else "") + render_text(reply.name, result, contract, color))
         statuses.append(EXIT_PASS if result.ok else EXIT_INVALID)
+    if fmt == "text" and not envelope and len(sources) > 1:
+        out.write("\n" + total_line(statuses, ((EXIT_PASS, "VALID"), (EXIT_INVALID, "INVALID"))))
     return worst(statuses)
 
 
