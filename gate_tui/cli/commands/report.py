@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gate_tui.cli.common import cannot_start, exit_code, isatty
+from gate_tui.cli.common import cannot_start, exit_code, isatty, say
 
 DESCRIPTION = (
     "Write the review report of a saved session: who changed what and when, every answer in full, "
@@ -40,6 +40,8 @@ def run(ns: argparse.Namespace) -> int:
 
     status = contract_session_report(ns.session, ns.output)  # None: not a contract session
     if status is not None:
+        if ns.format not in (None, "markdown"):
+            say(f"gate-tui report: a contract session's report is Markdown only (--format {ns.format} was not applied)")
         return status
     try:
         from gate_tui.session.commands import report_command
