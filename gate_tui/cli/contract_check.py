@@ -28,7 +28,8 @@ from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_PASS, EXIT_USAGE
-from gate_tui.safe_text import visible
+from gate_tui.json_text import json_str, model_json_bytes
+from gate_tui.safe_text import json_visible, visible
 
 
 def result_for(reply: Reply, contract: Contract) -> ContractResult:
@@ -70,16 +71,24 @@ def _verdict(result: ContractResult, contract: Contract, color: bool) -> str:
     return shown + (f" — {contract.verdict_field}: {verdict}" if verdict is not None else "")
 
 
+def render_json(result: ContractResult, envelope: bool = False, name: str | None = None) -> str:
+    """One compact JSON line: the result, or its envelope. C1, bidi and zero-width characters
+    become ``\\u`` escapes (the gate ``check`` rule, :func:`~gate_tui.safe_text.json_visible`):
+    the same data for a program, nothing a terminal acts on; a lone surrogate never raises."""
+    text = json_str(result.envelope()) if envelope else model_json_bytes(result).decode("utf-8")
+    if name is not None and not envelope:  # the envelope is a service's shape: kept as it is
+        text = with_file(name, text)
+    return json_visible(text) + "\n"
+
+
 def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelope: bool, out: IO[str], err: IO[str], stdin: IO[bytes]) -> int:
     """Check each source in order, print one result each, return the worst status."""
     color = fmt == "text" and not envelope and use_color(out)
     statuses: list[int] = []
     for index, reply in readable_replies(sources, stdin, err, statuses):
         result = result_for(reply, contract)
-        if envelope:
-            out.write(json.dumps(result.envelope(), ensure_ascii=False) + "\n")
-        elif fmt == "json":
-            out.write(with_file(reply.name, result.model_dump_json()) + "\n")
+        if envelope or fmt == "json":
+            out.write(render_json(result, envelope, reply.name))
         else:
             out.write(("\n" if index else "") + render_text(reply.name, result, contract, color))
         statuses.append(EXIT_PASS if result.ok else EXIT_INVALID)
@@ -108,7 +117,7 @@ def check_against_contract(ns: Any) -> int:
         return EXIT_USAGE
     if ns.jsonl is not None:
         return _check_jsonl(ns, contract)
-    from gate_tui.cli.commands.check import to_text_output
+    from gate_tui.cli.check_streams import to_text_output
 
     return to_text_output(
         ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
@@ -117,7 +126,7 @@ def check_against_contract(ns: Any) -> int:
 
 def _check_jsonl(ns: Any, contract: Contract) -> int:
     """The gate batch's streams and workers, with the contract's line checker."""
-    from gate_tui.cli.commands.check import check_jsonl
+    from gate_tui.cli.check_streams import check_jsonl
     from gate_tui.cli.contract_batch import contract_settings
 
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))
