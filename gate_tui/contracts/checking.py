@@ -35,8 +35,10 @@ from gate_tui.contracts.results import (
 from gate_tui.models import Repair
 
 # A cheap look at the text decides whether the value needs a walk for non-JSON numbers
-# and lone surrogates; a plain search, no backtracking.
-_SUSPECT = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]")
+# and lone surrogates; a plain search, no backtracking. Python reads a literal too large
+# for a float (1e999, 1E400, 400 digits and a point) as Infinity, so an exponent of three
+# digits or a run of 300 digits is suspect too.
+_SUSPECT = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|[eE]\+?\d{3}|\d{300}")
 _NEW = ContractResult  # validating init: measured faster than model_construct (2.2 vs 2.7 µs)
 _ERROR = ContractError
 _NO_VALUE: Any = object()
@@ -132,7 +134,11 @@ def _clean(node: Any, parts: list[str | int], bad: list[tuple[list[str | int], s
         bad.append((parts, "nested too deeply"))
         return None
     if isinstance(node, float) and not math.isfinite(node):
-        bad.append((parts, f"{node!r} is not a JSON number (NaN and Infinity are not allowed)"))
+        if math.isnan(node):
+            bad.append((parts, "NaN is not a JSON number (NaN and Infinity are not allowed)"))
+        else:  # from a reply, a literal such as 1e999 that overflows a double
+            sign = "-" if node < 0 else ""
+            bad.append((parts, f"the number is too large: it overflows to {sign}Infinity, which is not a JSON number"))
         return None
     if isinstance(node, str):
         if not _encodable(node):

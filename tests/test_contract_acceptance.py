@@ -1,0 +1,86 @@
+"""Contracts tried from the outside, as their users meet them (issues #21 and #17).
+
+Each test here was written from the issues' text against the public surfaces
+(``gate-tui check --contract``, ``validate-contract``, ``prompt --contract`` and the library)
+and failed before the fix it names in the commit that added it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gate_tui.contracts.checking import check_contract, check_value
+from gate_tui.contracts.loading import contract_from_schema
+
+SCRIPT = Path(sys.executable).with_name("gate-tui")
+AMOUNT = {"type": "object", "properties": {"amount": {"type": "number", "minimum": 0, "maximum": 100}, "n": {"type": ["number", "null"]}}}
+
+
+def contract(schema: dict):
+    loaded, problems = contract_from_schema(schema)
+    assert loaded is not None, problems
+    return loaded
+
+
+def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), *args], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+# -- #17 item 3: numbers that overflow to infinity, in contract mode ------------------------
+
+
+@pytest.mark.parametrize("literal", ["1e999", "-1e999", "1E400", "1" + "0" * 400 + ".5"])
+def test_a_reply_number_that_overflows_is_invalid_value_at_its_path(literal: str) -> None:
+    result = check_contract(f'{{"amount": {literal}}}', contract(AMOUNT))
+    assert not result.ok
+    assert [(e.code, e.path) for e in result.errors] == [("invalid_value", "/amount")]
+    assert "null" not in result.errors[0].message and "Infinity" in result.errors[0].message
+    dumped = result.model_dump_json()
+    assert "Infinity" not in dumped.replace(result.errors[0].message.replace('"', '\\"'), "")
+    json.loads(dumped)
+
+
+def test_an_overflowing_number_under_a_nullable_type_names_no_null() -> None:
+    result = check_contract('{"n": 1e999}', contract(AMOUNT))
+    assert [(e.code, e.path) for e in result.errors] == [("invalid_value", "/n")]
+    assert "got null" not in result.errors[0].message
+
+
+def test_overflow_on_every_contract_output_surface(tmp_path: Path) -> None:
+    schema = tmp_path / "c.json"
+    schema.write_text(json.dumps(AMOUNT))
+    text = gate_tui("check", "--contract", str(schema), "-", stdin='{"amount": 1e999}')
+    assert text.returncode == 2 and "[invalid_value]" in text.stdout and "got null" not in text.stdout
+    for flag in ("--format", "--envelope"):
+        args = ["--format", "json"] if flag == "--format" else ["--envelope"]
+        out = gate_tui("check", "--contract", str(schema), *args, "-", stdin='{"amount": -1e999}')
+        record = json.loads(out.stdout)  # strict JSON: no Infinity
+        assert "got null" not in out.stdout, out.stdout
+        assert record["ok"] is False
+
+
+# -- values of any depth through the library -------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["list", "dict"])
+def test_a_value_nested_deeper_than_json_allows_is_one_clear_error(kind: str) -> None:
+    value: object = None
+    for _ in range(3000):
+        value = [value] if kind == "list" else {"a": value}
+    result = check_value(value, contract({"type": "object"} if kind == "dict" else {}))
+    assert not result.ok
+    assert all("internal" not in e.message for e in result.errors), result.errors
+    assert any("nested too deeply" in e.message for e in result.errors)
+    json.loads(result.model_dump_json())
+
+
+def test_a_dict_that_contains_itself_is_one_clear_error() -> None:
+    looped: dict = {}
+    looped["a"] = looped
+    result = check_contract(looped, contract({"type": "object"}))
+    assert not result.ok and all("internal" not in e.message for e in result.errors), result.errors
