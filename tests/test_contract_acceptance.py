@@ -16,6 +16,7 @@ import pytest
 
 from gate_tui.contracts.checking import check_contract, check_value
 from gate_tui.contracts.loading import contract_from_schema
+from gate_tui.json_text import model_json_bytes
 
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 AMOUNT = {"type": "object", "properties": {"amount": {"type": "number", "minimum": 0, "maximum": 100}, "n": {"type": ["number", "null"]}}}
@@ -76,7 +77,7 @@ def test_a_value_nested_deeper_than_json_allows_is_one_clear_error(kind: str) ->
     assert not result.ok
     assert all("internal" not in e.message for e in result.errors), result.errors
     assert any("nested too deeply" in e.message for e in result.errors)
-    json.loads(result.model_dump_json())
+    json.loads(model_json_bytes(result))  # what check --format json writes (pydantic alone stops at 255 levels)
 
 
 def test_a_dict_that_contains_itself_is_one_clear_error() -> None:
@@ -84,3 +85,18 @@ def test_a_dict_that_contains_itself_is_one_clear_error() -> None:
     looped["a"] = looped
     result = check_contract(looped, contract({"type": "object"}))
     assert not result.ok and all("internal" not in e.message for e in result.errors), result.errors
+
+
+def test_a_reply_nested_300_deep_is_written_by_every_output_surface(tmp_path: Path) -> None:
+    # The extraction reads 512 levels; pydantic serialises 255: --format json and --jsonl exited 70.
+    schema = tmp_path / "c.json"
+    schema.write_text('{"type": "object"}')
+    reply = '{"a":' * 300 + "1" + "}" * 300
+    out = gate_tui("check", "--contract", str(schema), "--format", "json", "-", stdin=reply)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["ok"] is True
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(json.dumps({"id": 1, "reply": reply}) + "\n")
+    out = gate_tui("check", "--contract", str(schema), "--jsonl", str(batch))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["result"]["ok"] is True
