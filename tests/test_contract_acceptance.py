@@ -100,3 +100,51 @@ def test_a_reply_nested_300_deep_is_written_by_every_output_surface(tmp_path: Pa
     out = gate_tui("check", "--contract", str(schema), "--jsonl", str(batch))
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["result"]["ok"] is True
+
+
+# -- #17 item 2: references never reach the network, and each refusal names the reference ----
+
+
+def test_a_remote_dynamic_ref_is_refused_by_name_without_a_request(tmp_path: Path) -> None:
+    import http.server
+    import threading
+
+    hits: list[str] = []
+
+    class Counting(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"$dynamicAnchor": "meta", "type": "string"}')
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/dyn.json#meta"
+        schema = tmp_path / "c.json"
+        schema.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"a": {"$dynamicRef": url}}}))
+        out = gate_tui("validate-contract", str(schema))
+        assert out.returncode == 3
+        assert f'/properties/a/$dynamicRef: $dynamicRef "{url}" is a remote schema' in out.stdout + out.stderr
+        assert "registry" not in out.stdout + out.stderr  # not the library's own words
+        for args in (("prompt", "--contract", str(schema)), ("check", "--contract", str(schema), "-")):
+            assert gate_tui(*args, stdin="{}").returncode == 3
+    finally:
+        server.shutdown()
+    assert hits == []
+
+
+def test_a_local_dynamic_ref_still_loads() -> None:
+    loaded = contract(
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$dynamicAnchor": "node",
+            "type": "object",
+            "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}, "n": {"type": "integer"}},
+        }
+    )
+    assert [e.path for e in check_value({"kids": [{"n": "x"}]}, loaded).errors] == ["/kids/0/n"]
