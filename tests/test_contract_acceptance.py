@@ -148,3 +148,21 @@ def test_a_local_dynamic_ref_still_loads() -> None:
         }
     )
     assert [e.path for e in check_value({"kids": [{"n": "x"}]}, loaded).errors] == ["/kids/0/n"]
+
+
+# -- #21 item 4 with item 1: a draft-07 tuple is described in the prompt ---------------------
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"type": "array", "items": [{"type": "number"}, {"type": "string"}], "additionalItems": False},
+        {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": False},
+    ],
+)
+def test_a_tuple_is_described_item_by_item_in_every_draft(field: dict) -> None:
+    from gate_tui.contracts.prompting import contract_prompt
+
+    draft = "http://json-schema.org/draft-07/schema#" if isinstance(field["items"], list) else "https://json-schema.org/draft/2020-12/schema"
+    text = contract_prompt(contract({"$schema": draft, "type": "object", "properties": {"point": field}}))
+    assert "item 1: number" in text and "item 2: string" in text and "no other items" in text, text

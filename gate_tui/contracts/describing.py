@@ -174,8 +174,13 @@ class Describer:
         items = shape.get("items")
         if isinstance(items, dict) and self.named(items) is None and (self.is_object(items) or branches(self.resolve(items))):
             lines += self.entry(f"{pad}each item: ", items, depth)
-        for index, item in enumerate(_list(shape.get("prefixItems"))):
+        # a tuple: prefixItems (2019-09 on), or items as a list (draft-07 and earlier, refused in 2020-12)
+        tuple_items = _list(shape.get("prefixItems")) or _list(items)
+        for index, item in enumerate(tuple_items):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
+        rest = shape.get("additionalItems") if isinstance(items, list) else items if "prefixItems" in shape else None
+        if tuple_items and rest is False:
+            lines.append(f"{pad}no other items")
         for word, options in branches(shape):
             if self.values(options) is not None:
                 continue  # written out in the rule: one of "a" (…), "b" (…)
