@@ -166,3 +166,46 @@ def test_a_tuple_is_described_item_by_item_in_every_draft(field: dict) -> None:
     draft = "http://json-schema.org/draft-07/schema#" if isinstance(field["items"], list) else "https://json-schema.org/draft/2020-12/schema"
     text = contract_prompt(contract({"$schema": draft, "type": "object", "properties": {"point": field}}))
     assert "item 1: number" in text and "item 2: string" in text and "no other items" in text, text
+
+
+# -- --draft / --schemas reach every command that reads a contract ---------------------------
+
+TUPLE_07 = {"type": "object", "properties": {"point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}}}
+
+
+def test_serve_reads_the_contract_with_draft_and_passes_both_options_to_each_editor(tmp_path: Path) -> None:
+    from gate_tui.cli.commands.serve import editor_command
+
+    schema = tmp_path / "c.json"
+    schema.write_text(json.dumps(TUPLE_07))
+    refused = gate_tui("serve", "--contract", str(schema), "--port", "0")
+    assert refused.returncode == 3 and "prefixItems" in refused.stderr  # read as 2020-12 without --draft
+    loaded = gate_tui("serve", "--contract", str(schema), "--draft", "7", "--port", "0")
+    assert loaded.returncode == 3 and "not a port number" in loaded.stderr and "prefixItems" not in loaded.stderr
+    store = tmp_path / "store"
+    store.mkdir()
+    command = editor_command(schema, None, contract=True, draft=19, schemas="store")
+    words = command.split()
+    assert words[words.index("--draft") + 1] == "2019-09"
+    assert Path(words[words.index("--schemas") + 1]).is_absolute()
+
+
+def test_report_reads_a_contract_session_with_draft(tmp_path: Path) -> None:
+    import os
+
+    from gate_tui.contracts.loading import LoadOptions, load_contract
+    from gate_tui.tui.contract.controller import ContractEditor
+    from gate_tui.tui.contract.sessions import open_session
+
+    schema = tmp_path / "tuple.json"
+    schema.write_text(json.dumps(TUPLE_07))
+    editor = ContractEditor(load_contract(schema, LoadOptions(draft=7)))
+    assert open_session(editor, new=True) is None
+    editor.apply_reply('{"point": [1, "x"]}')
+    editor.close()
+    env = os.environ.copy()
+    without = subprocess.run([str(SCRIPT), "report", editor.folder.name], capture_output=True, text=True, timeout=60, env=env)
+    assert without.returncode == 3 and "prefixItems" in without.stderr
+    done = subprocess.run([str(SCRIPT), "report", editor.folder.name, "--draft", "7"], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "INVALID" in done.stdout and "/point/1" in done.stdout
