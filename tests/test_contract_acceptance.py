@@ -209,3 +209,14 @@ def test_report_reads_a_contract_session_with_draft(tmp_path: Path) -> None:
     done = subprocess.run([str(SCRIPT), "report", editor.folder.name, "--draft", "7"], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert "INVALID" in done.stdout and "/point/1" in done.stdout
+
+
+# -- #17 item 5: a contract file's values JSON cannot hold are named with their line ----------
+
+
+def test_a_number_that_overflows_in_a_json_contract_is_named_with_its_line(tmp_path: Path) -> None:
+    schema = tmp_path / "c.json"
+    schema.write_text('{\n  "type": "object",\n  "properties": {\n    "a": {"maximum": 1e999}\n  }\n}\n')
+    out = gate_tui("validate-contract", str(schema))
+    assert out.returncode == 3
+    assert f"{schema}:4:" in out.stdout + out.stderr and "/properties/a/maximum" in out.stdout + out.stderr
