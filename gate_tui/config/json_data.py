@@ -89,7 +89,7 @@ def _walk_json(data: Any, max_depth: int) -> tuple[int, str | None, str]:
         elif isinstance(value, list):
             stack.extend((child, depth + 1, f"{where}/{index}") for index, child in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
-            return deepest, f"the number at {where or '/'} is too large: it overflows to {json.dumps(value)} (a JSON number must be finite)", where
+            return deepest, f"the number at {where or '/'} is out of range: it overflows to {json.dumps(value)} (a JSON number must be finite)", where
     return deepest, None, ""
 
 
