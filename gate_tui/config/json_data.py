@@ -89,7 +89,8 @@ def _walk_json(data: Any, max_depth: int) -> tuple[int, str | None, str]:
         elif isinstance(value, list):
             stack.extend((child, depth + 1, f"{where}/{index}") for index, child in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
-            return deepest, f"the number at {where or '/'} is out of range: it overflows to {json.dumps(value)} (a JSON number must be finite)", where
+            overflow = "" if math.isnan(value) else ": the number overflows"
+            return deepest, f"{json.dumps(value)} is out of range at {where or '/'}{overflow} (a JSON number must be finite)", where
     return deepest, None, ""
 
 
