@@ -220,3 +220,16 @@ def test_a_number_that_overflows_in_a_json_contract_is_named_with_its_line(tmp_p
     out = gate_tui("validate-contract", str(schema))
     assert out.returncode == 3
     assert f"{schema}:4:" in out.stdout + out.stderr and "/properties/a/maximum" in out.stdout + out.stderr
+
+
+def test_the_contract_api_is_importable_from_the_package_root_without_textual() -> None:
+    code = (
+        "import sys\n"
+        "from gate_tui import LoadOptions, check_contract, check_value, contract_prompt, load_contract\n"
+        "c = load_contract('sample_configs/contracts/guardian_report.yaml', LoadOptions())\n"
+        "assert check_value([], c).source == 'value' and not check_contract('{}', c).ok and contract_prompt(c)\n"
+        "assert 'textual' not in sys.modules\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
