@@ -233,3 +233,22 @@ def test_the_contract_api_is_importable_from_the_package_root_without_textual() 
     root = Path(__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+# -- #21 item 1: formats are enforced in every draft, and validate-contract says which are not -
+
+
+@pytest.mark.parametrize("draft", ["http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/schema"])
+def test_uuid_and_duration_are_enforced_in_every_draft(draft: str) -> None:
+    loaded = contract({"$schema": draft, "type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "d": {"type": "string", "format": "duration"}}})
+    assert [(e.code, e.path) for e in check_value({"id": "choice-1", "d": "soon"}, loaded).errors] == [("invalid_value", "/id"), ("invalid_value", "/d")]
+    assert check_value({"id": "123e4567-e89b-12d3-a456-426614174000", "d": "P1D"}, loaded).ok
+
+
+def test_validate_contract_does_not_claim_to_enforce_formats_no_draft_defines(tmp_path: Path) -> None:
+    schema = tmp_path / "deployment.json"
+    schema.write_text(json.dumps({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {"replicas": {"type": "integer", "format": "int32"}, "at": {"type": "string", "format": "date-time"}}}))
+    out = gate_tui("validate-contract", str(schema))
+    assert out.returncode == 0, out.stdout
+    note = next(line for line in out.stdout.splitlines() if "formats are enforced" in line)
+    assert "(this contract uses: date-time)" in note and "not checked" in note and "int32" in note.split("not checked", 1)[1]

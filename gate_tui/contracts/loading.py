@@ -281,6 +281,7 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
 
     from gate_tui.contracts.contract_rules import store_folder
     from gate_tui.contracts.cycles import cycle_problems
+    from gate_tui.contracts.formats import format_checkers, validator_class
     from gate_tui.contracts.references import reference_problems
     from gate_tui.contracts.retrieval import OfflineRetriever, SchemaStore, base_uri
 
@@ -295,9 +296,9 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:
         return None, _located(name, found, lines())
-    classes = {4: jsonschema_rs.Draft4Validator, 6: jsonschema_rs.Draft6Validator, 7: jsonschema_rs.Draft7Validator, 19: jsonschema_rs.Draft201909Validator}
     try:
-        validator = classes.get(draft, jsonschema_rs.Draft202012Validator)(schema, validate_formats=True, retriever=retriever, base_uri=base_uri(name))
+        borrowed = format_checkers(draft)  # uuid, duration… mean in a draft-07 contract what they mean in 2020-12
+        validator = validator_class(draft)(schema, validate_formats=True, formats=borrowed or None, retriever=retriever, base_uri=base_uri(name))
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return None, [ContractProblem(name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}")]
