@@ -18,7 +18,6 @@ from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_sche
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.json_text import model_json_bytes
 
-
 _BOOL = {True: b"true", False: b"false"}
 
 

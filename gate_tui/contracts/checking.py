@@ -25,7 +25,6 @@ from typing import Any
 from gate_tui.contracts.errors import schema_errors
 from gate_tui.contracts.extract import extract_reply
 from gate_tui.contracts.loading import Contract
-from gate_tui.limits import MAX_DEPTH
 from gate_tui.contracts.results import (
     ContractError,
     ContractResult,
@@ -33,6 +32,7 @@ from gate_tui.contracts.results import (
     ErrorList,
     pointer,
 )
+from gate_tui.limits import MAX_DEPTH
 from gate_tui.models import Repair
 
 # A cheap look at the text decides whether the value needs a walk for non-JSON numbers
