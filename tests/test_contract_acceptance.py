@@ -252,3 +252,40 @@ def test_validate_contract_does_not_claim_to_enforce_formats_no_draft_defines(tm
     assert out.returncode == 0, out.stdout
     note = next(line for line in out.stdout.splitlines() if "formats are enforced" in line)
     assert "(this contract uses: date-time)" in note and "not checked" in note and "int32" in note.split("not checked", 1)[1]
+
+
+# -- #21 item 5: never "OK" for a contract no reply can pass ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "at"),
+    [
+        ({"oneOf": [{"type": "array"}, {"type": "string"}]}, "/oneOf"),
+        ({"anyOf": [{"type": "string"}]}, "/anyOf"),
+        ({"allOf": [{"type": "array"}]}, "/allOf/0/type"),
+        ({"type": "object", "allOf": [{"$ref": "#/$defs/list"}], "$defs": {"list": {"type": "array"}}}, "/$defs/list/type"),
+        ({"enum": [1, 2]}, "/enum"),
+        ({"const": "x"}, "/const"),
+        ({"not": {"type": "object"}}, "/not"),
+    ],
+)
+def test_a_root_that_admits_no_object_is_refused_at_load(schema: dict, at: str) -> None:
+    loaded, problems = contract_from_schema(schema)
+    assert loaded is None
+    assert [problem.location for problem in problems] == [at]
+    assert "no reply could ever pass" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"oneOf": [{"type": "array"}, {"type": "object"}]},
+        {"anyOf": [{"$ref": "#"}, {"type": "string"}]},  # a cycle back to the root decides nothing
+        {"enum": [{"a": 1}, 2]},
+        {"not": {"type": "object", "required": ["a"]}},
+        {"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/o", "type": "array", "definitions": {"o": {"type": "object"}}},
+    ],
+)
+def test_a_root_that_admits_some_object_loads(schema: dict) -> None:
+    loaded, problems = contract_from_schema(schema)
+    assert loaded is not None, problems

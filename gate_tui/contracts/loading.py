@@ -249,7 +249,7 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
     found.extend(block_problems(schema))
     if not found:
-        found.extend(root_problems(schema))
+        found.extend(root_problems(schema, draft))
     line_map = lines() if found and callable(lines) else lines
     problems = _located(name, found, line_map)
     if problems:
