@@ -289,3 +289,16 @@ def test_a_root_that_admits_no_object_is_refused_at_load(schema: dict, at: str) 
 def test_a_root_that_admits_some_object_loads(schema: dict) -> None:
     loaded, problems = contract_from_schema(schema)
     assert loaded is not None, problems
+
+
+def test_a_draft_04_id_ending_in_a_hash_keeps_ref_to_the_root_working() -> None:
+    # IPTC's ninjs 1.x schemas (JSON Schema Store): "id": "http://…/ninjs-schema_1.4.json#" and "$ref": "#"
+    loaded = contract(
+        {
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "id": "http://www.iptc.org/std/ninjs/ninjs-schema_1.4.json#",
+            "type": "object",
+            "properties": {"uri": {"type": "string"}, "associations": {"type": "object", "additionalProperties": {"$ref": "#"}}},
+        }
+    )
+    assert [e.path for e in check_value({"associations": {"a": {"uri": 5}}}, loaded).errors] == ["/associations/a/uri"]
