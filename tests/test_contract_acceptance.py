@@ -302,3 +302,15 @@ def test_a_draft_04_id_ending_in_a_hash_keeps_ref_to_the_root_working() -> None:
         }
     )
     assert [e.path for e in check_value({"associations": {"a": {"uri": 5}}}, loaded).errors] == ["/associations/a/uri"]
+
+
+def test_a_field_defined_in_another_schema_file_is_not_called_any_value(tmp_path: Path) -> None:
+    from gate_tui.contracts.loading import load_contract
+    from gate_tui.contracts.prompting import contract_prompt
+
+    (tmp_path / "common.json").write_text(json.dumps({"$defs": {"step": {"type": "object", "required": ["seconds"], "properties": {"seconds": {"type": "integer"}}}}}))
+    (tmp_path / "c.json").write_text(json.dumps({"type": "object", "properties": {"step": {"$ref": "common.json#/$defs/step"}}}))
+    loaded = load_contract(tmp_path / "c.json")
+    assert [e.path for e in check_value({"step": {}}, loaded).errors] == ["/step/seconds"]  # enforced
+    line = next(line for line in contract_prompt(loaded).splitlines() if line.startswith("- step"))
+    assert "any value" not in line and "common.json#/$defs/step" in line

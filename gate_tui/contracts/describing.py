@@ -43,6 +43,8 @@ _WORDS = (
     ("pattern", "matching `{}`"),
     ("format", "format {}"),
 )
+_EXTERNAL = "\x00external $ref"
+"""Marks a shape whose ``$ref`` leads to another file (a key no real schema uses: it starts with NUL)."""
 _NESTING = ("properties", "patternProperties", "allOf", "oneOf", "anyOf")
 
 
@@ -62,8 +64,8 @@ class Describer:
         """``node`` with a local ``$ref`` merged in (its own keywords win), bounded."""
         while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth < _MAX_DEPTH:
             target = self._target(node["$ref"])
-            if not isinstance(target, dict):
-                return {k: v for k, v in node.items() if k != "$ref"}
+            if not isinstance(target, dict):  # another file's schema: named in the rule, never called "any value"
+                return {**{k: v for k, v in node.items() if k != "$ref"}, _EXTERNAL: node["$ref"]}
             node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
             depth += 1
         return node
@@ -220,6 +222,8 @@ class Describer:
                 parts.append("one of " + values)
             elif not parts:
                 parts.append("one of the shapes below")
+        if _EXTERNAL in shape and (not parts or parts == ["object"]):
+            parts.insert(0, f"as the schema {shape[_EXTERNAL]} describes it (checked, not written out here)")
         return "; ".join(parts) if parts else "any value"
 
     def values(self, options: list[Any]) -> str | None:
