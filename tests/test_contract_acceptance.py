@@ -314,3 +314,11 @@ def test_a_field_defined_in_another_schema_file_is_not_called_any_value(tmp_path
     assert [e.path for e in check_value({"step": {}}, loaded).errors] == ["/step/seconds"]  # enforced
     line = next(line for line in contract_prompt(loaded).splitlines() if line.startswith("- step"))
     assert "any value" not in line and "common.json#/$defs/step" in line
+
+
+def test_a_schemas_option_that_is_not_a_folder_is_not_placed_inside_the_file(tmp_path: Path) -> None:
+    schema = tmp_path / "c.json"
+    schema.write_text('{"type": "object"}')
+    out = gate_tui("validate-contract", "--schemas", str(tmp_path / "nowhere"), str(schema))
+    assert out.returncode == 3
+    assert "--schemas" in out.stdout and "x-gate-tui" not in out.stdout and f"{schema}:1" not in out.stdout, out.stdout

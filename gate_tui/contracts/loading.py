@@ -292,6 +292,8 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
     store = SchemaStore(store_path, confined=None if options.schemas else folder) if store_path is not None else None
     retriever = OfflineRetriever(folder, store, root_id)
+    if problem and options.schemas:  # the command line's --schemas: no place in the file to point at
+        return None, [ContractProblem(name, problem)]
     found = [([META_KEY, "schemas"], problem)] if problem else []
     found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:
