@@ -140,7 +140,7 @@ def _clean(value: Any, parts: list[str | int], bad: list[tuple[list[str | int], 
         if not isinstance(node, (dict, list)):
             continue
         if level >= MAX_DEPTH:
-            bad.append((where, f"nested too deeply (more than {MAX_DEPTH} levels)"))
+            bad.append((where, "nested too deeply"))
             continue
         if isinstance(node, list):
             copy: Any = [None] * len(node)
