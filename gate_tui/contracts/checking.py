@@ -36,10 +36,9 @@ from gate_tui.limits import MAX_DEPTH
 from gate_tui.models import Repair
 
 # A cheap look at the text decides whether the value needs a walk for non-JSON numbers
-# and lone surrogates; a plain search, no backtracking. Python reads a literal too large
-# for a float (1e999, 1E400, 400 digits and a point) as Infinity, so an exponent of three
-# digits or a run of 300 digits is suspect too.
-_SUSPECT = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|[eE]\+?\d{3}|\d{300}")
+# and lone surrogates; a plain search, no backtracking. (A literal that overflows, 1e999,
+# is refused by the extraction itself, with its line:column, as NaN is.)
+_SUSPECT = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]")
 _NEW = ContractResult  # validating init: measured faster than model_construct (2.2 vs 2.7 µs)
 _ERROR = ContractError
 _NO_VALUE: Any = object()
@@ -165,7 +164,7 @@ def _leaf(node: Any, parts: list[str | int], bad: list[tuple[list[str | int], st
     if isinstance(node, float) and not math.isfinite(node):
         if math.isnan(node):
             bad.append((parts, "NaN is not a JSON number (NaN and Infinity are not allowed)"))
-        else:  # from a reply, a literal such as 1e999 that overflows a double
+        else:  # a float('inf') handed over in a dict
             sign = "-" if node < 0 else ""
             bad.append((parts, f"the number is too large: it overflows to {sign}Infinity, which is not a JSON number"))
         return None
