@@ -42,6 +42,7 @@ class LiveReply:
     chunks: int = 0
     started: float = field(default_factory=time.monotonic)
     first_at: float | None = None
+    on_piece: Callable[[str], None] | None = None  # e.g. echo to a terminal as it arrives
 
     def add(self, piece: str) -> None:
         if self.first_at is None:
@@ -49,6 +50,8 @@ class LiveReply:
         self.parts.append(piece)
         self.chars += len(piece)
         self.chunks += 1
+        if self.on_piece is not None:
+            self.on_piece(piece)
 
     @property
     def text(self) -> str:
