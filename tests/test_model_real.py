@@ -61,3 +61,18 @@ def test_gate_tui_ask_structured_streams_parses_and_the_system_decides(server: L
         assert done.returncode == (0 if result["decision"]["pass"] else 1)
     else:
         assert done.returncode == 2 and result["errors"]
+
+
+def test_llama_cpp_grammar_enforces_the_categories_of_the_schema_we_send() -> None:
+    """The notes' warning, checked on the engine itself: llama.cpp's schema-to-grammar
+    conversion drops ``enum`` next to ``type``; the schema we send keeps every category."""
+    grammar_module = pytest.importorskip("llama_cpp.llama_grammar", reason="llama-cpp-python is not installed")
+    from gate_tui.config.schema_export import state_schema
+    from gate_tui.model.structured import grammar_schema
+
+    schema = state_schema(load_config(CONFIG))
+    sent = grammar_module.json_schema_to_gbnf(json.dumps(grammar_schema(schema)))
+    plain = grammar_module.json_schema_to_gbnf(json.dumps(schema))
+    for category in ("available", "partial", "unavailable", "approved"):
+        assert f'\\"{category}\\"' in sent
+    assert '\\"available\\"' not in plain  # why grammar_schema exists

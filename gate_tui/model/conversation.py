@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gate_tui.models import ParseResult
+from gate_tui.models import ParseResult  # or a contract's result: both carry ``errors``
 
 HISTORY_BUDGET = 12_000  # characters of earlier turns sent at most
 MAX_LISTED_ERRORS = 20
@@ -87,7 +87,7 @@ def build_messages(system: str, turns: list[Turn], state_json: str, message: str
     return messages, chars
 
 
-def errors_message(result: ParseResult | None, finish_reason: str | None = None, what: str = "gate state") -> str:
+def errors_message(result: ParseResult | Any, finish_reason: str | None = None, what: str = "gate state") -> str:
     """"Ask again with the errors": what was wrong with the last reply, field by field."""
     lines = [f"Your last reply was not accepted by the system. Reply with the corrected, complete {what} as one JSON object."]
     if finish_reason == "length":
@@ -96,7 +96,7 @@ def errors_message(result: ParseResult | None, finish_reason: str | None = None,
     if errors:
         lines.append("Errors:")
     for error in errors[:MAX_LISTED_ERRORS]:
-        where = error.field_path or "(the whole reply)"
+        where = getattr(error, "field_path", None) or getattr(error, "path", None) or "(the whole reply)"
         parts = [f"- {where}: {error.message}"]
         if error.expected is not None:
             parts.append(f"expected {error.expected}")
