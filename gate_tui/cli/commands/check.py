@@ -47,6 +47,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-guess", action="store_true", help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed"
     )
     parser.add_argument("--envelope", action="store_true", help="--contract: print the service error envelope of each reply")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
