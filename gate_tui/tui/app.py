@@ -42,6 +42,7 @@ from gate_tui.config.loading import config_title
 from gate_tui.config.spec import ConfigSpec
 from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
+from gate_tui.tui.ask_actions import AskActions
 from gate_tui.tui.controller import Commit, EditController, PendingEdit
 from gate_tui.tui.form import SUMMARY, FieldRef, gate_value, state_to_form
 from gate_tui.tui.key_order import InOrderKeys
@@ -80,7 +81,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-class GateApp(InOrderKeys):
+class GateApp(AskActions, InOrderKeys):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened by
     :meth:`_boot`, right after the first frame.
 
@@ -380,7 +381,9 @@ class GateApp(InOrderKeys):
         self.quit_or_ask()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out undo/redo when there is nothing to move to."""
+        """Grey out undo/redo when there is nothing to move to; a modal keeps its own keys."""
+        if action in ("apply_reply", "ask_model", "ask_again") and self.screen.is_modal:
+            return False
         if self.session is None and action in ("undo_transition", "redo_transition"):
             return None  # not booted yet
         if action == "undo_transition":

@@ -50,7 +50,8 @@ class ReplyActions(BootApp):
         self.commit_pending()
         if self._reply() is None:
             return
-        outcome = self.controller.apply_reply(self.reply_pane.text_area.text)
+        text = self.reply_pane.text_area.text
+        outcome = self.controller.apply_reply(text, self.asking.call_for(text))
         if outcome.kind == "empty":
             self.notify(f"The reply pane is empty: paste a model reply first ({self.key_hints['focus_reply']}).", severity="warning", markup=False)
         elif outcome.kind == "rejected":
