@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from gate_tui.tui.ask_run import AskRun
 
 AUTO_RETRIES = 2
-TICK_S = 0.05
+TICK_S = 0.1  # appending and redrawing 10 times a second keeps up with any stream
 
 
 class AskState:
@@ -187,9 +187,10 @@ class AskActions:
             return
         fresh = run.take()
         if fresh:
-            pane.append_stream(fresh)
-            lines, _ = run.so_far()
-            pane.show_so_far(lines, run.live.chars)
+            pane.append_stream(fresh, run.live.chars)
+            found = run.so_far()
+            if found is not None:  # re-parsed (throttled): only then is the preview redrawn
+                pane.show_so_far(found)
         screen.app.sub_title = visible(run.title(), one_line=True)
 
     def _finished(self, run: AskRun, call: Call) -> None:

@@ -19,7 +19,6 @@ from gate_tui.model.partial import PartialPreview, so_far_lines
 
 if TYPE_CHECKING:
     from gate_tui.model.asking import Call
-    from gate_tui.models import ParseResult
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -52,10 +51,11 @@ class AskRun:
         self.shown = len(text)
         return fresh
 
-    def so_far(self) -> tuple[list[str], ParseResult | None]:
-        """Lines of what the partial reply already says (re-parsed only when due)."""
-        self.preview.update(self.live.text)
-        return so_far_lines(self.preview.result), self.preview.result
+    def so_far(self) -> list[str] | None:
+        """Lines of what the partial reply already says, when it was due for a re-parse
+        (throttled: see :class:`PartialPreview`); None when nothing new was parsed."""
+        result = self.preview.update(self.live.text)
+        return None if result is None else so_far_lines(result)
 
     def elapsed(self, now: float | None = None) -> float:
         return (self.ended or now or time.monotonic()) - self.started

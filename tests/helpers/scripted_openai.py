@@ -45,6 +45,7 @@ class ScriptedServer:
         self.model = model
         self.requests: list[dict[str, Any]] = []
         self.auth: list[str | None] = []
+        self.first_chunk_at: list[float] = []  # time.perf_counter() when each stream's first text left
         self._count = 0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -130,6 +131,8 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                     if step.delay:
                         time.sleep(step.delay)
                     self._chunk({"role": "assistant", "content": piece} if number == 0 else {"content": piece})
+                    if number == 0:
+                        owner.first_chunk_at.append(time.perf_counter())
                 self._chunk({}, step.finish_reason, step.usage and len(pieces))
                 self._send(b"data: [DONE]\n\n")
             except (BrokenPipeError, ConnectionResetError):

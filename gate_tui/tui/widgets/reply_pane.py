@@ -100,18 +100,20 @@ class ReplyPane(Vertical):
         self.streaming = True
         area.read_only = True  # the user's keys must not land in the middle of the model's text
         self.border_subtitle = "streaming…"
-        self.show_so_far([], 0)
+        self.show_so_far([])
 
-    def append_stream(self, text: str) -> None:
-        """Add the text that arrived since the last call at the end (linear: never re-set)."""
+    def append_stream(self, text: str, chars: int) -> None:
+        """Add the text that arrived since the last call at the end (linear: never re-set);
+        ``chars`` so far go in the border (redrawing it costs no layout)."""
         area = self.text_area
         with area.prevent(TextArea.Changed):
             area.insert(text, area.document.end)
         area.scroll_end(animate=False)
+        self.border_subtitle = f"streaming… {chars:,} characters"
 
-    def show_so_far(self, found: list[str], chars: int) -> None:
+    def show_so_far(self, found: list[str]) -> None:
         """What can already be read from the partial reply, and that nothing is decided yet."""
-        rows = [plain(f"Streaming… {chars:,} characters so far. No decision until the reply ends.", DIM)]
+        rows = [plain("Streaming… No decision until the reply ends.", DIM)]
         rows.extend(plain(f"so far: {row}", one_line=True) for row in found)
         self.show_preview(lines(rows))
 
