@@ -140,5 +140,5 @@ async def test_ask_again_with_the_errors_then_auto_retry(monkeypatch) -> None:
             await pilot.press("f8")  # auto-retry on: the next invalid reply goes back by itself
             assert app.asking.auto_retry
             await ask(pilot, app, "again")
-            await wait_for(pilot, lambda: len(server.requests) == 5 and app.asking.run.call is not None and app.asking.run.call.status == "ok", timeout=30)
+            await wait_for(pilot, lambda: len(server.requests) == 5 and app.asking.run.call is not None and app.asking.run.call.status == "ok", timeout=30, message=lambda: (len(server.requests), app.asking.run.kind, app.asking.run.call and app.asking.run.call.status, [c["outcome"] for c in model_calls(app)]))
             assert [c["call_kind"] for c in model_calls(app)] == ["ask", "retry", "ask", "retry", "retry"]

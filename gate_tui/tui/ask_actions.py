@@ -174,10 +174,19 @@ class AskActions:
     async def _stream(self, run: AskRun) -> None:
         asker = self.asking.asker
         assert asker is not None
-        call = await asker.ask(run.message, run.kind, run.live)
-        if run.cancelled:
-            call.outcome.cancelled = True
-        self._finished(run, call)
+        try:
+            call = await asker.ask(run.message, run.kind, run.live)
+            if run.cancelled:
+                call.outcome.cancelled = True
+            self._finished(run, call)
+        except Exception as exc:  # noqa: BLE001 - a bug here must show, and must not take the editor down
+            run.cancelled = True
+            if self.asking.timer is not None:
+                self.asking.timer.stop()
+            pane = self._ask_pane()
+            if pane is not None:
+                pane.end_stream("failed: the partial reply is kept, nothing was applied")
+            self.notify(visible(f"asking the model failed: {type(exc).__name__}: {exc}"), severity="error", markup=False)  # type: ignore[attr-defined]
 
     def _tick(self) -> None:
         screen: Any = self
@@ -204,7 +213,7 @@ class AskActions:
         if pane is not None:
             fresh = run.take()
             if fresh:
-                pane.append_stream(fresh)
+                pane.append_stream(fresh, run.live.chars)
             pane.end_stream(self._mark(call))
             self._ask_preview(pane)
         if state.sub_title is not None:
