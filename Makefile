@@ -46,6 +46,7 @@ bench: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python -m gate_tui.tui.screenshots screenshots
 	$(BIN)/python -m tests.helpers.browser screenshots/browser.png
+	$(BIN)/python -m tests.helpers.model_screenshot screenshots/model_stream.svg
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
