@@ -142,3 +142,29 @@ async def test_ask_again_with_the_errors_then_auto_retry(monkeypatch) -> None:
             await ask(pilot, app, "again")
             await wait_for(pilot, lambda: len(server.requests) == 5 and app.asking.run.call is not None and app.asking.run.call.status == "ok", timeout=30, message=lambda: (len(server.requests), app.asking.run.kind, app.asking.run.call and app.asking.run.call.status, [c["outcome"] for c in model_calls(app)]))
             assert [c["call_kind"] for c in model_calls(app)] == ["ask", "retry", "ask", "retry", "retry"]
+
+
+async def test_gate_tui_ask_then_the_editor_continues_the_same_conversation(monkeypatch, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from gate_tui.config.loading import load_config
+    from gate_tui.session.opening import open_session
+    from gate_tui.tui.app import GateApp
+    from tests.tui_helpers import ML_CONFIG
+
+    state = tmp_path / "s.json"
+    with ScriptedServer([Step(text=reply("ml_lying_pass.md")), Step(text=reply("ml_good.md"))]) as server:
+        use(monkeypatch, server)
+        done = subprocess.run([sys.executable, "-m", "gate_tui", "ask", str(ML_CONFIG), "--state", str(state), "from the shell"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, done.stderr
+        config = load_config(ML_CONFIG)
+        app = GateApp(config, ML_CONFIG, session=open_session(config, ML_CONFIG, state_file=state), blink=False)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="resumed session")
+            await ask(pilot, app, "from the editor")
+            await wait_for(pilot, lambda: app.asking.run.call is not None, timeout=20)
+    sent = server.requests[1]["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+    assert sent[1]["content"] == "from the shell" and sent[3]["content"].startswith("from the editor")
