@@ -146,6 +146,7 @@ def main() -> int:
     parser.add_argument("--editor", action="store_true", help="also time first token → first character in the editor")
     parser.add_argument("--local", action="store_true", help="also measure the bundled local model (needs the model-test extra)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="(accepted for make bench; the preview replay is already quick)")
     ns = parser.parse_args()
     ok = bench_preview()
     if ns.editor:
