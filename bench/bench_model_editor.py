@@ -37,7 +37,7 @@ async def _one(text: str, presses: int) -> tuple[float, list[float]]:
             await pilot.press("f6", *"go")
 
             async def first_text() -> float:
-                while not app.asking.run or not app.reply_pane.text_area.text:
+                while not app.gate_screen.asking.run or not app.gate_screen.reply_pane.text_area.text:
                     await asyncio.sleep(0.001)
                 return time.perf_counter()
 
@@ -49,16 +49,16 @@ async def _one(text: str, presses: int) -> tuple[float, list[float]]:
             lags = []
             for _ in range(presses):
                 await asyncio.sleep(0.5)
-                if not app.asking.run.running:
+                if not app.gate_screen.asking.run.running:
                     break
-                app.action_focus_gates()
+                app.gate_screen.action_focus_gates()
                 await asyncio.sleep(0.05)
                 start = time.perf_counter()
                 app.post_message(events.Key("f3", None))
                 while app.focused is None or app.focused.id not in ("raw", "classified-select"):
                     await asyncio.sleep(0.001)
                 lags.append(time.perf_counter() - start)
-            app.action_cancel_ask()
+            app.gate_screen.action_cancel_ask()
             await pilot.pause(0.2)
     return first, lags
 

@@ -97,7 +97,7 @@ def check_against_contract(ns: Any) -> int:
         return EXIT_USAGE
     if ns.jsonl is not None:
         return _check_jsonl(ns, contract)
-    from gate_tui.cli.commands.check import to_text_output
+    from gate_tui.cli.check_streams import to_text_output
 
     return to_text_output(
         ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
@@ -106,7 +106,7 @@ def check_against_contract(ns: Any) -> int:
 
 def _check_jsonl(ns: Any, contract: Contract) -> int:
     """The gate batch's streams and workers, with the contract's line checker."""
-    from gate_tui.cli.commands.check import check_jsonl
+    from gate_tui.cli.check_streams import check_jsonl
     from gate_tui.cli.contract_batch import contract_settings
 
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))

@@ -1,7 +1,7 @@
 """F6 "Ask the model": the editor screen's actions for the model in the loop.
 
-A mixin of the gate editor's screen (the screen owns these bindings and actions; this
-module keeps them out of the screen's file). The round trip itself is the headless
+A mixin of the gate editor's screen (:class:`~gate_tui.tui.screens.editor.GateScreen`
+owns these bindings and actions; this module keeps them out of the screen's file). The round trip itself is the headless
 :class:`~gate_tui.model.asking.Asker`; here is only what the user sees:
 
 * F6 opens the message box (:class:`~gate_tui.tui.screens.ask_prompt.AskScreen`); the
@@ -71,7 +71,7 @@ class AskActions:
 
     def action_ask_model(self) -> None:
         screen: Any = self
-        asker = self._asker()
+        asker = self._ask_asker()
         if asker is None:
             return
         if self.asking.run is not None and self.asking.run.running:
@@ -82,18 +82,18 @@ class AskActions:
 
         target = f"{asker.settings.model} at {endpoint_label(asker.settings.base_url)}"
         retry = f"auto-retry {'on' if self.asking.auto_retry else 'off'} ({screen.key_hints['toggle_auto_retry']})"
-        screen.app.push_screen(AskScreen(visible(target, one_line=True), retry), self._send)
+        screen.app.push_screen(AskScreen(visible(target, one_line=True), retry), self._ask_send)
 
     def action_ask_again(self) -> None:
         screen: Any = self
-        asker = self._asker()
+        asker = self._ask_asker()
         if asker is None:
             return
         message = asker.again_message()
         if message is None:
             screen.notify("Nothing to correct: the last model reply was valid, or there was none.", markup=False)
             return
-        self._start(message, "retry")
+        self._ask_start(message, "retry")
 
     def action_toggle_auto_retry(self) -> None:
         state = self.asking
@@ -113,13 +113,13 @@ class AskActions:
 
     def _ask_pane(self) -> Any:
         """The reply pane, or None before it is mounted."""
-        return self._reply()  # type: ignore[attr-defined]
+        return self.reply()  # type: ignore[attr-defined]
 
-    def _ask_preview(self, _pane: Any) -> None:
+    def _ask_preview(self, pane: Any) -> None:
         """The pane's normal preview (decision after, changes, errors) once the stream ended."""
-        self.update_preview()  # type: ignore[attr-defined]
+        pane.refresh_preview()
 
-    def _asker(self) -> Asker | None:
+    def _ask_asker(self) -> Asker | None:
         """The Asker, made on first use from flags/env/settings; None (and a message) if it cannot be."""
         screen: Any = self
         state = self.asking
@@ -148,12 +148,12 @@ class AskActions:
         state.asker = Asker(GateTarget(screen.session), loaded.settings)
         return state.asker
 
-    def _send(self, message: str | None) -> None:
+    def _ask_send(self, message: str | None) -> None:
         if message:
             self.asking.rounds = 0
-            self._start(message, "ask")
+            self._ask_start(message, "ask")
 
-    def _start(self, message: str, kind: str) -> None:
+    def _ask_start(self, message: str, kind: str) -> None:
         screen: Any = self
         state = self.asking
         pane = self._ask_pane()
@@ -168,17 +168,17 @@ class AskActions:
         pane.begin_stream()
         if state.sub_title is None:
             state.sub_title = screen.app.sub_title
-        state.timer = screen.set_interval(TICK_S, self._tick)
-        state.worker = screen.run_worker(self._stream(state.run), group="ask", exclusive=True, exit_on_error=False)
+        state.timer = screen.set_interval(TICK_S, self._ask_tick)
+        state.worker = screen.run_worker(self._ask_stream(state.run), group="ask", exclusive=True, exit_on_error=False)
 
-    async def _stream(self, run: AskRun) -> None:
+    async def _ask_stream(self, run: AskRun) -> None:
         asker = self.asking.asker
         assert asker is not None
         try:
             call = await asker.ask(run.message, run.kind, run.live)
             if run.cancelled:
                 call.outcome.cancelled = True
-            self._finished(run, call)
+            self._ask_finished(run, call)
         except Exception as exc:  # noqa: BLE001 - a bug here must show, and must not take the editor down
             run.cancelled = True
             if self.asking.timer is not None:
@@ -188,7 +188,7 @@ class AskActions:
                 pane.end_stream("failed: the partial reply is kept, nothing was applied")
             self.notify(visible(f"asking the model failed: {type(exc).__name__}: {exc}"), severity="error", markup=False)  # type: ignore[attr-defined]
 
-    def _tick(self) -> None:
+    def _ask_tick(self) -> None:
         screen: Any = self
         run = self.asking.run
         pane = self._ask_pane()
@@ -202,7 +202,7 @@ class AskActions:
                 pane.show_so_far(found)
         screen.app.sub_title = visible(run.title(), one_line=True)
 
-    def _finished(self, run: AskRun, call: Call) -> None:
+    def _ask_finished(self, run: AskRun, call: Call) -> None:
         screen: Any = self
         state = self.asking
         run.finish(call)
@@ -214,29 +214,29 @@ class AskActions:
             fresh = run.take()
             if fresh:
                 pane.append_stream(fresh, run.live.chars)
-            pane.end_stream(self._mark(call))
+            pane.end_stream(self._ask_mark(call))
             self._ask_preview(pane)
         if state.sub_title is not None:
             screen.app.sub_title = state.sub_title
             state.sub_title = None
         for notice in call.notices:
             screen.notify(visible(notice), markup=False, timeout=8)
-        self._report(call)
+        self._ask_report(call)
         if state.auto_retry and call.retryable and not call.outcome.cancelled and state.rounds < AUTO_RETRIES:
             message = state.asker.again_message(call) if state.asker is not None else None
             if message is not None:
                 state.rounds += 1
-                self._start(message, "retry")
+                self._ask_start(message, "retry")
 
     @staticmethod
-    def _mark(call: Call) -> str | None:
+    def _ask_mark(call: Call) -> str | None:
         if call.outcome.cancelled:
             return "cancelled: the partial reply is kept, nothing was applied"
         if call.outcome.incomplete:
             return "incomplete: the stream stopped before the reply ended; checked as a cut-off reply"
         return None
 
-    def _report(self, call: Call) -> None:
+    def _ask_report(self, call: Call) -> None:
         screen: Any = self
         keys = screen.key_hints
         if call.outcome.cancelled:
