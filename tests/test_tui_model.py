@@ -168,3 +168,27 @@ async def test_gate_tui_ask_then_the_editor_continues_the_same_conversation(monk
     sent = server.requests[1]["messages"]
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
     assert sent[1]["content"] == "from the shell" and sent[3]["content"].startswith("from the editor")
+
+
+async def test_the_contract_editor_asks_with_the_contracts_prompt_and_schema(monkeypatch) -> None:
+    from gate_tui.contracts.loading import load_contract
+    from gate_tui.tui.contract.app import ContractApp
+    from tests.conftest import CONFIGS
+
+    contract = load_contract(CONFIGS / "contracts" / "llm_result_v1.yaml")
+    good = (CONFIGS / "contracts" / "replies" / "llm_result_v1_good.md").read_text(encoding="utf-8")
+    with ScriptedServer([Step(text=good, chunk=20, delay=0.02)]) as server:
+        use(monkeypatch, server)
+        app = ContractApp(contract, journal=False, blink=False)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            screen = app.contract_screen
+            await pilot.press("f6")
+            await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
+            await pilot.press(*"classify this", "ctrl+j")
+            await wait_for(pilot, lambda: screen.asking.run is not None and screen.asking.run.call is not None, timeout=20)
+            assert screen.asking.run.call.status == "ok"
+            await wait_for(pilot, lambda: screen._ask_pane().text_area.text == good)
+            await pilot.press("ctrl+j")
+            await wait_for(pilot, lambda: screen.editor.value is not None, message="value applied")
+    sent = server.requests[0]["messages"]
+    assert "The current JSON value" in sent[-1]["content"] and sent[0]["content"] != ""

@@ -51,13 +51,16 @@ class PartialPreview:
         return self.result
 
 
-def so_far_lines(result: ParseResult | None, limit: int = MAX_LINES) -> list[str]:
+def so_far_lines(result: ParseResult | Any, limit: int = MAX_LINES) -> list[str]:
     """``path → value`` lines of what can already be read from a partial reply."""
     if result is None:
         return []
-    value: Any = result.recovered
-    if value is None and result.canonical_state is not None:
-        value = result.canonical_state.model_dump(mode="json", exclude={"status"})
+    value: Any = getattr(result, "recovered", None)  # a contract result has none: its ``value``
+    state = getattr(result, "canonical_state", None)
+    if value is None and state is not None:
+        value = state.model_dump(mode="json", exclude={"status"})
+    if value is None:
+        value = getattr(result, "value", None)
     if not isinstance(value, dict):
         return []
     lines: list[str] = []

@@ -81,7 +81,7 @@ class AskActions:
         from gate_tui.tui.screens.ask_prompt import AskScreen
 
         target = f"{asker.settings.model} at {endpoint_label(asker.settings.base_url)}"
-        retry = f"auto-retry {'on' if self.asking.auto_retry else 'off'} ({screen.key_hints['toggle_auto_retry']})"
+        retry = f"auto-retry {'on' if self.asking.auto_retry else 'off'} ({self._ask_key('toggle_auto_retry')})"
         screen.app.push_screen(AskScreen(visible(target, one_line=True), retry), self._ask_send)
 
     def action_ask_again(self) -> None:
@@ -111,6 +111,17 @@ class AskActions:
 
     # ------------------------------------------------------------- the run
 
+    def _ask_target(self) -> Any:
+        """What is asked about (the gate session); None before the session is open."""
+        from gate_tui.model.gate_target import GateTarget
+
+        session = self.session  # type: ignore[attr-defined]
+        return None if session is None else GateTarget(session)
+
+    def _ask_key(self, action_id: str) -> str:
+        """The key of an action as the keymap binds it (for messages)."""
+        return self.key_hints[action_id]  # type: ignore[attr-defined]
+
     def _ask_pane(self) -> Any:
         """The reply pane, or None before it is mounted."""
         return self.reply()  # type: ignore[attr-defined]
@@ -125,7 +136,8 @@ class AskActions:
         state = self.asking
         if state.asker is not None:
             return state.asker
-        if screen.session is None:
+        target = self._ask_target()
+        if target is None:
             return None
         try:
             import openai  # noqa: F401
@@ -134,7 +146,6 @@ class AskActions:
             return None
         from gate_tui.model.asking import Asker
         from gate_tui.model.endpoint import insecure_warning, url_problem
-        from gate_tui.model.gate_target import GateTarget
         from gate_tui.model.settings import load_settings
 
         loaded = load_settings()
@@ -145,7 +156,7 @@ class AskActions:
         if problem is not None:
             screen.notify(visible(problem), title="No model", severity="error", markup=False, timeout=10)
             return None
-        state.asker = Asker(GateTarget(screen.session), loaded.settings)
+        state.asker = Asker(target, loaded.settings)
         return state.asker
 
     def _ask_send(self, message: str | None) -> None:
@@ -163,7 +174,9 @@ class AskActions:
         from gate_tui.model.partial import PartialPreview
         from gate_tui.tui.ask_run import AskRun
 
-        screen.commit_pending()
+        commit = getattr(screen, "commit_pending", None)
+        if commit is not None:
+            commit()  # a half-typed gate edit is recorded before the model sees the state
         state.run = AskRun(asker.settings.model or "model", message, kind, PartialPreview(asker.target.parse))
         pane.begin_stream()
         if state.sub_title is None:
@@ -238,17 +251,17 @@ class AskActions:
 
     def _ask_report(self, call: Call) -> None:
         screen: Any = self
-        keys = screen.key_hints
+        keys = self._ask_key
         if call.outcome.cancelled:
             screen.notify("Request cancelled; nothing was applied.", markup=False)
         elif call.result is None:
             screen.notify(visible(call.outcome.error or "no reply"), title="Model error", severity="error", markup=False, timeout=10)
         elif call.result.ok:
-            screen.notify(f"Reply ready: {keys['apply_reply']} applies it.", title=f"{visible(run_model(screen), one_line=True)} replied", markup=False)
+            screen.notify(f"Reply ready: {keys('apply_reply')} applies it.", title=f"{visible(run_model(screen), one_line=True)} replied", markup=False)
         else:
             count = len(call.result.errors)
             screen.notify(
-                f"{count} error{'s' * (count != 1)}, see the preview; {keys['ask_again']} asks again with them.",
+                f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with them.",
                 title="Reply not valid", severity="warning", markup=False,
             )
 

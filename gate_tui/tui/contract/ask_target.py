@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.prompting import contract_prompt
 from gate_tui.contracts.results import ContractResult
 from gate_tui.session.records import MODEL_CALL_FIELDS
@@ -38,7 +39,7 @@ class ContractTarget:
         return json.dumps(self.editor.value, indent=2, ensure_ascii=False) if self.editor.value is not None else "null"
 
     def parse(self, text: str) -> ContractResult:
-        return self.editor.preview(text)
+        return check_contract(text, self.editor.contract)
 
     def records(self) -> list[dict[str, Any]]:
         return self._records
