@@ -16,12 +16,14 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
+    KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
+    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
+)
+ASK_ACTIONS: tuple[KeyAction, ...] = (  # asking the model (F6); listed last in help
     KeyAction("ask_model", "f6", "ask_model", "Ask", "Ask the model", "Type a message; the reply streams into the reply pane, asked with the contract's prompt and schema", priority=True),
     KeyAction("ask_again", "f7", "ask_again", "Again", "Ask again with the errors", "Send the last reply's contract errors (path, expected, found) back to the model", show=False, priority=True),
     KeyAction("toggle_auto_retry", "f8", "toggle_auto_retry", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
     KeyAction("cancel_ask", "escape", "cancel_ask", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane", show=False),
-    KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
-    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
 )
 FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     ("Save value as…", "Write the current value as JSON to a file you name (Open value… reads it back)", "export_value"),
@@ -35,7 +37,7 @@ TREE_ACTIONS: tuple[KeyAction, ...] = (
 )
 
 
-KEYS = KeyTable(ACTIONS, prefix="contract_")
+KEYS = KeyTable(ACTIONS + ASK_ACTIONS, prefix="contract_")
 """The contract screen's table."""
 TREE_KEYS = KeyTable(TREE_ACTIONS, prefix="contract_")
 """The value tree's table (its own bindings, run on the selected node)."""
