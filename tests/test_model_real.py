@@ -76,3 +76,30 @@ def test_llama_cpp_grammar_enforces_the_categories_of_the_schema_we_send() -> No
     for category in ("available", "partial", "unavailable", "approved"):
         assert f'\\"{category}\\"' in sent
     assert '\\"available\\"' not in plain  # why grammar_schema exists
+
+
+async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.tui_helpers import make_app, wait_for, word
+
+    (tmp_path / "xdg" / "gate-tui").mkdir(parents=True)
+    (tmp_path / "xdg" / "gate-tui" / "settings.toml").write_text("[model]\nstructured = true\ntimeout_s = 280\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.setenv("GATE_TUI_MODEL", server.model)
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = app.gate_screen
+        await pilot.press("f6")
+        await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
+        await pilot.press(*"The data is in the warehouse", "ctrl+j")
+        await wait_for(pilot, lambda: screen.asking.run is not None and screen.asking.run.live.chars > 0, timeout=240, message="text streaming in")
+        await wait_for(pilot, lambda: screen.asking.run.call is not None, timeout=280, message="the reply ended")
+        call = screen.asking.run.call
+        assert call.outcome.text and screen.reply_pane.text_area.text == call.outcome.text
+        if call.result is not None and call.result.ok:
+            await pilot.press("ctrl+j")
+            await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="applied")
+            assert app.session.timeline[-1].actor == "assistant"
+            assert (word(app) == "PASS") == app.session.decision.pass_  # the system's decision is what shows
+    record = next(r for r in app.session.records if r["kind"] == "model_call")
+    assert record["structured"] in ("json_object_schema", "json_schema", "none") and record["reply"]
