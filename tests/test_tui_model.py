@@ -192,3 +192,20 @@ async def test_the_contract_editor_asks_with_the_contracts_prompt_and_schema(mon
             await wait_for(pilot, lambda: screen.editor.value is not None, message="value applied")
     sent = server.requests[0]["messages"]
     assert "The current JSON value" in sent[-1]["content"] and sent[0]["content"] != ""
+
+
+async def test_hostile_reply_text_and_model_name_are_shown_as_data(monkeypatch) -> None:
+    from tests.tui_helpers import DANGEROUS
+
+    text = "\n".join(DANGEROUS) + '\n{"summary": "[/", "gates": {'
+    monkeypatch.setenv("GATE_TUI_MODEL", "[/evil [@click=app.quit]x[/]")
+    with ScriptedServer([Step(text=text, chunk=5, delay=0.02), Step(status=500, error="[/ [b]boom")]) as server:
+        use(monkeypatch, server)
+        app = make_app()
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await ask(pilot, app)
+            await wait_for(pilot, lambda: app.gate_screen.asking.run.call is not None, timeout=20)
+            assert app.gate_screen.reply_pane.text_area.text == text
+            await ask(pilot, app, "again")
+            await wait_for(pilot, lambda: "[/ [b]boom" in screen_text(app), timeout=20, message="the error shown literally")
+            assert app.is_running
