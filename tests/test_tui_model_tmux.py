@@ -60,6 +60,6 @@ def test_ask_watch_the_stream_apply_quit_and_the_report_shows_the_turn(tmux: Tmu
     report = subprocess.run([sys.executable, "-m", "gate_tui", "report", str(state)], capture_output=True, text=True, timeout=60,
                             env={**env, "PATH": "/usr/bin:/bin"})
     assert report.returncode == 0, report.stderr
-    assert "Tickets are labelled in the warehouse" in report.stdout and "scripted" in report.stdout
+    assert "Tickets are labelled in the warehouse" in report.stdout and "scripted" in report.stdout, report.stdout[report.stdout.find("## Timeline"):][:1500]
     turn = report.stdout.index("Tickets are labelled in the warehouse")
     assert turn < report.stdout.index("overruled") or "claimed" in report.stdout[turn:]

@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from gate_tui.tui.key_order import settle
 from gate_tui.tui.render import BAD_STYLE, DIM
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.safe_fields import SafeTextArea
@@ -67,8 +68,12 @@ class AskScreen(ModalScreen[str | None]):
         area.focus()
         area.move_cursor(area.document.end)
 
-    def action_send(self) -> None:
-        text = self.query_one("#ask-input", SafeTextArea).text
+    async def action_send(self) -> None:
+        # Ctrl+J is a priority key: it runs as it arrives, while keys typed just before it
+        # (a terminal delivers a burst at once) may still wait in the field's queue.
+        area = self.query_one("#ask-input", SafeTextArea)
+        await settle(area)
+        text = area.text
         if not text.strip():
             self.query_one("#ask-message", Static).update(line(("✗ ", BAD_STYLE), "Type your answer or question first (or Esc)."))
             return
