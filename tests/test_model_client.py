@@ -59,6 +59,10 @@ def test_a_streamed_reply_arrives_whole_with_finish_reason_usage_and_timings() -
         (Step(garbage=True), "garbage", "not a chat-completions stream"),
         (Step(text="x" * 40, delay=3.0, chunk=10), "timeout", "within 2 s"),
         (Step(status=400, error="bad things"), "bad_request", "refused the request (HTTP 400): bad things"),
+        # a proxy's HTML error page: still one line, and an empty body leaves no empty "()"
+        (Step(status=404, error="<html>\n<body>\n  not here\n</body>"), "not_found", "lacks /v1 (<html> <body> not here </body>)"),
+        (Step(status=404, error=""), "not_found", "the base URL lacks /v1"),
+        (Step(status=500, error="boom\r\ntrace"), "server", "(HTTP 500): boom trace"),
     ],
 )
 def test_faults_are_one_line_naming_the_endpoint_never_the_key(step: Step, kind: str, words: str) -> None:
@@ -66,7 +70,8 @@ def test_faults_are_one_line_naming_the_endpoint_never_the_key(step: Step, kind:
     assert outcome.failure is not None and outcome.failure.kind == kind
     message = outcome.error or ""
     assert words in message and endpoint_label(server.base_url) in message
-    assert "\n" not in message and KEY not in message and "Traceback" not in message
+    assert "\n" not in message and "\r" not in message and KEY not in message and "Traceback" not in message
+    assert not message.endswith("()") and not message.endswith(": ")
 
 
 def test_unreachable_endpoint_is_a_message() -> None:
