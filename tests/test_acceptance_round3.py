@@ -1,0 +1,57 @@
+"""Outside-tester findings for issues 17, 18 and 20 (round 3), each tried as a user would:
+through the public CLI (``python -m gate_tui``) and the public Python API.
+
+Each test here failed before its fix; the fix is in the commit that added the test.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gate_tui import extract_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def gate_tui(*args: str, cwd: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=cwd, input=stdin, timeout=120
+    )
+
+
+# --- #17 item 4: a key given twice with values that only Python thinks equal ----------------
+
+# Python says True == 1 and False == 0 == 0.0, but JSON's true and 1 are different values
+# (a boolean schema accepts one and refuses the other): the model said two different things.
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("1", "true"), ("true", "1"), ("false", "0"), ("0.0", "false"), ("[0]", "[false]"), ('{"ok": 1}', '{"ok": true}')],
+)
+def test_true_and_1_given_for_one_key_are_different_values(tmp_path: Path, first: str, second: str) -> None:
+    reply = (
+        "The reviewer approved it, I think. Final answer:\n"
+        f'{{"ticket": "OPS-4471", "approved": {first}, "reason": "rollback plan present", "approved": {second}}}\n'
+    )
+    found = extract_json(reply)
+    assert found.value is None
+    assert "approved" in (found.error or "") and "different values" in (found.error or "")
+
+    contract = tmp_path / "approval.yaml"
+    contract.write_text("type: object\nproperties:\n  approved: {type: boolean}\n  ticket: {type: string}\n", encoding="utf-8")
+    (tmp_path / "reply.md").write_text(reply, encoding="utf-8")
+    done = gate_tui("check", "--contract", str(contract), "--format", "json", "reply.md", cwd=tmp_path)
+    record = json.loads(done.stdout)
+    assert done.returncode == 2, done.stdout
+    assert record["errors"][0]["code"] == "invalid_json"
+
+
+def test_1_and_1_point_0_for_one_key_stay_the_same_number() -> None:
+    # JSON Schema calls 1 and 1.0 the same number: a warning, not a refusal.
+    found = extract_json('{"score": 1, "score": 1.0}')
+    assert found.value == {"score": 1.0}
+    assert [w["code"] for w in found.warnings] == ["duplicate_key"]
