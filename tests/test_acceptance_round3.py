@@ -55,3 +55,24 @@ def test_1_and_1_point_0_for_one_key_stay_the_same_number() -> None:
     found = extract_json('{"score": 1, "score": 1.0}')
     assert found.value == {"score": 1.0}
     assert [w["code"] for w in found.warnings] == ["duplicate_key"]
+
+
+# --- #17 item 3: a --jsonl id that overflows to infinity -------------------------------------
+
+def test_a_jsonl_id_that_overflows_is_an_error_for_its_line_not_a_silent_null(tmp_path: Path) -> None:
+    contract = tmp_path / "c.yaml"
+    contract.write_text("type: object\nproperties:\n  amount: {type: number}\n", encoding="utf-8")
+    lines = [
+        '{"id": 1e999, "reply": "{\\"amount\\": 3}"}',
+        '{"id": [1, -1E400], "reply": "{\\"amount\\": 3}"}',
+        '{"id": 3, "reply": "{\\"amount\\": 3}"}',
+    ]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = gate_tui("check", "--contract", str(contract), "--jsonl", "in.jsonl", "-q", cwd=tmp_path)
+    assert "Infinity" not in done.stdout and "NaN" not in done.stdout
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["ok"] for r in records] == [False, False, True]
+    for record in records[:2]:
+        assert record["result"]["errors"][0]["code"] == "invalid_value"
+        assert "id" in record["result"]["errors"][0]["message"]
+    assert done.returncode == 2

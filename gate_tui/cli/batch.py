@@ -183,6 +183,8 @@ class LineChecker:
         if not isinstance(item, dict):
             return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
         ident = _id_json(item.get("id"))
+        if ident == b"null" and item.get("id") is not None:  # 1e999 decodes to inf: not JSON to echo
+            return self._bad(number, None, "invalid_value", f'line {number}: "id" holds a number JSON cannot carry (it overflows to infinity)', stats, "id")
         if "reply" not in item:
             return self._bad(number, ident, "missing_key", f"line {number} has no \"reply\"", stats, "reply")
         reply = item["reply"]
