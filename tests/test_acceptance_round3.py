@@ -76,3 +76,23 @@ def test_a_jsonl_id_that_overflows_is_an_error_for_its_line_not_a_silent_null(tm
         assert record["result"]["errors"][0]["code"] == "invalid_value"
         assert "id" in record["result"]["errors"][0]["message"]
     assert done.returncode == 2
+
+
+# --- #17 item 8: a report that cannot be written is exit 3, like every other output ----------
+
+def test_report_to_a_full_device_exits_3_with_a_clear_line(tmp_path: Path) -> None:
+    from gate_tui import load_config, parse
+    from gate_tui.session.opening import open_session
+
+    config_path = ROOT / "sample_configs" / "ml_project_intake.yaml"
+    config = load_config(config_path)
+    session = open_session(config, config_path, state_file=tmp_path / "intake.json")
+    payload = {"gates": {"2_use_case": {"raw": "Route at-risk accounts\nto the CSM team"}}}
+    result = parse(payload, config, session.state, actor="user")
+    session.accept(result, payload, "user")
+    session.close()
+    for target in ("/dev/full", str(tmp_path / "no-such-folder" / "r.html")):
+        done = gate_tui("report", str(tmp_path / "intake.json"), "-o", target)
+        assert done.returncode == 3, done.stderr
+        assert done.stderr.startswith("gate-tui report: cannot write") and "Traceback" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
