@@ -96,3 +96,36 @@ def test_report_to_a_full_device_exits_3_with_a_clear_line(tmp_path: Path) -> No
         assert done.returncode == 3, done.stderr
         assert done.stderr.startswith("gate-tui report: cannot write") and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+# --- #18 item 13: validate-config lists every problem in one pass ----------------------------
+
+RELEASE_WITH_TYPOS = """\
+schema_version: "1.0"
+name: Release go/no-go
+gate_order: [1_tests, 2_changelog, 3_rollback]
+gates:
+  1_tests:
+    label: Tests
+    question: Is the test suite green on every target?
+    requird: true
+    expected_categories: [green, amber, red]
+    blocking_categories: [rd]
+  2_changelog:
+    label: Changelog
+    question: Is the changelog written?
+policy:
+  allow_user_override: false
+"""
+
+
+def test_a_typo_in_a_gate_does_not_hide_its_blocking_category_problem(tmp_path: Path) -> None:
+    (tmp_path / "release.yaml").write_text(RELEASE_WITH_TYPOS, encoding="utf-8")
+    done = gate_tui("validate-config", "release.yaml", cwd=tmp_path)
+    assert done.returncode == 3
+    lines = done.stdout.splitlines()
+    assert any("requird" in line and "did you mean 'required'" in line for line in lines), lines
+    assert any("'3_rollback' is not defined" in line for line in lines), lines
+    blocking = [line for line in lines if "blocking_categories" in line]
+    assert len(blocking) == 1, lines  # hidden until the typo was fixed
+    assert blocking[0].startswith("release.yaml:5: gates.1_tests") and "(did you mean 'red'?)" in blocking[0]

@@ -122,10 +122,9 @@ def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLo
         problems = [_problem_from_error(name, err, lines) for err in exc.errors()]
         # Field errors stop pydantic before the checks that span fields (gate_order…):
         # run those on the raw data too, so every problem shows in one pass.
-        for message in _whole_config_problems(data):
-            problem = _located(name, message, (), lines)
-            if problem not in problems:
-                problems.append(problem)
+        found = [_located(name, message, (), lines) for message in _whole_config_problems(data)]
+        found += [_located(name, message, loc, lines) for loc, message in _gate_problems(data)]
+        problems.extend(problem for problem in found if problem not in problems)
         return ConfigLoad(None, problems)
 
 
@@ -179,6 +178,24 @@ def _whole_config_problems(data: dict[str, Any]) -> list[str]:
         return []
     keys = [key for key in gates if isinstance(key, str)]
     return whole_config_problems(data.get("schema_version", "1.0"), keys, [k for k in order if isinstance(k, str)])
+
+
+def _gate_problems(data: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """Each gate's own cross-field check on raw data: a typo elsewhere in a gate (``requird``)
+    stops pydantic before that gate's checks, which must still show in the same pass."""
+    from gate_tui.models import blocking_problem
+
+    gates = data.get("gates")
+    found: list[tuple[tuple[str, ...], str]] = []
+    for key, gate in (gates.items() if isinstance(gates, dict) else ()):
+        if not isinstance(gate, dict):
+            continue
+        blocking, expected = gate.get("blocking_categories", []), gate.get("expected_categories", [])
+        if isinstance(blocking, list) and isinstance(expected, list) and all(isinstance(c, str) for c in blocking + expected):
+            problem = blocking_problem(blocking, expected)
+            if problem:
+                found.append((("gates", str(key)), problem))
+    return found
 
 
 def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:
