@@ -129,3 +129,23 @@ def test_a_typo_in_a_gate_does_not_hide_its_blocking_category_problem(tmp_path: 
     blocking = [line for line in lines if "blocking_categories" in line]
     assert len(blocking) == 1, lines  # hidden until the typo was fixed
     assert blocking[0].startswith("release.yaml:5: gates.1_tests") and "(did you mean 'red'?)" in blocking[0]
+
+
+# --- #17 items 3 and 5: a contract number that overflows names its place, not "Infinity" -------
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("refund.json", '{\n  "type": "object",\n  "properties": {\n    "amount": {"type": "number", "maximum": 1e999}\n  }\n}\n'),
+        ("refund.yaml", "type: object\nproperties:\n  amount:\n    type: number\n    maximum: 1.0e+999\n"),
+    ],
+)
+def test_a_contract_number_that_overflows_names_its_pointer_and_line(tmp_path: Path, name: str, text: str) -> None:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    done = gate_tui("validate-contract", name, cwd=tmp_path)
+    assert done.returncode == 3
+    line = (done.stdout + done.stderr).strip()
+    assert "Infinity" not in line and "inf" not in line.replace("infinity", "")
+    want = 4 if name.endswith(".json") else 5
+    assert line.startswith(f"{name}:{want}: /properties/amount/maximum: "), line
+    assert "overflows to infinity" in line
