@@ -149,3 +149,19 @@ def test_a_contract_number_that_overflows_names_its_pointer_and_line(tmp_path: P
     want = 4 if name.endswith(".json") else 5
     assert line.startswith(f"{name}:{want}: /properties/amount/maximum: "), line
     assert "overflows to infinity" in line
+
+
+# --- #18 item 13: YAML's yes/no are booleans; the message says so instead of "a valid string" --
+
+def test_unquoted_yes_no_categories_get_a_message_that_says_quote_them(tmp_path: Path) -> None:
+    (tmp_path / "signoff.yaml").write_text(
+        "schema_version: '1.0'\nname: Sign-off\ngates:\n  legal:\n    question: Has legal signed off?\n"
+        "    expected_categories: [yes, no, pending]\n    blocking_categories: [no]\n",
+        encoding="utf-8",
+    )
+    done = gate_tui("validate-config", "signoff.yaml", cwd=tmp_path)
+    assert done.returncode == 3
+    lines = done.stdout.splitlines()
+    assert lines and all("valid string" not in line for line in lines), lines
+    assert any(line.startswith("signoff.yaml:6: gates.legal.expected_categories.0:") and "'yes'" in line and "quote" in line for line in lines), lines
+    assert any(line.startswith("signoff.yaml:7: gates.legal.blocking_categories.0:") and "'no'" in line for line in lines), lines

@@ -205,6 +205,10 @@ def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) 
         message = message[len("Value error, ") :]
     if err.get("type") == "extra_forbidden" and loc:
         message = f"unknown field {loc[-1]!r}{_near_field(loc)}"
+    elif err.get("type") == "string_type" and isinstance(err.get("input"), bool):
+        # YAML 1.1 reads unquoted yes/no/on/off as booleans: a category "no" arrives as False.
+        words = "'yes', 'on' or 'true'" if err["input"] else "'no', 'off' or 'false'"
+        message = f"must be text, but YAML read a boolean here: quote the word ({words})"
     return _located(name, message, loc, lines)
 
 
