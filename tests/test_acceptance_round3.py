@@ -165,3 +165,16 @@ def test_unquoted_yes_no_categories_get_a_message_that_says_quote_them(tmp_path:
     assert lines and all("valid string" not in line for line in lines), lines
     assert any(line.startswith("signoff.yaml:6: gates.legal.expected_categories.0:") and "'yes'" in line and "quote" in line for line in lines), lines
     assert any(line.startswith("signoff.yaml:7: gates.legal.blocking_categories.0:") and "'no'" in line for line in lines), lines
+
+
+# --- #17 item 4: a JSON config that gives a gate twice names both lines, as YAML does ---------
+
+def test_a_json_config_giving_a_gate_twice_names_both_lines(tmp_path: Path) -> None:
+    (tmp_path / "release.json").write_text(
+        '{\n  "schema_version": "1.0",\n  "name": "Release",\n  "gates": {\n'
+        '    "1_tests": {"question": "Green?"},\n    "1_tests": {"question": "Green on arm64 too?"}\n  }\n}\n',
+        encoding="utf-8",
+    )
+    done = gate_tui("validate-config", "release.json", cwd=tmp_path)
+    assert done.returncode == 3
+    assert done.stdout.strip() == "release.json:6: duplicate key '1_tests' on lines 5 and 6 (the first one would be lost)"

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_json, load_yaml, too_large
+from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_yaml, too_large
+from gate_tui.config.json_data import json_data
 from gate_tui.safe_read import read_regular
 
 if TYPE_CHECKING:
@@ -148,7 +149,8 @@ def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | Non
     text = text.removeprefix("\ufeff")
     if suffix == ".toml":
         return _decode_toml(text, name)
-    data, problem = load_json(text) if suffix == ".json" else load_yaml(text)
+    # JSON through the contracts' reader: a key given twice names both lines, as in YAML.
+    data, problem = json_data(text, True) if suffix == ".json" else load_yaml(text)
     if problem is not None:
         return None, ConfigProblem(name, problem.message, line=problem.line)
     return data, None
