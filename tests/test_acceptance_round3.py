@@ -178,3 +178,18 @@ def test_a_json_config_giving_a_gate_twice_names_both_lines(tmp_path: Path) -> N
     done = gate_tui("validate-config", "release.json", cwd=tmp_path)
     assert done.returncode == 3
     assert done.stdout.strip() == "release.json:6: duplicate key '1_tests' on lines 5 and 6 (the first one would be lost)"
+
+
+# --- #17 item 3: a --jsonl reply given as an object with 1e999 ---------------------------------
+
+def test_a_jsonl_reply_object_holding_1e999_is_invalid_at_its_path_and_says_no_infinity(tmp_path: Path) -> None:
+    contract = tmp_path / "refund.yaml"
+    contract.write_text("type: object\nproperties:\n  amount: {type: number, minimum: 0, maximum: 100}\n", encoding="utf-8")
+    (tmp_path / "in.jsonl").write_text('{"id": "r-1", "reply": {"amount": 1e999}}\n{"id": "r-2", "reply": {"amount": -1E400}}\n', encoding="utf-8")
+    done = gate_tui("check", "--contract", str(contract), "--jsonl", "in.jsonl", "-q", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Infinity" not in done.stdout and "NaN" not in done.stdout, done.stdout
+    for line in done.stdout.splitlines():
+        error = json.loads(line)["result"]["errors"][0]
+        assert (error["code"], error["path"]) == ("invalid_value", "/amount")
+        assert "overflows to infinity" in error["message"]

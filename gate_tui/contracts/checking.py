@@ -132,7 +132,9 @@ def _clean(node: Any, parts: list[str | int], bad: list[tuple[list[str | int], s
         bad.append((parts, "nested too deeply"))
         return None
     if isinstance(node, float) and not math.isfinite(node):
-        bad.append((parts, f"{node!r} is not a JSON number (NaN and Infinity are not allowed)"))
+        # Worded as for reply text (1e999 arrives here already decoded to inf): no output says "Infinity".
+        what = "a number that overflows to infinity" if node == node else "nan (not a number)"
+        bad.append((parts, f"{what} is not a number JSON allows (JSON numbers are finite)"))
         return None
     if isinstance(node, str):
         if not _encodable(node):
