@@ -193,3 +193,36 @@ def test_a_jsonl_reply_object_holding_1e999_is_invalid_at_its_path_and_says_no_i
         error = json.loads(line)["result"]["errors"][0]
         assert (error["code"], error["path"]) == ("invalid_value", "/amount")
         assert "overflows to infinity" in error["message"]
+
+
+# --- #17 item 10: the out-of-memory notice of a --state session names a command that works ----
+
+def test_a_state_file_journal_too_large_for_memory_names_the_report_command_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    from gate_tui import load_config, parse
+    from gate_tui.session import replay as replay_module
+    from gate_tui.session.opening import open_session
+
+    config_path = ROOT / "sample_configs" / "ml_project_intake.yaml"
+    config = load_config(config_path)
+    state = tmp_path / "my reviews" / "intake.json"
+    state.parent.mkdir()
+    session = open_session(config, config_path, state_file=state)
+    payload = {"gates": {"2_use_case": {"raw": "Route at-risk accounts to CSMs"}}}
+    session.accept(parse(payload, config, session.state, actor="user"), payload, "user")
+    session.close()
+
+    def out_of_memory(self: object, record: dict) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(replay_module.Replayer, "add", out_of_memory)
+    reopened = open_session(config, config_path, state_file=state, read_only=True)
+    notice = " ".join([*reopened.notices, reopened.persistence_warning or ""])
+    assert "too large to open" in notice and "report None" not in notice, notice
+    command = notice[notice.index("`gate-tui report ") + 1 :].split("`")[0]
+    monkeypatch.undo()
+    done = gate_tui(*shlex.split(command)[1:], "--format", "text")
+    assert done.returncode == 0 and "Route at-risk accounts to CSMs" in done.stdout, done.stderr
