@@ -171,7 +171,9 @@ def blocking_problem(blocking: list[str], expected: list[str]) -> str | None:
 
 def near_name(name: str, names: Iterable[str]) -> str:
     """`` (did you mean 'required'?)`` when ``names`` holds one close to ``name``, else ``""``."""
-    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.75)
+    names = list(names)
+    # Case first: 'Red' for 'red' is too short for difflib's ratio but plainly the same word.
+    close = [known for known in names if known.casefold() == name.casefold()] or difflib.get_close_matches(name, names, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

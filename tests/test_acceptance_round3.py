@@ -226,3 +226,29 @@ def test_a_state_file_journal_too_large_for_memory_names_the_report_command_for_
     monkeypatch.undo()
     done = gate_tui(*shlex.split(command)[1:], "--format", "text")
     assert done.returncode == 0 and "Route at-risk accounts to CSMs" in done.stdout, done.stderr
+
+
+# --- #18 item 13: near names ignore case; JSON configs name lines too -------------------------
+
+def test_a_category_differing_only_in_case_gets_a_near_name(tmp_path: Path) -> None:
+    (tmp_path / "release.yaml").write_text(
+        "schema_version: '1.0'\nname: Release\ngates:\n  1_tests:\n    question: Is the suite green?\n"
+        "    expected_categories: [green, amber, red]\n    blocking_categories: [Red]\n",
+        encoding="utf-8",
+    )
+    done = gate_tui("validate-config", "release.yaml", cwd=tmp_path)
+    assert done.returncode == 3
+    assert "'Red' is not one of expected_categories (did you mean 'red'?)" in done.stdout
+
+
+def test_a_json_config_names_the_line_of_each_problem(tmp_path: Path) -> None:
+    (tmp_path / "release.json").write_text(
+        '{\n  "schema_version": "1.0",\n  "name": "Release",\n  "gate_order": ["1_test"],\n  "gates": {\n'
+        '    "1_tests": {\n      "question": "Green?",\n      "requird": true\n    }\n  }\n}\n',
+        encoding="utf-8",
+    )
+    done = gate_tui("validate-config", "release.json", cwd=tmp_path)
+    assert done.returncode == 3
+    lines = done.stdout.splitlines()
+    assert "release.json:8: gates.1_tests.requird: unknown field 'requird' (did you mean 'required'?)" in lines, lines
+    assert any(line.startswith("release.json:4: gate_order:") for line in lines), lines

@@ -119,7 +119,7 @@ def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLo
     try:
         return ConfigLoad(GateConfig.model_validate(data))
     except ValidationError as exc:
-        lines = _yaml_lines(text) if suffix in (".yaml", ".yml") else {}
+        lines = _yaml_lines(text) if suffix in (".yaml", ".yml", ".json") else {}  # JSON is YAML
         problems = [_problem_from_error(name, err, lines) for err in exc.errors()]
         # Field errors stop pydantic before the checks that span fields (gate_order…):
         # run those on the raw data too, so every problem shows in one pass.
