@@ -252,3 +252,15 @@ def test_a_json_config_names_the_line_of_each_problem(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert "release.json:8: gates.1_tests.requird: unknown field 'requird' (did you mean 'required'?)" in lines, lines
     assert any(line.startswith("release.json:4: gate_order:") for line in lines), lines
+
+
+# --- hostile numbers in --jsonl lines: no Python advice in a record ---------------------------
+
+def test_a_jsonl_line_with_a_5000_digit_number_is_refused_in_plain_words(tmp_path: Path) -> None:
+    contract = tmp_path / "c.yaml"
+    contract.write_text("type: object\nproperties:\n  amount: {type: number}\n", encoding="utf-8")
+    (tmp_path / "in.jsonl").write_text('{"id": 1, "reply": {"amount": 1' + "0" * 5000 + "}}\n", encoding="utf-8")
+    done = gate_tui("check", "--contract", str(contract), "--jsonl", "in.jsonl", "-q", cwd=tmp_path)
+    error = json.loads(done.stdout)["result"]["errors"][0]
+    assert error["code"] == "invalid_json"
+    assert "sys.set_int_max_str_digits" not in error["message"] and "4,300 digits" in error["message"], error

@@ -176,7 +176,8 @@ class LineChecker:
             message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
             return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
-            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc}", stats)
+            why = "a number has more than 4,300 digits" if "integer string conversion" in str(exc) else exc  # not Python's advice
+            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {why}", stats)
         return self._item(number, item, stats)
 
     def _item(self, number: int, item: Any, stats: BatchStats) -> bytes:
