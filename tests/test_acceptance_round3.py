@@ -264,3 +264,28 @@ def test_a_jsonl_line_with_a_5000_digit_number_is_refused_in_plain_words(tmp_pat
     error = json.loads(done.stdout)["result"]["errors"][0]
     assert error["code"] == "invalid_json"
     assert "sys.set_int_max_str_digits" not in error["message"] and "4,300 digits" in error["message"], error
+
+
+# --- #17 item 4: a user's JSON patch and a --previous file that give a key twice --------------
+
+ML_CONFIG = ROOT / "sample_configs" / "ml_project_intake.yaml"
+
+
+def test_a_user_patch_giving_gates_twice_is_refused_not_last_wins(tmp_path: Path) -> None:
+    (tmp_path / "patch.json").write_text(
+        '{"gates": {"2_use_case": {"raw": "Route at-risk accounts to CSMs"}},\n'
+        ' "gates": {"2_use_case": {"raw": "Forecast demand per store"}}}\n',
+        encoding="utf-8",
+    )
+    done = gate_tui("check", "--config", str(ML_CONFIG), "--actor", "user", "--format", "json", "patch.json", cwd=tmp_path)
+    record = json.loads(done.stdout)
+    assert done.returncode == 2 and record["ok"] is False
+    assert record["errors"][0]["code"] == "invalid_json" and "'gates' is given twice" in record["errors"][0]["message"]
+
+
+def test_a_previous_state_file_giving_a_key_twice_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "previous.json").write_text('{"summary": "Churn model",\n "summary": "Fraud model"}\n', encoding="utf-8")
+    (tmp_path / "reply.md").write_text('{"summary": "x"}', encoding="utf-8")
+    done = gate_tui("check", "--config", str(ML_CONFIG), "--previous", "previous.json", "reply.md", cwd=tmp_path)
+    assert done.returncode == 3
+    assert "previous.json" in done.stderr and "'summary' twice" in done.stderr, done.stderr
