@@ -2,7 +2,8 @@
 
 The rules that change the structure: a member where a ``,`` was due (``missing_comma``),
 a closer for a bracket further down (``missing_closer``) or of the wrong kind
-(``mismatched_closer``), a trailing comma dropped when its bracket closes. A mixin of the
+(``mismatched_closer``), a row of a list of lists whose ``[`` was forgotten
+(``missing_opener``), a trailing comma dropped when its bracket closes. A mixin of the
 tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds the stacks.
 """
 
