@@ -10,6 +10,7 @@ returns an in-memory session whose ``persistence_warning`` says so.
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -171,7 +172,7 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
             replayer = None  # let go of the partial history before saying anything
             refusal = (
                 f"journal {paths.journal} is too large to open in the memory available "
-                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report {paths.directory}` "
+                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report {shlex.quote(str(paths.directory or paths.state))}` "
                 "reads it in little memory)"
             )
     if refusal is not None:
@@ -195,7 +196,8 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
         state_file=paths.state,
         journal_path=paths.journal,
         header=dict(read.header or {}),
-        records=list(replayed.rejected),  # the rest stays in the journal: reports stream it
+        # The rest stays in the journal (reports stream it); the model calls are the conversation.
+        records=sorted(replayed.rejected + replayed.model_calls, key=_seq_of),
         _lock=lock,
         _seq=read.last_seq,
     )
@@ -328,3 +330,6 @@ def _state_file_read_only(config: GateConfig, config_path: Path | None, paths: S
     return session
 
 
+def _seq_of(record: dict[str, Any]) -> int:
+    seq = record.get("seq")
+    return seq if isinstance(seq, int) else 0
