@@ -11,14 +11,14 @@ BENCH_ARGS ?=
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[serve]"
+	$(BIN)/python -m pip install --quiet -e ".[serve,data]"
 	# An editable install writes no .pyc; compile once so the editor starts fast even where
 	# PYTHONDONTWRITEBYTECODE is set (Python still recompiles a module whose source changed).
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q gate_tui
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,data,ray]"
 	touch $@
 
 run: $(VENV)/.installed
