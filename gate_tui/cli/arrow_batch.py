@@ -54,6 +54,8 @@ class Checked:
     table: pa.Table
     stats: BatchStats
     lines: bytes = b""
+    consumed: int = 0
+    """How much input it took (rows, or bytes of JSON Lines): for the progress bar."""
 
 
 def gate_settings(config: GateConfig, previous: GateState | None = None, actor: str = "assistant") -> BatchSettings:
@@ -224,3 +226,41 @@ def _id_text(ident: bytes) -> str | None:
         except ValueError:
             pass
     return ident.decode("utf-8", "replace")
+
+
+class GateCheck:
+    """:func:`check_arrow` as a callable class for engines that build one per worker (Ray Data)::
+
+        ds.map_batches(GateCheck, fn_constructor_args=(config_path,), batch_format="pyarrow", concurrency=N)
+
+    ``config`` is a gate config file, or a contract file with ``contract=True``, or ready
+    :class:`~gate_tui.cli.batch.BatchSettings`. A bad file raises ``ValueError`` listing
+    every problem, in the constructor, before any batch runs. Batches have no known place
+    in the data, so ``line`` is null (see :func:`check_arrow`).
+    """
+
+    def __init__(self, config: Any, *, contract: bool = False, reply_column: str = "reply", id_column: str = "id") -> None:
+        settings = config if isinstance(config, BatchSettings) else _settings_from_file(str(config), contract)
+        self.rows = RowChecker(make_checker(settings))
+        self.columns = Columns(reply=reply_column, id=id_column)
+        self.rows.lines.reply_key, self.rows.lines.id_key = reply_column, id_column
+
+    def __call__(self, batch: Any) -> pa.Table:
+        return self.rows.arrow(batch, None, self.columns).table
+
+
+def _settings_from_file(path: str, contract: bool) -> BatchSettings:
+    if contract:
+        from gate_tui.cli.contract_batch import contract_settings
+        from gate_tui.contracts.loading import check_contract_file
+
+        loaded, problems = check_contract_file(path)
+        if loaded is None:
+            raise ValueError("; ".join(str(problem) for problem in problems))
+        return contract_settings(loaded.schema, loaded.path, False)
+    from gate_tui.config.loading import check_config
+
+    result = check_config(path)
+    if result.config is None:
+        raise ValueError("; ".join(str(problem) for problem in result.problems))
+    return gate_settings(result.config)
