@@ -107,10 +107,11 @@ class RowChecker:
         out = _Collector(want_lines)
         start = 1 if first_line is None else first_line
         lines, stats = self.lines, out.stats
+        lines.reply_key, lines.id_key = columns.reply, columns.id
         for index, reply in enumerate(replies):
             number = start + index
             ident = None if ids is None else ids[index]
-            item: dict[str, Any] = {"id": ident, "reply": reply}
+            item: dict[str, Any] = {lines.id_key: ident, lines.reply_key: reply}
             problem = where = None
             if previous is not None and previous[index] is not None:
                 item["previous"], problem = _json_value(previous[index], number, columns.previous)
@@ -243,7 +244,6 @@ class GateCheck:
         settings = config if isinstance(config, BatchSettings) else _settings_from_file(str(config), contract)
         self.rows = RowChecker(make_checker(settings))
         self.columns = Columns(reply=reply_column, id=id_column)
-        self.rows.lines.reply_key, self.rows.lines.id_key = reply_column, id_column
 
     def __call__(self, batch: Any) -> pa.Table:
         return self.rows.arrow(batch, None, self.columns).table
