@@ -12,7 +12,14 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from gate_tui import load_config  # noqa: E402
-from gate_tui.cli.arrow_batch import OUTPUT_COLUMNS, Columns, GateCheck, RowChecker, check_arrow, gate_settings  # noqa: E402
+from gate_tui.cli.arrow_batch import (  # noqa: E402
+    OUTPUT_COLUMNS,
+    Columns,
+    GateCheck,
+    RowChecker,
+    check_arrow,
+    gate_settings,
+)
 from gate_tui.cli.batch import make_checker, run_batch  # noqa: E402
 from gate_tui.cli.contract_batch import contract_settings  # noqa: E402
 from gate_tui.contracts.loading import check_contract_file  # noqa: E402

@@ -12,6 +12,7 @@ results' ``ok``/``pass``/``error_codes`` columns (small; the ``result`` column s
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
@@ -29,7 +30,11 @@ def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Colum
     """Check ``source`` (Parquet files, local or remote) into the Parquet folder ``output``."""
     started = time.perf_counter()
     if not ray.is_initialized():
-        ray.init(logging_level="ERROR", log_to_driver=False)
+        # A local instance (no RAY_ADDRESS) gets one CPU more than the machine has: the
+        # workers each hold a CPU for the whole run, and the light listing, reading and
+        # writing tasks would otherwise wait for one forever with -j equal to the cores.
+        local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(os.cpu_count() or 1, jobs) + 1}
+        ray.init(logging_level="ERROR", log_to_driver=False, **local)
     wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor)]
     dataset = ray.data.read_parquet(source)
     names = dataset.schema().names
@@ -42,7 +47,7 @@ def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Colum
         fn_constructor_kwargs={"reply_column": columns.reply, "id_column": columns.id},
         batch_format="pyarrow",
         batch_size=BATCH_ROWS,
-        concurrency=max(jobs, 1),
+        compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
     )
     checked.write_parquet(output)
     stats = counts(output, getattr(settings.checker, "WORDS", BatchStats.words))
