@@ -35,8 +35,9 @@ ALLOWED = {
     "config": LOWER | {"config", "parsing"},
     "session": LOWER | {"session", "parsing", "config"},
     "contracts": LOWER | {"contracts", "parsing", "config"},
-    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts"},
-    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts"},
+    "results": LOWER | {"results", "session"},
+    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts", "results"},
+    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts", "results"},
 }
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
 
