@@ -112,7 +112,7 @@ def test_actor_column_and_bad_cells_are_row_errors_not_exceptions() -> None:
 def test_contract_mode_equals_check_contract_jsonl() -> None:
     contract, _ = check_contract_file(str(CONFIGS / "contracts" / "llm_result_v1.yaml"))
     assert contract is not None
-    settings = contract_settings(contract.schema, contract.path, False)
+    settings = contract_settings(contract, False)
     replies = [(CONFIGS / "contracts" / "replies" / f"llm_result_v1_{kind}.md").read_text() for kind in ("good", "broken", "lying", "repairable")]
     rows = [{"id": f"c{index}", "reply": replies[index % 4]} for index in range(40)]
     expected = jsonl_records(rows, settings).splitlines()

@@ -257,7 +257,7 @@ def _settings_from_file(path: str, contract: bool) -> BatchSettings:
         loaded, problems = check_contract_file(path)
         if loaded is None:
             raise ValueError("; ".join(str(problem) for problem in problems))
-        return contract_settings(loaded.schema, loaded.path, False)
+        return contract_settings(loaded, False)
     from gate_tui.config.loading import check_config
 
     result = check_config(path)

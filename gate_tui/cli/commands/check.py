@@ -53,6 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--reply-column", default="reply", metavar="NAME", help="--input: the column (or JSON key) of the replies (default: reply)")
     data.add_argument("--id-column", default="id", metavar="NAME", help="--input: the column (or JSON key) of the ids (default: id)")
     data.add_argument("--engine", choices=("local", "ray"), default="local", help="ray: run on the Ray cluster ray.init() finds (RAY_ADDRESS); Parquet in, Parquet out")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
