@@ -37,6 +37,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("validate-contract", "check contract files (JSON Schema) and list every problem with its location", "gate_tui.cli.commands.validate_contract"),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
+    Subcommand("review", "review an eval run's results: filters, previews, verdicts", "gate_tui.cli.commands.review"),
     Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),
 )
 BY_NAME = {command.name: command for command in SUBCOMMANDS}
