@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from gate_tui.cli.batch import BatchSettings, BatchStats, _id_json, make_checker
 from gate_tui.cli.blocks import Block
+from gate_tui.results.summary import summary
 from gate_tui.safe_text import json_visible_bytes
-from gate_tui.warning_codes import is_repair
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -188,23 +188,6 @@ class _Collector:
         table = pa.Table.from_arrays(arrays, names=list(OUTPUT_COLUMNS))
         lines = json_visible_bytes(b"".join(self.records)) if self.want_lines else b""
         return Checked(table, self.stats, lines)
-
-
-def summary(result: Any) -> tuple[Any, ...]:
-    """``ok, pass, reason, next_gate, error_codes, repairs, guessed, warnings`` of a gate or
-    contract result (a contract result has no decision: its pass, reason and gate are null)."""
-    decision = getattr(result, "decision", None) if result.ok else None
-    repairs = result.repairs
-    return (
-        result.ok,
-        None if decision is None else decision.pass_,
-        None if decision is None else decision.reason,
-        None if decision is None else decision.next_gate,
-        [error.code for error in result.errors],
-        len(repairs),
-        any(repair.certainty == "guess" for repair in repairs),
-        sum(1 for warning in result.warnings if not is_repair(warning.code)),
-    )
 
 
 def _json_value(text: Any, number: int, column: str) -> tuple[Any, str | None]:

@@ -179,7 +179,14 @@ async def capture(directory: Path, size: tuple[int, int] = SIZE) -> list[Path]:
         shots = [await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()]
     from gate_tui.tui.contract.scenes import capture_contract
 
-    return [*shots, await capture_contract(directory, size)]
+    shots.append(await capture_contract(directory, size))
+    try:
+        import pyarrow  # noqa: F401 - the review scene needs gate-tui[data]
+    except ImportError:
+        return shots
+    from gate_tui.tui.review.scenes import capture_review
+
+    return [*shots, await capture_review(directory, size)]
 
 
 async def capture_scene(directory: Path, name: str, scene: Scene, size: tuple[int, int]) -> Path:
