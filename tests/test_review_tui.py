@@ -19,6 +19,8 @@ from gate_tui.tui.review.app import ReviewApp  # noqa: E402
 from gate_tui.tui.review.detail import DetailScreen  # noqa: E402
 from gate_tui.tui.review.scenes import make_review_app, scene_review, write_sample_results  # noqa: E402
 from gate_tui.tui.review.table import ResultsTable  # noqa: E402
+from gate_tui.tui.widgets.reply_pane import ReplyPane  # noqa: E402
+from tests.conftest import CONFIGS  # noqa: E402
 from tests.test_cli_batch import gate_tui  # noqa: E402
 from tests.tui_helpers import screen_text, wait_for  # noqa: E402
 
@@ -82,9 +84,24 @@ async def test_enter_opens_the_preview_and_a_verdict_key_there_comes_back(tmp_pa
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.row == 3)
         text = str(app.screen.query_one("#preview", Static).render())
         assert "If applied" in text and "Repairs the parser applied (7)" in text and "applies it" not in text
+        assert "3_success_metric" in app.screen.query_one(ReplyPane).text_area.text  # the reply itself
+        assert app.screen.query_one(ReplyPane).text_area.read_only  # no config: nothing to re-check with
         await pilot.press("r")
         await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen))
         assert VerdictStore(app.index.path).get(3).verdict == "rejected" and table.has_focus
+
+
+async def test_with_the_config_an_edited_reply_is_checked_again(tmp_path: Path) -> None:
+    app = make_review_app(tmp_path, recheck=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("down", "enter")  # row 2: NO PASS, 2_use_case missing
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        pane = app.screen.query_one(ReplyPane)
+        await wait_for(pilot, lambda: "2_use_case missing" in str(app.screen.query_one("#preview", Static).render()))
+        pane.text_area.load_text((CONFIGS / "replies" / "ml_good.md").read_text())
+        await wait_for(pilot, lambda: "If applied: PASS" in str(app.screen.query_one("#preview", Static).render()))
+        assert not app.index.path.with_name("run.parquet.verdicts.jsonl").exists()  # looking is not judging
 
 
 async def test_ids_and_codes_from_the_file_are_data_not_markup(tmp_path: Path) -> None:

@@ -95,8 +95,9 @@ class RowChecker:
         self.lines = lines
         self.default_actor = getattr(lines, "actor", "assistant")
 
-    def arrow(self, batch: Any, first_line: int | None, columns: Columns, want_lines: bool = False) -> Checked:
-        """The rows of an Arrow table or record batch."""
+    def arrow(self, batch: Any, first_line: int | None, columns: Columns, want_lines: bool = False, keep_reply: bool = False) -> Checked:
+        """The rows of an Arrow table or record batch; ``keep_reply`` adds the input's replies
+        as a last ``reply`` column (results files carry them for ``gate-tui review``)."""
         names = set(batch.schema.names)
         if columns.reply not in names:
             raise KeyError(f"no {columns.reply!r} column (columns: {', '.join(batch.schema.names) or 'none'})")
@@ -128,7 +129,10 @@ class RowChecker:
             out.add(record, lines)
         lines.actor = self.default_actor
         id_column = batch.column(columns.id) if ids is not None else None
-        return out.finish(id_column, len(replies), first_line)
+        checked = out.finish(id_column, len(replies), first_line)
+        if keep_reply:
+            checked.table = checked.table.append_column("reply", batch.column(columns.reply))
+        return checked
 
     def block(self, block: Block, want_lines: bool = False) -> Checked:
         """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text."""
@@ -223,13 +227,14 @@ class GateCheck:
     in the data, so ``line`` is null (see :func:`check_arrow`).
     """
 
-    def __init__(self, config: Any, *, contract: bool = False, reply_column: str = "reply", id_column: str = "id") -> None:
+    def __init__(self, config: Any, *, contract: bool = False, reply_column: str = "reply", id_column: str = "id", keep_reply: bool = False) -> None:
         settings = config if isinstance(config, BatchSettings) else _settings_from_file(str(config), contract)
         self.rows = RowChecker(make_checker(settings))
         self.columns = Columns(reply=reply_column, id=id_column)
+        self.keep_reply = keep_reply
 
     def __call__(self, batch: Any) -> pa.Table:
-        return self.rows.arrow(batch, None, self.columns).table
+        return self.rows.arrow(batch, None, self.columns, keep_reply=self.keep_reply).table
 
 
 def _settings_from_file(path: str, contract: bool) -> BatchSettings:

@@ -102,7 +102,7 @@ def check_against_contract(ns: Any) -> int:
         from gate_tui.cli.input_check import check_input
 
         return check_input(ns, contract_settings(contract, ns.envelope))
-    from gate_tui.cli.commands.check import to_text_output
+    from gate_tui.cli.check_streams import to_text_output
 
     return to_text_output(
         ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
@@ -111,7 +111,7 @@ def check_against_contract(ns: Any) -> int:
 
 def _check_jsonl(ns: Any, contract: Contract) -> int:
     """The gate batch's streams and workers, with the contract's line checker."""
-    from gate_tui.cli.commands.check import check_jsonl
+    from gate_tui.cli.check_streams import check_jsonl
     from gate_tui.cli.contract_batch import contract_settings
 
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))

@@ -10,7 +10,9 @@ results back in input order; the progress bar, summary and exit statuses are tha
 command's too. JSONL in and out with the usual columns is ``check --jsonl`` itself.
 
 Every row is checked by :class:`gate_tui.cli.arrow_batch.RowChecker`, so a Parquet result
-row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes.
+row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes. Parquet
+results of Parquet input also carry the input's ``reply`` column, so ``gate-tui review``
+can show each reply beside its result (JSON Lines results stay ``check --jsonl``'s records).
 """
 
 from __future__ import annotations
@@ -148,7 +150,7 @@ def _run(checker: RowChecker, job: Job) -> Checked:
         done = checker.block(job.batch, job.want_lines)
         done.consumed = len(job.batch.data)
         return done
-    done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines)
+    done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines, keep_reply=not job.want_lines)
     done.consumed = job.batch.num_rows
     return done
 

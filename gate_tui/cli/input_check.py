@@ -49,7 +49,7 @@ def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
     if ns.engine == "ray":
         return _on_ray(ns, settings, columns, jobs)
     if (in_format, out_format) == ("jsonl", "jsonl") and columns == Columns():
-        from gate_tui.cli.commands.check import check_jsonl
+        from gate_tui.cli.check_streams import check_jsonl
 
         ns.jsonl = ns.input
         return check_jsonl(ns, None, None, settings)

@@ -44,7 +44,7 @@ def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Colum
     checked = dataset.map_batches(
         GateCheck,
         fn_constructor_args=(settings,),
-        fn_constructor_kwargs={"reply_column": columns.reply, "id_column": columns.id},
+        fn_constructor_kwargs={"reply_column": columns.reply, "id_column": columns.id, "keep_reply": True},
         batch_format="pyarrow",
         batch_size=BATCH_ROWS,
         compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),

@@ -73,17 +73,35 @@ class ResultsIndex:
         except (OSError, ValueError, KeyError, IndexError, RecursionError):
             return None
 
+    def reply_text(self, row: int) -> str | None:
+        """The row's reply, when the results carry it (Parquet from Parquet input)."""
+        if self.kind != "parquet":
+            return None
+        try:
+            value = self._parquet_cell(row, "reply")
+        except (OSError, ValueError, KeyError, IndexError):
+            return None
+        return value if isinstance(value, str) else None
+
     def _parquet_result(self, row: int) -> str | None:
+        return self._parquet_cell(row, "result")
+
+    def _parquet_cell(self, row: int, name: str) -> Any:
+        """One cell of a big column, read with its row group (the last two groups kept)."""
         import pyarrow.parquet as pq
 
         group = bisect_right(self.group_starts, row) - 1
-        column = self._groups.get(group)
-        if column is None:
-            column = pq.ParquetFile(self.path, pre_buffer=False).read_row_group(group, columns=["result"]).column(0)
+        table = self._groups.get(group)
+        if table is None:
+            parquet = pq.ParquetFile(self.path, pre_buffer=False)
+            wanted = [column for column in ("result", "reply") if column in parquet.schema_arrow.names]
+            table = parquet.read_row_group(group, columns=wanted)
             if len(self._groups) >= 2:
                 self._groups.pop(next(iter(self._groups)))
-            self._groups[group] = column
-        return column[row - self.group_starts[group]].as_py()
+            self._groups[group] = table
+        if name not in table.column_names:
+            return None
+        return table.column(name)[row - self.group_starts[group]].as_py()
 
     def _jsonl_result(self, row: int) -> str | None:
         with open(self.path, "rb") as handle:

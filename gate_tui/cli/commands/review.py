@@ -19,8 +19,8 @@ DESCRIPTION = (
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("results", metavar="RESULTS", help="results of gate-tui check (.parquet or .jsonl)")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--config", metavar="CFG", help="the gate config the run was checked with (names the gates)")
-    which.add_argument("--contract", metavar="C", help="the contract the run was checked with")
+    which.add_argument("--config", metavar="CFG", help="the gate config the run was checked with: names the gates; an edited reply is checked again")
+    which.add_argument("--contract", metavar="C", help="the contract the run was checked with: an edited reply is checked again")
     parser.add_argument("--export", metavar="CSV", help="write the verdicts given so far to CSV and exit")
 
 
@@ -28,7 +28,7 @@ def run(ns: argparse.Namespace) -> int:
     from gate_tui.results.index import open_results
     from gate_tui.results.verdicts import VerdictStore, export_csv
 
-    config = None
+    config = contract = None
     if ns.config is not None:
         config = load_config(Path(ns.config), "gate-tui review")
         if config is None:
@@ -36,7 +36,8 @@ def run(ns: argparse.Namespace) -> int:
     if ns.contract is not None:
         from gate_tui.cli.contract_check import load_contract_or_report
 
-        if load_contract_or_report(ns.contract, "gate-tui review") is None:
+        contract = load_contract_or_report(ns.contract, "gate-tui review")
+        if contract is None:
             return EXIT_USAGE
     index, problem = open_results(ns.results)
     if index is None:
@@ -54,5 +55,5 @@ def run(ns: argparse.Namespace) -> int:
         from gate_tui.tui.review.app import ReviewApp
     except ImportError as exc:
         return cannot_start("the review screen", exc)
-    ReviewApp(index, verdicts, config=config).run()
+    ReviewApp(index, verdicts, config=config, contract=contract).run()
     return 0

@@ -32,9 +32,10 @@ def write_sample_results(folder: Path, rows: int = ROWS) -> Path:
     texts = [(bundled / "replies" / name).read_text(encoding="utf-8") for name in REPLIES]
     texts.append(texts[0].replace('"classified": "available"', '"classified": available', 1))  # a guessed repair
     checked = [parse(text, config) for text in texts]
-    columns: dict[str, list[Any]] = {"id": [], "line": [], **{name: [] for name in SUMMARY_COLUMNS}, "result": []}
+    columns: dict[str, list[Any]] = {"id": [], "line": [], **{name: [] for name in SUMMARY_COLUMNS}, "result": [], "reply": []}
     for row in range(rows):
         result = checked[row % len(checked)]
+        columns["reply"].append(texts[row % len(texts)])
         columns["id"].append(f"eval-{row:04d}")
         columns["line"].append(row + 1)
         for name, value in zip(SUMMARY_COLUMNS, summary(result), strict=True):
@@ -45,12 +46,14 @@ def write_sample_results(folder: Path, rows: int = ROWS) -> Path:
     return path
 
 
-def make_review_app(folder: Path | None = None) -> ReviewApp:
-    """The review app on a fresh sample run (in a new temporary folder unless given)."""
+def make_review_app(folder: Path | None = None, recheck: bool = False) -> ReviewApp:
+    """The review app on a fresh sample run (in a new temporary folder unless given);
+    ``recheck``: with the run's config, so an edited reply is checked again."""
     folder = folder or Path(tempfile.mkdtemp(prefix="gate-tui-review-"))
     index, problem = open_results(write_sample_results(folder))
     assert index is not None, problem
-    return ReviewApp(index, VerdictStore(index.path), blink=False)
+    config = load_config(bundled_config_dir() / "ml_project_intake.yaml") if recheck else None
+    return ReviewApp(index, VerdictStore(index.path), config=config, blink=False)
 
 
 async def _until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.0) -> None:

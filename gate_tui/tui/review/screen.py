@@ -52,8 +52,9 @@ class ReviewScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, index: ResultsIndex, verdicts: VerdictStore, config: Any = None) -> None:
+    def __init__(self, index: ResultsIndex, verdicts: VerdictStore, config: Any = None, contract: Any = None) -> None:
         super().__init__()
+        self.contract = contract
         self.index = index
         self.verdicts = verdicts
         self.config = config
@@ -196,11 +197,12 @@ class ReviewScreen(Screen[None]):
     # --- opening a row --------------------------------------------------------------------
 
     def on_results_table_opened(self, event: ResultsTable.Opened) -> None:
-        from gate_tui.tui.review.detail import DetailScreen
+        from gate_tui.tui.review.detail import DetailScreen, recheck_with
 
         def verdict_given(verdict: str | None) -> None:
             if verdict is not None:
                 self.give(event.row, verdict)
 
-        self.app.push_screen(DetailScreen(self.index, event.row, self.verdicts.get(event.row)), verdict_given)
+        detail = DetailScreen(self.index, event.row, self.verdicts.get(event.row), recheck_with(self.config, self.contract))
+        self.app.push_screen(detail, verdict_given)
 
