@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -71,11 +72,19 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
     started = time.perf_counter()
     total, jobs_in = _reader(source, in_format, columns, want_lines)
     writer = _ParquetOut(sink) if out_format == "parquet" else None
+    in_flight: deque[Job] = deque()  # jobs sent, in order: their replies join the results here
+
+    def sent(jobs_out: Iterator[Job]) -> Iterator[Job]:
+        for job in jobs_out:
+            in_flight.append(job)
+            yield job
+
     with worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
 
         def emit(done: Checked) -> None:
+            job = in_flight.popleft()
             if writer is not None:
-                writer.write(done.table)
+                writer.write(_with_reply(done.table, job))
             else:
                 write_all(sink, done.lines)
             stats.add(done.stats)
@@ -86,14 +95,15 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
         try:
             if pool is None:
                 checker = RowChecker(make_checker(settings))
-                for job in jobs_in:
+                for job in sent(jobs_in):
                     interrupts.check()
                     emit(_run(checker, job))
             else:
-                fan_out(pool, jobs_in, emit, jobs * IN_FLIGHT_PER_JOB, work=work_job)
+                fan_out(pool, sent(jobs_in), emit, jobs * IN_FLIGHT_PER_JOB, work=work_job)
         finally:
             if writer is not None:  # a valid file even when stopped part-way: its footer is written
-                writer.close(lambda: _run(RowChecker(make_checker(settings)), _empty_job(source, in_format, columns)).table.schema)
+                empty = _empty_job(source, in_format, columns)
+                writer.close(lambda: _with_reply(_run(RowChecker(make_checker(settings)), empty).table, empty).schema)
     interrupts.check()
     if writer is None:
         sink.flush()
@@ -150,9 +160,17 @@ def _run(checker: RowChecker, job: Job) -> Checked:
         done = checker.block(job.batch, job.want_lines)
         done.consumed = len(job.batch.data)
         return done
-    done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines, keep_reply=not job.want_lines)
+    done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines)
     done.consumed = job.batch.num_rows
     return done
+
+
+def _with_reply(table: Any, job: Job) -> Any:
+    """Parquet results of Parquet input carry its replies, joined here in the main process
+    (which holds the batch anyway) instead of travelling back from a worker."""
+    if job.first_line is None:
+        return table
+    return table.append_column("reply", job.batch.column(job.columns.reply))
 
 
 _WORKER_ROWS: RowChecker | None = None
