@@ -5,8 +5,6 @@ results Parquet of ``check --input``), two verdicts given, a search typed."""
 from __future__ import annotations
 
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ from gate_tui.results.index import open_results
 from gate_tui.results.summary import SUMMARY_COLUMNS, summary
 from gate_tui.results.verdicts import VerdictStore
 from gate_tui.tui.review.app import ReviewApp
+from gate_tui.tui.scene_wait import until as _until
 
 REPLIES = ("ml_good.md", "ml_lying_pass.md", "ml_garbage.md", "ml_repairable.md")
 ROWS = 40
@@ -54,14 +53,6 @@ def make_review_app(folder: Path | None = None, recheck: bool = False) -> Review
     assert index is not None, problem
     config = load_config(bundled_config_dir() / "ml_project_intake.yaml") if recheck else None
     return ReviewApp(index, VerdictStore(index.path), config=config, blink=False)
-
-
-async def _until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the scene did not reach its state in time")
-        await pilot.pause(0.02)
 
 
 async def scene_review(pilot: Any) -> None:
