@@ -10,6 +10,7 @@ there is one (the machine is shared):
 3. ``-j 2`` ~ 2x ``-j 1`` with Parquet (reported with the cores two CPU-bound processes
    actually got, as ``bench_check`` does: judged >= 1.7x only when both cores were there);
 4. Ray Data, local mode: 2 workers >= 1.6x one worker (``--ray-rows``; 0 skips it);
+   flat memory: ``check --input`` on 5x the rows peaks at most 1.25x higher (``--memory-rows``);
 5. ``review``: a 1,000,000-row results file opens (index + first screen) in <= 2 s and a
    filter over it takes <= 0.5 s.
 
@@ -36,7 +37,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_check import CONFIG, SCRIPT, available_cores, lines  # noqa: E402
+from bench_check import CONFIG, SCRIPT, WRAPPER, available_cores, lines  # noqa: E402
 
 from gate_tui import load_config  # noqa: E402
 from gate_tui.cli.arrow_batch import check_arrow, gate_settings  # noqa: E402
@@ -104,6 +105,14 @@ def cli_seconds(args: list[str], repeat: int) -> float:
         if done.returncode not in (0, 1, 2):
             raise SystemExit(f"check failed: {done.stderr.decode()[-2000:]}")
     return best
+
+
+def peak_mb(source: Path, output: Path) -> float:
+    """Peak resident memory (MB) of ``check --input source --output output`` (a fresh process)."""
+    base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
+    args = [*base, "check", "--config", str(CONFIG), "--input", str(source), "--output", str(output), "-q"]
+    done = subprocess.run([sys.executable, "-c", WRAPPER, *args], capture_output=True, text=True)
+    return int(done.stdout.split()[0]) / 1024
 
 
 def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
@@ -181,11 +190,12 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=100_000, help="rows for the rate and Parquet figures")
     parser.add_argument("--ray-rows", type=int, default=200_000, help="rows for the Ray figures (0: skip Ray)")
     parser.add_argument("--review-rows", type=int, default=1_000_000, help="rows of the review figures (0: skip them)")
+    parser.add_argument("--memory-rows", type=int, default=500_000, help="rows of the larger flat-memory run (0: skip it)")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="20,000 rows, 20,000 Ray rows, 200,000 review rows, one round")
     ns = parser.parse_args()
     if ns.quick:
-        ns.rows, ns.ray_rows, ns.review_rows, ns.repeat = 20_000, 20_000, 200_000, 1
+        ns.rows, ns.ray_rows, ns.review_rows, ns.memory_rows, ns.repeat = 20_000, 20_000, 200_000, 100_000, 1
     missed: list[str] = []
     rows_out: list[tuple[str, str, str]] = []
 
@@ -207,6 +217,11 @@ def main() -> int:
         cores = min(cores_before, available_cores())
         scaling = parquet_s / two_s
         judge("-j 2 vs -j 1 (Parquet)", f"{scaling:.2f}x ({cores:.2f} cores free)", scaling >= GOAL_SCALING or cores < 1.8, f">= {GOAL_SCALING}x with 2 free cores")
+        if ns.memory_rows:
+            small = parquet_input(folder / "mem_small.parquet", ns.memory_rows // 5)
+            large = parquet_input(folder / "mem_large.parquet", ns.memory_rows)
+            small_mb, large_mb = peak_mb(small, folder / "mem_small_out.parquet"), peak_mb(large, folder / "mem_large_out.parquet")
+            judge(f"peak memory, {ns.memory_rows // 5:,} -> {ns.memory_rows:,} rows", f"{small_mb:.0f} MB -> {large_mb:.0f} MB = {large_mb / small_mb:.2f}x", large_mb / small_mb <= 1.25, "<= 1.25x (flat)")
         if ns.ray_rows:
             ray_input = parquet if ns.ray_rows == ns.rows else parquet_input(folder / "ray.parquet", ns.ray_rows)
             one, two = ray_rates(ray_input, folder, ns.ray_rows)
