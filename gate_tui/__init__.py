@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from gate_tui.cli.arrow_batch import GateCheck, check_arrow, gate_settings
     from gate_tui.config.loading import (
         ConfigError,
         ConfigProblem,
@@ -64,6 +65,7 @@ _HOMES = {
         "StatusInfo",
     ),
     "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state", "parse"),
+    "gate_tui.cli.arrow_batch": ("GateCheck", "check_arrow", "gate_settings"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -76,6 +78,7 @@ __all__ = [
     "GateConfig",
     "GateDecision",
     "GateDef",
+    "GateCheck",
     "GateDiff",
     "GateJsonParser",
     "GateState",
@@ -86,6 +89,7 @@ __all__ = [
     "Policy",
     "Repair",
     "StatusInfo",
+    "check_arrow",
     "check_config",
     "config_fingerprint",
     "decide",
@@ -93,6 +97,7 @@ __all__ = [
     "diff_states",
     "empty_state",
     "extract_json",
+    "gate_settings",
     "load_config",
     "parse",
 ]
