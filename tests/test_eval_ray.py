@@ -13,10 +13,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 ray = pytest.importorskip("ray")
 
-from gate_tui import (
-    GateCheck,  # noqa: E402 - the README recipe's name
-    load_config,  # noqa: E402
-)
+from gate_tui import GateCheck, load_config  # noqa: E402 - GateCheck: the README recipe's name
 from gate_tui.cli.arrow_batch import Columns, gate_settings  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_parquet  # noqa: E402
 from tests.test_cli_batch import gate_tui  # noqa: E402
