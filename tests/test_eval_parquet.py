@@ -57,6 +57,8 @@ def test_jsonl_to_parquet_keeps_ids_as_text_and_the_same_results(data: dict[str,
     assert table.column("id").to_pylist() == [record["id"] for record in records]
     assert table.column("line").to_pylist() == [record["line"] for record in records]
     assert [json.loads(text) for text in table.column("result").to_pylist()[:50]] == [record["result"] for record in records[:50]]
+    from_parquet = pq.read_table(data["parquet"])
+    assert table.column("reply").to_pylist() == from_parquet.column("reply").to_pylist()  # the replies ride along
 
 
 def test_other_column_names_exit_statuses_and_usage_errors(tmp_path: Path) -> None:

@@ -134,14 +134,25 @@ class RowChecker:
             checked.table = checked.table.append_column("reply", batch.column(columns.reply))
         return checked
 
-    def block(self, block: Block, want_lines: bool = False) -> Checked:
-        """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text."""
+    def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False) -> Checked:
+        """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text;
+        ``keep_reply`` adds each line's reply (an object as its JSON) as a ``reply`` column."""
         out = _Collector(want_lines, ids=[])
+        replies: list[str | None] = []
+        lines = self.lines
         for offset, raw in enumerate(block.lines()):
-            record = self.lines.line(block.first + offset, None if offset in block.too_long else raw, out.stats)
+            lines.reply = None
+            record = lines.line(block.first + offset, None if offset in block.too_long else raw, out.stats)
             if record is not None:
-                out.add(record, self.lines, block.first + offset)
-        return out.finish(None, len(out.results), None)
+                out.add(record, lines, block.first + offset)
+                if keep_reply:
+                    replies.append(lines.reply if lines.reply is None or isinstance(lines.reply, str) else json.dumps(lines.reply, ensure_ascii=False))
+        checked = out.finish(None, len(out.results), None)
+        if keep_reply:
+            import pyarrow as pa
+
+            checked.table = checked.table.append_column("reply", pa.array(replies, pa.string()))
+        return checked
 
 
 class _Collector:

@@ -130,6 +130,8 @@ class LineChecker:
     """The keys of a line's reply and id (``check --reply-column/--id-column`` change them)."""
     last: Any = None
     """The result of the last record written (see :meth:`_emit`)."""
+    reply: Any = None
+    """The reply of the last well-formed line."""
     head_length = 0
 
     def __init__(self, settings: BatchSettings) -> None:
@@ -176,6 +178,7 @@ class LineChecker:
         reply = item[key]
         if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
             return self._bad(number, ident, "invalid_type", f"line {number}: {key} must be text or a JSON object", stats, key)
+        self.reply = reply  # for Parquet results of JSON Lines input (gate_tui.cli.arrow_batch)
         return self._check(number, ident, item, reply, stats)
 
     def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:

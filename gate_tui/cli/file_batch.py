@@ -11,8 +11,8 @@ command's too. JSONL in and out with the usual columns is ``check --jsonl`` itse
 
 Every row is checked by :class:`gate_tui.cli.arrow_batch.RowChecker`, so a Parquet result
 row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes. Parquet
-results of Parquet input also carry the input's ``reply`` column, so ``gate-tui review``
-can show each reply beside its result (JSON Lines results stay ``check --jsonl``'s records).
+results also carry the input's replies (a ``reply`` column), so ``gate-tui review`` can
+show each reply beside its result (JSON Lines results stay ``check --jsonl``'s records).
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def _run(checker: RowChecker, job: Job) -> Checked:
     lines = checker.lines
     lines.reply_key, lines.id_key = job.columns.reply, job.columns.id
     if job.first_line is None:
-        done = checker.block(job.batch, job.want_lines)
+        done = checker.block(job.batch, job.want_lines, keep_reply=not job.want_lines)
         done.consumed = len(job.batch.data)
         return done
     done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines)
@@ -166,8 +166,9 @@ def _run(checker: RowChecker, job: Job) -> Checked:
 
 
 def _with_reply(table: Any, job: Job) -> Any:
-    """Parquet results of Parquet input carry its replies, joined here in the main process
-    (which holds the batch anyway) instead of travelling back from a worker."""
+    """Parquet results carry the replies: those of Parquet input are joined here in the main
+    process (which holds the batch anyway) instead of travelling back from a worker; those
+    of JSON Lines input come with the checked block."""
     if job.first_line is None:
         return table
     return table.append_column("reply", job.batch.column(job.columns.reply))

@@ -74,7 +74,7 @@ class ResultsIndex:
             return None
 
     def reply_text(self, row: int) -> str | None:
-        """The row's reply, when the results carry it (Parquet from Parquet input)."""
+        """The row's reply, when the results carry it (Parquet results of ``check --input``)."""
         if self.kind != "parquet":
             return None
         try:

@@ -122,7 +122,7 @@ class DetailScreen(Screen[str | None]):
         area = pane.text_area
         area.read_only = self.recheck is None
         if self.reply is None:
-            pane.border_title = "Reply · not in this results file (Parquet results of Parquet input carry it)"
+            pane.border_title = "Reply · not in this results file (Parquet results of check --input carry it)"
         else:
             area.load_text(self.reply)
             pane.border_title = "Reply · edit it to check it again · Esc back" if self.recheck else "Reply · Esc back"
