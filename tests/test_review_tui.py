@@ -162,3 +162,21 @@ def test_export_writes_the_verdicts_as_csv_and_bad_files_are_messages(tmp_path: 
     bad = gate_tui("review", str(tmp_path / "nothing.parquet"))
     assert bad.returncode == 3 and "no such results file" in bad.stderr
     assert json.loads(json.dumps(done.stderr))  # a message, not a traceback
+
+
+async def test_contract_results_show_valid_and_invalid_with_the_contract_preview(tmp_path: Path) -> None:
+    contracts = CONFIGS / "contracts"
+    replies = [(contracts / "replies" / f"llm_result_v1_{kind}.md").read_text() for kind in ("good", "broken")]
+    source = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"id": ["c0", "c1"], "reply": replies}), source)
+    results = tmp_path / "out.parquet"
+    assert gate_tui("check", "--contract", str(contracts / "llm_result_v1.yaml"), "--input", str(source), "--output", str(results), "-q").returncode == 2
+    index, _ = open_results(results)
+    assert index is not None and index.counts()["VALID"] == 1 and index.counts()["invalid"] == 1
+    app = ReviewApp(index, VerdictStore(results), blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await wait_for(pilot, lambda: "VALID" in str(app.screen.query_one("#preview", Static).render()))
+        assert "takes this value" not in str(app.screen.query_one("#preview", Static).render())

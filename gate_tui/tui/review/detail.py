@@ -47,7 +47,7 @@ def stored_preview(text: str | None) -> tuple[Content, bool | None]:
         from gate_tui.tui.contract.views import preview as contract_preview
 
         checked = ContractResult.model_validate(data)
-        return contract_preview(checked), checked.ok
+        return contract_preview(checked, advice=False), checked.ok
     except (ValueError, TypeError, RecursionError) as exc:
         return lines([plain("This row's result is not one gate-tui wrote:", "bold red"), plain(str(exc)[:500])]), False
 
@@ -69,7 +69,7 @@ def recheck_with(config: Any = None, contract: Any = None) -> Recheck | None:
 
         def against_contract(text: str) -> tuple[Content, bool]:
             result = check_contract(text, contract)
-            return contract_preview(result), result.ok
+            return contract_preview(result, advice=False), result.ok
 
         return against_contract
     return None
