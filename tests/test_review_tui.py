@@ -180,3 +180,16 @@ async def test_contract_results_show_valid_and_invalid_with_the_contract_preview
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
         await wait_for(pilot, lambda: "VALID" in str(app.screen.query_one("#preview", Static).render()))
         assert "takes this value" not in str(app.screen.query_one("#preview", Static).render())
+
+
+async def test_the_palette_names_the_review_actions_and_runs_them(tmp_path: Path) -> None:
+    app = review_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
+        await pilot.press(*"needs fix")
+        await wait_for(pilot, lambda: "Mark it needs-fix" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: VerdictStore(app.index.path).get(0) is not None)
+        assert VerdictStore(app.index.path).get(0).verdict == "needs-fix"

@@ -10,10 +10,12 @@ writes a note for the row's verdict. Enter opens the row's result in the preview
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
@@ -24,6 +26,29 @@ from gate_tui.results.index import STATUSES, ResultsIndex
 from gate_tui.results.verdicts import CLEARED, VERDICTS, VerdictStore
 from gate_tui.tui.review.table import ResultsTable, header_line
 from gate_tui.tui.text import line, visible
+
+ACTIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("a", "verdict('accepted')", "Accept", "Mark the reply under the cursor accepted"),
+    ("r", "verdict('rejected')", "Reject", "Mark it rejected"),
+    ("n", "verdict('needs-fix')", "Needs fix", "Mark it needs-fix"),
+    ("x", "verdict('cleared')", "Clear verdict", "Take its verdict back"),
+    ("m", "note", "Note", "Write a note for its verdict"),
+    ("slash", "search", "Search", "Search ids, reasons, gates and error codes"),
+)
+"""The review keys: (keys, action, name, help) - the bindings, the footer and the palette."""
+FOOTER_ACTIONS = (
+    *((keys, action, None if action == "verdict('cleared')" else name, help_) for keys, action, name, help_ in ACTIONS),
+    ("escape", "back_to_table", None, "Back to the table"),
+    ("q", "app.quit", "Quit", "Leave review"),
+)
+
+
+def review_palette() -> type[Provider]:
+    """The palette's provider, imported when the palette first opens."""
+    from gate_tui.tui.review.commands import ReviewCommands
+
+    return ReviewCommands
+
 
 STATUS_STYLE = {"PASS": "bold green", "VALID": "bold green", "NO PASS": "bold red", "invalid": "bold yellow"}
 MAX_CHOICES = 200
@@ -42,15 +67,9 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #note.-open { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "verdict('accepted')", "Accept"),
-        Binding("r", "verdict('rejected')", "Reject"),
-        Binding("n", "verdict('needs-fix')", "Needs fix"),
-        Binding("x", "verdict('cleared')", "Clear", show=False),
-        Binding("m", "note", "Note"),
-        Binding("slash", "search", "Search"),
-        Binding("escape", "back_to_table", "Table", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding(keys, action, footer or "", show=footer is not None) for keys, action, footer, _help in FOOTER_ACTIONS
     ]
+    COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {review_palette}  # type: ignore[assignment]
 
     def __init__(self, index: ResultsIndex, verdicts: VerdictStore, config: Any = None, contract: Any = None) -> None:
         super().__init__()
