@@ -80,6 +80,7 @@ class ReviewScreen(Screen[None]):
         self.totals = index.counts()
         self.shown = index.rows
         self.wanted = ResultFilter()
+        self.noting: int | None = None  # the row whose note is being written
 
     def compose(self) -> ComposeResult:
         table = self.index.table
@@ -205,7 +206,7 @@ class ReviewScreen(Screen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "note":
-            row = getattr(self, "noting", None)
+            row = self.noting
             given = None if row is None else self.verdicts.get(row)
             if row is not None and given is not None:
                 self.give(row, given.verdict, event.value)
