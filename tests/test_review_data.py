@@ -72,6 +72,12 @@ def test_a_file_pyarrow_refuses_is_still_indexed_and_junk_is_a_message(tmp_path:
     index, problem = open_results(odd)
     assert problem is None and index is not None and index.rows == 2
     assert index.summary(1)["status"] == "invalid" and index.summary(0)["status"] == "PASS"
+    mixed = tmp_path / "mixed.jsonl"
+    head = '"line":{},"ok":false,"pass":null,"result":{{"ok":false,"errors":[{{"code":"missing_key"}}]}}}}'
+    mixed.write_text('{"id":5,' + head.format(1) + '\n\n{"id":{"k":1},' + head.format(3) + '\n{"id":null,' + head.format(4) + "\n")
+    index, _ = open_results(mixed)
+    assert index is not None and index.table.column("id").to_pylist() == ["5", '{"k":1}', None]
+    assert index.table.column("line").to_pylist() == [1, 3, 4] and json.loads(index.result_text(1))["errors"][0]["code"] == "missing_key"
     junk = tmp_path / "junk.parquet"
     junk.write_bytes(b"nothing")
     assert open_results(junk)[0] is None and "junk.parquet" in (open_results(junk)[1] or "")

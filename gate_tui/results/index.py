@@ -214,19 +214,41 @@ def index_cache_path(path: Path, size: int, mtime_ns: int) -> Path:
 
 
 def _index_jsonl(path: Path) -> tuple[Any, list[int]]:
-    """Offsets and ids by a scan of each line's head; the rest by pyarrow's JSON reader
-    (C++, all cores). A file that reader refuses is indexed line by line in Python."""
+    """Offsets by a scan for line ends; everything else by pyarrow's JSON reader (C++, all
+    cores). Ids that are not all text (or null) make that reader refuse: they are then read
+    from each line's head in Python; a file the reader refuses anyway is indexed line by line."""
     import pyarrow as pa
 
-    offsets, ids, lines = _scan_heads(path)
-    try:
-        table = _read_summaries(path)
-    except (pa.ArrowException, OSError):
-        table = None
+    offsets = _line_offsets(path)
+    table = _summaries_or_none(path, heads=True)
     if table is None or table.num_rows != len(offsets):
-        table = _slow_summaries(path, offsets)
-    table = table.append_column("id", pa.array(ids, pa.string())).append_column("line", pa.array(lines, pa.int64()))
+        offsets, ids, lines = _scan_heads(path)
+        table = _summaries_or_none(path, heads=False)
+        if table is None or table.num_rows != len(offsets):
+            table = _slow_summaries(path, offsets)
+        table = table.append_column("id", pa.array(ids, pa.string())).append_column("line", pa.array(lines, pa.int64()))
     return _finish(table), offsets
+
+
+def _summaries_or_none(path: Path, heads: bool) -> Any:
+    import pyarrow as pa
+
+    try:
+        return _read_summaries(path, heads)
+    except (pa.ArrowException, OSError):
+        return None
+
+
+def _line_offsets(path: Path) -> list[int]:
+    """The byte offset of every line that is not blank (blank lines hold no record)."""
+    offsets: list[int] = []
+    position = 0
+    with open(path, "rb", buffering=1 << 20) as handle:
+        for raw in handle:
+            if raw.strip():
+                offsets.append(position)
+            position += len(raw)
+    return offsets
 
 
 def _scan_heads(path: Path) -> tuple[list[int], list[str | None], list[int | None]]:
@@ -277,12 +299,20 @@ def _schema() -> Any:
     return pa.schema([("ok", pa.bool_()), ("pass", pa.bool_()), ("result", result)])
 
 
-def _read_summaries(path: Path) -> Any:
+def _read_summaries(path: Path, heads: bool = False) -> Any:
+    """The summary columns by pyarrow's JSON reader; ``heads``: the id (as text) and line too."""
+    import pyarrow as pa
     import pyarrow.json as pj
 
-    options = pj.ParseOptions(explicit_schema=_schema(), unexpected_field_behavior="ignore")
+    schema = _schema()
+    if heads:
+        schema = schema.append(pa.field("id", pa.string())).append(pa.field("line", pa.int64()))
+    options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
     table = pj.read_json(path, parse_options=options)
-    return _flatten(table)
+    flat = _flatten(table)
+    if heads:
+        flat = flat.append_column("id", table.column("id")).append_column("line", table.column("line"))
+    return flat
 
 
 def _flatten(table: Any) -> Any:
