@@ -1,6 +1,6 @@
 """The review screen's command palette: every action of its key table, by name.
 
-The names and keys come from :data:`gate_tui.tui.review.screen.ACTIONS`, the same rows as
+The names and keys come from :data:`gate_tui.tui.review.keys.ACTIONS`, the same rows as
 the screen's bindings and footer, so the palette never disagrees with the keys.
 """
 
@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from gate_tui.tui.review.keys import ACTIONS
+
 
 class ReviewCommands(Provider):
     """Lists the review actions and runs the chosen one on the review screen."""
 
     def _entries(self) -> list[tuple[str, str, str]]:
-        from gate_tui.tui.review.screen import ACTIONS
-
         return [(name, f"{help_} ({keys})", action) for keys, action, name, help_ in ACTIONS]
 
     def _runner(self, action: str) -> Callable[[], object]:
