@@ -79,14 +79,17 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
             in_flight.append(job)
             yield job
 
-    with worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
+    # As check --jsonl: SIGTERM / SIGHUP unwind through the pool's shutdown and the Parquet
+    # footer, and never cut a batch's write.
+    with interrupts.terminable(), worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
 
         def emit(done: Checked) -> None:
             job = in_flight.popleft()
-            if writer is not None:
-                writer.write(_with_reply(done.table, job))
-            else:
-                write_all(sink, done.lines)
+            with interrupts.deferred():
+                if writer is not None:
+                    writer.write(_with_reply(done.table, job))
+                else:
+                    write_all(sink, done.lines)
             stats.add(done.stats)
             if bar is not None:
                 bar.bytes_read(done.consumed)
