@@ -13,8 +13,9 @@ from typing import Any
 
 from gate_tui.cli.arrow_batch import Columns
 from gate_tui.cli.batch import BatchSettings, WorkerDied
-from gate_tui.cli.common import isatty, say, usage
+from gate_tui.cli.common import io_error, isatty, say, usage
 from gate_tui.cli.file_batch import format_of
+from gate_tui.cli.output import OutputFailed
 from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
 
 
@@ -80,13 +81,15 @@ def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jo
     except WorkerDied as exc:
         say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
         return EXIT_INTERNAL
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputFailed):
         raise
     except KeyError as exc:
         return usage("check", str(exc.args[0]))
-    except (OSError, pa.ArrowException) as exc:
+    except pa.ArrowException as exc:
         say(f"gate-tui check: {ns.input}: cannot read or write: {exc}")
         return EXIT_USAGE
+    except OSError as exc:
+        return io_error(exc)
 
 
 def _on_ray(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jobs: int) -> int:
