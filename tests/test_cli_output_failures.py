@@ -29,6 +29,7 @@ COMMANDS = {
     "review": ["review", "--help"],
     # another reply column: the file batch of check --input, not check --jsonl, writes the records
     "check --input": ["check", "--config", ML, "--input", str(REPLIES / "ml_good.md"), "--input-format", "jsonl", "--reply-column", "text"],
+    "ask": ["ask", "--help"],
     "--help": ["--help"],
     "--version": ["--version"],
     "check --help": ["check", "--help"],

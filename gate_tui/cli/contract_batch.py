@@ -16,8 +16,8 @@ from gate_tui.cli.batch import BatchSettings, BatchStats, LineChecker
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_schema
 from gate_tui.contracts.results import ContractError, ContractResult
+from gate_tui.json_text import model_json_bytes
 
-_TO_JSON = ContractResult.__pydantic_serializer__.to_json
 _BOOL = {True: b"true", False: b"false"}
 
 
@@ -60,5 +60,5 @@ class ContractLineChecker(LineChecker):
             return head + b'"envelope":' + body + b"}\n"
         head += b'"result":'
         self.last, self.head_length = result, len(head)  # for the Arrow batch, as the gate checker's
-        return head + _TO_JSON(result) + b"}\n"
+        return head + model_json_bytes(result) + b"}\n"
 
