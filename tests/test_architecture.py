@@ -37,8 +37,9 @@ ALLOWED = {
     "session": LOWER | {"session", "parsing", "config"},
     "contracts": LOWER | {"contracts", "parsing", "config"},
     "model": LOWER | {"model", "parsing", "config", "session", "contracts"},
-    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts", "model"},
-    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts", "model"},
+    "results": LOWER | {"results", "session"},
+    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts", "model", "results"},
+    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts", "model", "results"},
 }
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
 

@@ -152,7 +152,7 @@ def _die(block: blocks.Block) -> tuple[bytes, batch.BatchStats]:
 
 
 def test_a_dead_worker_stops_the_batch_with_an_error_instead_of_hanging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(batch, "_work", _die)  # the forked workers inherit the patch
+    monkeypatch.setattr(batch, "work_block", _die)  # the forked workers inherit the patch
     source = write_jsonl(tmp_path / "in.jsonl", 20)
     with source.open("rb") as stream, pytest.raises(batch.WorkerDied):
         batch.run_batch(stream, io.BytesIO(), load_config(ML), None, "assistant", jobs=2, quiet=True)

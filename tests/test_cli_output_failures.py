@@ -26,6 +26,9 @@ COMMANDS = {
     "sessions": ["sessions"],
     "report": ["report", "REPORT"],
     "serve": ["serve", "--help"],
+    "review": ["review", "--help"],
+    # another reply column: the file batch of check --input, not check --jsonl, writes the records
+    "check --input": ["check", "--config", ML, "--input", str(REPLIES / "ml_good.md"), "--input-format", "jsonl", "--reply-column", "text"],
     "ask": ["ask", "--help"],
     "--help": ["--help"],
     "--version": ["--version"],

@@ -124,6 +124,15 @@ def make_checker(settings: BatchSettings) -> Any:
 class LineChecker:
     """Turns input lines into output records; one per process, config built once."""
 
+    reply_key = "reply"
+    id_key = "id"
+    """The keys of a line's reply and id (``check --reply-column/--id-column`` change them)."""
+    last: Any = None
+    """The result of the last record written (see :meth:`_emit`)."""
+    reply: Any = None
+    """The reply of the last well-formed line."""
+    head_length = 0
+
     def __init__(self, settings: BatchSettings) -> None:
         self.config = GateConfig.model_validate(settings.config)
         self.previous = None if settings.previous is None else GateState.model_validate(settings.previous)
@@ -165,14 +174,16 @@ class LineChecker:
     def _item(self, number: int, item: Any, stats: BatchStats) -> bytes:
         if not isinstance(item, dict):
             return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
-        ident = _id_json(item.get("id"))
-        if ident == b"null" and item.get("id") is not None:  # 1e999 decodes to inf: not JSON to echo
-            return self._bad(number, None, "invalid_value", f'line {number}: "id" holds a number JSON cannot carry (it overflows to infinity)', stats, "id")
-        if "reply" not in item:
-            return self._bad(number, ident, "missing_key", f"line {number} has no \"reply\"", stats, "reply")
-        reply = item["reply"]
+        ident = _id_json(item.get(self.id_key))
+        if ident == b"null" and item.get(self.id_key) is not None:  # 1e999 decodes to inf: not JSON to echo
+            return self._bad(number, None, "invalid_value", f'line {number}: "{self.id_key}" holds a number JSON cannot carry (it overflows to infinity)', stats, self.id_key)
+        key = self.reply_key
+        if key not in item:
+            return self._bad(number, ident, "missing_key", f"line {number} has no \"{key}\"", stats, key)
+        reply = item[key]
         if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
-            return self._bad(number, ident, "invalid_type", f"line {number}: reply must be text or a JSON object", stats, "reply")
+            return self._bad(number, ident, "invalid_type", f"line {number}: {key} must be text or a JSON object", stats, key)
+        self.reply = reply  # for Parquet results of JSON Lines input (gate_tui.cli.arrow_batch)
         return self._check(number, ident, item, reply, stats)
 
     def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
@@ -182,14 +193,20 @@ class LineChecker:
             previous, problem = state_from_json(item["previous"])
             if problem is not None:
                 return self._bad(number, ident, "invalid_value", f'line {number}: "previous": {problem}', stats, "previous")
-        result = parse(reply, self.config, previous, self.actor)
-        _count(result, stats)
-        return _record(ident, number, result)
+        return self._emit(ident, number, parse(reply, self.config, previous, self.actor), stats)
 
     def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
         result = ParseResult(ok=False, errors=[ParseError(code=code, message=message, field_path=path)])
+        return self._emit(ident or b"null", number, result, stats)
+
+    def _emit(self, ident: bytes, number: int, result: ParseResult, stats: BatchStats) -> bytes:
+        """The one way out of a checker: count the result, write its record. It stays in
+        :attr:`last` (and the record's head length in :attr:`head_length`) for the Arrow
+        batch (:mod:`gate_tui.cli.arrow_batch`), which needs the result too."""
         _count(result, stats)
-        return _record(ident or b"null", number, result)
+        head = _head(ident, number, result)
+        self.last, self.head_length = result, len(head)
+        return head + result_json(result) + b"}\n"
 
 
 def _count(result: ParseResult, stats: BatchStats) -> None:
@@ -209,16 +226,19 @@ _ASCII_ID_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), a
 _BOOL = {True: b"true", False: b"false"}
 
 
-def _record(ident: bytes, number: int, result: ParseResult) -> bytes:
-    """``{"id", "line", "ok", "pass", "result"}`` as one line of UTF-8 JSON."""
+def _head(ident: bytes, number: int, result: ParseResult) -> bytes:
+    """``{"id", "line", "ok", "pass", "result":`` - a record up to its result."""
     decision = result.decision
     verdict = b"null" if decision is None or not result.ok else _BOOL[decision.pass_]
-    head = b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (ident, number, _BOOL[result.ok], verdict)
+    return b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (ident, number, _BOOL[result.ok], verdict)
+
+
+def result_json(result: ParseResult) -> bytes:
+    """The result as compact UTF-8 JSON, as a record carries it."""
     try:
-        body = _TO_JSON(result)
+        return _TO_JSON(result)
     except ValueError:  # a lone surrogate somewhere: escaped JSON, and the batch goes on
-        body = model_json_bytes(result)
-    return head + body + b"}\n"
+        return model_json_bytes(result)
 
 
 def _id_json(value: Any) -> bytes:
@@ -243,9 +263,14 @@ def _init_worker(settings: BatchSettings) -> None:
     _WORKER = make_checker(settings)
 
 
-def _work(block: Block) -> tuple[bytes, BatchStats]:
+def work_block(block: Block) -> tuple[bytes, BatchStats]:
+    return worker_checker().block(block)
+
+
+def worker_checker() -> LineChecker:
+    """This worker process's checker (built by the pool's initializer)."""
     assert _WORKER is not None
-    return _WORKER.block(block)
+    return _WORKER
 
 
 def run_batch(
@@ -275,7 +300,7 @@ def run_batch(
     started = time.perf_counter()
     # The pool forks before the progress bar starts its refresh thread. SIGTERM / SIGHUP
     # unwind through the pool's shutdown (no orphaned workers) and never cut a block's write.
-    with interrupts.terminable(), _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
+    with interrupts.terminable(), worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
             with interrupts.deferred():
@@ -291,7 +316,7 @@ def run_batch(
                 interrupts.check()  # a Ctrl+C Python lost on the way stops us here
                 emit(checker.block(block))
         else:
-            _fan_out(pool, blocks, emit, jobs * IN_FLIGHT_PER_JOB)
+            fan_out(pool, blocks, emit, jobs * IN_FLIGHT_PER_JOB)
     interrupts.check()
     sink.flush()
     if not quiet:
@@ -315,7 +340,7 @@ class WorkerDied(RuntimeError):
 
 
 @contextmanager
-def _pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
+def worker_pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
     """A process pool for ``jobs > 1``, else None; its workers exist when this yields.
 
     ``ProcessPoolExecutor`` rather than ``multiprocessing.Pool``: when a worker dies,
@@ -338,15 +363,16 @@ def _ready() -> None:
     return None
 
 
-def _fan_out(pool: Any, blocks: Iterator[Block], emit: Callable[[tuple[bytes, BatchStats]], None], limit: int) -> None:
-    """Ordered and bounded: at most ``limit`` blocks in flight, results in input order."""
+def fan_out(pool: Any, blocks: Iterator[Any], emit: Callable[[Any], None], limit: int, work: Callable[[Any], Any] | None = None) -> None:
+    """Ordered and bounded: at most ``limit`` blocks in flight, results in input order.
+    ``work`` runs in the workers (a module-level function, so it pickles by name)."""
     from concurrent.futures.process import BrokenProcessPool
 
     pending: deque[Any] = deque()
     try:
         for block in blocks:
             interrupts.check()
-            pending.append(pool.submit(_work, block))
+            pending.append(pool.submit(work or work_block, block))
             if len(pending) >= limit:
                 emit(pending.popleft().result())
         while pending:

@@ -58,5 +58,7 @@ class ContractLineChecker(LineChecker):
         if self.envelope:
             body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
             return head + b'"envelope":' + body + b"}\n"
-        return head + b'"result":' + model_json_bytes(result) + b"}\n"
+        head += b'"result":'
+        self.last, self.head_length = result, len(head)  # for the Arrow batch, as the gate checker's
+        return head + model_json_bytes(result) + b"}\n"
 

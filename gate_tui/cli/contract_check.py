@@ -117,6 +117,11 @@ def check_against_contract(ns: Any) -> int:
         return EXIT_USAGE
     if ns.jsonl is not None:
         return _check_jsonl(ns, contract)
+    if ns.input is not None:
+        from gate_tui.cli.contract_batch import contract_settings
+        from gate_tui.cli.input_check import check_input
+
+        return check_input(ns, contract_settings(contract, ns.envelope))
     from gate_tui.cli.check_streams import to_text_output
 
     return to_text_output(

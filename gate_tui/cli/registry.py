@@ -38,6 +38,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("ask", "ask a model (OpenAI-compatible endpoint) about a session; the system decides", "gate_tui.cli.commands.ask"),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
+    Subcommand("review", "review an eval run's results: filters, previews, verdicts", "gate_tui.cli.commands.review"),
     Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),
 )
 BY_NAME = {command.name: command for command in SUBCOMMANDS}

@@ -273,10 +273,12 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
     return rows
 
 
-def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS) -> Content:
-    """What applying a reply would do: decision after, repairs, changes, or the errors."""
+def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS, *, advice: bool = True) -> Content:
+    """What applying a reply would do: decision after, repairs, changes, or the errors.
+    ``advice=False`` leaves out the closing line on what to do (review has no reply to apply)."""
     rows = _preview_ok(result) if result.ok else _preview_failed(result)
-    rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
+    if advice:
+        rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
     return lines(rows)
 
 

@@ -24,6 +24,7 @@ from textual import events
 from gate_tui.config.loading import bundled_config_dir, default_config_path, load_config
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
+from gate_tui.tui.scene_wait import until
 
 SIZE = (120, 40)
 BAD_REPLY = """Here is the state — everything looks good!
@@ -52,15 +53,6 @@ def make_app(shown_path: Path | None = None) -> GateApp:
     config = load_config(path)
     shown = shown_path or path
     return GateApp(config, shown, session=Session.in_memory(config, shown), blink=False)
-
-
-async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    """Poll ``predicate`` every 20 ms (the scene's state, not a guess at idleness)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the scene did not reach its state in time")
-        await pilot.pause(0.02)
 
 
 async def ready(pilot: Any) -> None:
@@ -177,7 +169,14 @@ async def capture(directory: Path, size: tuple[int, int] = SIZE) -> list[Path]:
         shots = [await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()]
     from gate_tui.tui.contract.scenes import capture_contract
 
-    return [*shots, await capture_contract(directory, size)]
+    shots.append(await capture_contract(directory, size))
+    try:
+        import pyarrow  # noqa: F401 - the review scene needs gate-tui[data]
+    except ImportError:
+        return shots
+    from gate_tui.tui.review.scenes import capture_review
+
+    return [*shots, await capture_review(directory, size)]
 
 
 async def capture_scene(directory: Path, name: str, scene: Scene, size: tuple[int, int]) -> Path:

@@ -47,6 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-guess", action="store_true", help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed"
     )
     parser.add_argument("--envelope", action="store_true", help="--contract: print the service error envelope of each reply")
+    data = parser.add_argument_group("eval runs (Parquet or JSON Lines files; needs gate-tui[data])")
+    data.add_argument("--input", metavar="PATH", help="check the replies of a Parquet or JSON Lines file; results go to --output")
+    data.add_argument("--input-format", choices=("parquet", "jsonl"), help="the --input format (default: by extension)")
+    data.add_argument("--reply-column", default="reply", metavar="NAME", help="--input: the column (or JSON key) of the replies (default: reply)")
+    data.add_argument("--id-column", default="id", metavar="NAME", help="--input: the column (or JSON key) of the ids (default: id)")
+    data.add_argument("--engine", choices=("local", "ray"), default="local", help="ray: run on the Ray cluster ray.init() finds (RAY_ADDRESS); Parquet in, Parquet out")
     from gate_tui.cli.contract_options import add_contract_options
 
     add_contract_options(parser)
@@ -74,6 +80,11 @@ def run(ns: argparse.Namespace) -> int:
             return usage("check", f"--previous {trouble}")
     if ns.jsonl is not None:
         return check_jsonl(ns, config, previous)
+    if ns.input is not None:
+        from gate_tui.cli.arrow_batch import gate_settings
+        from gate_tui.cli.input_check import check_input
+
+        return check_input(ns, gate_settings(config, previous, ns.actor))
     return check_files(ns, config, previous)
 
 
@@ -90,13 +101,19 @@ def jobs(text: str) -> int:
 
 def check_usage(ns: argparse.Namespace) -> str | None:
     """What is wrong with this combination of arguments, or None."""
-    inputs = [ns.jsonl] if ns.jsonl is not None else ns.files
+    inputs = [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
     if ns.contract is None and ns.envelope:
         return "--envelope applies only with --contract"
     if ns.contract is not None and (ns.previous or ns.actor != "assistant"):
         return "--previous and --actor apply to gate configs, not to --contract"
+    if ns.input is not None:
+        from gate_tui.cli.input_check import input_usage
+
+        return input_usage(ns)
+    if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id"):
+        return "--engine, --input-format, --reply-column and --id-column apply only with --input"
     if ns.jsonl is not None:
         if ns.files:
             return "give either FILEs or --jsonl, not both"

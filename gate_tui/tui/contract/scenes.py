@@ -8,8 +8,6 @@ panel INVALID. Real keys on the real app, no journal (nothing on disk).
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from gate_tui.config.loading import bundled_config_dir
 from gate_tui.contracts.loading import load_contract
 from gate_tui.tui.contract.app import ContractApp
 from gate_tui.tui.contract.tree import ValueTree
+from gate_tui.tui.scene_wait import until as _until
 
 SHOWN_PATH = "sample_configs/contracts/llm_result_v1.yaml"
 
@@ -27,14 +26,6 @@ def make_contract_app() -> ContractApp:
     """The contract editor on ``llm_result_v1`` with a path that does not depend on the checkout."""
     contract = load_contract(bundled_config_dir() / "contracts" / "llm_result_v1.yaml")
     return ContractApp(dataclasses.replace(contract, path=SHOWN_PATH), journal=False, blink=False)
-
-
-async def _until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the scene did not reach its state in time")
-        await pilot.pause(0.02)
 
 
 async def scene_contract(pilot: Any) -> None:

@@ -27,8 +27,9 @@ def verdict_word(result: ContractResult | None) -> tuple[str, str]:
     return f"INVALID ({count} error{'s' * (count != 1)})", BAD_STYLE
 
 
-def preview(result: ContractResult) -> Content:
-    """The reply pane's preview: the verdict, every error at its path, every repair."""
+def preview(result: ContractResult, *, advice: bool = True) -> Content:
+    """The reply pane's preview: the verdict, every error at its path, every repair
+    (``advice=False``: without the closing hint on applying it; review has nothing to apply)."""
     word, style = verdict_word(result)
     rows = [line(("Preview: ", DIM), (word, style), (f"  (from {result.source})" if result.source else "", DIM))]
     rows += [error_line(error) for error in result.errors[:MAX_ERRORS_SHOWN]]
@@ -37,7 +38,7 @@ def preview(result: ContractResult) -> Content:
     for repair in result.repairs:
         guess = "GUESS " if repair.certainty == "guess" else ""
         rows.append(line((f"repaired {guess}line {repair.line}:{repair.column}: ", DIM), repair.message))
-    if result.ok and not result.repairs:
+    if advice and result.ok and not result.repairs:
         rows.append(plain(f"{hint('apply_reply')} takes this value.", DIM))
     return lines(rows)
 

@@ -1,0 +1,265 @@
+"""The engine-neutral batch function: replies held in an Apache Arrow table in, checked rows out.
+
+:func:`check_arrow` takes a ``pyarrow`` ``Table`` or ``RecordBatch`` with a ``reply`` column
+(text, or a struct read as an object) and optional ``id``, ``previous_state`` (a gate state
+as JSON text) and ``actor`` (``assistant`` / ``user``) columns, and returns a table of
+:data:`OUTPUT_COLUMNS` in the same order: ``id`` (the input's, unchanged), ``line`` (the
+row's 1-based number, null when the caller cannot know it), ``ok``, ``pass``, ``reason``,
+``next_gate``, ``error_codes``, ``repairs``, ``guessed``, ``warnings`` and ``result``.
+
+Every row goes through the line checker of ``check --jsonl`` (:mod:`gate_tui.cli.batch`),
+not a copy of it: ``result`` holds exactly the bytes that command writes as that line's
+``"result"``, and :attr:`Checked.lines` the whole line when asked. Contract mode is the
+same call with contract settings (:func:`gate_tui.cli.contract_batch.contract_settings`).
+
+The arguments are plain data (:class:`~gate_tui.cli.batch.BatchSettings` holds the config
+as its validated JSON), so the call pickles: a process pool, Ray or any engine that moves
+Arrow batches can run it. It lives in ``cli`` because the line checker does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gate_tui.cli.batch import BatchSettings, BatchStats, _id_json, make_checker
+from gate_tui.cli.blocks import Block
+from gate_tui.results.summary import summary
+from gate_tui.safe_text import json_visible_bytes
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from gate_tui.models import GateConfig, GateState
+
+OUTPUT_COLUMNS = ("id", "line", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "result")
+ACTORS = ("assistant", "user")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The input's column names (``check --reply-column/--id-column`` change the first two)."""
+
+    reply: str = "reply"
+    id: str = "id"
+    previous: str = "previous_state"
+    actor: str = "actor"
+
+
+@dataclass
+class Checked:
+    """One checked batch: its output table, its counts and (when asked) its JSONL records."""
+
+    table: pa.Table
+    stats: BatchStats
+    lines: bytes = b""
+    consumed: int = 0
+    """How much input it took (rows, or bytes of JSON Lines): for the progress bar."""
+
+
+def gate_settings(config: GateConfig, previous: GateState | None = None, actor: str = "assistant") -> BatchSettings:
+    """The settings of a gate check: the config as its validated JSON (cheap to pickle)."""
+    return BatchSettings(
+        config=config.model_dump(mode="json"),
+        previous=None if previous is None else previous.model_dump(mode="json"),
+        actor=actor,
+    )
+
+
+def check_arrow(batch: Any, settings: BatchSettings, first_line: int | None = 1, columns: Columns | None = None) -> pa.Table:
+    """Check every row of ``batch``; the output table (see the module's docstring).
+
+    ``first_line`` numbers the rows (for ``line`` and the messages of malformed rows);
+    ``None`` when the batch's place in the data is unknown (a Ray batch): ``line`` is then
+    null and messages count rows within the batch. Pure: same batch, same table."""
+    return _checker_for(settings).arrow(batch, first_line, columns or Columns()).table
+
+
+_CHECKERS: dict[str, RowChecker] = {}
+
+
+def _checker_for(settings: BatchSettings) -> RowChecker:
+    """One checker per settings per process (building one validates the config)."""
+    key = json.dumps([settings.config, settings.previous, settings.actor, getattr(settings.checker, "__qualname__", None)], sort_keys=True, default=str)
+    checker = _CHECKERS.get(key)
+    if checker is None:
+        checker = _CHECKERS[key] = RowChecker(make_checker(settings))
+    return checker
+
+
+class RowChecker:
+    """Rows of Arrow batches or JSONL blocks through one line checker, into output columns."""
+
+    def __init__(self, lines: Any) -> None:
+        self.lines = lines
+        self.default_actor = getattr(lines, "actor", "assistant")
+
+    def arrow(self, batch: Any, first_line: int | None, columns: Columns, want_lines: bool = False, keep_reply: bool = False) -> Checked:
+        """The rows of an Arrow table or record batch; ``keep_reply`` adds the input's replies
+        as a last ``reply`` column (results files carry them for ``gate-tui review``)."""
+        names = set(batch.schema.names)
+        if columns.reply not in names:
+            raise KeyError(f"no {columns.reply!r} column (columns: {', '.join(batch.schema.names) or 'none'})")
+        replies = batch.column(columns.reply).to_pylist()
+        ids = batch.column(columns.id).to_pylist() if columns.id in names else None
+        previous = batch.column(columns.previous).to_pylist() if columns.previous in names else None
+        actors = batch.column(columns.actor).to_pylist() if columns.actor in names else None
+        out = _Collector(want_lines)
+        start = 1 if first_line is None else first_line
+        lines, stats = self.lines, out.stats
+        lines.reply_key, lines.id_key = columns.reply, columns.id
+        for index, reply in enumerate(replies):
+            number = start + index
+            ident = None if ids is None else ids[index]
+            item: dict[str, Any] = {lines.id_key: ident, lines.reply_key: reply}
+            problem = where = None
+            if previous is not None and previous[index] is not None:
+                item["previous"], problem = _json_value(previous[index], number, columns.previous)
+                where = columns.previous
+            if actors is not None and problem is None:
+                actor = actors[index] or self.default_actor
+                if actor not in ACTORS:
+                    problem, where = f"line {number}: {columns.actor} must be assistant or user, not {str(actor)[:40]!r}", columns.actor
+                lines.actor = actor
+            if problem is None:
+                record = lines._item(number, item, stats)
+            else:
+                record = lines._bad(number, _id_json(ident), "invalid_value", problem, stats, where)
+            out.add(record, lines)
+        lines.actor = self.default_actor
+        id_column = batch.column(columns.id) if ids is not None else None
+        checked = out.finish(id_column, len(replies), first_line)
+        if keep_reply:
+            checked.table = checked.table.append_column("reply", batch.column(columns.reply))
+        return checked
+
+    def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False) -> Checked:
+        """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text;
+        ``keep_reply`` adds each line's reply (an object as its JSON) as a ``reply`` column."""
+        out = _Collector(want_lines, ids=[])
+        replies: list[str | None] = []
+        lines = self.lines
+        for offset, raw in enumerate(block.lines()):
+            lines.reply = None
+            record = lines.line(block.first + offset, None if offset in block.too_long else raw, out.stats)
+            if record is not None:
+                out.add(record, lines, block.first + offset)
+                if keep_reply:
+                    replies.append(lines.reply if lines.reply is None or isinstance(lines.reply, str) else json.dumps(lines.reply, ensure_ascii=False))
+        checked = out.finish(None, len(out.results), None)
+        if keep_reply:
+            import pyarrow as pa
+
+            checked.table = checked.table.append_column("reply", pa.array(replies, pa.string()))
+        return checked
+
+
+class _Collector:
+    """The output columns of one batch, a row at a time."""
+
+    def __init__(self, want_lines: bool, ids: list[Any] | None = None) -> None:
+        self.stats = BatchStats()
+        self.want_lines = want_lines
+        self.records: list[bytes] = []
+        self.results: list[bytes] = []
+        self.summaries: list[tuple[Any, ...]] = []
+        self.ids = ids
+        self.numbers: list[int] = []
+
+    def add(self, record: bytes, lines: Any, number: int | None = None) -> None:
+        head = lines.head_length
+        self.results.append(json_visible_bytes(record[head:-2]))
+        self.summaries.append(summary(lines.last))
+        if self.want_lines:
+            self.records.append(record)
+        if self.ids is not None:
+            self.ids.append(_id_text(record[6 : record.rfind(b',"line":', 0, head)]))
+            self.numbers.append(number or 0)
+
+    def finish(self, id_column: Any, rows: int, first_line: int | None) -> Checked:
+        import pyarrow as pa
+
+        ok, passed, reason, next_gate, codes, repairs, guessed, warnings = zip(*self.summaries, strict=True) if self.summaries else ([],) * 8
+        if self.ids is not None:
+            ident: Any = pa.array(self.ids, pa.string())
+            line: Any = pa.array(self.numbers, pa.int64())
+        else:
+            ident = id_column if id_column is not None else pa.nulls(rows, pa.string())
+            line = pa.nulls(rows, pa.int64()) if first_line is None else pa.array(range(first_line, first_line + rows), pa.int64())
+        arrays = [
+            ident,
+            line,
+            pa.array(ok, pa.bool_()),
+            pa.array(passed, pa.bool_()),
+            pa.array(reason, pa.string()),
+            pa.array(next_gate, pa.string()),
+            pa.array(codes, pa.list_(pa.string())),
+            pa.array(repairs, pa.int32()),
+            pa.array(guessed, pa.bool_()),
+            pa.array(warnings, pa.int32()),
+            pa.array(self.results, pa.string()),
+        ]
+        table = pa.Table.from_arrays(arrays, names=list(OUTPUT_COLUMNS))
+        lines = json_visible_bytes(b"".join(self.records)) if self.want_lines else b""
+        return Checked(table, self.stats, lines)
+
+
+def _json_value(text: Any, number: int, column: str) -> tuple[Any, str | None]:
+    """A ``previous_state`` cell decoded; a cell that is not JSON text is the row's error."""
+    if not isinstance(text, str):
+        return None, f"line {number}: {column} must be JSON text"
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError) as exc:
+        return None, f"line {number}: {column} is not valid JSON: {str(exc)[:200]}"
+
+
+def _id_text(ident: bytes) -> str | None:
+    """A JSONL id as text: a string as itself, null as null, anything else as its JSON."""
+    if ident == b"null":
+        return None
+    if ident.startswith(b'"'):
+        try:
+            return json.loads(ident)
+        except ValueError:
+            pass
+    return ident.decode("utf-8", "replace")
+
+
+class GateCheck:
+    """:func:`check_arrow` as a callable class for engines that build one per worker (Ray Data)::
+
+        ds.map_batches(GateCheck, fn_constructor_args=(config_path,), batch_format="pyarrow", concurrency=N)
+
+    ``config`` is a gate config file, or a contract file with ``contract=True``, or ready
+    :class:`~gate_tui.cli.batch.BatchSettings`. A bad file raises ``ValueError`` listing
+    every problem, in the constructor, before any batch runs. Batches have no known place
+    in the data, so ``line`` is null (see :func:`check_arrow`).
+    """
+
+    def __init__(self, config: Any, *, contract: bool = False, reply_column: str = "reply", id_column: str = "id", keep_reply: bool = False) -> None:
+        settings = config if isinstance(config, BatchSettings) else _settings_from_file(str(config), contract)
+        self.rows = RowChecker(make_checker(settings))
+        self.columns = Columns(reply=reply_column, id=id_column)
+        self.keep_reply = keep_reply
+
+    def __call__(self, batch: Any) -> pa.Table:
+        return self.rows.arrow(batch, None, self.columns, keep_reply=self.keep_reply).table
+
+
+def _settings_from_file(path: str, contract: bool) -> BatchSettings:
+    if contract:
+        from gate_tui.cli.contract_batch import contract_settings
+        from gate_tui.contracts.loading import check_contract_file
+
+        loaded, problems = check_contract_file(path)
+        if loaded is None:
+            raise ValueError("; ".join(str(problem) for problem in problems))
+        return contract_settings(loaded, False)
+    from gate_tui.config.loading import check_config
+
+    result = check_config(path)
+    if result.config is None:
+        raise ValueError("; ".join(str(problem) for problem in result.problems))
+    return gate_settings(result.config)

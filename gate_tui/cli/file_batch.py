@@ -1,0 +1,211 @@
+"""``gate-tui check --input PATH --output PATH``: replies where they live (Parquet or JSON
+Lines), results in Parquet or JSON Lines, streamed in record batches.
+
+Memory stays flat whatever the input size: Parquet is read a batch at a time with
+``pre_buffer=False`` (pre-buffering makes pyarrow hold the whole file), JSON Lines in the
+blocks of ``check --jsonl``, and every output batch is written at once as its own Parquet
+row group (bounded, so a reader can stream the results too) or as its JSONL records.
+``-j N`` sends batches to the worker processes of ``check --jsonl`` and writes the
+results back in input order; the progress bar, summary and exit statuses are that
+command's too. JSONL in and out with the usual columns is ``check --jsonl`` itself.
+
+Every row is checked by :class:`gate_tui.cli.arrow_batch.RowChecker`, so a Parquet result
+row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes. Parquet
+results also carry the input's replies (a ``reply`` column), so ``gate-tui review`` can
+show each reply beside its result (JSON Lines results stay ``check --jsonl``'s records).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from gate_tui.cli import interrupts
+from gate_tui.cli.arrow_batch import Checked, Columns, RowChecker
+from gate_tui.cli.batch import (
+    BatchSettings,
+    BatchStats,
+    fan_out,
+    make_checker,
+    worker_checker,
+    worker_pool,
+    write_all,
+)
+from gate_tui.cli.blocks import read_blocks
+from gate_tui.cli.progress import progress_bar
+
+BATCH_ROWS = 4096
+"""Rows per Parquet batch read, and so per output row group (~10 MB of results)."""
+IN_FLIGHT_PER_JOB = 3
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+
+
+def format_of(path: str | None, given: str | None = None) -> str | None:
+    """``parquet`` or ``jsonl``: as given, else by the file's extension (stdout: jsonl)."""
+    if given:
+        return given
+    if path in (None, "-"):
+        return "jsonl"
+    suffix = "." + str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
+    return FORMATS.get(suffix)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work for a worker: an Arrow batch (with its first line) or a JSONL block."""
+
+    batch: Any
+    first_line: int | None
+    columns: Columns
+    want_lines: bool
+
+
+def run_files(source: str, in_format: str, sink: Any, out_format: str, settings: BatchSettings, columns: Columns, jobs: int, show_progress: bool, quiet: bool) -> int:
+    """Check every row of ``source``, write the results to ``sink`` (a path for Parquet,
+    a binary stream for JSONL), return the exit status. pyarrow errors propagate."""
+    want_lines = out_format == "jsonl"
+    stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
+    started = time.perf_counter()
+    total, jobs_in = _reader(source, in_format, columns, want_lines)
+    writer = _ParquetOut(sink) if out_format == "parquet" else None
+    in_flight: deque[Job] = deque()  # jobs sent, in order: their replies join the results here
+
+    def sent(jobs_out: Iterator[Job]) -> Iterator[Job]:
+        for job in jobs_out:
+            in_flight.append(job)
+            yield job
+
+    # As check --jsonl: SIGTERM / SIGHUP unwind through the pool's shutdown and the Parquet
+    # footer, and never cut a batch's write.
+    with interrupts.terminable(), worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
+
+        def emit(done: Checked) -> None:
+            job = in_flight.popleft()
+            with interrupts.deferred():
+                if writer is not None:
+                    writer.write(_with_reply(done.table, job))
+                else:
+                    write_all(sink, done.lines)
+            stats.add(done.stats)
+            if bar is not None:
+                bar.bytes_read(done.consumed)
+                bar.records(stats.records)
+
+        try:
+            if pool is None:
+                checker = RowChecker(make_checker(settings))
+                for job in sent(jobs_in):
+                    interrupts.check()
+                    emit(_run(checker, job))
+            else:
+                fan_out(pool, sent(jobs_in), emit, jobs * IN_FLIGHT_PER_JOB, work=work_job)
+        finally:
+            if writer is not None:  # a valid file even when stopped part-way: its footer is written
+                empty = _empty_job(source, in_format, columns)
+                writer.close(lambda: _with_reply(_run(RowChecker(make_checker(settings)), empty).table, empty).schema)
+    interrupts.check()
+    if writer is None:
+        sink.flush()
+    if not quiet:
+        sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
+    return stats.exit_status()
+
+
+def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> tuple[int | None, Iterator[Job]]:
+    """The input's size (rows for Parquet, bytes for JSONL) and its jobs, lazily."""
+    if in_format == "parquet":
+        import pyarrow.parquet as pq
+
+        parquet = pq.ParquetFile(source, pre_buffer=False)
+        names = parquet.schema_arrow.names
+        if columns.reply not in names:
+            raise KeyError(f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
+        wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor) if name in names]
+
+        def batches() -> Iterator[Job]:
+            first = 1
+            for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=wanted):
+                yield Job(batch, first, columns, want_lines)
+                first += batch.num_rows
+
+        return parquet.metadata.num_rows, batches()
+    import os
+
+    stream = open(source, "rb", buffering=1 << 20)  # noqa: SIM115 - closed when the generator ends
+
+    def blocks() -> Iterator[Job]:
+        with stream:
+            for block in read_blocks(stream):
+                yield Job(block, None, columns, want_lines)
+
+    return os.fstat(stream.fileno()).st_size, blocks()
+
+
+def _empty_job(source: str, in_format: str, columns: Columns) -> Job:
+    """A job of no rows with the input's columns: the output schema of an empty input."""
+    if in_format == "parquet":
+        import pyarrow.parquet as pq
+
+        return Job(pq.read_schema(source).empty_table(), 1, columns, False)
+    from gate_tui.cli.blocks import Block
+
+    return Job(Block(1, b""), None, columns, False)
+
+
+def _run(checker: RowChecker, job: Job) -> Checked:
+    lines = checker.lines
+    lines.reply_key, lines.id_key = job.columns.reply, job.columns.id
+    if job.first_line is None:
+        done = checker.block(job.batch, job.want_lines, keep_reply=not job.want_lines)
+        done.consumed = len(job.batch.data)
+        return done
+    done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines)
+    done.consumed = job.batch.num_rows
+    return done
+
+
+def _with_reply(table: Any, job: Job) -> Any:
+    """Parquet results carry the replies: those of Parquet input are joined here in the main
+    process (which holds the batch anyway) instead of travelling back from a worker; those
+    of JSON Lines input come with the checked block."""
+    if job.first_line is None:
+        return table
+    return table.append_column("reply", job.batch.column(job.columns.reply))
+
+
+_WORKER_ROWS: RowChecker | None = None
+
+
+def work_job(job: Job) -> Checked:
+    """A job in a worker process, with the worker's line checker (built once)."""
+    global _WORKER_ROWS
+    if _WORKER_ROWS is None:
+        _WORKER_ROWS = RowChecker(worker_checker())
+    return _run(_WORKER_ROWS, job)
+
+
+class _ParquetOut:
+    """A Parquet file written one row group per batch (opened on the first batch)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.writer: Any = None
+
+    def write(self, table: Any) -> None:
+        import pyarrow.parquet as pq
+
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.path, table.schema)
+        self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
+
+    def close(self, schema: Any) -> None:
+        """Finish the file (with ``schema()``'s columns when no batch came)."""
+        import pyarrow.parquet as pq
+
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.path, schema())
+        self.writer.close()

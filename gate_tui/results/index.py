@@ -1,0 +1,214 @@
+"""The index of a results file from ``gate-tui check`` (Parquet or JSON Lines): the small
+columns of every row, in memory, and each row's full result on demand.
+
+A reviewer's table and filters need, per row, its position, id, status (PASS / NO PASS /
+VALID / invalid), reason, next gate, error codes, repair counts and whether a repair was
+a guess: a few bytes a row, so a million rows sit in one Arrow table and a filter over
+them is a columnar pass (:mod:`gate_tui.results.filtering`). The full result (kilobytes a
+row) stays in the file and is read when a row is opened:
+
+* Parquet: those columns only are read (never the ``result`` column); a row's result is
+  read from its row group, the last one or two kept (neighbours are opened in turn).
+* JSON Lines: indexed on first open (:mod:`gate_tui.results.jsonl_index`: each line's
+  byte offset plus its summary columns) and the index is cached as Parquet (keyed by the
+  file's path, size and modification time), so the next open reads only the cache.
+
+Nothing here raises for a bad file: :func:`open_results` returns the index or a message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+INDEX_FORMAT = 1
+SUMMARY = ("line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings")
+STATUSES = ("PASS", "NO PASS", "VALID", "invalid")
+
+
+@dataclass
+class ResultsIndex:
+    """Every row's summary (``table``: :data:`SUMMARY` columns plus ``status``) and the way
+    to each row's full result."""
+
+    path: Path
+    kind: str  # "parquet" or "jsonl"
+    table: Any
+    offsets: list[int] = field(default_factory=list)  # JSONL: byte offset of each row's line
+    group_starts: list[int] = field(default_factory=list)  # Parquet: first row of each row group
+    _groups: dict[int, Any] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> int:
+        return self.table.num_rows
+
+    def counts(self) -> dict[str, int]:
+        """How many rows have each status (every status, zero included)."""
+        import pyarrow.compute as pc
+
+        found = {row["values"]: row["counts"] for row in pc.value_counts(self.table.column("status")).to_pylist()}
+        return {status: found.get(status, 0) for status in STATUSES}
+
+    def contract_mode(self) -> bool:
+        """True when the rows are contract results (VALID / invalid, no PASS decision)."""
+        counts = self.counts()
+        return counts["VALID"] > 0 and counts["PASS"] + counts["NO PASS"] == 0
+
+    def summary(self, row: int) -> dict[str, Any]:
+        """One row's summary columns as Python values."""
+        return {name: self.table.column(name)[row].as_py() for name in self.table.column_names}
+
+    def result_text(self, row: int) -> str | None:
+        """The row's full result as JSON text, or None when it cannot be read."""
+        try:
+            return self._parquet_result(row) if self.kind == "parquet" else self._jsonl_result(row)
+        except (OSError, ValueError, KeyError, IndexError, RecursionError):
+            return None
+
+    def reply_text(self, row: int) -> str | None:
+        """The row's reply, when the results carry it (Parquet results of ``check --input``)."""
+        if self.kind != "parquet":
+            return None
+        try:
+            value = self._parquet_cell(row, "reply")
+        except (OSError, ValueError, KeyError, IndexError):
+            return None
+        return value if isinstance(value, str) else None
+
+    def _parquet_result(self, row: int) -> str | None:
+        return self._parquet_cell(row, "result")
+
+    def _parquet_cell(self, row: int, name: str) -> Any:
+        """One cell of a big column, read with its row group (the last two groups kept)."""
+        import pyarrow.parquet as pq
+
+        group = bisect_right(self.group_starts, row) - 1
+        table = self._groups.get(group)
+        if table is None:
+            parquet = pq.ParquetFile(self.path, pre_buffer=False)
+            wanted = [column for column in ("result", "reply") if column in parquet.schema_arrow.names]
+            table = parquet.read_row_group(group, columns=wanted)
+            if len(self._groups) >= 2:
+                self._groups.pop(next(iter(self._groups)))
+            self._groups[group] = table
+        if name not in table.column_names:
+            return None
+        return table.column(name)[row - self.group_starts[group]].as_py()
+
+    def _jsonl_result(self, row: int) -> str | None:
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offsets[row])
+            record = json.loads(handle.readline())
+        result = record.get("result", record.get("envelope")) if isinstance(record, dict) else None
+        return None if result is None else json.dumps(result, ensure_ascii=False)
+
+
+def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
+    """The index of a results file, or None and why not (never raises)."""
+    path = Path(path)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return None, "reviewing results needs pyarrow: pip install 'gate-tui[data]'"
+    if not path.is_file():
+        return None, f"{path}: no such results file"
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            return _open_parquet(path), None
+        return _open_jsonl(path), None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return None, f"{path}: not a results file of gate-tui check: {str(exc)[:300]}"
+
+
+def _open_parquet(path: Path) -> ResultsIndex:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parquet = pq.ParquetFile(path, pre_buffer=False)
+    names = parquet.schema_arrow.names
+    missing = [name for name in ("ok", "result") if name not in names]
+    if missing:
+        raise KeyError(f"no {', '.join(missing)} column (columns: {', '.join(names)})")
+    table = parquet.read(columns=[name for name in SUMMARY if name in names])
+    for name, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
+        table = _with_column(table, name, kind)
+    starts, first = [], 0
+    for group in range(parquet.metadata.num_row_groups):
+        starts.append(first)
+        first += parquet.metadata.row_group(group).num_rows
+    return ResultsIndex(path, "parquet", _finish(table), group_starts=starts)
+
+
+def _with_column(table: Any, name: str, kind: Any) -> Any:
+    """``table`` with column ``name`` of type ``kind``: cast, or all null when absent."""
+    import pyarrow as pa
+
+    if name not in table.column_names:
+        return table.append_column(name, pa.nulls(table.num_rows, kind))
+    column = table.column(name)
+    if column.type == kind:
+        return table
+    try:
+        cast = column.cast(kind)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        cast = pa.array([None if value is None else json.dumps(value, default=str) for value in column.to_pylist()], kind)
+    return table.set_column(table.column_names.index(name), name, cast)
+
+
+def _finish(table: Any) -> Any:
+    """The summary columns in a fixed order, plus ``status``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for name, kind in (("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32())):
+        table = _with_column(table, name, kind)
+    ok = pc.fill_null(table.column("ok"), False)
+    passed = table.column("pass")
+    verdict = pc.if_else(pc.is_null(passed), "VALID", pc.if_else(pc.fill_null(passed, False), "PASS", "NO PASS"))
+    status = pc.if_else(ok, verdict, "invalid")
+    return table.select(list(SUMMARY)).append_column("status", status)
+
+
+# --- JSON Lines ------------------------------------------------------------------------
+
+
+def _open_jsonl(path: Path) -> ResultsIndex:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    stat = path.stat()
+    cached = index_cache_path(path, stat.st_size, stat.st_mtime_ns)
+    if cached.is_file():
+        with contextlib.suppress(OSError, pa.ArrowException, KeyError):
+            table = pq.read_table(cached)
+            offsets = table.column("offset").to_pylist()
+            return ResultsIndex(path, "jsonl", table.drop_columns(["offset"]), offsets=offsets)
+    from gate_tui.results.jsonl_index import index_jsonl
+
+    raw, offsets = index_jsonl(path)
+    table = _finish(raw)
+    with contextlib.suppress(OSError, pa.ArrowException):
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        temporary = cached.with_suffix(f".{os.getpid()}.tmp")
+        pq.write_table(table.append_column("offset", pa.array(offsets, pa.int64())), temporary)
+        os.replace(temporary, cached)  # whole or absent: a reader never sees half an index
+    return ResultsIndex(path, "jsonl", table, offsets=offsets)
+
+
+def index_cache_path(path: Path, size: int, mtime_ns: int) -> Path:
+    """Where the index of this version of ``path`` is cached."""
+    override = os.environ.get("GATE_TUI_CACHE_DIR")
+    if override:
+        base = Path(override)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_cache_dir("gate-tui", appauthor=False))
+    key = hashlib.sha256(f"{INDEX_FORMAT}\0{path.resolve()}\0{size}\0{mtime_ns}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return base / "review-index" / f"{key}.parquet"
