@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from gate_tui.contracts.results import pointer
 from gate_tui.contracts.sniff import looks_like_contract
+from gate_tui.limits import MAX_CONTRACT_BYTES
 
 __all__ = [
     "Contract",
@@ -35,8 +36,6 @@ __all__ = [
     "looks_like_contract",
 ]
 
-MAX_CONTRACT_BYTES = 1024 * 1024
-"""The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
 META_KEY = "x-gate-tui"
 
 

@@ -25,6 +25,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 
 from gate_tui.contracts.drafts import subschemas
 from gate_tui.contracts.results import pointer
+from gate_tui.limits import MAX_CONTRACT_BYTES
 
 FOLDER_ROOT = "https://contract-folder.gate-tui.invalid/"
 """The base every contract is compiled under: relative references resolve below ``FOLDER_ROOT/folder/``
@@ -61,7 +62,6 @@ class SchemaStore:
 
     def _index(self) -> dict[str, Any]:
         from gate_tui.config.json_data import read_json_data
-        from gate_tui.contracts.loading import MAX_CONTRACT_BYTES
 
         found: dict[str, Any] = {}
         try:
@@ -139,7 +139,6 @@ class OfflineRetriever:
 
     def _from_folder(self, relative: str, uri: str) -> tuple[Any, str | None]:
         from gate_tui.config.json_data import read_json_data
-        from gate_tui.contracts.loading import MAX_CONTRACT_BYTES
 
         if self.folder is None:
             return None, "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR"
