@@ -138,8 +138,8 @@ class GateScreen(Screen[None]):
         from gate_tui.tui.widgets.reply_pane import ReplyPane
 
         workspace = self.query_one(Workspace)
-        if not workspace.is_attached or self.app._exit_renderables or self.app._closing:
-            return  # the app is already on its way out
+        if not workspace.is_attached or self.app._exit_renderables or self.app._closing or self.query("#reply-pane"):
+            return  # the app is already on its way out, or they are there
         await workspace.mount(
             ReplyPane(self.replies.preview, id="reply-pane", classes="pane -inactive"),
             HistoryPane(id="history-pane", classes="pane -inactive"),
