@@ -7,14 +7,14 @@ through :mod:`gate_tui.tui.text`, so nothing here is ever parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.content import Content
 
-from gate_tui.decision import gate_complete
+from gate_tui.decision import gate_complete, outstanding
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.text import line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import shown_elsewhere
@@ -273,9 +273,10 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
     return rows
 
 
-def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS) -> Content:
-    """What applying a reply would do: decision after, repairs, changes, or the errors."""
-    rows = _preview_ok(result) if result.ok else _preview_failed(result)
+def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS, config: ConfigView | None = None) -> Content:
+    """What applying a reply would do: decision after (with every required gate still
+    outstanding, given the ``config``), repairs, changes, or the errors."""
+    rows = _preview_ok(result, config) if result.ok else _preview_failed(result)
     rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
     return lines(rows)
 
@@ -292,11 +293,25 @@ def _preview_notes(result: ParseResult) -> list[Content]:
     return rows
 
 
-def _preview_ok(result: ParseResult) -> list[Content]:
+def outstanding_rows(config: ConfigView, gates: Mapping[str, ValueView]) -> list[Content]:
+    """Every required gate still missing or blocked, when there is more than the one the
+    decision names: so that one more reply (or one round of edits) can fix them all."""
+    still = outstanding(config, gates)
+    if still.count <= 1:
+        return []
+    rows = [line(("  missing ", BAD_STYLE), ", ".join(still.missing))] if still.missing else []
+    if still.blocked:
+        rows.append(line(("  blocked ", BAD_STYLE), ", ".join(still.blocked_names())))
+    return [plain(f"Required gates still outstanding ({still.count}):", "bold"), *rows]
+
+
+def _preview_ok(result: ParseResult, config: ConfigView | None = None) -> list[Content]:
     decision = result.decision
     assert decision is not None
     style = OK_STYLE if decision.pass_ else BAD_STYLE
     rows = [line(("If applied: ", "bold"), (verdict(decision), style), (" · ", DIM), short_reason(decision))]
+    if config is not None and not decision.pass_ and result.canonical_state is not None:
+        rows.extend(outstanding_rows(config, result.canonical_state.gates))
     overruled = overrule_line(result.claimed_status, decision)
     if overruled is not None:
         rows.append(overruled)

@@ -34,7 +34,7 @@ class ReplyCommands:
             return None, None  # not booted yet: the pane previews again once it is
         result = self.screen.controller.preview(text)
         self.preview_result = result
-        return (None, False) if result is None else (preview(result, self.screen.key_hints), result.ok)
+        return (None, False) if result is None else (preview(result, self.screen.key_hints, self.screen.config), result.ok)
 
     def apply(self) -> None:
         """Apply the reply in the reply pane; a failing reply stays in the pane."""
@@ -49,7 +49,7 @@ class ReplyCommands:
         elif outcome.kind == "rejected":
             assert outcome.result is not None
             self.preview_result = outcome.result
-            pane.show_preview(preview(outcome.result, screen.key_hints), ok=False)
+            pane.show_preview(preview(outcome.result, screen.key_hints, screen.config), ok=False)
             # One line: the preview lists every error; a long toast would hide the decision panel.
             count = len(outcome.result.errors)
             screen.notify(f"{count} error{'s' * (count != 1)}, see the preview", title="Reply rejected", severity="error", markup=False)

@@ -1,0 +1,69 @@
+"""#18 item 10: the preview and ``check`` list every missing and every blocked required
+gate (one round trip fixes them all); the decision still names the first as next."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from textual import events
+
+from gate_tui import load_config, parse
+from gate_tui.decision import outstanding
+from gate_tui.session.live import Session
+from gate_tui.tui.app import GateApp
+from tests.tui_helpers import ML_CONFIG, screen_text, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+HALF = {
+    "summary": "Ticket routing",
+    "gates": {
+        "1_data_availability": {"raw": "none yet", "classified": "unavailable"},
+        "2_use_case": {"raw": None, "classified": None},
+        "3_success_metric": {"raw": None, "classified": None},
+        "4_data_privacy": {"raw": "not signed off", "classified": "not_approved"},
+        "5_stakeholder": {"raw": None, "classified": None},
+    },
+    "status": {"pass": False, "next_gate": "1_data_availability"},
+}
+
+
+def reply_text() -> str:
+    return "Here is the state.\n```json\n" + json.dumps(HALF) + "\n```\n"
+
+
+def test_outstanding_lists_every_missing_and_blocked_required_gate_in_order() -> None:
+    config = load_config(ML_CONFIG)
+    result = parse(reply_text(), config)
+    assert result.ok and result.canonical_state is not None and result.decision is not None
+    still = outstanding(config, result.canonical_state.gates)
+    assert still.missing == ("2_use_case", "3_success_metric")  # 5_stakeholder is optional
+    assert still.blocked == (("1_data_availability", "unavailable"), ("4_data_privacy", "not_approved"))
+    assert result.decision.next_gate == "1_data_availability"  # the decision names the first
+    assert outstanding(config, {}).missing == ("1_data_availability", "2_use_case", "3_success_metric", "4_data_privacy")
+
+
+def test_check_text_lists_them_all(tmp_path: Path) -> None:
+    reply = tmp_path / "half.md"
+    reply.write_text(reply_text(), encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "gate_tui", "check", "--config", str(ML_CONFIG), str(reply)], capture_output=True, text=True, cwd=ROOT, check=False
+    ).stdout
+    assert "next gate: 1_data_availability (blocked: classified 'unavailable')" in out
+    assert "  missing required gates (2):\n    - 2_use_case\n    - 3_success_metric\n" in out
+    assert "  blocked required gates (2):\n    - 1_data_availability (unavailable)\n    - 4_data_privacy (not_approved)\n" in out
+
+
+async def test_the_preview_lists_them_all() -> None:
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+        app.post_message(events.Paste(reply_text()))
+        await wait_for(pilot, lambda: "Required gates still outstanding (4)" in screen_text(app), message="the outstanding gates")
+        text = screen_text(app)
+        assert "missing 2_use_case, 3_success_metric" in text
+        assert "blocked 1_data_availability (unavailable), 4_data_privacy" in text and "(not_approved)" in text
