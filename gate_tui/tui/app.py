@@ -118,7 +118,7 @@ class GateApp(App[int], inherit_bindings=False):
             screen.attach(self._given_session, self.gate_config)
             self.call_after_refresh(self._release)
         else:
-            screen.show_start()
+            boot.show_start(self)
             self.call_after_refresh(self._boot)
 
     async def _boot(self) -> None:

@@ -62,11 +62,11 @@ class ReplyOutcome(NamedTuple):
     error: str | None = None
 
 
-def parse(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str) -> ParseResult:
+def parse(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str, candidate: int | None = None) -> ParseResult:
     """:func:`gate_tui.parsing.pipeline.parse`, imported on first use (it loads pydantic)."""
     from gate_tui.parsing.pipeline import parse as parse_now
 
-    return parse_now(payload, config, previous_state=previous_state, actor=actor)  # type: ignore[arg-type]
+    return parse_now(payload, config, previous_state=previous_state, actor=actor, candidate=candidate)  # type: ignore[arg-type]
 
 
 class EditController:
@@ -116,18 +116,20 @@ class EditController:
 
     # ----------------------------------------------------------------- replies
 
-    def preview(self, text: str) -> ParseResult | None:
-        """What applying ``text`` would do (None for a blank pane); nothing is recorded."""
+    def preview(self, text: str, candidate: int | None = None) -> ParseResult | None:
+        """What applying ``text`` would do (None for a blank pane); nothing is recorded.
+        ``candidate`` picks one of the reply's objects (``ParseResult.candidates``)."""
         if not text.strip():
             return None
-        return parse(text, self.config, self.session.state, "assistant")
+        return parse(text, self.config, self.session.state, "assistant", candidate)
 
-    def apply_reply(self, text: str) -> ReplyOutcome:
-        """Parse ``text`` as the assistant's reply; accept it when ok, else journal the rejection."""
+    def apply_reply(self, text: str, candidate: int | None = None) -> ReplyOutcome:
+        """Parse ``text`` as the assistant's reply (its ``candidate``-th object when given);
+        accept it when ok, else journal the rejection."""
         self.commit()
         if not text.strip():
             return ReplyOutcome("empty")
-        result = parse(text, self.config, self.session.state, "assistant")
+        result = parse(text, self.config, self.session.state, "assistant", candidate)
         if not result.ok:
             self.session.reject(result, text, "assistant")
             return ReplyOutcome("rejected", result)

@@ -37,6 +37,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
     KeyAction("apply_reply", "ctrl+j,ctrl+enter", "apply_reply", "Apply", "Apply reply", "Run the reply through the parser; only an ok result changes the state", priority=True),
     KeyAction("next_gate", "f3", "next_gate", "Next", "Jump to next gate", "Select the gate the system asks for next"),
+    KeyAction("next_candidate", "f8", "next_candidate", "Object", "Use the reply's next object", "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one"),
     KeyAction("history", "f4", "show_history", "History", "Show history", "The last change and the timeline of this session", show=False),
     KeyAction("gates", "f5", "focus_gates", "Gates", "Focus gate list", "Move to the list of gates", show=False),
     KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition, from any pane (in the reply pane: its own text edits first, then the transition)"),

@@ -17,7 +17,7 @@ from textual.content import Content
 from gate_tui.decision import gate_complete, outstanding
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.text import line, lines, middle, plain, shown, visible
-from gate_tui.warning_codes import shown_elsewhere
+from gate_tui.warning_codes import DIFFERENT_STATES, SEVERAL_CANDIDATES, shown_elsewhere
 
 if TYPE_CHECKING:
     # Types only: the first frame is drawn before pydantic (gate_tui.models) is loaded.
@@ -41,6 +41,8 @@ _FONT = {
     "S": ("█▀", "▄█"),
     " ": ("  ", "  "),
 }
+PICKER_CODES = frozenset({DIFFERENT_STATES, SEVERAL_CANDIDATES})
+"""Warnings the candidate picker says itself (left out of the warnings list when it is shown)."""
 OK_STYLE = "bold $text-success"
 BAD_STYLE = "bold $text-error"
 WARN_STYLE = "bold $text-warning"
@@ -273,20 +275,24 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
     return rows
 
 
-def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS, config: ConfigView | None = None) -> Content:
+def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS, config: ConfigView | None = None, picker: Sequence[Content] = ()) -> Content:
     """What applying a reply would do: decision after (with every required gate still
-    outstanding, given the ``config``), repairs, changes, or the errors."""
-    rows = _preview_ok(result, config) if result.ok else _preview_failed(result)
+    outstanding, given the ``config``), repairs, changes, or the errors. ``picker`` (the
+    reply's candidate objects, :mod:`gate_tui.tui.candidates_view`) comes right after the
+    verdict and then says the several-objects warnings itself."""
+    skip = PICKER_CODES if picker else frozenset()
+    rows = _preview_ok(result, config, skip) if result.ok else _preview_failed(result, skip)
+    rows[1:1] = picker
     rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
     return lines(rows)
 
 
-def _preview_notes(result: ParseResult) -> list[Content]:
+def _preview_notes(result: ParseResult, skip: frozenset[str] = frozenset()) -> list[Content]:
     rows: list[Content] = []
     if result.repairs:
         rows.append(plain(f"Repairs the parser applied ({len(result.repairs)}):", "bold"))
         rows.extend(repair_rows(result.repairs))
-    warned = warning_rows(result.warnings)
+    warned = warning_rows(w for w in result.warnings if w.code not in skip)
     if warned:
         rows.append(plain("Warnings:", "bold"))
         rows.extend(warned)
@@ -305,7 +311,7 @@ def outstanding_rows(config: ConfigView, gates: Mapping[str, ValueView]) -> list
     return [plain(f"Required gates still outstanding ({still.count}):", "bold"), *rows]
 
 
-def _preview_ok(result: ParseResult, config: ConfigView | None = None) -> list[Content]:
+def _preview_ok(result: ParseResult, config: ConfigView | None = None, skip: frozenset[str] = frozenset()) -> list[Content]:
     decision = result.decision
     assert decision is not None
     style = OK_STYLE if decision.pass_ else BAD_STYLE
@@ -315,7 +321,7 @@ def _preview_ok(result: ParseResult, config: ConfigView | None = None) -> list[C
     overruled = overrule_line(result.claimed_status, decision)
     if overruled is not None:
         rows.append(overruled)
-    rows.extend(_preview_notes(result))
+    rows.extend(_preview_notes(result, skip))
     changes = field_changes(result.diff)
     rows.append(plain(f"Fields that would change ({len(changes)}):" if changes else "No field would change.", "bold"))
     rows.extend(change_row(change) for change in changes)
@@ -325,14 +331,14 @@ def _preview_ok(result: ParseResult, config: ConfigView | None = None) -> list[C
     return rows
 
 
-def _preview_failed(result: ParseResult) -> list[Content]:
+def _preview_failed(result: ParseResult, skip: frozenset[str] = frozenset()) -> list[Content]:
     count = len(result.errors)
     rows = [line((f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE), (" — the state would not change", DIM))]
     rows.extend(error_rows(result.errors))
     if result.recovered is not None:
         rows.append(plain("What the parser could read (not applied):", "bold"))
         rows.extend(recovered_rows(result.recovered))
-    return rows + _preview_notes(result)
+    return rows + _preview_notes(result, skip)
 
 
 def recovered_rows(value: dict[str, Any], limit: int = 16) -> list[Content]:

@@ -37,12 +37,10 @@ from gate_tui.tui.gate_files import GateFiles
 from gate_tui.tui.live_edit import LiveEdit
 from gate_tui.tui.navigation import Navigation
 from gate_tui.tui.render import (
-    DIM,
     overrule_line,
 )
 from gate_tui.tui.reply_commands import ReplyCommands
-from gate_tui.tui.session_words import display_path
-from gate_tui.tui.text import line, visible
+from gate_tui.tui.text import visible
 from gate_tui.tui.timeline_commands import TimelineCommands
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import GateEditor, SummaryEditor
@@ -187,16 +185,6 @@ class GateScreen(Screen[None]):
 
     # ---------------------------------------------------------------- session
 
-    def show_start(self) -> None:
-        """The first frame without a session: the empty state and its decision."""
-        decision = decision_parts(self.config, {})
-        start = decision.next_gate or self.config.gate_order[0]
-        self.gate_list.select_key(start)
-        self.gate_editor.load(start, NO_VALUE)
-        self.app.sub_title = visible(display_path(self.app.config_path), one_line=True)  # type: ignore[attr-defined]
-        # Said, because a resumed session or a --state file may well decide otherwise.
-        self.show_view({}, decision, [line(("… opening the session", DIM))])
-
     def attach(self, session: Session, gate_config: GateConfig) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
@@ -261,11 +249,6 @@ class GateScreen(Screen[None]):
         if event.pane.is_attached and self.session is not None:
             event.pane.show(self.session.timeline)
 
-    def on_reply_pane_ready(self, event: ReplyPane.Ready) -> None:
-        if event.pane.is_attached and not self.app.blink:  # type: ignore[attr-defined]
-            for widget in event.pane.query("TextArea"):
-                widget.cursor_blink = False  # type: ignore[attr-defined]
-
     # ------------------------------------------------------------- user edits
 
     def on_gate_form_edited(self, event: GateForm.Edited) -> None:
@@ -310,6 +293,9 @@ class GateScreen(Screen[None]):
 
     def action_apply_reply(self) -> None:
         self.replies.apply()
+
+    def action_next_candidate(self) -> None:
+        self.replies.next_candidate()
 
     def action_clear_reply(self) -> None:
         pane = self.reply()
@@ -368,6 +354,9 @@ class GateScreen(Screen[None]):
             return True if self.controller.can_undo else None
         if action == "redo_transition":
             return True if self.controller.can_redo else None
+        if action == "next_candidate":  # in the footer only while a reply holds a choice
+            result = self.replies.preview_result
+            return result is not None and len(result.candidates) > 1
         return True
 
     # ------------------------------------------------------ help, files, quit
