@@ -31,6 +31,12 @@ def gate_complete(gate: GateView, value: ValueView | None) -> bool:
     return value is not None and answered(gate, value.raw, value.classified)
 
 
+def gate_blocked(gate: GateView, value: ValueView | None) -> bool:
+    """Whether a *required* gate is classified as one of its blocking categories (an
+    optional gate never blocks): complete, yet it keeps the decision at NO PASS."""
+    return gate.required and value is not None and value.classified is not None and value.classified in (gate.blocking_categories or ())
+
+
 def decision_dict(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The decision for JSON-shaped gate values, as a ``GateDecision``-shaped dict.
 
@@ -112,8 +118,8 @@ def outstanding(config: ConfigView, gates: Mapping[str, ValueView]) -> Outstandi
         value = gates.get(key)
         if not gate_complete(gate, value):
             missing.append(key)
-        elif value is not None and value.classified is not None and value.classified in (gate.blocking_categories or ()):
-            blocked.append((key, value.classified))
+        elif gate_blocked(gate, value):
+            blocked.append((key, value.classified))  # type: ignore[union-attr]
     return Outstanding(tuple(missing), tuple(blocked))
 
 

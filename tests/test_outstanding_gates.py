@@ -67,3 +67,22 @@ async def test_the_preview_lists_them_all() -> None:
         text = screen_text(app)
         assert "missing 2_use_case, 3_success_metric" in text
         assert "blocked 1_data_availability (unavailable), 4_data_privacy" in text and "(not_approved)" in text
+
+
+async def test_a_blocked_required_gate_has_its_own_mark_in_the_list_and_the_detail_pane() -> None:
+    """#18 item 5: never a green ✓ / "complete" for a gate the banner says blocks."""
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+        app.post_message(events.Paste(reply_text()))
+        await wait_for(pilot, lambda: "If applied" in screen_text(app), message="the preview")
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="applied")
+        app.gate_screen.select_gate("4_data_privacy")
+        await wait_for(pilot, lambda: "⊘ blocked (not_approved)" in screen_text(app), message="the detail pane's mark")
+        rows = {row.split("*")[1].split()[0]: row for row in screen_text(app).splitlines() if "* " in row and "_" in row}
+        assert "⊘ * 4_data_privacy" in rows["4_data_privacy"] and "⊘ * 1_data_availability" in rows["1_data_availability"]
+        assert "✗ * 2_use_case" in rows["2_use_case"]
+        assert "complete" not in screen_text(app).split("4_data_privacy  Data privacy")[-1].splitlines()[1]

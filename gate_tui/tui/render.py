@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.content import Content
 
-from gate_tui.decision import gate_complete, outstanding
+from gate_tui.decision import gate_blocked, gate_complete, outstanding
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.text import line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import DIFFERENT_STATES, SEVERAL_CANDIDATES, shown_elsewhere
@@ -47,6 +47,8 @@ OK_STYLE = "bold $text-success"
 BAD_STYLE = "bold $text-error"
 WARN_STYLE = "bold $text-warning"
 DIM = "dim"
+BLOCKED_MARK = ("⊘", "$text-error")
+"""A blocked required gate (one cell wide, so the list's columns stay aligned)."""
 
 
 def verdict(decision: DecisionView | None) -> str:
@@ -116,10 +118,14 @@ def decision_details(config: ConfigView, decision: DecisionView, extra: Sequence
 
 
 def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool) -> Content:
-    """One row of the gate list: next marker, complete mark, required mark, key and label."""
+    """One row of the gate list: next marker, complete mark (⊘ for a blocked required gate:
+    answered, yet it keeps the decision at NO PASS), required mark, key and label."""
     gate = config.gates[key]
     done = gate_complete(gate, value)
-    mark = ("✓", "$text-success") if done else (("✗", "$text-error") if gate.required else ("–", DIM))
+    if gate_blocked(gate, value):
+        mark = BLOCKED_MARK
+    else:
+        mark = ("✓", "$text-success") if done else (("✗", "$text-error") if gate.required else ("–", DIM))
     pointer = ("▶", WARN_STYLE) if is_next else (" ", "")
     required = ("*", "bold") if gate.required else (" ", "")
     label = (f"  {gate.label}", DIM) if gate.label else ("", "")
