@@ -198,6 +198,7 @@ class GateScreen(Screen[None]):
             history.table.clear()
         self.app.sub_title = session_title(self.app.config_path, session)  # type: ignore[attr-defined]
         self.query_one(NoticeBar).show(session, self._notices)
+        self.call_after_refresh(self.decision_panel.keep_clear)  # the bar above it may have come or gone
         start = session.decision.next_gate or self.config.gate_order[0]
         self.gate_list.select_key(start)
         self.gate_editor.load(start, gate_value(session.state, start))
@@ -244,6 +245,7 @@ class GateScreen(Screen[None]):
         if fresh:
             self.app.sub_title = session_title(self.app.config_path, self.session)  # type: ignore[attr-defined]
             self.query_one(NoticeBar).show(self.session, self._notices)
+            self.call_after_refresh(self.decision_panel.keep_clear)
 
     def on_history_pane_ready(self, event: HistoryPane.Ready) -> None:
         if event.pane.is_attached and self.session is not None:

@@ -3,6 +3,10 @@
 The verdict is always a word (never colour alone) and always one the parser or the
 session produced; this widget only shows it. Extra lines carry the "model claimed …
 overruled" notice and the live-edit marker.
+
+Nothing ever covers the verdict and its reason: the screen's toasts (docked at the top,
+``styles.tcss``) start right under this panel, wherever it ends (:meth:`keep_clear`,
+after every resize and every change of the lines above or in it).
 """
 
 from __future__ import annotations
@@ -10,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
+from textual.widgets._toast import ToastRack
 
 from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import big_word, decision_details, verdict
@@ -42,4 +48,18 @@ class DecisionPanel(Horizontal):
         if set_content(word, big_word(self.word)):
             word.set_class(decision.pass_, "-pass")
             word.set_class(not decision.pass_, "-no-pass")
-        set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra, hints_of(self.app)))
+        if set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra, hints_of(self.app))):
+            self.call_after_refresh(self.keep_clear)  # a line more or less moves the panel's bottom
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.keep_clear)
+
+    def keep_clear(self) -> None:
+        """Start the toasts under the panel (its bottom border included)."""
+        racks = self.screen.query(ToastRack)
+        if not racks or not self.is_attached:
+            return
+        top = self.region.bottom
+        rack = racks.first()
+        if rack.styles.margin.top != top:
+            rack.styles.margin = (top, 0, 0, 0)
