@@ -64,11 +64,13 @@ class KeyTable(NamedTuple):
 
     actions: tuple[KeyAction, ...]
     prefix: str = ""
+    quit_first: bool = True
 
     def bindings(self) -> list[Binding]:
-        """The ``BINDINGS`` of the table's screen (or widget), each with its id. Quit comes
-        first, where the footer has always shown it (Textual's own app binding put it there)."""
-        ordered = sorted(self.actions, key=lambda a: a.id != "quit")
+        """The ``BINDINGS`` of the table's screen (or widget), each with its id, in table
+        order; with ``quit_first``, Quit comes first, where the gate editor's footer has always
+        shown it (Textual's own app binding put it there)."""
+        ordered = sorted(self.actions, key=lambda a: a.id != "quit") if self.quit_first else list(self.actions)
         return [
             Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=f"{self.prefix}{a.id}", tooltip=a.help)
             for a in ordered

@@ -105,16 +105,38 @@ def overrule_line(claimed: StatusInfo | None, decision: DecisionView | None) -> 
     return None
 
 
-def decision_details(config: ConfigView, decision: DecisionView, extra: Sequence[Content] = (), keys: KeyHints = DEFAULT_HINTS) -> Content:
+def decision_details(
+    config: ConfigView, decision: DecisionView, extra: Sequence[Content] = (), keys: KeyHints = DEFAULT_HINTS, width: int | None = None
+) -> Content:
     """The text beside the big word: verdict, reason, next gate (and the key that jumps
-    there) and its question."""
+    there) and its question. Given the ``width`` it has, the first two lines shorten their
+    words before the gate key is ever cut: ``NO PASS · required gate 1_data_availability
+    is missing`` becomes ``1_data_availability missing`` (the big word says NO PASS)."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
-    rows = [line((verdict(decision), style), (" · ", DIM), reason_text(decision))]
+    rows = [fitting(width, [
+        line((verdict(decision), style), (" · ", DIM), reason_text(decision)),
+        line((verdict(decision), style), (" · ", DIM), short_reason(decision)),
+        line((short_reason(decision), style)),
+    ])]
     if decision.next_gate is not None and decision.next_gate in config.gates:
-        rows.append(line(("Next ▶ ", DIM), (gate_title(config, decision.next_gate), "bold"), (f"  {keys['next_gate']}", DIM)))
+        key, jump = decision.next_gate, keys["next_gate"]
+        next_row = fitting(width, [
+            line(("Next ▶ ", DIM), (gate_title(config, key), "bold"), (f"  {jump}", DIM)),
+            line(("Next ▶ ", DIM), (key, "bold"), (f"  {jump}", DIM)),
+            line(("▶ ", DIM), (key, "bold"), (f" {jump}", DIM)),
+            line(("▶ ", DIM), (key, "bold")),
+        ])
+        rows.append(next_row)
         rows.append(plain(decision.next_question or config.gates[decision.next_gate].question, "italic"))
     rows.extend(extra)
     return lines(rows)
+
+
+def fitting(width: int | None, choices: list[Content]) -> Content:
+    """The first of ``choices`` (longest first) that fits ``width``; the last one otherwise."""
+    if width is None:
+        return choices[0]
+    return next((choice for choice in choices if choice.cell_length <= width), choices[-1])
 
 
 def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool) -> Content:

@@ -74,12 +74,12 @@ class ContractScreen(Screen[None]):
                 yield Static(id="contract-decision")
         with Vertical(id="edit-bar"):
             yield Static(id="edit-hint")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._start()
         self.query_one(ReplyPane).border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
-        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON"
+        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON · {hint('remove_node').capitalize()} remove"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink

@@ -36,6 +36,7 @@ class DecisionPanel(Horizontal):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.config = config
         self.word = ""
+        self._shown: tuple[DecisionView, Sequence[Content]] | None = None  # redrawn for a new width
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision-word")
@@ -48,11 +49,22 @@ class DecisionPanel(Horizontal):
         if set_content(word, big_word(self.word)):
             word.set_class(decision.pass_, "-pass")
             word.set_class(not decision.pass_, "-no-pass")
-        if set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra, hints_of(self.app))):
+        self._shown = (decision, extra)
+        details = self.query_one("#decision-details", Static)
+        width = details.content_size.width or None  # None before the first layout: full words
+        if width is None:
+            self.call_after_refresh(self._fit)  # once laid out, fit the words to the width
+        if set_content(details, decision_details(self.config, decision, extra, hints_of(self.app), width)):
             self.call_after_refresh(self.keep_clear)  # a line more or less moves the panel's bottom
 
     def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)  # the words that fit the new width
         self.call_after_refresh(self.keep_clear)
+
+    def _fit(self) -> None:
+        details = self.query("#decision-details")
+        if self._shown is not None and details and details.first().content_size.width:
+            self.show(*self._shown)
 
     def keep_clear(self) -> None:
         """Start the toasts under the panel (its bottom border included)."""
