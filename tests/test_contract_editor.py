@@ -319,3 +319,19 @@ async def test_quitting_a_journaled_contract_session_asks_nothing(game, tmp_path
         await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, message="quit at once")
+
+
+async def test_the_preview_names_the_allowed_values_as_check_does(game) -> None:
+    """#18 item 8: one wording for an invalid value, in ``check`` and in the preview."""
+    from gate_tui.cli.contract_check import describe_error
+    from gate_tui.contracts.checking import check_contract
+
+    reply = (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8")
+    expected = next(describe_error(e) for e in check_contract(reply, game).errors if e.path == "/npcResponses/0/emotion")
+    assert 'expected one of "neutral", "happy"' in expected
+    app = ContractApp(game, journal=False, blink=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.post_message(events.Paste(reply))
+        await wait_for(pilot, lambda: "Preview:" in screen_text(app), message="preview shown")
+        shown = str(app.query_one("#preview").content)
+        assert expected.split(": ", 1)[1].rsplit(" [", 1)[0] in shown  # the message and what was expected, as check says
