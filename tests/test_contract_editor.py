@@ -335,3 +335,28 @@ async def test_the_preview_names_the_allowed_values_as_check_does(game) -> None:
         await wait_for(pilot, lambda: "Preview:" in screen_text(app), message="preview shown")
         shown = str(app.query_one("#preview").content)
         assert expected.split(": ", 1)[1].rsplit(" [", 1)[0] in shown  # the message and what was expected, as check says
+
+
+async def test_exporting_an_invalid_value_says_so_and_asks(game, tmp_path: Path) -> None:
+    """#18 item 9: Ctrl+E on an INVALID value warns in the prompt (Enter exports anyway,
+    Esc cancels); a valid value is exported without the warning."""
+    app = ContractApp(game, journal=False, blink=False)
+    target = tmp_path / "value.json"
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        assert app.editor.result is not None and not app.editor.result.ok
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: "This value is INVALID (6 errors)" in screen_text(app), message="the warning in the prompt")
+        assert "Export the INVALID value JSON to" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.focused is None or app.focused.id != "path-input", message="cancelled")
+        assert not target.exists()
+        await pilot.press("ctrl+e")
+        await answer_path(pilot, app, target)
+        await wait_for(pilot, target.exists, message="exported anyway")
+        await wait_for(pilot, lambda: "INVALID value written to" in screen_text(app), message="the toast says what was written")
+        await paste_and_apply(pilot, app, game.sample_path("good").read_text(encoding="utf-8"))
+        assert app.editor.result is not None and app.editor.result.ok
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input", message="the prompt")
+        assert app.screen.title_text == "Export value JSON to" and not app.screen.query("#path-warning")
