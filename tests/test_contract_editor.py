@@ -360,3 +360,23 @@ async def test_exporting_an_invalid_value_says_so_and_asks(game, tmp_path: Path)
         await pilot.press("ctrl+e")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input", message="the prompt")
         assert app.screen.title_text == "Export value JSON to" and not app.screen.query("#path-warning")
+
+
+async def test_typing_letters_in_an_enum_list_jumps_as_in_the_gate_editor(game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#18 item 15: the same type-ahead as the gate editor's Classified menu."""
+    from gate_tui.tui.widgets import type_ahead
+
+    monkeypatch.setattr(type_ahead, "TYPE_AHEAD_SECONDS", 60.0)  # a slow machine must not reset the search
+    app = ContractApp(game, journal=False, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await select_node(pilot, app, "/npcResponses/0/emotion")
+        await pilot.press("enter")
+        choices = app.query_one("#edit-choices", OptionList)
+        await wait_for(pilot, lambda: choices.has_focus, message="the enum list")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: choices.highlighted == 2, message='"s" finds "sad"')
+        await pilot.press("u")
+        await wait_for(pilot, lambda: choices.highlighted == 5, message='"su" finds "surprised"')
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.editor.value["npcResponses"][0]["emotion"] == "surprised", message="set")

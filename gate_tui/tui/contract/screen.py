@@ -35,6 +35,7 @@ from gate_tui.tui.contract.tree import ValueTree
 from gate_tui.tui.contract.views import current_errors, decision, preview
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.reply_pane import ReplyPane
+from gate_tui.tui.widgets.type_ahead import TypeAheadList
 
 LONG_TEXT = 60
 """Text longer than this (or with a line break) is edited in a text area, not a one-line input."""
@@ -200,7 +201,7 @@ class ContractScreen(Screen[None]):
         self.query_one("#edit-hint", Static).update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
         if choices:
             options = [Option(plain(json.dumps(choice, ensure_ascii=False)), id=str(index)) for index, choice in enumerate(choices)]
-            widget: Any = OptionList(*options, id="edit-choices", markup=False)
+            widget: Any = TypeAheadList(*options, id="edit-choices", markup=False)  # letters jump, as in the gate editor
             if current in choices:
                 widget.highlighted = choices.index(current)
         elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):
