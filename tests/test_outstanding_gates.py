@@ -86,3 +86,24 @@ async def test_a_blocked_required_gate_has_its_own_mark_in_the_list_and_the_deta
         assert "⊘ * 4_data_privacy" in rows["4_data_privacy"] and "⊘ * 1_data_availability" in rows["1_data_availability"]
         assert "✗ * 2_use_case" in rows["2_use_case"]
         assert "complete" not in screen_text(app).split("4_data_privacy  Data privacy")[-1].splitlines()[1]
+
+
+async def test_a_reply_that_clears_typed_answers_says_so_first() -> None:
+    """#18 item 11: "this reply clears 1 answer you typed (2_use_case)", above the changes."""
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.gate_screen.select_gate("2_use_case")
+        app.gate_screen.focus_gate_field()
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="the Raw field")
+        await pilot.press(*"Rank tickets", "enter")
+        await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="the answer recorded")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+        app.post_message(events.Paste(reply_text()))  # 2_use_case: raw null
+        await wait_for(pilot, lambda: "This reply clears 1 answer you typed (2_use_case)" in screen_text(app), message="the warning")
+        text = screen_text(app)
+        assert text.index("This reply clears") < text.index("Fields that would change")
+        await pilot.press("ctrl+l")
+        app.post_message(events.Paste(reply_text().replace('"2_use_case": {"raw": null', '"2_use_case": {"raw": "Rank tickets"')))
+        await wait_for(pilot, lambda: "If applied" in screen_text(app) and "This reply clears" not in screen_text(app), message="no warning when it keeps the answer")

@@ -138,6 +138,20 @@ class EditController:
             return ReplyOutcome("error", result, error=error)
         return ReplyOutcome("accepted", result, transition)
 
+    def cleared_typed_answers(self, result: ParseResult) -> list[str]:
+        """The answers the user typed that applying ``result`` would empty, as field paths
+        (``gates.2_use_case.raw``): a field whose value the newest change to it came from a
+        user edit, and that the reply sets to nothing."""
+        if result.diff is None:
+            return []
+        cleared = [c["path"] for c in result.diff.changes if c["after"] in (None, "") and c["before"] not in (None, "") and not c["path"].startswith("status.")]
+        typed = []
+        for path in cleared:
+            last = next((t for t in reversed(self.session.timeline) if any(c["path"] == path for c in t.diff.changes)), None)
+            if last is not None and last.kind == "edit" and last.actor == "user":
+                typed.append(path)
+        return typed
+
     # ---------------------------------------------------------------- override
 
     def override(self, choice: str) -> Commit:

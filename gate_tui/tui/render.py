@@ -303,14 +303,16 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
     return rows
 
 
-def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS, config: ConfigView | None = None, picker: Sequence[Content] = ()) -> Content:
+def preview(
+    result: ParseResult, keys: KeyHints = DEFAULT_HINTS, config: ConfigView | None = None, picker: Sequence[Content] = (), notes: Sequence[Content] = ()
+) -> Content:
     """What applying a reply would do: decision after (with every required gate still
     outstanding, given the ``config``), repairs, changes, or the errors. ``picker`` (the
     reply's candidate objects, :mod:`gate_tui.tui.candidates_view`) comes right after the
     verdict and then says the several-objects warnings itself."""
     skip = PICKER_CODES if picker else frozenset()
     rows = _preview_ok(result, config, skip) if result.ok else _preview_failed(result, skip)
-    rows[1:1] = picker
+    rows[1:1] = [*notes, *picker]  # ``notes``: what the reviewer must see first (answers the reply clears)
     rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
     return lines(rows)
 

@@ -11,15 +11,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.content import Content
+
 from gate_tui.tui.candidates_view import candidate_rows, next_candidate
-from gate_tui.tui.render import overrule_line, preview, verdict
-from gate_tui.tui.text import visible
+from gate_tui.tui.render import WARN_STYLE, overrule_line, preview, verdict
+from gate_tui.tui.text import line, visible
 
 if TYPE_CHECKING:
-    from textual.content import Content
-
     from gate_tui.models import ParseResult
     from gate_tui.tui.screens.editor import GateScreen
+
+
+def cleared_rows(paths: list[str]) -> list[Content]:
+    """``⚠ This reply clears 1 answer you typed (2_use_case)``: loud, before the changes."""
+    if not paths:
+        return []
+    count = len(paths)
+    names = ", ".join(path.removeprefix("gates.").removesuffix(".raw").removesuffix(".classified") for path in paths)
+    return [line(("⚠ This reply clears ", WARN_STYLE), (f"{count} answer{'s' * (count != 1)} you typed", WARN_STYLE), (f" ({names})", "bold"))]
 
 
 class ReplyCommands:
@@ -48,7 +57,8 @@ class ReplyCommands:
 
     def _shown(self, result: ParseResult) -> Content:
         keys = self.screen.key_hints
-        return preview(result, keys, self.screen.config, candidate_rows(result, keys["next_candidate"]))
+        notes = cleared_rows(self.screen.controller.cleared_typed_answers(result)) if result.ok else []
+        return preview(result, keys, self.screen.config, candidate_rows(result, keys["next_candidate"]), notes)
 
     def next_candidate(self) -> None:
         """Use the reply's next JSON object (the preview lists them)."""
