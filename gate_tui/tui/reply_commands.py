@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from gate_tui.tui.candidates_view import candidate_rows, next_candidate
-from gate_tui.tui.render import WARN_STYLE, overrule_line, preview, verdict
+from gate_tui.tui.render import WARN_STYLE, overrule_line, verdict
+from gate_tui.tui.reply_preview import preview
 from gate_tui.tui.text import line, visible
 
 if TYPE_CHECKING:
