@@ -1,5 +1,6 @@
-"""#18 item 6: toasts never cover the verdict and its reason (they start under the
-decision panel, wherever it ends), after an apply, at any size."""
+"""#18 item 6: toasts never cover the verdict and its reason (they start on the row under
+the reason, right of the big word), after an apply, at any size; and, as before, never the
+panes below (tests/test_tui_small.py)."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ async def test_a_toast_after_apply_leaves_the_decision_in_view(size: tuple[int, 
         await wait_for(pilot, toast_shown, message="the toast")
         panel = app.gate_screen.decision_panel.region
         rows = seen[0].splitlines()
-        reason = next(row for row in rows if "NO PASS ·" in row)
-        assert "Reply applied" not in reason and "▌" not in reason
-        assert "Reply applied" not in "".join(rows[: panel.bottom])
-        assert "Reply applied" in "".join(rows[panel.bottom :])
+        reason = rows[panel.y]
+        assert "missing" in reason and "Reply applied" not in reason and "▌" not in reason
+        word = app.query_one("#decision-word").region
+        assert all(not toast.region.overlaps(word) and toast.region.y > panel.y for toast in app.screen.query(Toast))
+        assert "Reply applied" in "".join(rows[panel.y + 1 :])
         assert len(before) == len(rows)

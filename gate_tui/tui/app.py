@@ -187,6 +187,8 @@ class GateApp(App[int], inherit_bindings=False):
         if title and not markup:  # markup text is Textual's own: left as it is
             message, title = f"{title} · {message}", ""
         self.clear_notifications()
+        for holder in self.screen.query("ToastHolder"):  # Textual leaves each emptied holder in place: the new toast would stack under it
+            holder.remove()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     async def action_quit(self) -> None:

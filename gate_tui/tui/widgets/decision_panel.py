@@ -4,9 +4,11 @@ The verdict is always a word (never colour alone) and always one the parser or t
 session produced; this widget only shows it. Extra lines carry the "model claimed …
 overruled" notice and the live-edit marker.
 
-Nothing ever covers the verdict and its reason: the screen's toasts (docked at the top,
-``styles.tcss``) start right under this panel, wherever it ends (:meth:`keep_clear`,
-after every resize and every change of the lines above or in it).
+Nothing ever covers the verdict and its reason: the screen's toasts (docked at the top
+right, ``styles.tcss``, clear of the big word on the left) start on the row under the
+reason, wherever the panel is (:meth:`keep_clear`, after every resize and every change of
+the lines above or in it) — over the next gate's lines for a few seconds, never over the
+panes below.
 """
 
 from __future__ import annotations
@@ -67,11 +69,11 @@ class DecisionPanel(Horizontal):
             self.show(*self._shown)
 
     def keep_clear(self) -> None:
-        """Start the toasts under the panel (its bottom border included)."""
+        """Start the toasts on the row under the verdict and its reason."""
         racks = self.screen.query(ToastRack)
         if not racks or not self.is_attached:
             return
-        top = self.region.bottom
+        top = self.region.y + 1
         rack = racks.first()
         if rack.styles.margin.top != top:
             rack.styles.margin = (top, 0, 0, 0)
