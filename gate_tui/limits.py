@@ -14,6 +14,3 @@ never a ``RecursionError``)."""
 
 DEFAULT_MAX_CHARS = 4 * 1024 * 1024
 """The longest reply the parser reads (``GateJsonParser(max_chars=…)`` changes it)."""
-
-MAX_CONTRACT_BYTES = 1024 * 1024
-"""The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
