@@ -52,7 +52,7 @@ from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
-from gate_tui.safe_text import json_visible_bytes
+from gate_tui.safe_text import json_visible_bytes, visible
 
 IN_FLIGHT_PER_JOB = 3
 
@@ -61,7 +61,24 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+class _RepeatedKey(ValueError):
+    """A line's object gives a key twice: JSON decoders keep the last silently."""
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return value
+
+
+# A line is one record written by a program: a repeated key there ("reply" twice) is an
+# error for the line, never last-wins (which reply was meant is unknowable).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_members)
 
 
 @dataclass
@@ -155,6 +172,9 @@ class LineChecker:
                 stats.blank += 1
                 return None
             return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})", stats)
+        except _RepeatedKey as exc:
+            message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
+            return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
             return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc}", stats)
         return self._item(number, item, stats)

@@ -133,7 +133,9 @@ class _Collector:
             self.emit(_ERROR(code="extra_key", path=path, message=f"key {key_shown(key)} is not allowed here", expected=None, actual=cut_middle(str(key))))
         elif name == "type":
             expected = " or ".join(str(t) for t in _listed(getattr(kind, "types", None)))
-            actual = _TYPE_NAMES.get(type(error.instance), type(error.instance).__name__)
+            # The validator's copy of the instance is JSON as it sees it: a value it cannot
+            # represent (an infinity) arrives as null. Name the type of the real value.
+            actual = _type_name(_instance(self.value, where, error.instance))
             self.emit(_ERROR(code="invalid_type", path=path, message=f"expected {expected}, got {actual}", expected=expected or None, actual=actual))
         elif name == "enum":
             expected = f"one of {options_shown(_listed(getattr(kind, 'options', None)))}"
@@ -178,6 +180,25 @@ class _Collector:
         if more:
             details += f"; and {plural(more, 'more failure')}"
         return _ERROR(code="rule_failed", path=pointer(common), message=f"rule broken: {cut_middle(name, 200)}", expected=cut_middle(name, 200), actual=cut_middle(details, 300))
+
+
+def _instance(value: Any, where: list[Any], fallback: Any) -> Any:
+    """The node of ``value`` at the instance path ``where`` (``fallback`` if it is not there)."""
+    node = value
+    for part in where:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return fallback
+    return node
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, float) and value - value != 0.0:
+        return f"{value!r} (not a JSON number)"
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def _rule_of(schema_path: list[Any], instance_path: list[Any]) -> tuple[Any, ...] | None:
