@@ -223,9 +223,10 @@ async def test_raw_answers_wrap_and_keep_pasted_lines() -> None:
     app = make_app()
     answer = "Two years of labelled tickets in the warehouse, refreshed nightly by the data team"
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.gate_screen.EDIT_COMMIT_DELAY = 60.0  # a loaded machine's pause mid-typing must not record half an answer
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
-        await pilot.press(*answer)
+        await pilot.press(*answer, "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == answer, message="the typed answer recorded")
         shown = screen_text(app)
         assert "Two years" in shown and "data team" in shown, "a long answer wraps in the field instead of scrolling sideways"
