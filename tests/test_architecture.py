@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading", "gate_tui.contracts.checking"]
+HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading", "gate_tui.contracts.checking", "gate_tui.model.asking", "gate_tui.model.client", "gate_tui.cli.commands.ask"]
 
 
 def test_headless_core_imports_without_textual() -> None:
@@ -30,14 +30,15 @@ def test_only_the_ui_package_imports_textual() -> None:
 
 
 # Which layer may import which: a package of gate_tui may import only the names listed.
-LOWER = {"models", "views", "limits", "decision", "exit_codes", "safe_text", "json_text", "safe_read", "atomic", "warning_codes", "__init__"}
+LOWER = {"models", "views", "limits", "decision", "decision_rules", "exit_codes", "safe_text", "json_text", "safe_read", "atomic", "warning_codes", "__init__"}
 ALLOWED = {
     "parsing": LOWER | {"parsing"},
     "config": LOWER | {"config", "parsing"},
     "session": LOWER | {"session", "parsing", "config"},
     "contracts": LOWER | {"contracts", "parsing", "config"},
-    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts"},
-    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts"},
+    "model": LOWER | {"model", "parsing", "config", "session", "contracts"},
+    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts", "model"},
+    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts", "model"},
 }
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
 

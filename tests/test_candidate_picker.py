@@ -1,5 +1,5 @@
 """#18 item 3: a reply holding a draft and a correction shows both candidates in the
-preview (position, valid or not, which one is used), the warning stands out, F8 switches
+preview (position, valid or not, which one is used), the warning stands out, F9 switches
 to the next one and Ctrl+J applies the one chosen."""
 
 from __future__ import annotations
@@ -30,21 +30,21 @@ async def paste(pilot: Any, app: GateApp, text: str) -> None:
     await wait_for(pilot, lambda: "If applied" in screen_text(app), message="the preview")
 
 
-async def test_f8_picks_the_correction_and_ctrl_j_applies_it() -> None:
+async def test_f9_picks_the_correction_and_ctrl_j_applies_it() -> None:
     app = editor()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, sample_reply(SELF_CORRECTING))
         await wait_for(pilot, lambda: "▶ #1 at 3:1  valid (used)" in screen_text(app), message="the picker")
         text = screen_text(app)
         assert "⚠ This reply holds different states" in text and "#2 at 7:1  valid" in text
-        assert "If applied: PASS" in text and "F8 uses the next one." in text
-        await wait_for(pilot, lambda: "f8 Object" in screen_text(app), message="the footer names the key while there is a choice")
-        await pilot.press("f8")
+        assert "If applied: PASS" in text and "F9 uses the next one." in text
+        await wait_for(pilot, lambda: "f9 Object" in screen_text(app), message="the footer names the key while there is a choice")
+        await pilot.press("f9")
         await wait_for(pilot, lambda: "▶ #2 at 7:1  valid (used)" in screen_text(app), message="the correction picked")
         assert "If applied: NO PASS · 4_data_privacy blocked: not_approved" in screen_text(app)
-        await pilot.press("f8")  # round again to the draft
+        await pilot.press("f9")  # round again to the draft
         await wait_for(pilot, lambda: "▶ #1 at 3:1  valid (used)" in screen_text(app), message="back to the draft")
-        await pilot.press("f8", "ctrl+j")
+        await pilot.press("f9", "ctrl+j")
         await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="the reply applied")
         assert app.session.state.gates["4_data_privacy"].classified == "not_approved"
         assert not app.session.decision.pass_
@@ -54,19 +54,19 @@ async def test_a_changed_reply_drops_the_pick_and_one_object_offers_none() -> No
     app = editor()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, sample_reply(SELF_CORRECTING))
-        await pilot.press("f8")
+        await pilot.press("f9")
         await wait_for(pilot, lambda: "▶ #2 at 7:1" in screen_text(app), message="the correction picked")
         await pilot.press("end", "x")  # the text changed: the parser's own choice again
         await wait_for(pilot, lambda: "▶ #1 at 3:1" in screen_text(app), message="the pick dropped")
         await pilot.press("ctrl+l")
         app.post_message(events.Paste(sample_reply("ml_good.md")))
         await wait_for(pilot, lambda: "This reply holds" not in screen_text(app) and "If applied: PASS" in screen_text(app), message="a one-object reply")
-        await wait_for(pilot, lambda: "f8 Object" not in screen_text(app), message="no picker key in the footer")
+        await wait_for(pilot, lambda: "f9 Object" not in screen_text(app), message="no picker key in the footer")
 
 
 async def scene_two_candidates(pilot: Any) -> None:
     await paste_reply(pilot, sample_reply(SELF_CORRECTING))
-    await pilot.press("f8")
+    await pilot.press("f9")
     await until(pilot, lambda: "▶ #2 at 7:1" in screen_text(pilot.app))
 
 

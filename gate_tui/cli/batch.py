@@ -254,6 +254,7 @@ _WORKER: LineChecker | None = None
 def _init_worker(settings: BatchSettings) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    interrupts.default_ending_signals()
     _WORKER = make_checker(settings)
 
 
@@ -287,11 +288,13 @@ def run_batch(
         )
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
-    # The pool forks before the progress bar starts its refresh thread.
-    with _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
+    # The pool forks before the progress bar starts its refresh thread. SIGTERM / SIGHUP
+    # unwind through the pool's shutdown (no orphaned workers) and never cut a block's write.
+    with interrupts.terminable(), _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
-            write_all(sink, done[0])
+            with interrupts.deferred():
+                write_all(sink, done[0])
             stats.add(done[1])
             if bar is not None:
                 bar.records(stats.records)

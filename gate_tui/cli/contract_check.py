@@ -13,7 +13,16 @@ import json
 import sys
 from typing import IO, Any
 
-from gate_tui.cli.check import Reply, listed, readable_replies, repair_line, use_color, worst
+from gate_tui.cli.check import (
+    Reply,
+    listed,
+    readable_replies,
+    repair_line,
+    total_line,
+    use_color,
+    with_file,
+    worst,
+)
 from gate_tui.cli.contract_options import load_options
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions
@@ -61,11 +70,13 @@ def _verdict(result: ContractResult, contract: Contract, color: bool) -> str:
     return shown + (f" — {contract.verdict_field}: {verdict}" if verdict is not None else "")
 
 
-def render_json(result: ContractResult, envelope: bool = False) -> str:
+def render_json(result: ContractResult, envelope: bool = False, name: str | None = None) -> str:
     """One compact JSON line: the result, or its envelope. C1, bidi and zero-width characters
     become ``\\u`` escapes (the gate ``check`` rule, :func:`~gate_tui.safe_text.json_visible`):
     the same data for a program, nothing a terminal acts on; a lone surrogate never raises."""
     text = json_str(result.envelope()) if envelope else model_json_bytes(result).decode("utf-8")
+    if name is not None and not envelope:  # the envelope is a service's shape: kept as it is
+        text = with_file(name, text)
     return json_visible(text) + "\n"
 
 
@@ -76,10 +87,12 @@ def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelop
     for index, reply in readable_replies(sources, stdin, err, statuses):
         result = result_for(reply, contract)
         if envelope or fmt == "json":
-            out.write(render_json(result, envelope))
+            out.write(render_json(result, envelope, reply.name))
         else:
             out.write(("\n" if index else "") + render_text(reply.name, result, contract, color))
         statuses.append(EXIT_PASS if result.ok else EXIT_INVALID)
+    if fmt == "text" and not envelope and len(sources) > 1:
+        out.write("\n" + total_line(statuses, ((EXIT_PASS, "VALID"), (EXIT_INVALID, "INVALID"))))
     return worst(statuses)
 
 
@@ -118,7 +131,7 @@ def _check_jsonl(ns: Any, contract: Contract) -> int:
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))
 
 
-def contract_session_report(name: str, output: str | None) -> int | None:
+def contract_session_report(name: str, output: str | None, options: LoadOptions | None = None) -> int | None:
     """``gate-tui report`` for a contract session; None when ``name`` is not one."""
     from pathlib import Path
 
@@ -131,7 +144,7 @@ def contract_session_report(name: str, output: str | None) -> int | None:
     header = read_header(folder / JOURNAL_NAME) if folder is not None else None
     if header is None or header.get("mode") != "contract":
         return None
-    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report")
+    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report", options)
     if contract is None:
         return EXIT_USAGE
     from gate_tui.atomic import atomic_write_text

@@ -22,7 +22,7 @@ from gate_tui.session.history import History, Transition
 from gate_tui.session.journal import JournalWriter
 from gate_tui.session.lock import SessionLock
 from gate_tui.session.paths import folder_paths, remove_session_files, resolved
-from gate_tui.session.report import render_report
+from gate_tui.session.report import journal_report, render_report
 from gate_tui.session.store import (
     read_state_file,
     state_document,
@@ -104,17 +104,25 @@ class Session:
 
     # --- transitions -------------------------------------------------------------
 
-    def accept(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None) -> Transition:
-        """Make an ``ok`` parse result the current state; journaled and saved before returning."""
+    def accept(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> Transition:
+        """Make an ``ok`` parse result the current state; journaled and saved before returning.
+        ``call``: the seq of the model call whose reply this is."""
         with self._mutex:
             transition = self.history.accept(result, payload, actor)
-            self._record_transition(transition, origin)
+            self._record_transition(transition, origin, call)
             return transition
 
-    def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None) -> None:
+    def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> None:
         """Journal a payload that was refused; the state does not change."""
         with self._mutex:
-            self._journal(rec.rejected_record(self._next_seq(), result, payload, actor, origin))
+            self._journal(rec.rejected_record(self._next_seq(), result, payload, actor, origin, call))
+
+    def record_model_call(self, **fields: Any) -> int:
+        """Journal one request to a model (see :func:`records.model_call_record`); its seq."""
+        with self._mutex:
+            seq = self._next_seq()
+            self._journal(rec.model_call_record(seq, **fields))
+            return seq
 
     def undo(self) -> Transition | None:
         with self._mutex:
@@ -182,9 +190,17 @@ class Session:
                 self._event("export", what="state JSON", path=resolved(path))
             return error
 
-    def report_markdown(self) -> str:
-        """The review report of this session (see :mod:`gate_tui.session.report`)."""
-        return render_report(self.header, self.records, name=self.name, notices=self.notices)
+    def report_markdown(self, fmt: str = "markdown") -> str:
+        """The review report of this session (see :mod:`gate_tui.session.report`), in ``fmt``.
+
+        A session with a journal on disk reports from the journal, streamed: it has every
+        record (``records`` keeps only this session's rejected attempts and what happened
+        since it was opened). A session in memory reports from ``records``."""
+        if self.journal_path is not None and (self.persistent or self.read_only):
+            text = journal_report(self.journal_path, self.name, fmt, self.config, self.notices)
+            if text is not None:
+                return text
+        return render_report(self.header, self.records, name=self.name, notices=self.notices, fmt=fmt, config=self.config)
 
     def export_report(self, path: Path) -> str | None:
         """Write the review report to ``path``."""
@@ -224,9 +240,9 @@ class Session:
 
     # --- internals -----------------------------------------------------------------
 
-    def _record_transition(self, transition: Transition | None, origin: str | None = None) -> Transition | None:
+    def _record_transition(self, transition: Transition | None, origin: str | None = None, call: int | None = None) -> Transition | None:
         if transition is not None:
-            self._journal(rec.transition_record(self._next_seq(), transition, origin))
+            self._journal(rec.transition_record(self._next_seq(), transition, origin, call))
             self._write_state()
         return transition
 

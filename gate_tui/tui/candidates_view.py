@@ -3,7 +3,7 @@
 A self-correcting model writes a draft, then "Wait, corrected version:" and a second
 object. The parser reads one of them (``ParseResult.candidates`` lists them all, each with
 its position and whether it would validate); the preview shows them, marks the one used,
-and a key (``next_candidate``, F8 by default) switches to the next. When the candidates
+and a key (``next_candidate``, F9 by default) switches to the next. When the candidates
 are *different states* the line says so first, in the warning colour: the stale draft
 must not pass for a detail.
 """

@@ -80,7 +80,7 @@ class ReplyCommands:
         if pane is None:
             return
         text = pane.text_area.text
-        outcome = screen.controller.apply_reply(text, self.candidate(text))
+        outcome = screen.controller.apply_reply(text, self.candidate(text), screen.asking.call_for(text))
         if outcome.kind == "empty":
             screen.notify(f"The reply pane is empty: paste a model reply first ({screen.key_hints['focus_reply']}).", severity="warning", markup=False)
         elif outcome.kind == "rejected":

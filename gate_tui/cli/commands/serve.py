@@ -37,6 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--state", metavar="FILE", help="state file every tab opens (a second tab opens it read-only)")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -46,8 +49,9 @@ def run(ns: argparse.Namespace) -> int:
         if ns.config or ns.state:
             return usage("serve", "--contract FILE takes no CONFIG and no --state (each tab resumes the contract's own session)")
         from gate_tui.cli.contract_check import load_contract_or_report
+        from gate_tui.cli.contract_options import load_options
 
-        if load_contract_or_report(ns.contract, "gate-tui serve") is None:
+        if load_contract_or_report(ns.contract, "gate-tui serve", load_options(ns)) is None:
             return EXIT_USAGE
         config_path = Path(ns.contract)
     else:
@@ -64,7 +68,7 @@ def run(ns: argparse.Namespace) -> int:
     from gate_tui.tui.web import serve_editor
     if not is_loopback(ns.host):
         say(f"gate-tui serve: warning: listening on {ns.host}: anyone who can reach this address can open the editor and edit the state")
-    command = editor_command(config_path, Path(ns.state) if ns.state else None, contract=bool(ns.contract))
+    command = editor_command(config_path, Path(ns.state) if ns.state else None, contract=bool(ns.contract), draft=ns.draft, schemas=ns.schemas)
     url = f"http://{ns.host}:{ns.port}"
     sys.stdout.write(f"gate-tui serve: open {url} in a browser (each tab is its own editor session); Ctrl+C stops\n")
     sys.stdout.flush()
@@ -73,9 +77,14 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def editor_command(config_path: Path, state_file: Path | None, *, contract: bool = False) -> str:
-    """The shell command each browser connection runs: this Python, this config (or contract)."""
+def editor_command(config_path: Path, state_file: Path | None, *, contract: bool = False, draft: int | None = None, schemas: str | None = None) -> str:
+    """The shell command each browser connection runs: this Python, this config (or contract, read as the server read it)."""
     words = [sys.executable, "-m", "gate_tui"] + (["--contract"] if contract else []) + [str(config_path.resolve())]
+    if draft is not None:
+        from gate_tui.contracts.drafts import DRAFT_NAMES
+
+        words += ["--draft", DRAFT_NAMES[draft]]
+    words += ["--schemas", str(Path(schemas).resolve())] if schemas is not None else []
     if state_file is not None:
         words += ["--state", str(state_file.resolve())]
     return shlex.join(words)
