@@ -38,6 +38,8 @@ from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.reply_pane import ReplyPane
 from gate_tui.tui.widgets.type_ahead import TypeAheadList
 
+CRAMPED_BELOW = 80
+"""Columns below which the footer drops the palette key (app.py's CSS, "-cramped")."""
 LONG_TEXT = 60
 """Text longer than this (or with a line break) is edited in a text area, not a one-line input."""
 
@@ -77,6 +79,10 @@ class ContractScreen(AskActions, Screen[None]):
         with Vertical(id="edit-bar"):
             yield Static(id="edit-hint")
         yield Footer(compact=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Below 80 columns the palette key gives way (F1 help still names Ctrl+P).
+        self.set_class(event.size.width < CRAMPED_BELOW, "-cramped")
 
     def on_mount(self) -> None:
         self._start()
