@@ -183,9 +183,10 @@ class ChoiceMenu(ModalScreen[str | None]):
         yield menu
 
     def on_mount(self) -> None:
-        menu = self.query_one(OptionList)
+        menu = self.query_one(TypeAheadList)
         menu.highlighted = self._current
         menu.focus()
+        menu.show_typed()  # the letters that opened the menu, before any key after them
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -38,16 +38,13 @@ def typed_character(event: events.Key) -> str | None:
 
 class TypeAheadList(OptionList):
     """An :class:`OptionList` whose typed letters move the highlight (``typed``: letters
-    typed before it opened, e.g. the one that opened the gate editor's menu)."""
+    typed before it opened, e.g. the one that opened the gate editor's menu: its owner
+    calls :meth:`show_typed` once it has set the starting highlight)."""
 
     def __init__(self, *options: object, typed: str = "", **kwargs: object) -> None:
         super().__init__(*options, **kwargs)  # type: ignore[arg-type]
         self._typed = typed
         self._typed_at = time.monotonic()
-
-    def on_mount(self) -> None:
-        if self._typed:
-            self.call_after_refresh(self._show_typed)  # once the options are laid out
 
     def on_key(self, event: events.Key) -> None:
         char = typed_character(event)
@@ -58,9 +55,12 @@ class TypeAheadList(OptionList):
         now = time.monotonic()
         self._typed = (self._typed if now - self._typed_at <= TYPE_AHEAD_SECONDS else "") + char
         self._typed_at = now
-        self._show_typed()
+        self.show_typed()
 
-    def _show_typed(self) -> None:
+    def show_typed(self) -> None:
+        """Highlight the option matching what was typed so far (nothing typed: no move)."""
+        if not self._typed:
+            return
         labels = [str(self.get_option_at_index(index).prompt) for index in range(self.option_count)]
         index = option_matching(labels, self._typed)
         if index is not None:
