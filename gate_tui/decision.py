@@ -31,6 +31,12 @@ def gate_complete(gate: GateView, value: ValueView | None) -> bool:
     return value is not None and answered(gate, value.raw, value.classified)
 
 
+def gate_blocked(gate: GateView, value: ValueView | None) -> bool:
+    """Whether a *required* gate is classified as one of its blocking categories (an
+    optional gate never blocks): complete, yet it keeps the decision at NO PASS."""
+    return gate.required and value is not None and value.classified is not None and value.classified in (gate.blocking_categories or ())
+
+
 def decision_dict(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The decision for JSON-shaped gate values, as a ``GateDecision``-shaped dict.
 
@@ -82,6 +88,39 @@ def decision_parts(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -
     return DecisionParts(
         decided["pass"], decided["reason"], decided["next_gate"], decided["next_question"], decided.get("blocked_value")
     )
+
+
+class Outstanding(NamedTuple):
+    """Every required gate that keeps the decision at NO PASS, in gate order: the ones not
+    answered, and the ones classified as blocking (with that value). The decision names the
+    first of them as its next gate; these lists let one round trip fix them all."""
+
+    missing: tuple[str, ...]
+    blocked: tuple[tuple[str, str], ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.missing) + len(self.blocked)
+
+    def blocked_names(self) -> list[str]:
+        """``4_data_privacy (not_approved)``: a blocked gate as every surface names it."""
+        return [f"{key} ({value})" for key, value in self.blocked]
+
+
+def outstanding(config: ConfigView, gates: Mapping[str, ValueView]) -> Outstanding:
+    """The required gates that are missing or blocked (by the rule of :func:`decision_dict`)."""
+    missing: list[str] = []
+    blocked: list[tuple[str, str]] = []
+    for key in config.gate_order:
+        gate = config.gates[key]
+        if not gate.required:
+            continue
+        value = gates.get(key)
+        if not gate_complete(gate, value):
+            missing.append(key)
+        elif gate_blocked(gate, value):
+            blocked.append((key, value.classified))  # type: ignore[union-attr]
+    return Outstanding(tuple(missing), tuple(blocked))
 
 
 def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:

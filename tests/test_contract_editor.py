@@ -319,3 +319,64 @@ async def test_quitting_a_journaled_contract_session_asks_nothing(game, tmp_path
         await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, message="quit at once")
+
+
+async def test_the_preview_names_the_allowed_values_as_check_does(game) -> None:
+    """#18 item 8: one wording for an invalid value, in ``check`` and in the preview."""
+    from gate_tui.cli.contract_check import describe_error
+    from gate_tui.contracts.checking import check_contract
+
+    reply = (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8")
+    expected = next(describe_error(e) for e in check_contract(reply, game).errors if e.path == "/npcResponses/0/emotion")
+    assert 'expected one of "neutral", "happy"' in expected
+    app = ContractApp(game, journal=False, blink=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.post_message(events.Paste(reply))
+        await wait_for(pilot, lambda: "Preview:" in screen_text(app), message="preview shown")
+        shown = str(app.query_one("#preview").content)
+        assert expected.split(": ", 1)[1].rsplit(" [", 1)[0] in shown  # the message and what was expected, as check says
+
+
+async def test_exporting_an_invalid_value_says_so_and_asks(game, tmp_path: Path) -> None:
+    """#18 item 9: Ctrl+E on an INVALID value warns in the prompt (Enter exports anyway,
+    Esc cancels); a valid value is exported without the warning."""
+    app = ContractApp(game, journal=False, blink=False)
+    target = tmp_path / "value.json"
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        assert app.editor.result is not None and not app.editor.result.ok
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: "This value is INVALID (6 errors)" in screen_text(app), message="the warning in the prompt")
+        assert "Export the INVALID value JSON to" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.focused is None or app.focused.id != "path-input", message="cancelled")
+        assert not target.exists()
+        await pilot.press("ctrl+e")
+        await answer_path(pilot, app, target)
+        await wait_for(pilot, target.exists, message="exported anyway")
+        await wait_for(pilot, lambda: "INVALID value written to" in screen_text(app), message="the toast says what was written")
+        await paste_and_apply(pilot, app, game.sample_path("good").read_text(encoding="utf-8"))
+        assert app.editor.result is not None and app.editor.result.ok
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input", message="the prompt")
+        assert app.screen.title_text == "Export value JSON to" and not app.screen.query("#path-warning")
+
+
+async def test_typing_letters_in_an_enum_list_jumps_as_in_the_gate_editor(game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#18 item 15: the same type-ahead as the gate editor's Classified menu."""
+    from gate_tui.tui.widgets import type_ahead
+
+    monkeypatch.setattr(type_ahead, "TYPE_AHEAD_SECONDS", 60.0)  # a slow machine must not reset the search
+    app = ContractApp(game, journal=False, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await select_node(pilot, app, "/npcResponses/0/emotion")
+        await pilot.press("enter")
+        choices = app.query_one("#edit-choices", OptionList)
+        await wait_for(pilot, lambda: choices.has_focus, message="the enum list")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: choices.highlighted == 2, message='"s" finds "sad"')
+        await pilot.press("u")
+        await wait_for(pilot, lambda: choices.highlighted == 5, message='"su" finds "surprised"')
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.editor.value["npcResponses"][0]["emotion"] == "surprised", message="set")

@@ -17,7 +17,7 @@ from textual.widgets import TextArea
 from gate_tui.config.cache import open_config
 from gate_tui.config.spec import ConfigSpec
 from gate_tui.tui.app import GateApp
-from tests.tui_helpers import ML_CONFIG, screen_text, wait_for
+from tests.tui_helpers import ML_CONFIG, REPLIES, screen_text, wait_for
 
 
 class HeldBackBoot(GateApp):
@@ -112,3 +112,21 @@ async def test_a_damaged_cache_entry_stops_the_editor_with_a_message() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.return_code is not None, message="the editor to stop")
     assert app.return_code == 2
+
+
+async def test_f2_a_paste_and_ctrl_j_during_start_up_apply_the_paste_in_order() -> None:
+    """#17: the paste is kept and lands where it was sent (the reply pane F2 asked for, even
+    though that pane mounts only after the boot), and Ctrl+J after it applies it."""
+    app = HeldBackBoot(spec(), ML_CONFIG, new=True, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await while_held(lambda: app.boot_started, message="the boot to be waiting")
+        send_keys(app, "f2")
+        app.post_message(events.Paste((REPLIES / "ml_good.md").read_text(encoding="utf-8")))
+        send_keys(app, "ctrl+j")
+        await while_held(lambda: app._held is not None and len(app._held) == 3, message="F2, the paste and Ctrl+J held")
+        assert not app.query("#reply-pane"), "the reply pane is not there yet"
+        app.release()
+        await wait_for(pilot, lambda: app.session is not None and len(app.session.timeline) == 1, message="the pasted reply applied")
+        assert app.session.timeline[-1].actor == "assistant" and app.session.decision.pass_
+        assert app.focused is app.gate_screen.reply_pane.text_area and app.focused.text == ""
+        assert "The reply pane is empty" not in screen_text(app)

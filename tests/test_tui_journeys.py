@@ -258,8 +258,8 @@ async def test_help_scrolls_with_keys_at_once_and_wrapped_lines_keep_their_inden
 async def test_the_preview_shows_a_several_candidates_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     real = controller.parse
 
-    def parse_with_candidates(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str) -> Any:
-        result = real(payload, config, previous_state, actor)
+    def parse_with_candidates(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str, candidate: int | None = None) -> Any:
+        result = real(payload, config, previous_state, actor, candidate)
         if actor != "assistant":
             return result
         extra = ParseWarning(code="several_candidates", message="used the object at 3:1; 1 more at 40:1 ignored", line=3, column=1)

@@ -13,8 +13,9 @@ from textual.command import CommandList
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 
 from gate_tui.config.loading import load_config
-from gate_tui.tui.widgets import choice_field
-from gate_tui.tui.widgets.choice_field import ChoiceMenu, option_matching
+from gate_tui.tui.widgets import type_ahead
+from gate_tui.tui.widgets.choice_field import ChoiceMenu
+from gate_tui.tui.widgets.type_ahead import option_matching
 from tests.tui_helpers import (
     ML_CONFIG,
     full_state_for,
@@ -85,7 +86,7 @@ async def test_category_menu_escape_click_and_click_outside() -> None:
 
 
 async def test_typing_in_a_category_field_finds_the_category(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(choice_field, "TYPE_AHEAD_SECONDS", 60.0)  # a slow machine must not reset the search
+    monkeypatch.setattr(type_ahead, "TYPE_AHEAD_SECONDS", 60.0)  # a slow machine must not reset the search
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.press("f3")
@@ -222,9 +223,10 @@ async def test_raw_answers_wrap_and_keep_pasted_lines() -> None:
     app = make_app()
     answer = "Two years of labelled tickets in the warehouse, refreshed nightly by the data team"
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.gate_screen.EDIT_COMMIT_DELAY = 60.0  # a loaded machine's pause mid-typing must not record half an answer
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
-        await pilot.press(*answer)
+        await pilot.press(*answer, "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == answer, message="the typed answer recorded")
         shown = screen_text(app)
         assert "Two years" in shown and "data team" in shown, "a long answer wraps in the field instead of scrolling sideways"

@@ -108,7 +108,7 @@ async def test_a_notification_hides_no_timeline_row_nor_border(size: tuple[int, 
         after = rows(app)
         changed = [i for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
         workspace = app.query_one("#workspace").region
-        assert all(not workspace.y <= i < workspace.bottom for i in changed), (changed, workspace, "\n".join(after))
+        assert all(not workspace.y <= i < workspace.bottom for i in changed), (changed, workspace, "\n".join(before), "\n".join(after))
 
 
 @pytest.mark.parametrize("size", SMALL, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -198,3 +198,18 @@ def test_escapes_in_a_state_reach_the_screen_as_symbols_not_commands(tmux: Tmux,
     tmux.run("send-keys", "C-q")
     tmux.wait_for(lambda s: "EXITED=0" in s, "a clean exit")
     assert json.loads(state_file.read_text(encoding="utf-8"))["state"]["summary"] == hostile, "the stored text is exact"
+
+
+def test_f2_a_paste_and_ctrl_j_sent_with_the_first_frame_apply_the_paste(tmux: Tmux, tmp_path: Path) -> None:
+    """Keys and a bracketed paste that arrive while the editor is still starting are kept,
+    in order: F2 focuses the reply pane, the paste lands there, Ctrl+J applies it."""
+    state_dir = tmp_path / "state"
+    tmux.start(gate_tui(ML_CONFIG, "--new"), {"GATE_TUI_STATE_DIR": str(state_dir), "TERM": "xterm-256color"})
+    tmux.wait_for(lambda s: "1_data_availability" in s, "the first frame", timeout=30)
+    tmux.run("send-keys", "F2")
+    tmux.paste(REPLIES / "ml_good.md")
+    tmux.run("send-keys", "C-j")
+    screen = tmux.wait_for(lambda s: PASSED in s, "PASS after the pasted reply was applied", timeout=30)
+    assert "The reply pane is empty" not in screen
+    tmux.run("send-keys", "C-q")
+    tmux.wait_for(lambda s: "EXITED=0" in s, "a clean exit")

@@ -32,6 +32,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from gate_tui.cli.strict_json import STRICT_DECODER, RepeatedKey
+from gate_tui.decision import outstanding
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
@@ -170,8 +171,9 @@ def total_line(statuses: list[int], words: tuple[tuple[int, str], ...] = GATE_TO
     return f"total: {len(statuses)} files: {', '.join(counts)}\n"
 
 
-def render_text(name: str, result: ParseResult, color: bool = False) -> str:
-    """A plain human summary: verdict, reason, next question, errors, repairs, warnings."""
+def render_text(name: str, result: ParseResult, color: bool = False, config: GateConfig | None = None) -> str:
+    """A plain human summary: verdict, reason, next question, every outstanding required
+    gate (given the ``config``), errors, repairs, warnings."""
     lines = [f"{visible(name, one_line=True)}: {_verdict(result, color)}"]
     decision = result.decision
     if decision is not None:
@@ -180,6 +182,11 @@ def render_text(name: str, result: ParseResult, color: bool = False) -> str:
             blocked = f" (blocked: classified {decision.blocked_value!r})" if decision.blocked_value else ""
             lines.append(f"  next gate: {decision.next_gate}{blocked}")
             lines.append(f"  next question: {decision.next_question}")
+        if config is not None and not decision.pass_ and result.canonical_state is not None:
+            # Every gate that keeps it at NO PASS, so that one round trip fixes them all.
+            still = outstanding(config, result.canonical_state.gates)
+            if still.count > 1:
+                lines += listed("missing required gates", list(still.missing)) + listed("blocked required gates", still.blocked_names())
     lines += listed("errors", [_describe_error(error) for error in result.errors])
     lines += listed("repairs applied", [repair_line(r) for r in result.repairs])
     warnings = [w for w in result.warnings if not is_repair(w.code)]
@@ -224,7 +231,7 @@ def run_check(
         if fmt == "json":
             out.write(render_json(result, reply.name))
         else:
-            out.write(("\n" if index else "") + render_text(reply.name, result, color))
+            out.write(("\n" if index else "") + render_text(reply.name, result, color, config))
         statuses.append(exit_status(result))
     if fmt == "text" and len(sources) > 1:
         out.write("\n" + total_line(statuses))

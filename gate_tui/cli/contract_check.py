@@ -52,8 +52,7 @@ def render_text(name: str, result: ContractResult, contract: Contract, color: bo
 
 def describe_error(error: ContractError) -> str:
     """``/choices/0/id: "x" is not a "uuid" (expected a valid uuid) [invalid_value]``."""
-    detail = f" (expected {error.expected})" if error.expected and error.code == "invalid_value" else ""
-    return f"{error.path or '/'}: {error.message}{detail} [{error.code}]"
+    return f"{error.path or '/'}: {error.message}{error.expected_detail()} [{error.code}]"
 
 
 def verdict_value(result: ContractResult, contract: Contract) -> str | None:

@@ -35,6 +35,11 @@ class ContractError(_Model):
     expected: str | None = None
     actual: str | None = None
 
+    def expected_detail(self) -> str:
+        """`` (expected one of "neutral", "happy", …)`` for an invalid value, else ``""``:
+        what ``check`` and the editor's preview both print after the message."""
+        return f" (expected {self.expected})" if self.expected and self.code == "invalid_value" else ""
+
 
 class ContractWarning(_Model):
     """Something accepted that the reviewer should know (a guessed repair, say)."""

@@ -113,27 +113,38 @@ class GateApp(App[int], inherit_bindings=False):
         boot.preset_breakpoint(self)
         if not self.blink:
             boot.stop_blinking(screen)
+        self._held = []  # until the session is open and the panes are there (see _release)
         if self._given_session is not None:
             screen.attach(self._given_session, self.gate_config)
-            self.call_after_refresh(self._collect_garbage)
+            self.call_after_refresh(self._release)
         else:
-            screen.show_start()
-            self._held = []
+            boot.show_start(self)
             self.call_after_refresh(self._boot)
-        self.call_after_refresh(screen.mount_panes)
 
     async def _boot(self) -> None:
-        """Load what the first frame did without, open the session, then handle held input."""
+        """Load what the first frame did without and open the session, then mount the
+        panes and handle held input (:meth:`_release`)."""
         try:
             gate_config = boot.gate_config_of(self)
             if gate_config is not None:
                 self._gate_config = gate_config
                 boot.open_sessions(self)
         finally:
+            await self._release()
+
+    async def _release(self) -> None:
+        """Mount the panes the first frame did without, then handle the input held until
+        now as if it came now, in order: F2 pressed during start-up focuses the reply
+        pane, a paste after it lands there, and Ctrl+J after that applies the paste."""
+        try:
+            if self._exit_renderables or self._closing or self.session is None:
+                return  # on its way out (a damaged cache entry): nothing to show
+            await self.gate_screen.mount_panes()
+        finally:
             held, self._held = self._held or [], None
             self._collect_garbage()
         for event in held:
-            await super().on_event(event)
+            await self.on_event(event)
 
     def _collect_garbage(self) -> None:
         """Turn the collector back on once start-up is over (see :func:`run_app`)."""
@@ -176,6 +187,8 @@ class GateApp(App[int], inherit_bindings=False):
         if title and not markup:  # markup text is Textual's own: left as it is
             message, title = f"{title} · {message}", ""
         self.clear_notifications()
+        for holder in self.screen.query("ToastHolder"):  # Textual leaves each emptied holder in place: the new toast would stack under it
+            holder.remove()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     async def action_quit(self) -> None:

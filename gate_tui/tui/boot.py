@@ -32,8 +32,12 @@ from textual.widget import Widget
 
 from gate_tui.config.cache import cache_dir as config_cache_dir
 from gate_tui.config.spec import ConfigSpec
+from gate_tui.decision import decision_parts
 from gate_tui.exit_codes import EXIT_EDITOR_FAILED
-from gate_tui.tui.text import visible
+from gate_tui.tui.render import DIM
+from gate_tui.tui.session_words import display_path
+from gate_tui.tui.text import line, visible
+from gate_tui.views import NO_VALUE
 
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
@@ -53,6 +57,18 @@ def stop_blinking(root: Widget | App[Any]) -> None:
     """Turn cursor blink off (tests and screenshots need stable frames)."""
     for widget in root.query("Input, TextArea"):
         widget.cursor_blink = False  # type: ignore[attr-defined]
+
+
+def show_start(app: GateApp) -> None:
+    """The first frame without a session: the empty state and its decision."""
+    screen = app.gate_screen
+    decision = decision_parts(app.config, {})
+    start = decision.next_gate or app.config.gate_order[0]
+    screen.gate_list.select_key(start)
+    screen.gate_editor.load(start, NO_VALUE)
+    app.sub_title = visible(display_path(app.config_path), one_line=True)
+    # Said, because a resumed session or a --state file may well decide otherwise.
+    screen.show_view({}, decision, [line(("… opening the session", DIM))])
 
 
 def gate_config_of(app: GateApp) -> GateConfig | None:

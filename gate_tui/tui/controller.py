@@ -62,11 +62,11 @@ class ReplyOutcome(NamedTuple):
     error: str | None = None
 
 
-def parse(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str) -> ParseResult:
+def parse(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str, candidate: int | None = None) -> ParseResult:
     """:func:`gate_tui.parsing.pipeline.parse`, imported on first use (it loads pydantic)."""
     from gate_tui.parsing.pipeline import parse as parse_now
 
-    return parse_now(payload, config, previous_state=previous_state, actor=actor)  # type: ignore[arg-type]
+    return parse_now(payload, config, previous_state=previous_state, actor=actor, candidate=candidate)  # type: ignore[arg-type]
 
 
 class EditController:
@@ -116,19 +116,21 @@ class EditController:
 
     # ----------------------------------------------------------------- replies
 
-    def preview(self, text: str) -> ParseResult | None:
-        """What applying ``text`` would do (None for a blank pane); nothing is recorded."""
+    def preview(self, text: str, candidate: int | None = None) -> ParseResult | None:
+        """What applying ``text`` would do (None for a blank pane); nothing is recorded.
+        ``candidate`` picks one of the reply's objects (``ParseResult.candidates``)."""
         if not text.strip():
             return None
-        return parse(text, self.config, self.session.state, "assistant")
+        return parse(text, self.config, self.session.state, "assistant", candidate)
 
-    def apply_reply(self, text: str, call: int | None = None) -> ReplyOutcome:
-        """Parse ``text`` as the assistant's reply; accept it when ok, else journal the rejection.
-        ``call``: the seq of the model call that streamed this very text (F6), journaled with it."""
+    def apply_reply(self, text: str, candidate: int | None = None, call: int | None = None) -> ReplyOutcome:
+        """Parse ``text`` as the assistant's reply (its ``candidate``-th object when given);
+        accept it when ok, else journal the rejection. ``call``: the seq of the model call
+        that streamed this very text (F6), journaled with it."""
         self.commit()
         if not text.strip():
             return ReplyOutcome("empty")
-        result = parse(text, self.config, self.session.state, "assistant")
+        result = parse(text, self.config, self.session.state, "assistant", candidate)
         origin = None if call is None else f"model reply (call {call})"
         if not result.ok:
             self.session.reject(result, text, "assistant", origin=origin, call=call)
@@ -137,6 +139,20 @@ class EditController:
         if transition is None:
             return ReplyOutcome("error", result, error=error)
         return ReplyOutcome("accepted", result, transition)
+
+    def cleared_typed_answers(self, result: ParseResult) -> list[str]:
+        """The answers the user typed that applying ``result`` would empty, as field paths
+        (``gates.2_use_case.raw``): a field whose value the newest change to it came from a
+        user edit, and that the reply sets to nothing."""
+        if result.diff is None:
+            return []
+        cleared = [c["path"] for c in result.diff.changes if c["after"] in (None, "") and c["before"] not in (None, "") and not c["path"].startswith("status.")]
+        typed = []
+        for path in cleared:
+            last = next((t for t in reversed(self.session.timeline) if any(c["path"] == path for c in t.diff.changes)), None)
+            if last is not None and last.kind == "edit" and last.actor == "user":
+                typed.append(path)
+        return typed
 
     # ---------------------------------------------------------------- override
 

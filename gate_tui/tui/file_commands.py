@@ -31,10 +31,12 @@ def ask_path(
     replaces: bool = True,
     then: Callable[[], None] | None = None,
     after: Callable[[], None] | None = None,
+    warning: str | None = None,
 ) -> None:
     """Ask for a path and run ``run(path)`` in the prompt (which stays open on an error);
     once it worked, say ``done`` with the absolute path (and run ``then``). ``after`` runs
-    however the prompt closed (the gate editor shows the session's new notices)."""
+    however the prompt closed (the gate editor shows the session's new notices); the
+    prompt shows ``warning`` above the path, so Enter is the answer to it too."""
     from gate_tui.tui.screens.path_prompt import PathScreen  # not needed before the first frame
 
     def chosen(path: str | None) -> None:
@@ -46,7 +48,7 @@ def ask_path(
         if then is not None:
             then()
 
-    screen.app.push_screen(PathScreen(title, default, run, replaces=replaces), callback=chosen)
+    screen.app.push_screen(PathScreen(title, default, run, replaces=replaces, warning=warning), callback=chosen)
 
 
 def ask_before_quitting(

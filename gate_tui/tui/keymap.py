@@ -43,6 +43,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last (in the reply pane: an undone text edit first)", show=False),
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("save", "ctrl+s", "save_state", "Save", "Save state", "Write the current state to the session's state file"),
+    KeyAction("next_candidate", "f9", "next_candidate", "Object", "Use the reply's next object", "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one"),
     # After Save: on a 60-column footer the essential keys stay. F6/F7 are TextArea's
     # select-line / select-all: priority, so they ask from the reply pane too.
     KeyAction("ask_model", "f6", "ask_model", "Ask", "Ask the model", "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)", priority=True),
@@ -69,11 +70,13 @@ class KeyTable(NamedTuple):
 
     actions: tuple[KeyAction, ...]
     prefix: str = ""
+    quit_first: bool = True
 
     def bindings(self) -> list[Binding]:
-        """The ``BINDINGS`` of the table's screen (or widget), each with its id. Quit comes
-        first, where the footer has always shown it (Textual's own app binding put it there)."""
-        ordered = sorted(self.actions, key=lambda a: a.id != "quit")
+        """The ``BINDINGS`` of the table's screen (or widget), each with its id, in table
+        order; with ``quit_first``, Quit comes first, where the gate editor's footer has always
+        shown it (Textual's own app binding put it there)."""
+        ordered = sorted(self.actions, key=lambda a: a.id != "quit") if self.quit_first else list(self.actions)
         return [
             Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=f"{self.prefix}{a.id}", tooltip=a.help)
             for a in ordered

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.content import Content
 
-from gate_tui.decision import gate_complete
+from gate_tui.decision import gate_blocked, gate_complete
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.text import line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import shown_elsewhere
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         FieldChange,
         GateDiff,
         ParseError,
-        ParseResult,
         ParseWarning,
         Repair,
         StatusInfo,
@@ -45,6 +44,8 @@ OK_STYLE = "bold $text-success"
 BAD_STYLE = "bold $text-error"
 WARN_STYLE = "bold $text-warning"
 DIM = "dim"
+BLOCKED_MARK = ("⊘", "$text-error")
+"""A blocked required gate (one cell wide, so the list's columns stay aligned)."""
 
 
 def verdict(decision: DecisionView | None) -> str:
@@ -101,23 +102,48 @@ def overrule_line(claimed: StatusInfo | None, decision: DecisionView | None) -> 
     return None
 
 
-def decision_details(config: ConfigView, decision: DecisionView, extra: Sequence[Content] = (), keys: KeyHints = DEFAULT_HINTS) -> Content:
+def decision_details(
+    config: ConfigView, decision: DecisionView, extra: Sequence[Content] = (), keys: KeyHints = DEFAULT_HINTS, width: int | None = None
+) -> Content:
     """The text beside the big word: verdict, reason, next gate (and the key that jumps
-    there) and its question."""
+    there) and its question. In a narrow ``width`` the words shorten before the gate key is
+    ever cut (``1_data_availability missing``: the big word says NO PASS)."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
-    rows = [line((verdict(decision), style), (" · ", DIM), reason_text(decision))]
+    rows = [fitting(width, [
+        line((verdict(decision), style), (" · ", DIM), reason_text(decision)),
+        line((verdict(decision), style), (" · ", DIM), short_reason(decision)),
+        line((short_reason(decision), style)),
+    ])]
     if decision.next_gate is not None and decision.next_gate in config.gates:
-        rows.append(line(("Next ▶ ", DIM), (gate_title(config, decision.next_gate), "bold"), (f"  {keys['next_gate']}", DIM)))
+        key, jump = decision.next_gate, keys["next_gate"]
+        next_row = fitting(width, [
+            line(("Next ▶ ", DIM), (gate_title(config, key), "bold"), (f"  {jump}", DIM)),
+            line(("Next ▶ ", DIM), (key, "bold"), (f"  {jump}", DIM)),
+            line(("▶ ", DIM), (key, "bold"), (f" {jump}", DIM)),
+            line(("▶ ", DIM), (key, "bold")),
+        ])
+        rows.append(next_row)
         rows.append(plain(decision.next_question or config.gates[decision.next_gate].question, "italic"))
     rows.extend(extra)
     return lines(rows)
 
 
+def fitting(width: int | None, choices: list[Content]) -> Content:
+    """The first of ``choices`` (longest first) that fits ``width``; the last one otherwise."""
+    if width is None:
+        return choices[0]
+    return next((choice for choice in choices if choice.cell_length <= width), choices[-1])
+
+
 def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool) -> Content:
-    """One row of the gate list: next marker, complete mark, required mark, key and label."""
+    """One row of the gate list: next marker, complete mark (⊘ for a blocked required gate:
+    answered, yet it keeps the decision at NO PASS), required mark, key and label."""
     gate = config.gates[key]
     done = gate_complete(gate, value)
-    mark = ("✓", "$text-success") if done else (("✗", "$text-error") if gate.required else ("–", DIM))
+    if gate_blocked(gate, value):
+        mark = BLOCKED_MARK
+    else:
+        mark = ("✓", "$text-success") if done else (("✗", "$text-error") if gate.required else ("–", DIM))
     pointer = ("▶", WARN_STYLE) if is_next else (" ", "")
     required = ("*", "bold") if gate.required else (" ", "")
     label = (f"  {gate.label}", DIM) if gate.label else ("", "")
@@ -270,74 +296,6 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
             continue
         where = f"{warning.line}:{warning.column}  " if warning.line is not None and warning.column is not None else ""
         rows.append(line(("  ! ", WARN_STYLE), (where, "bold"), warning.message))
-    return rows
-
-
-def preview(result: ParseResult, keys: KeyHints = DEFAULT_HINTS, *, advice: bool = True) -> Content:
-    """What applying a reply would do: decision after, repairs, changes, or the errors.
-    ``advice=False`` leaves out the closing line on what to do (review has no reply to apply)."""
-    rows = _preview_ok(result) if result.ok else _preview_failed(result)
-    if advice:
-        rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
-    return lines(rows)
-
-
-def _preview_notes(result: ParseResult) -> list[Content]:
-    rows: list[Content] = []
-    if result.repairs:
-        rows.append(plain(f"Repairs the parser applied ({len(result.repairs)}):", "bold"))
-        rows.extend(repair_rows(result.repairs))
-    warned = warning_rows(result.warnings)
-    if warned:
-        rows.append(plain("Warnings:", "bold"))
-        rows.extend(warned)
-    return rows
-
-
-def _preview_ok(result: ParseResult) -> list[Content]:
-    decision = result.decision
-    assert decision is not None
-    style = OK_STYLE if decision.pass_ else BAD_STYLE
-    rows = [line(("If applied: ", "bold"), (verdict(decision), style), (" · ", DIM), short_reason(decision))]
-    overruled = overrule_line(result.claimed_status, decision)
-    if overruled is not None:
-        rows.append(overruled)
-    rows.extend(_preview_notes(result))
-    changes = field_changes(result.diff)
-    rows.append(plain(f"Fields that would change ({len(changes)}):" if changes else "No field would change.", "bold"))
-    rows.extend(change_row(change) for change in changes)
-    verdict_row = decision_change(result.diff)
-    if verdict_row is not None:
-        rows.append(verdict_row)
-    return rows
-
-
-def _preview_failed(result: ParseResult) -> list[Content]:
-    count = len(result.errors)
-    rows = [line((f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE), (" — the state would not change", DIM))]
-    rows.extend(error_rows(result.errors))
-    if result.recovered is not None:
-        rows.append(plain("What the parser could read (not applied):", "bold"))
-        rows.extend(recovered_rows(result.recovered))
-    return rows + _preview_notes(result)
-
-
-def recovered_rows(value: dict[str, Any], limit: int = 16) -> list[Content]:
-    """The leaves of an object a policy refused (a cut-off reply), ``path: value`` each,
-    so the reviewer sees how far the reply got; at most ``limit`` rows, then a count."""
-    leaves: list[tuple[str, Any]] = []
-    pending: list[tuple[str, Any]] = [("", value)]
-    while pending:
-        path, item = pending.pop()
-        if isinstance(item, dict) and item:
-            pending.extend(reversed([(f"{path}.{key}" if path else str(key), child) for key, child in item.items()]))
-        elif isinstance(item, list) and item:
-            pending.extend(reversed([(f"{path}.{index}", child) for index, child in enumerate(item)]))
-        else:
-            leaves.append((path, item))
-    rows = [line(("  " + visible(path, one_line=True), "bold"), (" " + shown(item), OK_STYLE)) for path, item in leaves[:limit]]
-    if len(leaves) > limit:
-        rows.append(plain(f"  … and {len(leaves) - limit} more", DIM))
     return rows
 
 

@@ -27,6 +27,7 @@ CSS = """
 #edit-hint { height: auto; }
 #edit-choices { height: auto; max-height: 8; }
 #edit-text { height: 8; }
+Screen.-cramped Footer FooterKey.-command-palette { display: none; }  /* Apply, Tree, Undo, Export stay */
 """
 
 

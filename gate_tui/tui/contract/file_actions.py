@@ -38,7 +38,13 @@ class ContractFiles:
             _written, problem = editor.export(path)
             return problem
 
-        ask_path(self.screen, "Export value JSON to", f"{self._file_stem()}-value.json", export, "Value written to {path}.", then=then)
+        result = editor.result
+        warning = None
+        if result is not None and not result.ok:
+            count = len(result.errors)
+            warning = f"This value is INVALID ({count} error{'s' * (count != 1)}): it does not pass the contract. Enter exports it anyway; Esc cancels."
+        title = "Export value JSON to" if warning is None else "Export the INVALID value JSON to"
+        ask_path(self.screen, title, f"{self._file_stem()}-value.json", export, "Value written to {path}." if warning is None else "INVALID value written to {path}.", then=then, warning=warning)
 
     def quit_or_ask(self) -> None:
         """Quit, unless changes would be lost (the journal could not be written): then ask."""

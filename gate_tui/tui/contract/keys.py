@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from gate_tui.tui.keymap import KeyAction, KeyTable, key_display
 
-ACTIONS: tuple[KeyAction, ...] = (
-    KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
-    KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
+ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer must keep comes first
     KeyAction("apply_reply", "ctrl+j,ctrl+enter", "apply_reply", "Apply", "Apply reply", "Take the reply's JSON as the current value; the contract says VALID or INVALID", priority=True),
+    KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
     KeyAction("focus_tree", "f3", "focus_tree", "Tree", "Focus value tree", "Move to the tree; Enter edits the selected leaf"),
     KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last change, from any pane (in the reply pane or a text edit: its own typing first)"),
-    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
-    KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
+    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
+    KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
+    KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
 )
@@ -31,15 +31,16 @@ FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     ("Export report…", "Write a Markdown report of this session (decision, errors, timeline, value)", "export_report"),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (
-    KeyAction("edit_json", "e", "edit_json", "JSON", "Edit as JSON", "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)"),
-    KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
-    KeyAction("remove_node", "delete", "remove_node", "Remove", "Remove key", "Remove the selected key or item (an extra key, say)"),
+    # Not in the footer (the tree's title names them): there they pushed Apply, Tree, Undo and
+    # Export off a 60-column footer.
+    KeyAction("edit_json", "e", "edit_json", "JSON", "Edit as JSON", "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)", show=False),
+    KeyAction("remove_node", "delete", "remove_node", "Remove", "Remove key", "Remove the selected key or item (an extra key, say)", show=False),
 )
 
 
-KEYS = KeyTable(ACTIONS + ASK_ACTIONS, prefix="contract_")
+KEYS = KeyTable(ACTIONS + ASK_ACTIONS, prefix="contract_", quit_first=False)
 """The contract screen's table."""
-TREE_KEYS = KeyTable(TREE_ACTIONS, prefix="contract_")
+TREE_KEYS = KeyTable(TREE_ACTIONS, prefix="contract_", quit_first=False)
 """The value tree's table (its own bindings, run on the selected node)."""
 
 

@@ -36,7 +36,10 @@ from gate_tui.tui.contract.tree import ValueTree
 from gate_tui.tui.contract.views import current_errors, decision, preview
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.reply_pane import ReplyPane
+from gate_tui.tui.widgets.type_ahead import TypeAheadList
 
+CRAMPED_BELOW = 80
+"""Columns below which the footer drops the palette key (app.py's CSS, "-cramped")."""
 LONG_TEXT = 60
 """Text longer than this (or with a line break) is edited in a text area, not a one-line input."""
 
@@ -75,12 +78,16 @@ class ContractScreen(AskActions, Screen[None]):
                 yield Static(id="contract-decision")
         with Vertical(id="edit-bar"):
             yield Static(id="edit-hint")
-        yield Footer()
+        yield Footer(compact=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Below 80 columns the palette key gives way (F1 help still names Ctrl+P).
+        self.set_class(event.size.width < CRAMPED_BELOW, "-cramped")
 
     def on_mount(self) -> None:
         self._start()
         self.query_one(ReplyPane).border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
-        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON"
+        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON · {hint('remove_node').capitalize()} remove"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink
@@ -215,7 +222,7 @@ class ContractScreen(AskActions, Screen[None]):
         self.query_one("#edit-hint", Static).update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
         if choices:
             options = [Option(plain(json.dumps(choice, ensure_ascii=False)), id=str(index)) for index, choice in enumerate(choices)]
-            widget: Any = OptionList(*options, id="edit-choices", markup=False)
+            widget: Any = TypeAheadList(*options, id="edit-choices", markup=False)  # letters jump, as in the gate editor
             if current in choices:
                 widget.highlighted = choices.index(current)
         elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):

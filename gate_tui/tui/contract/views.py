@@ -55,7 +55,9 @@ def current_errors(result: ContractResult) -> Content:
 
 
 def error_line(error: ContractError) -> Content:
-    return line((f"{error.path or '/'} ", "bold"), error.message, (f" [{error.code}]", DIM))
+    """One error as ``check`` prints it: path, message, what was expected (an enum's
+    allowed values, say), code."""
+    return line((f"{error.path or '/'} ", "bold"), error.message + error.expected_detail(), (f" [{error.code}]", DIM))
 
 
 def decision(contract: Contract, result: ContractResult | None, position: tuple[int, int]) -> Content:

@@ -39,7 +39,7 @@ def stored_preview(text: str | None) -> tuple[Content, bool | None]:
         data = json.loads(text)
         if isinstance(data, dict) and "canonical_state" in data:
             from gate_tui.models import ParseResult
-            from gate_tui.tui.render import preview
+            from gate_tui.tui.reply_preview import preview
 
             result = ParseResult.model_validate(data)
             return preview(result, advice=False), result.ok
@@ -56,7 +56,7 @@ def recheck_with(config: Any = None, contract: Any = None) -> Recheck | None:
     """How an edited reply is checked again: with the run's gate config or contract."""
     if config is not None:
         from gate_tui.parsing.pipeline import parse
-        from gate_tui.tui.render import preview
+        from gate_tui.tui.reply_preview import preview
 
         def gate(text: str) -> tuple[Content, bool]:
             result = parse(text, config)

@@ -37,10 +37,9 @@ from gate_tui.tui.form import FieldRef, gate_value, state_to_form
 from gate_tui.tui.gate_files import GateFiles
 from gate_tui.tui.live_edit import LiveEdit
 from gate_tui.tui.navigation import Navigation
-from gate_tui.tui.render import DIM, overrule_line
+from gate_tui.tui.render import overrule_line
 from gate_tui.tui.reply_commands import ReplyCommands
-from gate_tui.tui.session_words import display_path
-from gate_tui.tui.text import line, visible
+from gate_tui.tui.text import visible
 from gate_tui.tui.timeline_commands import TimelineCommands
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import GateEditor, SummaryEditor
@@ -136,8 +135,8 @@ class GateScreen(AskActions, Screen[None]):
         from gate_tui.tui.widgets.reply_pane import ReplyPane
 
         workspace = self.query_one(Workspace)
-        if not workspace.is_attached or self.app._exit_renderables or self.app._closing:
-            return  # the app is already on its way out
+        if not workspace.is_attached or self.app._exit_renderables or self.app._closing or self.query("#reply-pane"):
+            return  # the app is already on its way out, or they are there
         await workspace.mount(
             ReplyPane(self.replies.preview, id="reply-pane", classes="pane -inactive"),
             HistoryPane(id="history-pane", classes="pane -inactive"),
@@ -185,16 +184,6 @@ class GateScreen(AskActions, Screen[None]):
 
     # ---------------------------------------------------------------- session
 
-    def show_start(self) -> None:
-        """The first frame without a session: the empty state and its decision."""
-        decision = decision_parts(self.config, {})
-        start = decision.next_gate or self.config.gate_order[0]
-        self.gate_list.select_key(start)
-        self.gate_editor.load(start, NO_VALUE)
-        self.app.sub_title = visible(display_path(self.app.config_path), one_line=True)  # type: ignore[attr-defined]
-        # Said, because a resumed session or a --state file may well decide otherwise.
-        self.show_view({}, decision, [line(("… opening the session", DIM))])
-
     def attach(self, session: Session, gate_config: GateConfig) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
         self.session = session
@@ -208,6 +197,7 @@ class GateScreen(AskActions, Screen[None]):
             history.table.clear()
         self.app.sub_title = session_title(self.app.config_path, session)  # type: ignore[attr-defined]
         self.query_one(NoticeBar).show(session, self._notices)
+        self.call_after_refresh(self.decision_panel.keep_clear)  # the bar above it may have come or gone
         start = session.decision.next_gate or self.config.gate_order[0]
         self.gate_list.select_key(start)
         self.gate_editor.load(start, gate_value(session.state, start))
@@ -254,15 +244,11 @@ class GateScreen(AskActions, Screen[None]):
         if fresh:
             self.app.sub_title = session_title(self.app.config_path, self.session)  # type: ignore[attr-defined]
             self.query_one(NoticeBar).show(self.session, self._notices)
+            self.call_after_refresh(self.decision_panel.keep_clear)
 
     def on_history_pane_ready(self, event: HistoryPane.Ready) -> None:
         if event.pane.is_attached and self.session is not None:
             event.pane.show(self.session.timeline)
-
-    def on_reply_pane_ready(self, event: ReplyPane.Ready) -> None:
-        if event.pane.is_attached and not self.app.blink:  # type: ignore[attr-defined]
-            for widget in event.pane.query("TextArea"):
-                widget.cursor_blink = False  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------- user edits
 
@@ -308,6 +294,9 @@ class GateScreen(AskActions, Screen[None]):
 
     def action_apply_reply(self) -> None:
         self.replies.apply()
+
+    def action_next_candidate(self) -> None:
+        self.replies.next_candidate()
 
     def action_clear_reply(self) -> None:
         pane = self.reply()
@@ -366,6 +355,9 @@ class GateScreen(AskActions, Screen[None]):
             return True if self.controller.can_undo else None
         if action == "redo_transition":
             return True if self.controller.can_redo else None
+        if action == "next_candidate":  # in the footer only while a reply holds a choice
+            result = self.replies.preview_result
+            return result is not None and len(result.candidates) > 1
         return True
 
     # ------------------------------------------------------ help, files, quit

@@ -64,8 +64,9 @@ class PathScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="path_cancel")]
 
-    def __init__(self, title: str, default: str, attempt: Attempt, *, replaces: bool = True) -> None:
+    def __init__(self, title: str, default: str, attempt: Attempt, *, replaces: bool = True, warning: str | None = None) -> None:
         super().__init__()
+        self.warning = warning  # said before anything is asked (an invalid value to export, say)
         self.title_text = title
         self.default = default
         self.attempt = attempt
@@ -75,6 +76,8 @@ class PathScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="path-box"):
             yield Static(plain(self.title_text, "bold"))
+            if self.warning:
+                yield Static(line(("⚠ ", WARN_STYLE), (self.warning, WARN_STYLE)), id="path-warning")
             yield SafeInput(value=self.default, id="path-input")
             yield Static(line(("A relative path is in the current folder, ", DIM), (os.getcwd(), DIM)), id="path-where")
             yield Static(id="path-message")

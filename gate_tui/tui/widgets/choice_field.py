@@ -17,7 +17,6 @@ mistaken for an edit).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from textual import events
@@ -32,28 +31,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from gate_tui.tui.keymap import field_binding
+from gate_tui.tui.widgets.type_ahead import TypeAheadList, typed_character
 
 ARROW = "▼"
-TYPE_AHEAD_SECONDS = 1.0
-
-
-def option_matching(labels: Sequence[str], typed: str) -> int | None:
-    """The first label starting with ``typed`` (any case), else the first containing it."""
-    wanted = typed.casefold()
-    folded = [label.casefold() for label in labels]
-    for index, label in enumerate(folded):
-        if label.startswith(wanted):
-            return index
-    for index, label in enumerate(folded):
-        if wanted in label:
-            return index
-    return None
-
-
-def typed_character(event: events.Key) -> str | None:
-    """The character a key types into a search (None for keys that move or act)."""
-    char = event.character
-    return char if event.is_printable and char is not None and not char.isspace() else None
 
 
 class ChoiceField(Widget, can_focus=True):
@@ -194,37 +174,19 @@ class ChoiceMenu(ModalScreen[str | None]):
         self._current = current
         self._under = under
         self._typed = typed
-        self._typed_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
-        menu = OptionList(*[Option(label, id=str(index)) for index, (label, _value) in enumerate(self._options)], markup=False)
+        menu = TypeAheadList(*[Option(label, id=str(index)) for index, (label, _value) in enumerate(self._options)], typed=self._typed, markup=False)
         region = self._under
         menu.styles.offset = (region.x, region.y + 1)
         menu.styles.width = region.width
         yield menu
 
     def on_mount(self) -> None:
-        menu = self.query_one(OptionList)
+        menu = self.query_one(TypeAheadList)
         menu.highlighted = self._current
         menu.focus()
-        if self._typed:
-            self._show_typed()
-
-    def on_key(self, event: events.Key) -> None:
-        """Type-ahead: move to the option that matches what was typed."""
-        char = typed_character(event)
-        if char is None:
-            return
-        event.stop()
-        now = time.monotonic()
-        self._typed = (self._typed if now - self._typed_at <= TYPE_AHEAD_SECONDS else "") + char
-        self._typed_at = now
-        self._show_typed()
-
-    def _show_typed(self) -> None:
-        index = option_matching([label.plain for label, _value in self._options], self._typed)
-        if index is not None:
-            self.query_one(OptionList).highlighted = index
+        menu.show_typed()  # the letters that opened the menu, before any key after them
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -3,6 +3,12 @@
 The verdict is always a word (never colour alone) and always one the parser or the
 session produced; this widget only shows it. Extra lines carry the "model claimed …
 overruled" notice and the live-edit marker.
+
+Nothing ever covers the verdict and its reason: the screen's toasts (docked at the top
+right, ``styles.tcss``, clear of the big word on the left) start on the row under the
+reason, wherever the panel is (:meth:`keep_clear`, after every resize and every change of
+the lines above or in it) — over the next gate's lines for a few seconds, never over the
+panes below.
 """
 
 from __future__ import annotations
@@ -10,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
+from textual.widgets._toast import ToastRack
 
 from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import big_word, decision_details, verdict
@@ -30,6 +38,7 @@ class DecisionPanel(Horizontal):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.config = config
         self.word = ""
+        self._shown: tuple[DecisionView, Sequence[Content]] | None = None  # redrawn for a new width
 
     def compose(self) -> ComposeResult:
         yield Static(id="decision-word")
@@ -42,4 +51,29 @@ class DecisionPanel(Horizontal):
         if set_content(word, big_word(self.word)):
             word.set_class(decision.pass_, "-pass")
             word.set_class(not decision.pass_, "-no-pass")
-        set_content(self.query_one("#decision-details", Static), decision_details(self.config, decision, extra, hints_of(self.app)))
+        self._shown = (decision, extra)
+        details = self.query_one("#decision-details", Static)
+        width = details.content_size.width or None  # None before the first layout: full words
+        if width is None:
+            self.call_after_refresh(self._fit)  # once laid out, fit the words to the width
+        if set_content(details, decision_details(self.config, decision, extra, hints_of(self.app), width)):
+            self.call_after_refresh(self.keep_clear)  # a line more or less moves the panel's bottom
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)  # the words that fit the new width
+        self.call_after_refresh(self.keep_clear)
+
+    def _fit(self) -> None:
+        details = self.query("#decision-details")
+        if self._shown is not None and details and details.first().content_size.width:
+            self.show(*self._shown)
+
+    def keep_clear(self) -> None:
+        """Start the toasts on the row under the verdict and its reason."""
+        racks = self.screen.query(ToastRack)
+        if not racks or not self.is_attached:
+            return
+        top = self.region.y + 1
+        rack = racks.first()
+        if rack.styles.margin.top != top:
+            rack.styles.margin = (top, 0, 0, 0)

@@ -14,12 +14,12 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from gate_tui.decision import gate_complete
+from gate_tui.decision import gate_blocked, gate_complete
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.tui.form import SUMMARY, FieldRef
 from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
-from gate_tui.tui.text import line, lines, plain
+from gate_tui.tui.text import line, lines, plain, visible
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from gate_tui.tui.widgets.raw_area import RawArea
 from gate_tui.tui.widgets.refresh import set_content
@@ -103,7 +103,10 @@ class GateEditor(Vertical):
         done = gate_complete(gate, value)
         title = line((self.key, "bold"), (f"  {gate.label}" if gate.label else "", ""))
         marks: list[str | tuple[str, str]] = [("required" if gate.required else "optional", "bold" if gate.required else DIM)]
-        marks.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
+        if gate_blocked(gate, value):
+            marks.append((f"  ⊘ blocked ({visible(value.classified or '', one_line=True)})", BAD_STYLE))
+        else:
+            marks.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
         if is_next:
             marks.append(("  ▶ asked next", WARN_STYLE))
         set_content(self.query_one("#gate-title", Static), lines([title, line(*marks)]))

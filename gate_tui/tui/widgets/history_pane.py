@@ -58,8 +58,11 @@ class HistoryPane(Vertical):
             text-overflow: ellipsis;
         }
 
+        /* no horizontal scrollbar: it would sit over the newest row; "fields changed"
+           (the last column) is cut at the pane's edge instead */
         #timeline {
             height: 1fr;
+            overflow-x: hidden;
         }
     """
 
@@ -117,3 +120,6 @@ class HistoryPane(Vertical):
             table.add_row(*timeline_cells(transition), key=str(transition.index))
         if timeline:
             table.move_cursor(row=table.row_count - 1, animate=False)
+            # Again once the new rows are laid out: the table cannot scroll to a row that
+            # is not in its size yet, and the newest row must always be in view.
+            table.call_after_refresh(table.move_cursor, row=table.row_count - 1, animate=False)

@@ -84,7 +84,7 @@ class ReplyPane(Vertical):
     def on_mount(self) -> None:
         self.border_title = border_title(hints_of(self.app))
         self.ready = True
-        self.call_after_refresh(self.refresh_preview)  # once the children are there
+        self.call_after_refresh(self._first_preview)  # once the children are there
         self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
@@ -106,6 +106,11 @@ class ReplyPane(Vertical):
             self.refresh_preview()
         else:
             self._timer = self.set_timer(self.delay, self.refresh_preview)
+
+    def _first_preview(self) -> None:
+        if getattr(self.app, "blink", True) is False and self.query("#reply"):  # tests and screenshots need stable frames
+            self.text_area.cursor_blink = False
+        self.refresh_preview()
 
     def refresh_preview(self) -> None:
         """Run the preview on the pane's text now and show it."""
