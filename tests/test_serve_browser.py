@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -71,28 +70,17 @@ def test_an_invalid_config_is_refused_before_serving(tmp_path: Path) -> None:
 
 
 def test_binding_beyond_localhost_warns(tmp_path: Path) -> None:
-    from tests.helpers.browser import free_port
-
-    port = free_port()
-    env_server = subprocess.Popen(
-        [sys.executable, "-m", "gate_tui", "serve", "--host", "0.0.0.0", "--port", str(port)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        time.sleep(0.1)
-        with socket.socket() as probe:
-            assert wait_until(lambda: probe.connect_ex(("127.0.0.1", port)) == 0 or env_server.poll() is not None, 20)
-    finally:
-        env_server.terminate()
-        _out, err = env_server.communicate(timeout=10)
-    assert "anyone who can reach this address can open the editor and edit the state" in err
+    with serving(tmp_path, "--host", "0.0.0.0"):
+        pass
+    log = (tmp_path / "serve.log").read_text(encoding="utf-8")
+    assert "anyone who can reach this address and has the URL's token can open the editor" in log
 
 
-def test_the_editor_command_of_each_connection() -> None:
+def test_the_editor_command_of_each_connection(tmp_path: Path) -> None:
     from gate_tui.cli.commands.serve import editor_command, is_loopback
 
-    command = editor_command(Path("sample_configs/ml_project_intake.yaml"), Path("s.json"))
-    assert command.startswith(sys.executable) and "-m gate_tui" in command and "--state" in command
-    assert str((ROOT / "sample_configs/ml_project_intake.yaml").resolve()) in command or "ml_project_intake.yaml" in command
+    command = editor_command(Path("sample_configs/ml_project_intake.yaml"), Path("s.json"), tmp_path)
+    assert command[0] == sys.executable and command[1:3] == ["-m", "gate_tui"] and "--state" in command
+    assert str((ROOT / "sample_configs/ml_project_intake.yaml").resolve()) in command
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")

@@ -121,6 +121,7 @@ def editor_parser() -> argparse.ArgumentParser:
     parser.add_argument("config", nargs="?", metavar="CONFIG", help="gate config (YAML, JSON or TOML); default: the bundled ML project intake")
     parser.add_argument("--state", metavar="FILE", help="state file to open or create")
     parser.add_argument("--new", action="store_true", help="start a new session instead of resuming the last one")
+    parser.add_argument("--files", metavar="DIR", help="keep the file commands (Save as, Open, Export) inside DIR; paths outside it are refused (gate-tui serve sets it)")
     parser.add_argument("--contract", metavar="FILE", help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)")
     parser.add_argument("--version", action="version", version=f"gate-tui {__version__}")
     return parser

@@ -52,25 +52,36 @@ def wait_until(condition: Callable[[], bool], timeout: float = 30.0, step: float
 
 
 @contextmanager
-def serving(state_dir: Path, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``gate-tui serve`` on a free local port, sessions under ``state_dir``; yields (url, process)."""
+def serving(state_dir: Path, *args: str, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``gate-tui serve ARGS`` on a free local port, sessions under ``state_dir``; yields
+    (the URL it printed, with its token; the process). Its output goes to
+    ``state_dir/serve.log`` (a file: a pipe nobody reads could fill up and stall it)."""
     port = port or free_port()
+    state_dir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GATE_TUI_STATE_DIR": str(state_dir), "GATE_TUI_NO_BLINK": "1"}
-    command = [sys.executable, "-m", "gate_tui", "serve", "--port", str(port)]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "gate_tui", "serve", "--port", str(port), *args]
+    log = state_dir / "serve.log"
+    with log.open("w", encoding="utf-8") as out:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
     try:
-        if not wait_until(lambda: _answers(port) or server.poll() is not None):
+        if not wait_until(lambda: (_answers(port) and printed_url(log) is not None) or server.poll() is not None):
             raise RuntimeError("gate-tui serve did not start listening")
         if server.poll() is not None:
-            raise RuntimeError(f"gate-tui serve exited: {server.stdout.read() if server.stdout else ''}")
-        yield url, server
+            raise RuntimeError(f"gate-tui serve exited: {log.read_text(encoding='utf-8')}")
+        yield str(printed_url(log)), server
     finally:
         server.terminate()
         try:
-            server.wait(timeout=10)
+            server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+            server.wait()
+
+
+def printed_url(log: Path) -> str | None:
+    """The URL ``gate-tui serve`` printed (``open http://...?token=... in a browser``)."""
+    found = re.search(r"open (http://\S+) in a browser", log.read_text(encoding="utf-8", errors="replace"))
+    return found.group(1) if found else None
 
 
 def _answers(port: int) -> bool:
