@@ -38,9 +38,8 @@ def test_the_browser_editor_applies_a_lying_reply_and_journals_it(tmp_path: Path
         shown = editor.screen_text()
         assert "NO PASS" in shown and "model claimed PASS — overruled: 2_use_case missing" in shown
         editor.press("Control+q")
-        editor.pause(1.0)
     journals = lambda: list(tmp_path.glob("sessions/*/journal.jsonl"))  # noqa: E731
-    assert wait_until(lambda: any(_replies(j) for j in journals()), timeout=20)
+    assert wait_until(lambda: any(_replies(j) for j in journals()), timeout=60)
     records = [r for j in journals() for r in _replies(j)]
     assert records[0]["actor"] == "assistant" and records[0]["decision"]["pass"] is False
 

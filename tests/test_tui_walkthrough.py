@@ -12,7 +12,6 @@ import os
 import re
 import shlex
 import subprocess
-import time
 from pathlib import Path
 
 from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: F401 - tmux is a fixture
@@ -76,8 +75,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
 
     # 4. F2 and paste ml_lying_pass.md: claimed PASS, overruled. Ctrl+J applies it; the history shows who changed what.
     assert "paste `sample_configs/replies/ml_lying_pass.md`" in steps
-    tmux.run("send-keys", "F2")
-    time.sleep(0.3)
+    tmux.run("send-keys", "F2")  # keys and pastes are kept in order: no pause needed
     tmux.paste(REPLIES / "ml_lying_pass.md")
     tmux.wait_for(lambda s: "model claimed PASS — overruled" in s and "If applied: NO PASS" in s, "the preview overrules the claim")
     tmux.run("send-keys", "C-j")
@@ -102,7 +100,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.run("send-keys", "C-j")
     tmux.wait_for(lambda s: "Reply rejected" in s, "the reply rejected")
     # The toast lasts a few seconds (it may cover the reason line meanwhile); then PASS is still there.
-    screen = tmux.wait_for(lambda s: "Reply rejected" not in s and passed(s), "the decision still PASS", timeout=20)
+    screen = tmux.wait_for(lambda s: "Reply rejected" not in s and passed(s), "the decision still PASS")
 
     # 7. Ctrl+Q. `make run` again: this session finished at PASS, so a new one starts
     #    (`gate-tui sessions` lists the finished one); one quit at NO PASS is offered for resuming.
@@ -116,7 +114,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.start(command, env)
     tmux.wait_for(lambda s: "Started a new session" in s and "finished at PASS" in s, "the note that a new session started")
     # The note stays a while over the panel's right side; then the title names the new session.
-    screen = tmux.wait_for(lambda s: asked(s) == "1_data_availability" and "· session " in s, "a new session at NO PASS", timeout=30)
+    screen = tmux.wait_for(lambda s: asked(s) == "1_data_availability" and "· session " in s, "a new session at NO PASS")
     assert session_name(screen) != first and "Resume session" not in screen
     tmux.run("send-keys", "F3")
     tmux.run("send-keys", "-l", "av")

@@ -156,8 +156,7 @@ def browser_page(width: int = 1400, height: int = 900) -> Iterator[Any]:
 def lying_reply_journey(editor: EditorPage, url: str) -> None:
     """Open the editor, paste the lying reply into the reply pane and apply it."""
     editor.open(url)
-    editor.press("F2")
-    editor.pause(0.5)  # the focus move is not visible in the frames; give it a moment
+    editor.press("F2")  # the key and the paste travel in order on one websocket; the editor keeps that order
     editor.paste(REPLY.read_text(encoding="utf-8"))
     if not editor.wait_for_text("If applied"):
         raise AssertionError("the reply preview did not appear")
