@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -83,3 +84,57 @@ def test_the_editor_command_of_each_connection(tmp_path: Path) -> None:
     assert str((ROOT / "sample_configs/ml_project_intake.yaml").resolve()) in command
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
+
+
+@needs_chromium
+def test_the_page_without_its_token_shows_how_to_get_in(tmp_path: Path) -> None:
+    with serving(tmp_path) as (url, _server), browser_page() as page:
+        answer = page.goto(url.split("?", 1)[0])
+        assert answer is not None and answer.status == 403
+        assert "Open the full URL that gate-tui serve printed" in page.inner_text("body")
+        assert page.goto(url.replace("token=", "token=x")).status == 403
+
+
+@needs_chromium
+def test_shift_enter_breaks_the_line_of_a_raw_answer_in_the_browser(tmp_path: Path) -> None:
+    """xterm.js sends Shift+Enter as Enter; the served page sends it as shift+enter."""
+    with serving(tmp_path) as (url, _server), browser_page() as page:
+        editor = EditorPage(page)
+        editor.open(url)
+        editor.press("F3")  # 1_data_availability's category: available
+        editor.press("Enter")
+        assert editor.wait_for_text("unavailable")
+        mark = editor.mark()
+        editor.press("ArrowDown")
+        editor.press("Enter")
+        assert editor.wait_for_text("2_use_case — Use case", since=mark)
+        mark = editor.mark()
+        editor.press("F3")
+        assert editor.wait_for_text("Ctrl+N: new", since=mark)
+        page.keyboard.type("line one")
+        editor.press("Shift+Enter")
+        page.keyboard.type("line two")
+        editor.press("Enter")
+        assert wait_until(lambda: "line one\nline two" in _raw_answers(tmp_path), timeout=60), _raw_answers(tmp_path)
+
+
+@needs_chromium
+def test_a_new_tab_starts_a_fresh_session_not_the_last_visitors(tmp_path: Path) -> None:
+    with serving(tmp_path) as (url, _server), browser_page() as page:
+        first = EditorPage(page)
+        lying_reply_journey(first, url)
+        first.press("Control+q")
+        assert wait_until(lambda: any(_replies(j) for j in tmp_path.glob("sessions/*/journal.jsonl")), timeout=60)
+        second = EditorPage(page.context.browser.new_page(viewport={"width": 1400, "height": 900}))
+        second.open(url)
+        assert wait_until(lambda: len(list(tmp_path.glob("sessions/*/journal.jsonl"))) == 2, timeout=60)
+        shown = second.screen_text()
+        assert "Resume" not in shown and "overruled" not in shown
+
+
+def _raw_answers(state_dir: Path) -> list[str]:
+    answers = []
+    for journal in state_dir.glob("sessions/*/journal.jsonl"):
+        for line in journal.read_text(encoding="utf-8").splitlines():
+            answers += re.findall(r'"raw":\s*("(?:[^"\\]|\\.)*")', line)
+    return [json.loads(answer) for answer in answers]

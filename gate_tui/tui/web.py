@@ -33,6 +33,29 @@ from gate_tui.tui.web_process import EditorProcess
 log = logging.getLogger("gate-tui.serve")
 MAX_MESSAGE = 1 << 20  # one websocket message from the page (a paste) at most 1 MiB
 
+# The page's terminal (xterm.js) sends Shift+Enter as a plain Enter ("\r"), and a browser
+# keeps Ctrl+N (a new window) for itself, so a served Raw answer had no line-break key.
+# This script, added to textual-serve's page, sends Shift+Enter as the key's unambiguous
+# (kitty protocol) sequence, which Textual reads as "shift+enter" — the editor's line
+# break. It keeps a handle on the page's one websocket to do so.
+SHIFT_ENTER_SCRIPT = """<script>
+(() => {
+  const Native = window.WebSocket;
+  let socket = null;
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); socket = this; }
+  };
+  window.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !event.shiftKey || event.ctrlKey || event.altKey || event.metaKey) return;
+    if (!socket || socket.readyState !== Native.OPEN) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    socket.send(JSON.stringify(["stdin", "\\u001b[13;2u"]));
+  }, true);
+})();
+</script>
+"""
+
 
 def _page(status: int, title: str, text: str) -> web.Response:
     """A small HTML page saying why the editor is not shown (text escaped)."""
@@ -131,6 +154,7 @@ class GuardedServer(Server):
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.text = (response.text or "").replace("</head>", SHIFT_ENTER_SCRIPT + "</head>", 1)
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL carries the token
         response.headers["Cache-Control"] = "no-store"
         return response

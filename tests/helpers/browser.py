@@ -104,11 +104,15 @@ class EditorPage:
         """Everything the editor has written to the terminal so far, escapes removed."""
         return _ESCAPES.sub("", b"".join(self.frames).decode("utf-8", "ignore"))
 
-    def wait_for_text(self, text: str, timeout: float = 30.0) -> bool:
-        """Poll the frames for ``text``. The sync API delivers events only while it runs,
-        so the wait is Playwright's own (``wait_for_timeout``), never ``time.sleep``."""
+    def mark(self) -> int:
+        """A place in the frames: :meth:`wait_for_text` ``since=`` it sees only what came later."""
+        return len(self.frames)
+
+    def wait_for_text(self, text: str, timeout: float = 60.0, since: int = 0) -> bool:
+        """Poll the frames (from ``since``) for ``text``. The sync API delivers events only
+        while it runs, so the wait is Playwright's own (``wait_for_timeout``), never ``time.sleep``."""
         deadline = time.monotonic() + timeout
-        while text not in self.screen_text():
+        while text not in _ESCAPES.sub("", b"".join(self.frames[since:]).decode("utf-8", "ignore")):
             if time.monotonic() > deadline:
                 return False
             self.page.wait_for_timeout(200)
