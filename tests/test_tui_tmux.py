@@ -66,6 +66,25 @@ class Tmux:
                 raise AssertionError(f"timed out waiting for {what}; screen:\n{text}")
             time.sleep(0.1)
 
+    def cursor(self) -> tuple[int, int]:
+        """Where the terminal's cursor is (Textual puts it at the focused text field's caret)."""
+        x, y = self.run("display-message", "-p", "#{cursor_x} #{cursor_y}").split()
+        return int(x), int(y)
+
+    def focus_reply(self) -> None:
+        """F2, then wait until the reply pane has the focus — a paste sent before that can go
+        elsewhere (issue 17, item 9: a paste right after F2 during start-up is lost). The
+        screen shows it two ways: the footer leads with the pane's own key (^z Undo), and
+        the terminal's cursor moves into the pane (right half, above the history)."""
+        self.run("send-keys", "F2")
+
+        def focused(screen: str) -> bool:
+            rows = screen.rstrip("\n").splitlines()
+            x, y = self.cursor()
+            return bool(rows) and rows[-1].lstrip().startswith("^z Undo") or (x >= 48 and y < 20)
+
+        self.wait_for(focused, "the reply pane focused")
+
     def paste(self, path: Path) -> None:
         self.run("load-buffer", str(path))
         self.run("paste-buffer", "-p")
@@ -97,7 +116,7 @@ def test_paste_a_reply_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
     command = gate_tui(ML_CONFIG, "--new")
     tmux.start(command, {"GATE_TUI_STATE_DIR": str(state_dir), "TERM": "xterm-256color"})
     tmux.wait_for(lambda s: "NO PASS" in s and "1_data_availability" in s, "the editor's first screen")
-    tmux.run("send-keys", "F2")  # the editor keeps keys and pastes in order: no pause needed
+    tmux.focus_reply()
     tmux.paste(REPLIES / "ml_good.md")
     tmux.wait_for(lambda s: "If applied: PASS" in s, "the reply preview")
     tmux.run("send-keys", "C-j")
@@ -139,7 +158,7 @@ def test_kill_9_mid_review_loses_nothing_shown_as_accepted(tmux: Tmux, tmp_path:
     tmux.run("send-keys", "-l", "Rank tickets")
     tmux.run("send-keys", "Enter")
     tmux.wait_for(lambda s: timeline_rows(s) == EXPECTED_ROWS[:2], "the second edit in the timeline")
-    tmux.run("send-keys", "F2")  # the editor keeps keys and pastes in order: no pause needed
+    tmux.focus_reply()
     tmux.paste(REPLIES / "ml_good.md")
     tmux.wait_for(lambda s: "If applied: PASS" in s, "the reply preview")
     tmux.run("send-keys", "C-j")

@@ -75,7 +75,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
 
     # 4. F2 and paste ml_lying_pass.md: claimed PASS, overruled. Ctrl+J applies it; the history shows who changed what.
     assert "paste `sample_configs/replies/ml_lying_pass.md`" in steps
-    tmux.run("send-keys", "F2")  # keys and pastes are kept in order: no pause needed
+    tmux.focus_reply()
     tmux.paste(REPLIES / "ml_lying_pass.md")
     tmux.wait_for(lambda s: "model claimed PASS — overruled" in s and "If applied: NO PASS" in s, "the preview overrules the claim")
     tmux.run("send-keys", "C-j")
