@@ -233,7 +233,7 @@ def editor_latency(config: GateConfig, presses: int) -> float:
     app = GateApp(config, None, session=Session.in_memory(config, None, initial=initial), blink=False)
 
     def shown(index: int) -> bool:
-        return app.decision_panel.word == ("PASS" if index % 2 == 0 else "NO PASS")
+        return app.gate_screen.decision_panel.word == ("PASS" if index % 2 == 0 else "NO PASS")
 
     return statistics.median(asyncio.run(key_to_frame(app, "f3", toggle_key, shown, presses)))
 

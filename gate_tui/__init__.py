@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     )
     from gate_tui.decision import decide
     from gate_tui.models import (
+        CandidateInfo,
         FieldChange,
         GateConfig,
         GateDecision,
@@ -47,6 +48,7 @@ _HOMES = {
     "gate_tui.parsing.diff": ("diff_states",),
     "gate_tui.parsing.extraction": ("Extraction", "extract_json"),
     "gate_tui.models": (
+        "CandidateInfo",
         "FieldChange",
         "GateConfig",
         "GateDecision",
@@ -66,6 +68,7 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
+    "CandidateInfo",
     "ConfigError",
     "ConfigProblem",
     "Extraction",

@@ -246,6 +246,22 @@ class Repair(_Model):
     """``exact``: the fix preserves the meaning; ``guess``: a judgment call the reviewer should check."""
 
 
+class CandidateInfo(_Model):
+    """One object of a reply that could be the answer, as :func:`gate_tui.parse` judged it.
+
+    ``index`` is what ``parse(..., candidate=K)`` takes; ``valid`` says whether parsing
+    with that candidate would succeed, and ``problem`` why not.
+    """
+
+    index: int
+    line: int
+    column: int
+    source: str
+    used: bool
+    valid: bool
+    problem: str | None = None
+
+
 class ParseResult(_Model):
     """Everything one call of :func:`gate_tui.parse` found out.
 
@@ -265,3 +281,6 @@ class ParseResult(_Model):
     recovered: dict[str, Any] | None = None
     """What was read from a reply the policy refused (cut off, or needing a guess): for a
     preview only, never a state."""
+    candidates: list[CandidateInfo] = Field(default_factory=list)
+    """Every object of a text reply that could be the answer, in text order; ``used`` marks
+    the one this result read (``parse(..., candidate=K)`` reads another)."""

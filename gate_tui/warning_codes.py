@@ -22,6 +22,9 @@ MORE_WARNINGS = "more_warnings"
 """Counts the warnings beyond the first few hundred of one reply (a hostile reply can make a million)."""
 SEVERAL_CANDIDATES = "several_candidates"
 """The reply held more than one JSON object or fenced block; the warning says where."""
+DIFFERENT_STATES = "different_states"
+"""The reply holds several candidates that are different states (a draft and a correction):
+the warning says how many and which one is used (``candidate=`` picks another)."""
 TRUNCATED_REPLY = "truncated_reply"
 """A cut-off reply accepted by ``accept_truncated_replies``; names every field the cut touched."""
 

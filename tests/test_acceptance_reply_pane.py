@@ -26,7 +26,7 @@ async def test_a_pasted_reply_keeps_its_text_and_draws_no_control_characters() -
     text = f'prose {hostile} end\n{{"summary": "s\u202e\x9b"}}'
     async with app.run_test(size=(160, 50)) as pilot:
         await paste(pilot, app, text)
-        area = app.reply_pane.text_area
+        area = app.gate_screen.reply_pane.text_area
         assert area.text == text, "the pane keeps (and parses) the exact text"
         await wait_for(pilot, lambda: "prose" in rendered(area), message="the reply drawn")
         assert forbidden_in(rendered(area)) == []

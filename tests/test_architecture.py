@@ -3,6 +3,7 @@ and the README's example does what the README says."""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -114,3 +115,108 @@ def test_readme_python_example_runs_as_documented() -> None:
                 exec(code, namespace)  # noqa: S102 - our own README
     finally:
         os.chdir(cwd)
+
+
+# ------------------------------------------------------------------- import circles
+#
+# Decision: every import counts, at module level and inside functions alike ("lazy"
+# imports, which keep the first frame fast, are still a dependency of the module: a
+# circle through one is a circle in the design). Imports under ``if TYPE_CHECKING:`` do
+# not count: they never run, and type hints may point anywhere.
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Module → the package's modules it imports (anywhere but under TYPE_CHECKING)."""
+    paths = {_module_name(path, root): path for path in (root / package).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        base_package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        pending: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+        while pending:
+            node = pending.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and _is_type_checking(child):
+                    pending.extend(child.orelse)
+                    continue
+                if isinstance(child, ast.Import):
+                    found.update(alias.name for alias in child.names)
+                elif isinstance(child, ast.ImportFrom):
+                    module = child.module or ""
+                    if child.level:
+                        parts = base_package.split(".")[: len(base_package.split(".")) - child.level + 1]
+                        module = ".".join([*parts, module] if module else parts)
+                    for alias in child.names:
+                        submodule = f"{module}.{alias.name}"
+                        found.add(submodule if submodule in paths else module)
+                pending.append(child)
+        graph[name] = {target for target in found if target in paths and target != name}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    circles.append(sorted(group))
+    return circles
+
+
+def test_no_import_circle_anywhere_in_the_package() -> None:
+    assert import_circles(import_graph(ROOT, "gate_tui")) == []
+
+
+def test_the_circle_check_finds_a_circle_through_a_lazy_import(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.sub import b\n")
+    (package / "sub" / "b.py").write_text("def f():\n    from ..c import g\n    return g\n")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import d\nimport pkg.a\n")
+    (package / "d.py").write_text("import pkg.c\n")
+    assert import_circles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.c", "pkg.sub.b"]]

@@ -160,7 +160,7 @@ async def test_hostile_text_in_a_reply_renders_literally(game) -> None:
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-input")
         assert "Edit /[b]k (integer)" in screen_text(app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.editing is None)
+        await wait_for(pilot, lambda: app.contract_screen.editing is None)
 
 
 def test_controller_rules_without_textual(game, tmp_path) -> None:
@@ -246,7 +246,7 @@ async def test_multi_line_text_is_edited_whole(game) -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
         await pilot.press("x", "escape")
-        await wait_for(pilot, lambda: app.editing is None and app.query_one(ValueTree).has_focus)
+        await wait_for(pilot, lambda: app.contract_screen.editing is None and app.query_one(ValueTree).has_focus)
         assert app.editor.index == 2 and app.editor.value["narrative"] == "line one!\nline two"
 
 
@@ -285,3 +285,37 @@ async def test_objects_and_lists_are_edited_as_json(game) -> None:
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: app.editor.index == 3)
         assert [(e.code, e.path) for e in app.editor.result.errors] == [("invalid_value", "/choices")]  # 11 > 10 items
+
+
+async def test_quitting_asks_first_when_the_journal_could_not_be_written(game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gate editor's quit question, shared: with no journal, Ctrl+Q would lose the changes."""
+    from textual.widgets import Button
+
+    from gate_tui.tui.screens.quit_prompt import QuitScreen
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("GATE_TUI_STATE_DIR", str(blocker / "state"))  # cannot be created
+    app = ContractApp(game, new=True, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: not app.editor.journaling and app.query_one("#reply").has_focus, message="the editor, journal-less")
+        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question")
+        await wait_for(pilot, lambda: "1 change made here not saved" in screen_text(app), message="the question drawn")
+        assert "Save as… writes the value as JSON" in screen_text(app)
+        await pilot.press("ctrl+q")  # a second Ctrl+Q does not throw the work away
+        assert app.is_running and isinstance(app.screen, QuitScreen)
+        app.screen.query_one("#quit-anyway", Button).press()
+        await wait_for(pilot, lambda: not app.is_running, message="quit anyway")
+    assert app.return_code == 0
+
+
+async def test_quitting_a_journaled_contract_session_asks_nothing(game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATE_TUI_STATE_DIR", str(tmp_path / "state"))
+    app = ContractApp(game, new=True, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.editor.journaling, message="the journal open")
+        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, message="quit at once")

@@ -170,6 +170,7 @@ def test_key_hints_come_from_the_key_table(game, monkeypatch) -> None:
 
     moved = tuple(a._replace(keys="f9") if a.id == "apply_reply" else a for a in keys.ACTIONS)
     monkeypatch.setattr(keys, "ACTIONS", moved)
+    monkeypatch.setattr(keys, "KEYS", keys.KEYS._replace(actions=moved))
     assert keys.hint("apply_reply") == "F9"
     assert "F9" in help_text() and "Ctrl+J" not in help_text()
 

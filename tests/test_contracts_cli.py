@@ -140,7 +140,7 @@ def test_the_editor_refuses_an_invalid_contract_with_every_problem(tmp_path) -> 
     for args in (("--contract", str(bad)), (str(bad),)):  # a CONFIG with a $schema key is a contract too
         done = gate_tui(*args)
         assert done.returncode == 3
-        assert "bad.json: /type:" in done.stderr and "bad.json: /required:" in done.stderr
+        assert "bad.json:1: /type:" in done.stderr and "bad.json:1: /required:" in done.stderr
 
 
 def test_serve_refuses_a_bad_contract_and_runs_the_contract_editor_for_a_good_one(tmp_path: Path) -> None:

@@ -198,7 +198,8 @@ def test_exact_repairs_pass_a_no_guess_policy(ml_config: GateConfig) -> None:
 
 
 def test_several_candidates_are_named() -> None:
-    text = "```json\n" + json.dumps(STATE) + "\n```\nYou sent:\n" + '{"summary": "old", "gates": {}}\nand ```json\n{"a": 1}\n```'
+    # One state and two objects that are not states (an echo, an example): the quiet warning.
+    text = "```json\n" + json.dumps(STATE) + "\n```\nYou sent:\n" + '{"note": "old"}\nand ```json\n{"a": 1}\n```'
     result = extract_json(text)
     assert result.value == STATE
     assert result.warnings == [{"code": "several_candidates", "message": "used the object at 2:1; 2 more at 5:1, 7:1 ignored", "field_path": ""}]

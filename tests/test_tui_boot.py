@@ -74,7 +74,7 @@ async def test_the_first_frame_shows_the_empty_state_and_its_decision_before_the
         app.release()
         await wait_for(pilot, lambda: app.session is not None and app.session.persistent, message="the session")
         await wait_for(pilot, lambda: "opening the session" not in screen_text(app), message="the marker gone")
-        assert app.decision_panel.word == "NO PASS"
+        assert app.gate_screen.decision_panel.word == "NO PASS"
         assert app.gate_config.gate_order == list(app.config.gate_order)
 
 
@@ -84,10 +84,10 @@ async def test_keys_pressed_before_the_boot_are_handled_after_it_in_order() -> N
         await while_held(lambda: app.boot_started, message="the boot to be waiting")
         send_keys(app, "down", "down")
         await while_held(lambda: app._held is not None and len(app._held) == 2, message="the keys held")
-        assert app.session is None and app.gate_list.selected_key == "1_data_availability"  # nothing ran yet
+        assert app.session is None and app.gate_screen.gate_list.selected_key == "1_data_availability"  # nothing ran yet
         app.release()
-        await wait_for(pilot, lambda: app.gate_list.selected_key == "3_success_metric", message="both moves, after the boot")
-        assert app.gate_editor.key == "3_success_metric"
+        await wait_for(pilot, lambda: app.gate_screen.gate_list.selected_key == "3_success_metric", message="both moves, after the boot")
+        assert app.gate_screen.gate_editor.key == "3_success_metric"
 
 
 async def test_text_typed_before_the_boot_is_not_lost() -> None:

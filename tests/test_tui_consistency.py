@@ -35,9 +35,9 @@ async def apply(pilot: Any, app: GateApp, text: str) -> None:
     count = len(app.session.timeline)
     await pilot.press("f2")
     await wait_for(pilot, lambda: isinstance(app.focused, TextArea), message="reply pane focused")
-    app.reply_pane.text_area.clear()
+    app.gate_screen.reply_pane.text_area.clear()
     app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="the pasted reply")
+    await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == text, message="the pasted reply")
     await pilot.press("ctrl+j")
     await wait_for(pilot, lambda: len(app.session.timeline) == count + 1, message="the reply applied")
 
@@ -52,8 +52,8 @@ async def test_transition_numbers_start_at_one_on_screen_and_in_the_report() -> 
         await apply(pilot, app, reply("ml_lying_pass.md"))
         await apply(pilot, app, reply("ml_good.md"))
         await pilot.press("f4")
-        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
-        table = app.history_pane.table
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.history_pane.table)
+        table = app.gate_screen.history_pane.table
         await wait_for(pilot, lambda: table.row_count == 2)
         assert [str(table.get_row_at(row)[0]) for row in range(2)] == ["1", "2"]
         assert diff_text(app).startswith("#2 reply")
@@ -72,7 +72,7 @@ async def test_undo_then_redo_of_a_lying_reply_stays_overruled() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await apply(pilot, app, reply("ml_lying_pass.md"))
         await pilot.press("f5")
-        await wait_for(pilot, lambda: app.focused is app.gate_list)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.gate_list)
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: app.session.timeline[-1].kind == "undo")
         await wait_for(pilot, lambda: OVERRULED not in screen_text(app), message="the undo shows no claim")
@@ -92,7 +92,7 @@ async def test_restoring_a_lying_reply_from_the_timeline_stays_overruled() -> No
         await apply(pilot, app, reply("ml_lying_pass.md"))
         await apply(pilot, app, reply("ml_good.md"))
         await pilot.press("f4")
-        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.history_pane.table)
         await pilot.press("up", "enter")
         await wait_for(pilot, lambda: app.session.timeline[-1].kind == "jump")
         await wait_for(pilot, lambda: OVERRULED in screen_text(app), message="the overrule after a restore")
@@ -114,15 +114,15 @@ async def test_last_change_keeps_the_after_part_of_long_values() -> None:
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         for text in (long_before, long_after):
             count = len(app.session.timeline)
-            app.select_gate("2_use_case")
+            app.gate_screen.select_gate("2_use_case")
             area = app.query_one("#raw", TextArea)
             area.focus()
             area.load_text(text)
-            await wait_for(pilot, lambda: app.pending is not None, message="the pending edit")
-            app.commit_pending()
+            await wait_for(pilot, lambda: app.gate_screen.pending is not None, message="the pending edit")
+            app.gate_screen.commit_pending()
             await wait_for(pilot, lambda count=count: len(app.session.timeline) == count + 1, message="the edit")
         await pilot.press("f4")
-        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.history_pane.table)
         await wait_for(pilot, lambda: "2_use_case.raw" in screen_text(app), message="the last change")
         row = next(r for r in screen_text(app).split("\n") if "2_use_case.raw" in r)
         assert "→" in row, row

@@ -35,11 +35,11 @@ def unwritable_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 async def type_answer(pilot: Any, app: GateApp, gate: str, text: str) -> None:
     """Type ``text`` into ``gate``'s raw field and record it."""
-    app.select_gate(gate)
+    app.gate_screen.select_gate(gate)
     app.query_one("#raw", TextArea).focus()
     await pilot.press(*text)
-    await wait_for(pilot, lambda: app.pending is not None, message="the pending edit")
-    app.commit_pending()
+    await wait_for(pilot, lambda: app.gate_screen.pending is not None, message="the pending edit")
+    app.gate_screen.commit_pending()
     await wait_for(pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded")
 
 

@@ -63,7 +63,7 @@ async def test_summary_and_raw_show_escapes_as_symbols_and_keep_the_stored_text(
         summary = app.query_one("#summary", Input)
         raw = app.query_one("#raw", TextArea)
         await wait_for(pilot, lambda: summary.value.startswith("sum a␛[2Jb"), message="summary loaded")
-        app.select_gate("1_data_availability")
+        app.gate_screen.select_gate("1_data_availability")
         await wait_for(pilot, lambda: raw.text.startswith("line one a␛[2Jb"), message="raw loaded")
         assert forbidden_in(summary.value) == [] and forbidden_in(raw.text.replace("\n", "")) == []
         assert "⟨U+202E⟩" in summary.value and "⟨U+200B⟩" in raw.text and "␛]52;c;" in summary.value

@@ -79,7 +79,7 @@ async def test_reply_pane_text_undo_while_it_holds_typing() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await apply_lying_reply(pilot, app)
         await pilot.press(*"abc", "ctrl+z")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "", message="text undo while the pane holds typing")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "", message="text undo while the pane holds typing")
         assert [t.kind for t in app.session.timeline] == ["reply"]
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: app.session.timeline[-1].kind == "undo", message="then the empty pane undoes the reply")
@@ -90,9 +90,9 @@ async def test_ctrl_z_with_the_category_menu_open_undoes() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await apply_lying_reply(pilot, app)
         await pilot.press("f5")
-        await wait_for(pilot, lambda: app.focused is app.gate_list)
-        app.select_gate("1_data_availability")
-        app.focus_gate_field()
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.gate_list)
+        app.gate_screen.select_gate("1_data_availability")
+        app.gate_screen.focus_gate_field()
         await wait_for(pilot, lambda: focused_id(app) == "classified-select")
         await wait_for(pilot, lambda: "Undo" in footer_text(app), message="the footer offers Undo on a category field")
         await pilot.press("enter")
@@ -116,7 +116,7 @@ async def test_f3_right_after_typing_keeps_each_answer_in_its_gate() -> None:
         gates = app.session.state.gates
         assert gates["2_use_case"].raw == "Rank tickets"
         assert gates["3_success_metric"].raw == "Median time down"
-        assert app.gate_editor.key == "4_data_privacy"
+        assert app.gate_screen.gate_editor.key == "4_data_privacy"
         assert focused_id(app) == "classified-select", "F3 moved the focus to the next gate's field at once"
 
 
@@ -124,11 +124,11 @@ async def test_a_burst_of_keys_across_f3_keeps_every_character_in_its_gate() -> 
     config = load_config(ML_CONFIG)
     app = make_app(config, state_after(config, {"gates": {"1_data_availability": {"classified": "available"}}}))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        app.select_gate("2_use_case")
-        app.focus_gate_field()
+        app.gate_screen.select_gate("2_use_case")
+        app.gate_screen.focus_gate_field()
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         burst(app, *"Rank tickets", "f3", *"Median time down", "f3")
-        await wait_for(pilot, lambda: app.gate_editor.key == "4_data_privacy", message="two F3s moved on twice")
+        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key == "4_data_privacy", message="two F3s moved on twice")
         await wait_for(pilot, lambda: app.session.state.gates["3_success_metric"].raw == "Median time down", message="the second answer whole, in its gate")
         assert app.session.state.gates["2_use_case"].raw == "Rank tickets"
         assert focused_id(app) == "classified-select"
@@ -140,8 +140,8 @@ async def test_a_burst_of_keys_across_f3_keeps_every_character_in_its_gate() -> 
 async def test_a_multi_line_answer_is_typed_and_stored_with_its_line_break() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        app.select_gate("2_use_case")
-        app.focus_gate_field()
+        app.gate_screen.select_gate("2_use_case")
+        app.gate_screen.focus_gate_field()
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         await pilot.press(*"line one", "shift+enter", *"line two", "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "line one\nline two", message="stored with the line break")
@@ -152,8 +152,8 @@ async def test_a_multi_line_answer_is_typed_and_stored_with_its_line_break() -> 
 async def test_ctrl_n_in_a_burst_breaks_the_line_where_it_was_typed() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        app.select_gate("2_use_case")
-        app.focus_gate_field()
+        app.gate_screen.select_gate("2_use_case")
+        app.gate_screen.focus_gate_field()
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         burst(app, *"line one", "ctrl+n", *"line two", "left", "left", "left", "X", "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "line one\nline Xtwo", message="each key in turn")
@@ -165,9 +165,9 @@ async def test_ctrl_n_in_a_burst_breaks_the_line_where_it_was_typed() -> None:
 async def test_a_gate_without_categories_shows_no_categories_text_and_no_input() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        app.select_gate("2_use_case")
+        app.gate_screen.select_gate("2_use_case")
         await wait_for(pilot, lambda: "no categories" in screen_text(app))
-        assert not app.gate_editor.query(Input), "no input stands for a Classified that cannot be set"
+        assert not app.gate_screen.gate_editor.query(Input), "no input stands for a Classified that cannot be set"
         app.query_one("#raw").focus()
         await pilot.press("tab")
         await wait_for(pilot, lambda: focused_id(app) == "summary", message="tab skips Classified")
@@ -183,10 +183,10 @@ async def test_a_second_paste_replaces_an_unchanged_first_paste() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, reply("ml_lying_pass.md"))
         app.post_message(events.Paste(reply("ml_good.md")))
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == reply("ml_good.md"), message="the second paste replaced the first")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == reply("ml_good.md"), message="the second paste replaced the first")
         await wait_for(pilot, lambda: "If applied: PASS" in screen_text(app), message="the preview judges the second paste")
         await pilot.press("ctrl+z")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == reply("ml_lying_pass.md"), message="Ctrl+Z brings the first back")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == reply("ml_lying_pass.md"), message="Ctrl+Z brings the first back")
         assert app.session.timeline == []
 
 
@@ -195,9 +195,9 @@ async def test_a_paste_into_an_edited_reply_is_inserted() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, "first")
         await pilot.press(*" typed ")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "first typed ")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "first typed ")
         app.post_message(events.Paste("second"))
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "first typed second", message="an edited pane takes the paste at the cursor")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "first typed second", message="an edited pane takes the paste at the cursor")
 
 
 async def test_clear_reply_by_key_and_by_palette() -> None:
@@ -205,11 +205,11 @@ async def test_clear_reply_by_key_and_by_palette() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, reply("ml_good.md"))
         await pilot.press("ctrl+l")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "", message="Ctrl+L cleared the reply")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "", message="Ctrl+L cleared the reply")
         await pilot.press("ctrl+z")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == reply("ml_good.md"), message="Ctrl+Z brings it back")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == reply("ml_good.md"), message="Ctrl+Z brings it back")
         await run_command(pilot, app, "Clear reply")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "", message="the palette's Clear reply")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "", message="the palette's Clear reply")
         assert app.session.timeline == []
 
 
@@ -311,7 +311,7 @@ async def test_the_footer_offers_undo_in_every_pane_where_it_works() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await apply_lying_reply(pilot, app)
-        app.select_gate("1_data_availability")
+        app.gate_screen.select_gate("1_data_availability")
         for target in ("#gate-list", "#raw", "#classified-select", "#summary", "#reply", "#timeline"):
             app.query_one(target).focus()
             widget = app.query_one(target)

@@ -38,7 +38,7 @@ async def test_typing_into_the_last_gate_turns_no_pass_into_pass() -> None:
         await wait_for(pilot, lambda: "2_use_case" in screen_text(app))
         await pilot.press("f3")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="raw field of the next gate focused")
-        assert app.gate_editor.key == "2_use_case"
+        assert app.gate_screen.gate_editor.key == "2_use_case"
         await pilot.press(*"Rank tickets")
         await wait_for(pilot, lambda: word(app) == "PASS", message="decision panel says PASS")
         await wait_for(pilot, lambda: app.session.decision.pass_, message="the edit is recorded")
@@ -106,8 +106,8 @@ async def test_typing_in_a_category_field_finds_the_category(monkeypatch: pytest
 
 async def test_enter_records_an_edit_at_once() -> None:
     app = make_app()
-    app.EDIT_COMMIT_DELAY = 30.0
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.gate_screen.EDIT_COMMIT_DELAY = 30.0
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
         await pilot.press(*"rank", "enter")
@@ -124,10 +124,10 @@ async def test_paste_a_reply_preview_and_apply_it() -> None:
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: word(app) == "PASS")
         assert app.session.timeline[-1].actor == "assistant"
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "", message="applied reply cleared")
-        app.gate_list.select_key("2_use_case")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "", message="applied reply cleared")
+        app.gate_screen.gate_list.select_key("2_use_case")
         await wait_for(pilot, lambda: app.query_one("#raw", TextArea).text.startswith("Rank incoming"))
-        await pilot.pause(app.EDIT_COMMIT_DELAY + 0.2)
+        await pilot.pause(app.gate_screen.EDIT_COMMIT_DELAY + 0.2)
         assert len(app.session.timeline) == 1, "loading the form from a reply is not a user edit"
 
 
@@ -143,7 +143,7 @@ async def test_a_failing_reply_leaves_the_state_untouched_and_keeps_its_text() -
         await wait_for(pilot, lambda: "Reply rejected" in screen_text(app), message="rejection notice")
         assert app.session.state == before
         assert app.session.timeline == []
-        assert app.reply_pane.text_area.text == garbage
+        assert app.gate_screen.reply_pane.text_area.text == garbage
         assert word(app) == "NO PASS"
 
 
@@ -163,8 +163,8 @@ async def test_repairable_reply_lists_repairs_with_positions() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, reply("ml_repairable.md"))
-        await wait_for(pilot, lambda: app.preview_result is not None and app.preview_result.ok)
-        first = app.preview_result.repairs[0]
+        await wait_for(pilot, lambda: app.gate_screen.preview_result is not None and app.gate_screen.preview_result.ok)
+        first = app.gate_screen.preview_result.repairs[0]
         # Poll the screen: a frame can be caught mid-refresh, so one read may be blank.
         await wait_for(pilot, lambda: "Repairs the parser applied" in screen_text(app))
         await wait_for(pilot, lambda: f"{first.line}:{first.column}" in screen_text(app))
@@ -177,7 +177,7 @@ async def test_undo_and_redo_keys_move_over_transitions() -> None:
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: word(app) == "PASS")
         await pilot.press("f5")
-        await wait_for(pilot, lambda: app.focused is app.gate_list)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.gate_list)
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: word(app) == "NO PASS", message="undo restores the empty state")
         assert app.session.state.gates["2_use_case"].raw is None
@@ -195,9 +195,9 @@ async def test_ctrl_z_in_the_reply_pane_undoes_text_not_state() -> None:
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: word(app) == "PASS")
         await pilot.press(*"abc")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text == "abc")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == "abc")
         await pilot.press("ctrl+z")
-        await wait_for(pilot, lambda: app.reply_pane.text_area.text != "abc")
+        await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text != "abc")
         assert app.session.decision.pass_
         assert [t.kind for t in app.session.timeline] == ["reply"]
 
@@ -251,7 +251,7 @@ async def test_summary_too_long_is_shown_at_the_field_and_keeps_the_text() -> No
         await wait_for(pilot, lambda: "201/200" in screen_text(app))
         assert summary.value == long_text
         await pilot.press("tab")
-        await pilot.pause(app.EDIT_COMMIT_DELAY + 0.2)
+        await pilot.pause(app.gate_screen.EDIT_COMMIT_DELAY + 0.2)
         assert app.session.timeline == []
         assert app.session.state.summary == ""
         assert summary.value == long_text
@@ -293,8 +293,8 @@ async def test_command_palette_goes_to_any_gate_by_key_or_label() -> None:
         await wait_for(pilot, lambda: palette_highlight(app).startswith("Go to gate g187 — Gate 187"), message="the gate hit")
         assert "What is the answer to question 187?" in palette_highlight(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.gate_editor.key == "g187" and app.focused is not None and app.focused.id == "raw")
-        assert app.gate_list.selected_key == "g187"
+        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key == "g187" and app.focused is not None and app.focused.id == "raw")
+        assert app.gate_screen.gate_list.selected_key == "g187"
 
 
 async def test_keymap_from_the_config_rebinds_apply() -> None:
@@ -347,7 +347,7 @@ async def test_enter_on_a_timeline_row_restores_that_state() -> None:
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: word(app) == "PASS")
         await pilot.press("f4")
-        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.history_pane.table)
         await pilot.press("up", "enter")
         await wait_for(pilot, lambda: app.session.timeline[-1].kind == "jump", message="a jump transition")
         assert word(app) == "NO PASS"
@@ -357,7 +357,7 @@ async def test_enter_on_a_timeline_row_restores_that_state() -> None:
 async def test_a_gate_without_categories_says_so_and_its_classified_field_takes_no_focus() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        app.select_gate("2_use_case")
+        app.gate_screen.select_gate("2_use_case")
         field = app.query_one("#classified-none", Static)
         assert field.display and not field.can_focus and "no categories" in str(field.render())
         app.query_one("#raw").focus()

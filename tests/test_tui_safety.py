@@ -79,7 +79,7 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
     app = make_app(config)
     literal = shown_as(danger)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        app.select_gate("2_use_case")
+        app.gate_screen.select_gate("2_use_case")
         await type_into(pilot, app, "#raw", danger)
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == danger.strip(), message="raw recorded")
         await wait_for(pilot, lambda: literal.strip() in content_of(app, "#diff"), message="diff shows the literal")
@@ -99,7 +99,7 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
         await wait_for(pilot, lambda: "If applied: PASS" in content_of(app, "#preview"), message="preview of a good reply")
         assert literal.strip() in content_of(app, "#preview")
         await pilot.press("ctrl+j")
-        await wait_for(pilot, lambda: app.session.decision.pass_ and app.reply_pane.text_area.text == "")
+        await wait_for(pilot, lambda: app.session.decision.pass_ and app.gate_screen.reply_pane.text_area.text == "")
         assert literal.strip() in content_of(app, "#diff")
         assert "assistant" in timeline_text(app)
         bad = {"summary": "s", "gates": {danger: {"raw": danger}}, "status": {"pass": True}}
@@ -129,9 +129,9 @@ async def test_dangerous_labels_and_questions_from_a_config() -> None:
     config = GateConfig.model_validate({"name": "[b]config[/", "gates": gates})
     app = make_app(config)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await wait_for(pilot, lambda: app.decision_panel.word == "NO PASS")
+        await wait_for(pilot, lambda: app.gate_screen.decision_panel.word == "NO PASS")
         text = screen_text(app)
-        prompts = " ".join(str(option.prompt) for option in app.gate_list.options)
+        prompts = " ".join(str(option.prompt) for option in app.gate_screen.gate_list.options)
         for danger in DANGEROUS:
             assert shown_as(f"label {danger}") in prompts
             assert shown_as(f"label {danger}")[:14] in text
@@ -139,10 +139,10 @@ async def test_dangerous_labels_and_questions_from_a_config() -> None:
         assert "[b]config[/" in text
         for key in config.gate_order:
             await pilot.press("f3")
-            await wait_for(pilot, lambda key=key: app.gate_editor.key == key and app.focused is not None and app.focused.id == "raw")
+            await wait_for(pilot, lambda key=key: app.gate_screen.gate_editor.key == key and app.focused is not None and app.focused.id == "raw")
             await pilot.press("a", "enter")
             await wait_for(pilot, lambda key=key: app.session.state.gates[key].raw == "a")
-        await wait_for(pilot, lambda: app.decision_panel.word == "PASS")
+        await wait_for(pilot, lambda: app.gate_screen.decision_panel.word == "PASS")
         rows = timeline_text(app)
         for index in range(len(DANGEROUS)):
             assert f"k{index}" in rows

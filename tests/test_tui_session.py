@@ -75,7 +75,7 @@ async def test_state_file_is_written_and_saved(tmp_path: Path) -> None:
     app = GateApp(config, ML_CONFIG, state_file=state_file, blink=False)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.session.persistent, message="a persistent session")
-        app.select_gate("2_use_case")
+        app.gate_screen.select_gate("2_use_case")
         app.query_one("#raw", TextArea).focus()
         await pilot.press(*"Rank tickets")
         await pilot.press("ctrl+s")
@@ -88,13 +88,13 @@ async def test_quitting_records_the_pending_edit(tmp_path: Path) -> None:
     config = load_config(ML_CONFIG)
     state_file = tmp_path / "intake.json"
     app = GateApp(config, ML_CONFIG, state_file=state_file, blink=False)
-    app.EDIT_COMMIT_DELAY = 60.0
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.gate_screen.EDIT_COMMIT_DELAY = 60.0
         await wait_for(pilot, lambda: app.session.persistent)
-        app.select_gate("3_success_metric")
+        app.gate_screen.select_gate("3_success_metric")
         app.query_one("#raw", TextArea).focus()
         await pilot.press(*"MAPE")
-        await wait_for(pilot, lambda: app.pending is not None)
+        await wait_for(pilot, lambda: app.gate_screen.pending is not None)
         await pilot.press("ctrl+q")
     assert "MAPE" in state_file.read_text(encoding="utf-8")
 
@@ -115,7 +115,7 @@ async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> Non
 
 async def type_answer(pilot: object, app: GateApp, gate: str, text: str) -> None:
     """Type ``text`` into the raw field of ``gate`` and press Enter (one user transition)."""
-    app.select_gate(gate)
+    app.gate_screen.select_gate(gate)
     app.query_one("#raw", TextArea).focus()
     await pilot.press(*text, "enter")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded")
@@ -182,7 +182,7 @@ async def test_open_state_goes_through_the_parser(tmp_path: Path) -> None:
         await answer_path(pilot, app, claims_pass)
         await wait_for(pilot, lambda: app.session.state.summary == "says it passes", message="the file's state")
         await wait_for(pilot, lambda: app.query_one("#summary", Input).value == "says it passes", message="the form reloaded")
-        assert app.decision_panel.word == "NO PASS", "the file's own status is only a claim"
+        assert app.gate_screen.decision_panel.word == "NO PASS", "the file's own status is only a claim"
         assert app.session.decision.next_gate == "2_use_case"
         assert [(t.actor, t.kind) for t in app.session.timeline] == [("user", "edit")]
     saved = json.loads(state_file.read_text(encoding="utf-8"))

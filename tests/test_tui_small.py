@@ -41,7 +41,7 @@ async def apply_reply(pilot: Any, app: GateApp, name: str) -> None:
     await pilot.press("f2")
     await wait_for(pilot, lambda: isinstance(app.focused, TextArea), message="the reply pane")
     app.post_message(events.Paste(reply(name)))
-    await wait_for(pilot, lambda: app.preview_result is not None, message="the preview")
+    await wait_for(pilot, lambda: app.gate_screen.preview_result is not None, message="the preview")
     await pilot.press("ctrl+j")
     await wait_for(pilot, lambda: len(app.session.timeline) == count + 1, message="the reply applied")
 
@@ -67,7 +67,7 @@ async def test_the_gate_question_wraps_instead_of_being_cut(size: tuple[int, int
     app = make_app()
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press("down", "down", "down")  # the list's cursor shows 4_data_privacy
-        await wait_for(pilot, lambda: app.gate_editor.key == "4_data_privacy")
+        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key == "4_data_privacy")
         question = app.config.gates["4_data_privacy"].question
         column = app.query_one("#editor-column").region
         await wait_for(pilot, lambda: question in " ".join(" ".join(row[column.x : column.right] for row in rows(app)[column.y : column.bottom]).split()), message=question)
@@ -89,7 +89,7 @@ async def test_the_timeline_decision_column_is_never_cut(size: tuple[int, int]) 
         await apply_reply(pilot, app, "ml_lying_pass.md")
         await apply_reply(pilot, app, "ml_good.md")
         await pilot.press("f4")
-        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.history_pane.table)
         await wait_for(pilot, lambda: any(" 2 " in row and "PASS" in row and "NO PASS" not in row for row in rows(app)), message="row 2: PASS")
         assert any(" 1 " in row and "NO PASS" in row for row in rows(app)), screen_text(app)
 
@@ -100,7 +100,7 @@ async def test_a_notification_hides_no_timeline_row_nor_border(size: tuple[int, 
     async with app.run_test(size=size, notifications=True) as pilot:
         await apply_reply(pilot, app, "ml_lying_pass.md")
         await pilot.press("f4")
-        await wait_for(pilot, lambda: app.focused is app.history_pane.table)
+        await wait_for(pilot, lambda: app.focused is app.gate_screen.history_pane.table)
         await wait_for(pilot, lambda: any("NO PASS" in row and " 1 " in row for row in rows(app)), message="the timeline row")
         before = rows(app)
         app.notify("State saved to /a/rather/long/path/of/a/state/file/gate-state.json.", markup=False)

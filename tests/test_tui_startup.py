@@ -113,16 +113,16 @@ async def test_the_first_frame_mounts_few_widgets() -> None:
 
 def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, bool] = {}
-    mount = GateApp.on_mount
+    start = GateApp._start
 
-    def on_mount(self: GateApp) -> None:
+    def on_start(self: GateApp) -> None:
         seen["while starting"] = gc.isenabled()
-        mount(self)
+        start(self)
 
     def run(self: GateApp, **_: object) -> int:
         async def drive() -> None:
             async with self.run_test(size=(120, 40)) as pilot:
-                await wait_for(pilot, lambda: self._reply() is not None, message="the panes mounted after the first frame")
+                await wait_for(pilot, lambda: self.gate_screen.reply() is not None, message="the panes mounted after the first frame")
                 await wait_for(pilot, gc.isenabled, message="collection back on")
                 seen["after the first frame"] = True
                 self.exit(0)
@@ -130,7 +130,7 @@ def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytes
         asyncio.run(drive())
         return 0
 
-    monkeypatch.setattr(GateApp, "on_mount", on_mount)
+    monkeypatch.setattr(GateApp, "_start", on_start)
     monkeypatch.setattr(GateApp, "run", run)
     assert run_app(load_config(ML_CONFIG), ML_CONFIG, new=True) == 0
     assert seen == {"while starting": False, "after the first frame": True}

@@ -151,7 +151,7 @@ def state_after(config: GateConfig, patch: dict[str, Any]) -> Any:
 
 def word(app: Any) -> str:
     """The decision panel's big word: PASS or NO PASS."""
-    return app.decision_panel.word
+    return app.gate_screen.decision_panel.word
 
 
 async def paste(pilot: Any, app: Any, text: str) -> None:
@@ -161,4 +161,4 @@ async def paste(pilot: Any, app: Any, text: str) -> None:
     await pilot.press("f2")
     await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="reply pane focused")
     app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: app.reply_pane.text_area.text == text, message="pasted text in the reply pane")
+    await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == text, message="pasted text in the reply pane")

@@ -14,16 +14,17 @@ from typing import Any
 
 from gate_tui.cli.batch import BatchSettings, BatchStats, LineChecker
 from gate_tui.contracts.checking import check_contract
-from gate_tui.contracts.loading import contract_from_schema
+from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_schema
 from gate_tui.contracts.results import ContractError, ContractResult
 
 _TO_JSON = ContractResult.__pydantic_serializer__.to_json
 _BOOL = {True: b"true", False: b"false"}
 
 
-def contract_settings(schema: dict[str, Any], path: str, envelope: bool) -> BatchSettings:
-    """Batch settings that make every process check lines against this contract."""
-    return BatchSettings(config={"schema": schema, "path": path, "envelope": envelope}, previous=None, actor="assistant", checker=ContractLineChecker)
+def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
+    """Batch settings that make every process check lines against this contract (read as the same draft, same store)."""
+    config = {"schema": contract.schema, "path": contract.path, "envelope": envelope, "draft": contract.draft, "schemas": contract.options.schemas}
+    return BatchSettings(config=config, previous=None, actor="assistant", checker=ContractLineChecker)
 
 
 class ContractLineChecker(LineChecker):
@@ -32,7 +33,8 @@ class ContractLineChecker(LineChecker):
     WORDS = ("VALID", "")
 
     def __init__(self, settings: BatchSettings) -> None:  # noqa: D107 - no call to super: no gate config here
-        contract, problems = contract_from_schema(settings.config["schema"], settings.config["path"])
+        options = LoadOptions(draft=settings.config.get("draft"), schemas=settings.config.get("schemas"))
+        contract, problems = contract_from_schema(settings.config["schema"], settings.config["path"], options)
         if contract is None:  # the main process compiled it before; a worker cannot differ
             raise ValueError("; ".join(str(problem) for problem in problems))
         self.contract = contract

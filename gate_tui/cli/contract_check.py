@@ -14,8 +14,9 @@ import sys
 from typing import IO, Any
 
 from gate_tui.cli.check import Reply, listed, readable_replies, repair_line, use_color, worst
+from gate_tui.cli.contract_options import load_options
 from gate_tui.contracts.checking import check_contract
-from gate_tui.contracts.loading import Contract
+from gate_tui.contracts.loading import Contract, LoadOptions
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_PASS, EXIT_USAGE
 from gate_tui.safe_text import visible
@@ -76,25 +77,27 @@ def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelop
     return worst(statuses)
 
 
-def load_contract_or_report(path: str, prog: str) -> Contract | None:
-    """The contract, or None after printing one line per problem to stderr."""
+def load_contract_or_report(path: str, prog: str, options: LoadOptions | None = None) -> Contract | None:
+    """The contract, or None after printing one line per problem to stderr (warnings too)."""
     from gate_tui.cli.common import say
     from gate_tui.contracts.loading import check_contract_file
 
-    contract, problems = check_contract_file(path)
+    contract, problems = check_contract_file(path, options)
     for problem in problems:
         say(f"{prog}: {problem}")
+    for warning in contract.warnings if contract is not None else ():
+        say(f"{prog}: {path}: warning: {warning}")
     return contract
 
 
 def check_against_contract(ns: Any) -> int:
     """``check --contract``: FILEs (or stdin) one by one, or a ``--jsonl`` batch."""
-    contract = load_contract_or_report(ns.contract, "gate-tui check")
+    contract = load_contract_or_report(ns.contract, "gate-tui check", load_options(ns))
     if contract is None:
         return EXIT_USAGE
     if ns.jsonl is not None:
         return _check_jsonl(ns, contract)
-    from gate_tui.cli.commands.check import to_text_output
+    from gate_tui.cli.check_streams import to_text_output
 
     return to_text_output(
         ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
@@ -103,10 +106,10 @@ def check_against_contract(ns: Any) -> int:
 
 def _check_jsonl(ns: Any, contract: Contract) -> int:
     """The gate batch's streams and workers, with the contract's line checker."""
-    from gate_tui.cli.commands.check import check_jsonl
+    from gate_tui.cli.check_streams import check_jsonl
     from gate_tui.cli.contract_batch import contract_settings
 
-    return check_jsonl(ns, None, None, settings=contract_settings(contract.schema, contract.path, ns.envelope))
+    return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))
 
 
 def contract_session_report(name: str, output: str | None) -> int | None:

@@ -123,6 +123,9 @@ def editor_parser() -> argparse.ArgumentParser:
     parser.add_argument("--new", action="store_true", help="start a new session instead of resuming the last one")
     parser.add_argument("--files", metavar="DIR", help="keep the file commands (Save as, Open, Export) inside DIR; paths outside it are refused (gate-tui serve sets it)")
     parser.add_argument("--contract", metavar="FILE", help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
     parser.add_argument("--version", action="version", version=f"gate-tui {__version__}")
     return parser
 
@@ -144,7 +147,7 @@ def _start_editor(args: list[str]) -> int:
     ns = editor_parser().parse_args(args)
     contract = _contract_path(ns)
     if contract is not None:
-        return _start_contract_editor(contract, ns.new)
+        return _start_contract_editor(contract, ns.new, ns)
     path = Path(ns.config) if ns.config else default_config_path()
     config, problems = open_config(path)  # from the cache when this text was validated before
     report_problems(problems, "gate-tui")
@@ -169,10 +172,11 @@ def _contract_path(ns: argparse.Namespace) -> str | None:
     return None
 
 
-def _start_contract_editor(path: str, new: bool) -> int:
+def _start_contract_editor(path: str, new: bool, ns: argparse.Namespace) -> int:
     from gate_tui.cli.contract_check import load_contract_or_report
+    from gate_tui.cli.contract_options import load_options
 
-    contract = load_contract_or_report(path, "gate-tui")
+    contract = load_contract_or_report(path, "gate-tui", load_options(ns))
     if contract is None:
         return EXIT_CONFIG
     try:

@@ -91,10 +91,10 @@ def store_entry(key: str, spec: ConfigSpec) -> None:
         return
     text = f'{{"format":{ENTRY_FORMAT},"config":{spec.source}}}\n'
     if atomic_write_text(folder / f"{key}.json", text) is None:
-        _prune(folder)
+        prune(folder)
 
 
-def _prune(folder: Path) -> None:
+def prune(folder: Path) -> None:
     """Keep the newest :data:`MAX_ENTRIES` entries (every edit of a config adds one)."""
     with contextlib.suppress(OSError):
         entries = sorted(folder.glob("*.json"), key=lambda entry: entry.stat().st_mtime, reverse=True)

@@ -1,19 +1,22 @@
-"""Read a contract file (JSON Schema Draft 2020-12, JSON or YAML) and report every problem.
+"""Read a contract file (a JSON Schema of any draft from 04 to 2020-12, JSON or YAML) and report every problem.
 
-Contract files are written by hand, so loading never shows a traceback:
-:func:`check_contract_file` returns the contract or the list of problems, each with the
-file, the line when the file tells us, and the JSON Pointer of the schema keyword at
-fault. :func:`load_contract` raises :class:`ContractLoadError` carrying those problems.
+Contract files are written by hand and handed over, so loading never shows a traceback,
+never blocks and never reaches the network: :func:`check_contract_file` returns the contract
+or the list of problems, each with the file, the line when the file tells us, and the JSON
+Pointer of the schema keyword at fault. :func:`load_contract` raises
+:class:`ContractLoadError` carrying those problems.
 
-The schema itself is checked against the Draft 2020-12 meta-schema with ``jsonschema``
-(it lists *every* problem with its path); replies are checked with ``jsonschema-rs``,
-compiled once per contract here (130–220× faster than ``jsonschema`` per reply, every
-error collected by both: the last row of ``bench/bench_contract.py``).
+The steps, each in its own module: the bounded reader (:mod:`gate_tui.config.json_data`:
+size cap, depth limit, duplicate keys, JSON values only), the draft
+(:mod:`gate_tui.contracts.drafts`), the meta-schema check in that draft's terms
+(:mod:`gate_tui.contracts.meta_check`), the contract's own rules (:mod:`gate_tui.contracts.contract_rules`),
+the offline references (:mod:`gate_tui.contracts.references`), and the compiled
+``jsonschema-rs`` validator of that draft. A text that passed before comes from
+:mod:`gate_tui.contracts.contract_cache`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -21,11 +24,19 @@ from typing import Any, NamedTuple
 from gate_tui.contracts.results import pointer
 from gate_tui.contracts.sniff import looks_like_contract
 
-__all__ = ["Contract", "ContractLoadError", "ContractProblem", "check_contract_file", "contract_from_schema", "load_contract", "looks_like_contract"]
+__all__ = [
+    "Contract",
+    "ContractLoadError",
+    "ContractProblem",
+    "LoadOptions",
+    "check_contract_file",
+    "contract_from_schema",
+    "load_contract",
+    "looks_like_contract",
+]
 
 MAX_CONTRACT_BYTES = 1024 * 1024
 """The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 META_KEY = "x-gate-tui"
 
 
@@ -51,6 +62,16 @@ class ContractLoadError(ValueError):
         super().__init__("\n".join(str(problem) for problem in problems))
 
 
+@dataclass(frozen=True)
+class LoadOptions:
+    """What the user said about reading contracts: ``--draft N`` and ``--schemas DIR``."""
+
+    draft: int | None = None
+    """The draft of a contract without ``$schema`` (jsonschema-rs numbering: 4, 6, 7, 19, 20)."""
+    schemas: str | None = None
+    """A folder of schema files whose ``$id``s answer remote references."""
+
+
 @dataclass(frozen=True, eq=False)
 class Contract:
     """A loaded contract: its schema, its ``x-gate-tui`` block and the compiled validator."""
@@ -58,6 +79,11 @@ class Contract:
     schema: dict[str, Any]
     path: str = "<contract>"
     validator: Any = field(default=None, repr=False)
+    draft: int = 20
+    """The JSON Schema draft it is read as (4, 6, 7, 19 for 2019-09, 20 for 2020-12)."""
+    warnings: tuple[str, ...] = ()
+    """Load warnings (a draft assumed for draft-dependent keywords)."""
+    options: LoadOptions = field(default_factory=LoadOptions)
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -68,6 +94,12 @@ class Contract:
     def title(self) -> str:
         title = self.meta.get("title") or self.schema.get("title") or Path(self.path).stem
         return str(title)
+
+    @property
+    def draft_name(self) -> str:
+        from gate_tui.contracts.drafts import DRAFT_NAMES
+
+        return DRAFT_NAMES.get(self.draft, str(self.draft))
 
     @property
     def verdict_field(self) -> str | None:
@@ -82,153 +114,129 @@ class Contract:
         return Path(self.path).parent / name if isinstance(name, str) else None
 
 
-def load_contract(path: str | Path) -> Contract:
+def load_contract(path: str | Path, options: LoadOptions | None = None) -> Contract:
     """Read and compile a contract; raise :class:`ContractLoadError` listing every problem."""
-    contract, problems = check_contract_file(path)
+    contract, problems = check_contract_file(path, options)
     if contract is None:
         raise ContractLoadError(problems)
     return contract
 
 
-def contract_from_schema(schema: dict[str, Any], path: str = "<contract>") -> tuple[Contract | None, list[ContractProblem]]:
-    """A contract from an already-decoded schema (tests, callers holding a dict)."""
-    problems = schema_problems(schema, path, None)
-    if problems:
+def contract_from_schema(schema: Any, path: str = "<contract>", options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
+    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict)."""
+    options = options or LoadOptions()
+    if not isinstance(schema, dict):
+        return None, [ContractProblem(path, _not_an_object(schema))]
+    checked, problems = schema_problems(schema, path, None, options)
+    if checked is None:
         return None, problems
-    return _compile(schema, path)
+    return _compile(schema, path, checked, options, lambda: None)
 
 
-def check_contract_file(path: str | Path) -> tuple[Contract | None, list[ContractProblem]]:
-    """The contract, or None and every problem found; never raises."""
+def check_contract_file(path: str | Path, options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
+    """The contract, or None and every problem found; never raises, never blocks."""
+    from gate_tui.config.json_data import yaml_data
+    from gate_tui.contracts.contract_cache import (
+        CachedContract,
+        contract_key,
+        load_cached,
+        store_cached,
+    )
+
+    options = options or LoadOptions()
     name = str(path)
-    text, problem = _read(Path(path))
+    text, problem = _read(path)
     if problem is not None:
-        return None, [ContractProblem(name, problem)]
+        return None, [problem._replace(path=name)]
     assert text is not None
-    schema, lines, problem = _decode(text, name)
+    is_json = name.lower().endswith(".json")
+    key = contract_key(Path(name).suffix.lower(), options.draft, text)
+    cached = load_cached(key)
+
+    def reparsed() -> dict[str, int] | None:  # lines are wanted only when something is wrong
+        return yaml_data(text)[1] or None
+
+    if cached is not None:
+        return _compile(cached.schema, name, cached, options, reparsed)
+    schema, line_map, problem = _decode(text, is_json, name)
     if problem is not None:
         return None, [problem]
-    problems = schema_problems(schema, name, lines)
-    if problems:
+    lines = reparsed if line_map is None else (lambda: line_map)
+    checked, problems = schema_problems(schema, name, lines, options)
+    if checked is None:
         return None, problems
-    return _compile(schema, name)
+    contract, problems = _compile(schema, name, checked, options, lines)
+    if contract is not None:
+        store_cached(key, CachedContract(schema, checked.draft, checked.warnings))
+    return contract, problems
 
 
-def _read(path: Path) -> tuple[str | None, str | None]:
+def _read(path: str | Path) -> tuple[str | None, ContractProblem | None]:
+    from gate_tui.safe_read import read_regular
+
+    name = str(path)
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_CONTRACT_BYTES + 1)
+        data = read_regular(path, MAX_CONTRACT_BYTES, "contract file")
     except FileNotFoundError:
-        return None, "file not found"
-    except IsADirectoryError:
-        return None, "is a directory, not a contract file"
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}"
-    if len(data) > MAX_CONTRACT_BYTES:
-        return None, f"the file is larger than {MAX_CONTRACT_BYTES:,} bytes"
+        return None, ContractProblem(name, "file not found")
+    if isinstance(data, str):
+        return None, ContractProblem(name, data)
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        return None, ContractProblem(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
 
 
-def _decode(text: str, name: str) -> tuple[dict[str, Any], dict[str, int] | None, ContractProblem | None]:
-    """The schema as a dict and, for YAML, the line of every JSON Pointer in it."""
-    if name.endswith(".json"):
-        try:
-            value = json.loads(text, parse_constant=_reject_constant)
-        except json.JSONDecodeError as exc:
-            return {}, None, ContractProblem(name, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)
-        except (ValueError, RecursionError) as exc:
-            return {}, None, ContractProblem(name, f"invalid JSON: {exc}")
-        lines = None
+def _decode(text: str, is_json: bool, name: str) -> tuple[dict[str, Any], dict[str, int] | None, ContractProblem | None]:
+    """The schema and, for YAML, the line of every JSON Pointer in it (JSON: found on demand)."""
+    from gate_tui.config.json_data import json_data, yaml_data
+
+    if is_json:
+        value, problem = json_data(text, True)
+        line_map = None
     else:
-        value, lines, problem = _decode_yaml(text, name)
-        if problem is not None:
-            return {}, None, problem
+        value, line_map, problem = yaml_data(text)
+    if problem is not None:
+        return {}, None, ContractProblem(name, problem.message, line=problem.line)
     if not isinstance(value, dict):
-        return {}, None, ContractProblem(name, f"a contract is a JSON Schema object, not {type(value).__name__}")
-    return value, lines, None
+        return {}, None, ContractProblem(name, _not_an_object(value))
+    return value, line_map, None
 
 
-def _decode_yaml(text: str, name: str) -> tuple[Any, dict[str, int] | None, ContractProblem | None]:
-    import yaml
-
-    try:
-        # Aliases could make a small file a huge tree for the meta-schema check to walk
-        # (a "billion laughs"); a hand-written schema has $ref for sharing.
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                line = event.start_mark.line + 1 if event.start_mark else None
-                return None, None, ContractProblem(name, f"YAML aliases (*{event.anchor}) are not allowed in a contract; use $ref", line=line)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        value = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        return None, None, ContractProblem(name, f"invalid YAML: {exc.problem}", line=None if mark is None else mark.line + 1)
-    except (yaml.YAMLError, RecursionError, ValueError) as exc:
-        return None, None, ContractProblem(name, f"invalid YAML: {type(exc).__name__}")
-    lines: dict[str, int] = {}
-    if node is not None:
-        _node_lines(node, [], lines, 0)
-    return value, lines, None
+def _not_an_object(value: Any) -> str:
+    kind = {bool: "true/false", list: "a list", str: "text", type(None): "empty"}.get(type(value), "a number")
+    return f"a contract is a JSON Schema object ({{\"type\": \"object\", ...}}), and this file holds {kind}"
 
 
-def _node_lines(node: Any, parts: list[str | int], lines: dict[str, int], depth: int) -> None:
-    """Record the 1-based line of each node under its JSON Pointer (bounded depth)."""
-    import yaml
-
-    lines[pointer(parts)] = node.start_mark.line + 1
-    if depth > 64:
-        return
-    if isinstance(node, yaml.MappingNode):
-        for key, child in node.value:
-            _node_lines(child, [*parts, str(key.value)], lines, depth + 1)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, child in enumerate(node.value):
-            _node_lines(child, [*parts, index], lines, depth + 1)
+class _Checked(NamedTuple):
+    draft: int
+    warnings: tuple[str, ...]
 
 
-def _reject_constant(word: str) -> Any:
-    raise ValueError(f"{word} is not valid JSON")
+def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, options: LoadOptions | None = None) -> tuple[_Checked | None, list[ContractProblem]]:
+    """The draft and warnings of a schema that passes its meta-schema and our rules, or every problem.
 
+    ``lines`` is called (only when there are problems) for the line of each JSON Pointer.
+    """
+    from gate_tui.contracts.contract_rules import block_draft, block_problems, root_problems
+    from gate_tui.contracts.drafts import assumed_draft_warning, choose_draft
+    from gate_tui.contracts.meta_check import meta_problems
 
-def schema_problems(schema: dict[str, Any], name: str, lines: dict[str, int] | None) -> list[ContractProblem]:
-    """Every way the schema breaks the Draft 2020-12 meta-schema, plus ``x-gate-tui`` rules."""
-    from jsonschema import Draft202012Validator, FormatChecker
-
-    declared = schema.get("$schema")
-    problems: list[ContractProblem] = []
-    if declared is not None and declared.rstrip("#") != DRAFT_2020_12:
-        problems.append(_problem(name, "/$schema", f"only Draft 2020-12 is supported ({DRAFT_2020_12}), not {declared!r}", lines))
-    meta_validator = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=FormatChecker())
-    try:
-        errors = sorted(meta_validator.iter_errors(schema), key=lambda error: [str(part) for part in error.absolute_path])
-    except RecursionError:
-        return [ContractProblem(name, "the schema is nested too deeply")]
-    for error in errors:
-        problems.append(_problem(name, pointer(list(error.absolute_path)), error.message, lines))
-    problems.extend(_meta_problems(schema, name, lines))
-    return problems
-
-
-def _meta_problems(schema: dict[str, Any], name: str, lines: dict[str, int] | None) -> list[ContractProblem]:
-    block = schema.get(META_KEY)
-    if block is None:
-        return []
-    if not isinstance(block, dict):
-        return [_problem(name, f"/{META_KEY}", "must be an object (title, prompt, samples, verdict_field)", lines)]
-    problems = []
-    for key in ("title", "prompt", "verdict_field"):
-        if key in block and not isinstance(block[key], str):
-            problems.append(_problem(name, f"/{META_KEY}/{key}", "must be text", lines))
-    if "samples" in block and not (isinstance(block["samples"], dict) and all(isinstance(v, str) for v in block["samples"].values())):
-        problems.append(_problem(name, f"/{META_KEY}/samples", "must map a kind (good, repairable…) to a file name", lines))
-    verdict = block.get("verdict_field")
-    properties = schema.get("properties")
-    if isinstance(verdict, str) and not (isinstance(properties, dict) and verdict in properties):
-        problems.append(_problem(name, f"/{META_KEY}/verdict_field", f"names {verdict!r}, which is not a top-level property", lines))
-    return problems
+    options = options or LoadOptions()
+    found: list[tuple[list[str | int], str]] = []
+    draft, assumed, problem = choose_draft(schema, options.draft if options.draft is not None else block_draft(schema))
+    if problem is not None:
+        found.append((["$schema"], problem))
+    warning = assumed_draft_warning(schema, pointer) if assumed else None
+    found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
+    found.extend(block_problems(schema))
+    if not found:
+        found.extend(root_problems(schema))
+    line_map = lines() if found and callable(lines) else lines
+    problems = [_problem(name, pointer(parts), message, line_map) for parts, message in found]
+    if problems:
+        return None, problems + ([ContractProblem(name, f"note: {warning}")] if warning else [])
+    return _Checked(draft, (warning,) if warning else ()), []
 
 
 def _problem(name: str, location: str, message: str, lines: dict[str, int] | None) -> ContractProblem:
@@ -241,14 +249,36 @@ def _problem(name: str, location: str, message: str, lines: dict[str, int] | Non
     return ContractProblem(name, message, location, line)
 
 
-def _compile(schema: dict[str, Any], name: str) -> tuple[Contract | None, list[ContractProblem]]:
+def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptions, lines: Any) -> tuple[Contract | None, list[ContractProblem]]:
+    """Resolve references offline, refuse endless cycles, compile the draft's validator."""
     import jsonschema_rs
 
+    from gate_tui.contracts.contract_rules import store_folder
+    from gate_tui.contracts.references import (
+        OfflineRetriever,
+        SchemaStore,
+        base_uri,
+        cycle_problems,
+        reference_problems,
+    )
+
+    draft = checked.draft
+    folder = Path(name).parent if Path(name).is_file() else None
+    store_path, problem = store_folder(schema, folder, options.schemas)
+    id_key = "id" if draft == 4 else "$id"
+    root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
+    retriever = OfflineRetriever(folder, SchemaStore(store_path) if store_path is not None else None, root_id)
+    found = [([META_KEY, "schemas"], problem)] if problem else []
+    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema)
+    if found:
+        line_map = lines()
+        return None, [_problem(name, pointer(parts), message, line_map) for parts, message in found]
+    classes = {4: jsonschema_rs.Draft4Validator, 6: jsonschema_rs.Draft6Validator, 7: jsonschema_rs.Draft7Validator, 19: jsonschema_rs.Draft201909Validator}
     try:
-        validator = jsonschema_rs.validator_for(schema, validate_formats=True)
+        validator = classes.get(draft, jsonschema_rs.Draft202012Validator)(schema, validate_formats=True, retriever=retriever, base_uri=base_uri(name))
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return None, [ContractProblem(name, f"cannot compile the schema: {first}")]
     except Exception as exc:  # noqa: BLE001 - a compiler failure is a problem with this file, not a crash
         return None, [ContractProblem(name, f"cannot compile the schema: {type(exc).__name__}")]
-    return Contract(schema, name, validator), []
+    return Contract(schema, name, validator, draft, checked.warnings, options), []

@@ -16,11 +16,18 @@ from bisect import bisect_right
 from typing import Any
 
 from gate_tui.limits import MAX_DEPTH
+from gate_tui.parsing.candidates import (
+    MAX_LISTED,
+    PREFERRED_KEYS,
+    Candidate,
+    has_preferred_key,
+    position,
+)
 from gate_tui.parsing.repair.lexing import DECODER
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
-from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord
+from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord, certainty
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
 
 NO_OBJECT = "No JSON object found in text"
@@ -40,26 +47,11 @@ def failure(error: str, code: str = "invalid_json") -> ExtractionParts:
 TOP_LEVEL_ARRAY = "top-level array not allowed"
 
 
-PREFERRED_KEYS = ("summary", "gates", "status")
-
-
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
 
 
 # Characters after which the repair pass may see a value end later than the bracket scan did.
 _READS_FURTHER = re.compile("[/'\u2018\u2019\u201c\u201d]")
-
-
-def has_preferred_key(value: dict[str, Any], keys: tuple[str, ...] = PREFERRED_KEYS) -> bool:
-    """True when ``value`` looks like the object the caller wants rather than some other JSON.
-
-    With the gate-state keys, the key must hold what a gate state holds there (a
-    ``summary`` string, a ``gates`` or ``status`` object): an echo such as
-    ``{"status": "echo"}`` does not beat an earlier object. Other keys count by name.
-    """
-    if keys is not PREFERRED_KEYS and keys != PREFERRED_KEYS:
-        return any(key in value for key in keys)
-    return isinstance(value.get("summary"), str) or isinstance(value.get("gates"), dict) or isinstance(value.get("status"), dict)
 
 
 def _loads_object(candidate: str) -> dict[str, Any] | None:
@@ -91,6 +83,22 @@ class _Found:
         self.fixes = fixes
         self.outcome = outcome
 
+    def candidate(self, text: str, index: int, used: bool, keys: tuple[str, ...]) -> Candidate:
+        line, column = position(text, self.start)
+        return Candidate(
+            index,
+            line,
+            column,
+            (self.start, self.end),
+            "fence" if self.fence >= 0 else "scan",
+            used,
+            has_preferred_key(self.value, keys) if keys else True,
+            bool(self.fixes),
+            any(certainty(fix.code) == "guess" for fix in self.fixes),
+            self.outcome is not None and self.outcome.cut_at >= 0,
+            self.value,
+        )
+
     def extraction(self, text: str, others: list[int]) -> ExtractionParts:
         source = "fence" if self.fence >= 0 else "scan"
         return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes), notes_of(self.outcome, others)
@@ -120,15 +128,22 @@ class Chooser:
         self.keyword_cache: dict[str, tuple[int, int]] = {}
         self.keyword_from, self.keyword_at = 0, -1  # empty: the first check searches
 
-    def choose(self) -> ExtractionParts:
+    def choose(self, pick: int | None = None) -> ExtractionParts:
+        """The default winner (or candidate ``pick``), with the candidates listed in the notes.
+
+        Fenced candidates are tried first, then the others, each group in text order; a
+        candidate inside one already decoded is part of it. The first :data:`MAX_LISTED`
+        objects are decoded and listed; beyond them only a candidate that may hold a
+        preferred key is decoded, and only while no preferred one has been found.
+        """
         arrays = self._real_arrays()
         array_starts = [start for start, _ in arrays]
         candidates = sorted(
             [(start, end, fence, True) for start, end, fence in self.result.objects]
             + [(start, limit, fence, False) for start, limit, fence in self.result.cut_objects]
         )
-        first: _Found | None = None
-        winner: _Found | None = None
+        listed: list[_Found] = []
+        preferred: _Found | None = None
         for group in (
             [c for c in candidates if c[2] >= 0],  # fenced candidates first
             [c for c in candidates if c[2] < 0],
@@ -137,23 +152,32 @@ class Chooser:
             for start, stop, fence, closed in group:
                 if start < consumed or _inside(arrays, array_starts, start):
                     continue
-                if first is not None and not self._may_have_keyword(start, stop):
-                    continue  # only a gate-state object could still beat `first`
+                if len(listed) >= MAX_LISTED:
+                    if preferred is not None or pick is not None:
+                        break
+                    if not self._may_have_keyword(start, stop):
+                        continue  # only a gate-state object could still be the winner
                 found = self._decode_object(start, stop, fence, closed)
                 if found is None:
                     continue
-                if has_preferred_key(found.value, self.keys):
-                    winner = found
-                    break
+                listed.append(found)
                 consumed = found.end
-                if first is None:
-                    first = found
-            if winner is not None:
-                break
-        winner = winner or first
-        if winner is not None:
-            return winner.extraction(self.text, self._others(candidates, winner))
-        return self._no_object(bool(arrays))
+                if preferred is None and has_preferred_key(found.value, self.keys):
+                    preferred = found
+        if not listed:
+            return self._no_object(bool(arrays))
+        listed.sort(key=lambda found: found.start)
+        if pick is None:
+            winner = preferred or min(listed, key=lambda found: (found.fence < 0, found.start))
+        elif 0 <= pick < len(listed):
+            winner = listed[pick]
+        else:
+            parts = failure(f"there is no candidate {pick}: this reply holds {len(listed)} (0 to {len(listed) - 1})", "invalid_value")
+            parts[5]["candidates"] = [found.candidate(self.text, index, False, self.keys) for index, found in enumerate(listed)]
+            return parts
+        parts = winner.extraction(self.text, self._others(candidates, winner))
+        parts[5]["candidates"] = [found.candidate(self.text, index, found is winner, self.keys) for index, found in enumerate(listed)]
+        return parts
 
     def _others(self, candidates: list[tuple[int, int, int, bool]], winner: _Found) -> list[int]:
         """Offsets of the other candidates that look like objects (a key inside), in text order.

@@ -17,7 +17,7 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.parsing.scanning` locates 
 4. Otherwise every outermost ``{…}`` in text order, found by one balanced scan that
    respects JSON strings; prose braces before or after do not disturb it.
 5. The winner is the first candidate that decodes to an object that looks like a gate
-   state (``prefer_keys``; see :func:`~gate_tui.parsing.choosing.has_preferred_key`), so
+   state (``prefer_keys``; see :func:`~gate_tui.parsing.candidates.has_preferred_key`), so
    JSON echoed *after* the answer loses; if none does, the first object. A candidate that
    fails strict decoding gets the repair pass; a repaired value counts only if it is a
    non-empty object. Other candidates are named in a ``several_candidates`` warning.
@@ -45,6 +45,7 @@ from typing import Any
 
 from gate_tui.limits import DEFAULT_MAX_CHARS
 from gate_tui.models import Repair
+from gate_tui.parsing.candidates import Candidate, candidate_warning, listed
 from gate_tui.parsing.choosing import (
     NO_OBJECT,
     PREFERRED_KEYS,
@@ -68,7 +69,7 @@ from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.scanning import scan, text_is_blank
-from gate_tui.warning_codes import SEVERAL_CANDIDATES, TRUNCATED_REPLY
+from gate_tui.warning_codes import TRUNCATED_REPLY
 
 # The messages tests and callers compare against, re-exported where extraction is documented.
 __all__ = ["DEFAULT_MAX_CHARS", "NO_OBJECT", "TOP_LEVEL_ARRAY", "Extraction", "extract_json", "extract_parts"]
@@ -101,6 +102,9 @@ class Extraction:
     recovered: dict[str, Any] | None = None
     warnings: list[dict[str, Any]] = field(default_factory=list)
     cut_paths: tuple[str, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    """Every object of the reply that could be the answer, in text order (see
+    :class:`~gate_tui.parsing.candidates.Candidate`); ``candidate=K`` uses the K-th."""
 
 
 def extract_json(
@@ -110,9 +114,14 @@ def extract_json(
     prefer_keys: tuple[str, ...] = PREFERRED_KEYS,
     allow_guesses: bool = True,
     accept_truncated: bool = False,
+    candidate: int | None = None,
 ) -> Extraction:
-    """Extract the JSON object of a model reply; see the module docstring for the rules."""
-    parts = extract_parts(text, max_chars, prefer_keys=prefer_keys, allow_guesses=allow_guesses, accept_truncated=accept_truncated)
+    """Extract the JSON object of a model reply; see the module docstring for the rules.
+
+    ``candidate=K`` uses the K-th (0-based) of :attr:`Extraction.candidates` instead of
+    the default winner; a K the reply does not hold is an ``invalid_value`` error.
+    """
+    parts = extract_parts(text, max_chars, prefer_keys=prefer_keys, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate)
     value, error, source, span, records, notes = parts
     return Extraction(
         value,
@@ -124,6 +133,7 @@ def extract_json(
         notes.get("recovered"),
         notes.get("warnings", []),
         tuple(notes.get("cut_paths", ())),
+        tuple(listed(text, span, source, records, notes, value, prefer_keys)) if isinstance(text, str) else (),
     )
 
 
@@ -134,6 +144,7 @@ def extract_parts(
     prefer_keys: tuple[str, ...] = PREFERRED_KEYS,
     allow_guesses: bool = True,
     accept_truncated: bool = False,
+    candidate: int | None = None,
 ) -> ExtractionParts:
     """:func:`extract_json` as a plain tuple of the :class:`Extraction` fields.
 
@@ -143,24 +154,27 @@ def extract_parts(
     everything else in one go rather than one model at a time.
     """
     try:
-        found = _extract(text, max_chars, prefer_keys)
-        return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated)
+        found = _extract(text, max_chars, prefer_keys, candidate)
+        return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated, picked=candidate is not None, keys=prefer_keys)
     except Exception as exc:  # the contract is "never raises": report, do not propagate
         return failure(f"could not extract JSON: internal {type(exc).__name__}")
 
 
-def _extract(text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEYS) -> ExtractionParts:
+def _extract(text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEYS, pick: int | None = None) -> ExtractionParts:
     if not isinstance(text, str):
         return failure(f"expected text, got {type(text).__name__}")
     if len(text) > max_chars:
         return failure(f"reply is {len(text):,} characters; the limit is {max_chars:,}")
-    quick = _fast_path(text, thinking_regions(text), keys)
-    if quick is not None:
-        return quick
+    if pick is not None and (type(pick) is not int or pick < 0):
+        return failure(f"candidate must be a whole number from 0, not {pick!r}", "invalid_value")
+    if pick is None:  # a chosen candidate needs the full list, which only the scan makes
+        quick = _fast_path(text, thinking_regions(text), keys)
+        if quick is not None:
+            return quick
     result = scan(text, soft_thinking=True)
-    found = Chooser(text, result, keys).choose()
+    found = Chooser(text, result, keys).choose(pick)
     if found[0] is None and found[1] == NO_OBJECT and result.soft_thinking_used:
-        found = Chooser(text, scan(text, soft_thinking=False), keys).choose()
+        found = Chooser(text, scan(text, soft_thinking=False), keys).choose(pick)
     return found
 
 
@@ -233,15 +247,17 @@ def _more_after(text: str, end: int, fenced: bool) -> bool:
 # --- the policy: cut-off replies, guesses, several candidates ----------------------------
 
 
-def apply_policy(text: str, found: ExtractionParts, *, allow_guesses: bool, accept_truncated: bool) -> ExtractionParts:
+def apply_policy(
+    text: str, found: ExtractionParts, *, allow_guesses: bool, accept_truncated: bool, picked: bool = False, keys: tuple[str, ...] = PREFERRED_KEYS
+) -> ExtractionParts:
     """Refuse (or warn about) what the caller's policy says, keeping what was recovered."""
     value, error, source, span, records, notes = found
     if value is None:
         return found
     warnings: list[dict[str, Any]] = []
-    others = notes.get("others") or []
-    if others:
-        warnings.append(_several(text, span, others))
+    several = candidate_warning(text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys))
+    if several is not None:
+        warnings.append(several)
     cut_at = notes.get("cut_at", -1)
     refusal = None
     if cut_at >= 0:
@@ -261,9 +277,3 @@ def apply_policy(text: str, found: ExtractionParts, *, allow_guesses: bool, acce
         new_notes["recovered"] = value
         return None, refusal, source, span, records, new_notes
     return value, error, source, span, records, new_notes
-
-
-def _several(text: str, span: tuple[int, int] | None, others: list[int]) -> dict[str, Any]:
-    used = locate(text, span[0]) if span else "?"
-    shown = ", ".join(locate(text, at) for at in others[:5]) + (", …" if len(others) > 5 else "")
-    return {"code": SEVERAL_CANDIDATES, "message": f"used the object at {used}; {len(others)} more at {shown} ignored", "field_path": ""}

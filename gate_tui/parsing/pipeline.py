@@ -29,6 +29,7 @@ from gate_tui.models import (
     ParseResult,
     ParseWarning,
 )
+from gate_tui.parsing.candidates import Candidate, judged, listed
 from gate_tui.parsing.diff import diff_dicts
 from gate_tui.parsing.extraction import extract_parts
 from gate_tui.parsing.repair.vocabulary import RepairRecord
@@ -52,48 +53,75 @@ class GateJsonParser:
         gate_config: GateConfig,
         previous_state: GateState | Mapping[str, Any] | None = None,
         actor: str = "assistant",
+        candidate: int | None = None,
     ) -> ParseResult:
         """See :func:`gate_tui.parse`."""
+        fields, found, previous = self._parse(payload, gate_config, previous_state, actor, candidate)
+        if found:
+            errors = fields.get("errors")
+            used_problem = errors[0].message if errors else None
+            policy = gate_config.policy
+
+            def problem_of(other: Candidate) -> str | None:
+                return _candidate_problem(other, gate_config, previous, actor, policy)
+
+            fields["candidates"] = judged(found, used_problem, problem_of)
+        return _result(fields)
+
+    def _parse(
+        self,
+        payload: Any,
+        gate_config: GateConfig,
+        previous_state: GateState | Mapping[str, Any] | None,
+        actor: str,
+        candidate: int | None,
+    ) -> tuple[dict[str, Any], list[Candidate], StateDict | None]:
+        """The fields of the result, the reply's candidates and the previous state as a dict."""
         if not isinstance(gate_config, GateConfig):
             raise TypeError("gate_config must be a GateConfig (use load_config to read one)")
         if actor not in ACTORS:
-            return _failed([_error("invalid_value", f"actor must be 'assistant' or 'user', not {describe(actor)}", "actor")])
+            return _failed([_error("invalid_value", f"actor must be 'assistant' or 'user', not {describe(actor)}", "actor")]), [], None
         previous, problem = _previous_dict(previous_state)
         if problem is not None:
-            return _failed([problem])
+            return _failed([problem]), [], None
         policy = gate_config.policy
         # A cut-off text decides nothing for a model; a person's own edit is theirs to send.
         accept_truncated = policy.accept_truncated_replies or actor == "user"
-        data, repairs, source, problem, extra = self._decode(payload, policy.allow_guessed_repairs, accept_truncated)
+        data, repairs, source, problem, extra = self._decode(payload, policy.allow_guessed_repairs, accept_truncated, candidate)
+        found: list[Candidate] = extra.get("listed", [])
         if problem is not None:
             recovered = extra.get("recovered")
             if recovered is not None and may_hold_surrogates(payload) and unstorable(recovered):
                 recovered = None  # a preview must never hold what no writer can encode
-            return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=recovered)
+            return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=recovered), found, previous
         assert data is not None
         bad = unstorable(data) if not isinstance(payload, str) or may_hold_surrogates(payload) else None
         if bad:
             errors = [_error("invalid_value", f"{message} at {path or 'the top level'}", path) for path, message in bad]
-            return _failed(errors, repairs=repairs, source=source)
+            return _failed(errors, repairs=repairs, source=source), found, previous
         if actor == "assistant":
             proposal = validate_assistant(data, gate_config)
         else:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
-        return _finish(proposal.summarised(), gate_config, previous, actor, repairs, source, extra.get("warnings"))
+        return _finish(proposal.summarised(), gate_config, previous, actor, repairs, source, extra.get("warnings")), found, previous
 
     def _decode(
-        self, payload: Any, allow_guesses: bool = True, accept_truncated: bool = False
+        self, payload: Any, allow_guesses: bool = True, accept_truncated: bool = False, candidate: int | None = None
     ) -> tuple[Mapping[Any, Any] | None, list[RepairRecord], str | None, ParseError | None, dict[str, Any]]:
         if not isinstance(payload, str):  # text first: the commonest payload, and the ABC check is slow
+            if candidate is not None and candidate != 0:
+                message = f"there is no candidate {candidate!r}: a payload that is not text is its own only candidate"
+                return None, [], None, _error("invalid_value", message, ""), _NO_NOTES
             if isinstance(payload, dict):
                 return payload, [], "object", None, _NO_NOTES
             if isinstance(payload, Mapping):
                 return dict(payload), [], "object", None, _NO_NOTES
             message = f"payload must be text or a JSON object, not {_kind(payload)}"
             return None, [], None, _error("invalid_json", message, "", expected="string or object", actual=payload), _NO_NOTES
-        value, error, source, _, repairs, notes = extract_parts(
-            payload, self.max_chars, allow_guesses=allow_guesses, accept_truncated=accept_truncated
+        value, error, source, span, repairs, notes = extract_parts(
+            payload, self.max_chars, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate
         )
+        notes["listed"] = listed(payload, span, source, repairs, notes, value)  # the notes are ours: a fresh dict
         if value is None:
             code = notes.get("error_code", "invalid_json")
             return None, repairs, source, _error(code, error or "No JSON object found in text", ""), notes
@@ -111,13 +139,29 @@ def parse(
     gate_config: GateConfig,
     previous_state: GateState | Mapping[str, Any] | None = None,
     actor: str = "assistant",
+    candidate: int | None = None,
 ) -> ParseResult:
     """Parse a model reply (``actor="assistant"``) or a user's patch (``actor="user"``).
 
     ``payload`` is reply text or an already-decoded object; ``previous_state`` is the
     state on screen (a user patch applies over it; the diff is taken against it).
+    ``candidate=K`` reads the K-th (0-based) of the reply's objects (``result.candidates``)
+    instead of the first gate-like one.
     """
-    return _DEFAULT_PARSER.parse(payload, gate_config, previous_state, actor)
+    return _DEFAULT_PARSER.parse(payload, gate_config, previous_state, actor, candidate)
+
+
+def _candidate_problem(other: Candidate, config: GateConfig, previous: StateDict | None, actor: str, policy: Any) -> str | None:
+    """Why parsing with ``other`` instead would fail, or None: the policy, then validation."""
+    if other.cut and not (policy.accept_truncated_replies or actor == "user"):
+        return "the reply is cut off inside it"
+    if other.guessed and not policy.allow_guessed_repairs:
+        return "reading it needs a guessed repair, and guessed repairs are not allowed"
+    if actor == "assistant":
+        proposal = validate_assistant(other.value, config)
+    else:
+        proposal = apply_user_patch(other.value, base_dict(previous, config), config)
+    return proposal.errors[0].message if proposal.errors else None
 
 
 def base_dict(previous: StateDict | None, config: GateConfig) -> StateDict:
@@ -150,7 +194,7 @@ def _finish(
     repairs: list[RepairRecord],
     source: str | None,
     extraction_warnings: list[dict[str, Any]] | None = None,
-) -> ParseResult:
+) -> dict[str, Any]:
     warnings: list[Any] = proposal.warnings  # the proposal is ours: its list can grow here
     if repairs or extraction_warnings:
         warnings = [_repair_warning(r) for r in repairs] + (extraction_warnings or []) + warnings
@@ -162,18 +206,16 @@ def _finish(
     state = {"summary": proposal.summary, "gates": gates, "status": status_dict(decision)}
     if claimed is not None:
         warnings.extend(_disagreement(claimed, decision))
-    return _result(
-        {
-            "ok": True,
-            "canonical_state": state,
-            "decision": decision,
-            "diff": diff_dicts(previous, state, actor),
-            "warnings": warnings,
-            "repairs": repairs,
-            "claimed_status": claimed,
-            "source": source,
-        }
-    )
+    return {
+        "ok": True,
+        "canonical_state": state,
+        "decision": decision,
+        "diff": diff_dicts(previous, state, actor),
+        "warnings": warnings,
+        "repairs": repairs,
+        "claimed_status": claimed,
+        "source": source,
+    }
 
 
 def _apply_override(decision: dict[str, Any], override: bool | None) -> dict[str, Any]:
@@ -237,11 +279,12 @@ def _failed(
     source: str | None = None,
     claimed: dict[str, Any] | None = None,
     recovered: dict[str, Any] | None = None,
-) -> ParseResult:
+) -> dict[str, Any]:
+    """The fields of a failed result (validated by :func:`_result`)."""
     fields = {"ok": False, "errors": errors, "warnings": warnings or [], "repairs": repairs or [], "source": source, "claimed_status": claimed}
     if recovered is not None:
         fields["recovered"] = recovered
-    return _result(fields)
+    return fields
 
 
 def _result(fields: dict[str, Any]) -> ParseResult:

@@ -10,7 +10,7 @@ Textual app (``bench/bench_tui.py``):
    and its decision by the same rule the parser uses (:func:`gate_tui.decision.decision_parts`).
    It holds the title bar, the decision, the gate list, the gate and summary editors
    and the footer, as few widgets as possible (``tests/test_tui_startup.py`` holds the budget).
-2. *The boot* (:meth:`GateApp._boot`, right after that frame) loads the rest, builds
+2. *The boot* (:meth:`GateApp._boot <gate_tui.tui.app.GateApp._boot>`, right after that frame) loads the rest, builds
    the validated :class:`~gate_tui.models.GateConfig`, opens the session (or asks
    whether to resume one) and shows it. Key presses, pastes and clicks that arrive
    before it has finished are held and then handled in order: none is lost, and no
@@ -23,160 +23,101 @@ checks that the first step imports neither pydantic nor yaml.
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events
 from textual.app import App
 from textual.widget import Widget
 
 from gate_tui.config.cache import cache_dir as config_cache_dir
 from gate_tui.config.spec import ConfigSpec
-from gate_tui.decision import decision_parts
 from gate_tui.exit_codes import EXIT_EDITOR_FAILED
-from gate_tui.tui import keymap
-from gate_tui.tui.panes import PaneApp
-from gate_tui.tui.render import DIM
-from gate_tui.tui.startup import display_path
-from gate_tui.tui.text import line, visible
-from gate_tui.views import NO_VALUE
+from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
     from gate_tui.session.catalog import SessionInfo
+    from gate_tui.tui.app import GateApp
 
 
-class BootApp(PaneApp):
-    """Start-up and session opening for :class:`gate_tui.tui.app.GateApp`."""
+def preset_breakpoint(app: App[Any]) -> None:
+    """Give the screen its breakpoint class now, so the first resize restyles nothing."""
+    width = app.size.width
+    active = max((bp for bp in app.HORIZONTAL_BREAKPOINTS if width >= bp[0]), default=None)
+    for _minimum, name in app.HORIZONTAL_BREAKPOINTS:
+        app.screen.set_class(active is not None and name == active[1], name)
 
-    def _preset_breakpoint(self) -> None:
-        """Give the screen its breakpoint class now, so the first resize restyles nothing."""
-        width = self.size.width
-        active = max((bp for bp in self.HORIZONTAL_BREAKPOINTS if width >= bp[0]), default=None)
-        for _minimum, name in self.HORIZONTAL_BREAKPOINTS:
-            self.screen.set_class(active is not None and name == active[1], name)
 
-    def _show_start(self) -> None:
-        """The first frame without a session: the empty state and its decision."""
-        decision = decision_parts(self.config, {})
-        start = decision.next_gate or self.config.gate_order[0]
-        self.gate_list.select_key(start)
-        self.gate_editor.load(start, NO_VALUE)
-        self.sub_title = visible(display_path(self.config_path), one_line=True)
-        # Said, because a resumed session or a --state file may well decide otherwise.
-        self.show_view({}, decision, [line(("… opening the session", DIM))])
+def stop_blinking(root: Widget | App[Any]) -> None:
+    """Turn cursor blink off (tests and screenshots need stable frames)."""
+    for widget in root.query("Input, TextArea"):
+        widget.cursor_blink = False  # type: ignore[attr-defined]
 
-    async def _boot(self) -> None:
-        """Load what the first frame did without, open the session, then handle held input."""
-        try:
-            from gate_tui.session.live import Session
 
-            if isinstance(self.config, ConfigSpec):
-                try:
-                    self._gate_config = self.config.to_model()
-                except ValueError:  # only a hand-edited cache entry gets here
-                    message = f"gate-tui: the cached copy of the config is damaged; delete {config_cache_dir()} and start again"
-                    self.exit(EXIT_EDITOR_FAILED, EXIT_EDITOR_FAILED, Text(message))
-                    return
-            self.attach(Session.in_memory(self.gate_config, self.config_path))
-            if self._open_args is not None:
-                self._open_real_session()
-        finally:
-            held, self._held = self._held or [], None
-            self._collect_garbage()
-        for event in held:
-            await super().on_event(event)
+def gate_config_of(app: GateApp) -> GateConfig | None:
+    """The validated config (built from the spec the first frame was drawn from); None
+    after stopping the editor with a message when the cached spec is damaged."""
+    if not isinstance(app.config, ConfigSpec):
+        return app.config  # type: ignore[return-value]
+    try:
+        return app.config.to_model()
+    except ValueError:  # only a hand-edited cache entry gets here
+        message = f"gate-tui: the cached copy of the config is damaged; delete {config_cache_dir()} and start again"
+        app.exit(EXIT_EDITOR_FAILED, EXIT_EDITOR_FAILED, Text(message))
+        return None
 
-    def _collect_garbage(self) -> None:
-        """Turn the collector back on once start-up is over (see :func:`run_app`)."""
-        if self._collect_after_first_frame:
-            self._collect_after_first_frame = False
-            gc.freeze()  # what start-up built lives as long as the editor
-            gc.enable()
 
-    async def on_event(self, event: events.Event) -> None:
-        """Hold input that arrives before the boot has opened the session (see :meth:`_boot`)."""
-        if self._held is not None and isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded:
-            self._held.append(event)
-            return
-        await super().on_event(event)
+def open_sessions(app: GateApp) -> None:
+    """Show an in-memory session at once, then open the real one (or ask to resume one)."""
+    from gate_tui.session.live import Session
 
-    @property
-    def gate_config(self) -> GateConfig:
-        """The validated config ``parse`` needs (set by the boot when started from a spec)."""
-        assert self._gate_config is not None, "the editor has not booted yet"
-        return self._gate_config
+    app.gate_screen.attach(Session.in_memory(app.gate_config, app.config_path), app.gate_config)
+    if app.open_args is None:
+        return
+    finished = None
+    if app.look_for_resumable:
+        from gate_tui.session.catalog import find_resumable
 
-    async def _mount_panes(self) -> None:
-        """Mount the panes that are not needed for the first frame."""
-        from gate_tui.tui.widgets.history_pane import HistoryPane
-        from gate_tui.tui.widgets.reply_pane import ReplyPane
+        app.resumable = find_resumable(app.gate_config, app.config_path)
+        if app.resumable is None:
+            finished = _newest_finished(app)
+    if app.resumable is not None:
+        from gate_tui.tui.screens.resume import ResumeScreen
 
-        workspace = self.query_one("#workspace")
-        if not workspace.is_attached or self._exit_renderables or self._closing:
-            return  # the app is already on its way out
-        await workspace.mount(
-            ReplyPane(id="reply-pane", classes="pane -inactive"),
-            HistoryPane(id="history-pane", classes="pane -inactive"),
-        )
+        info = app.resumable
 
-    def stop_blinking(self, root: Widget | App[Any]) -> None:
-        """Turn cursor blink off (tests and screenshots need stable frames)."""
-        for widget in root.query("Input, TextArea"):
-            widget.cursor_blink = False  # type: ignore[attr-defined]
+        def resume_or_fresh(resume: bool | None) -> None:
+            if resume:
+                _open_session(app, directory=info.directory)
+            else:
+                _open_session(app, fresh=True)
 
-    def _apply_keymap(self) -> None:
-        known, unknown = keymap.split_keymap(self.config.keymap)
-        self.set_keymap(known)
-        if unknown:
-            ids = ", ".join(sorted(keymap.BINDING_IDS))
-            self._notices.append(f"keymap: unknown binding id(s) {', '.join(unknown)} ignored (known: {ids})")
+        app.push_screen(ResumeScreen(info), callback=resume_or_fresh)
+    else:
+        _open_session(app)
+        if finished is not None:
+            from gate_tui.tui.session_words import finished_note
 
-    def _open_real_session(self) -> None:
-        finished = None
-        if self._look_for_resumable:
-            from gate_tui.session.catalog import find_resumable
+            app.notify(visible(finished_note(finished)), title="New session", markup=False, timeout=8)
 
-            self._resumable = find_resumable(self.gate_config, self.config_path)
-            if self._resumable is None:
-                finished = self._newest_finished()
-        if self._resumable is not None:
-            from gate_tui.tui.screens.resume import ResumeScreen
 
-            self.push_screen(ResumeScreen(self._resumable), callback=self._resume_or_fresh)
-        else:
-            self._open_session()
-            if finished is not None:
-                from gate_tui.tui.session_words import finished_note
+def _newest_finished(app: GateApp) -> SessionInfo | None:
+    """The newest session of this config when it finished at PASS (so none was offered)."""
+    from gate_tui.session.catalog import list_sessions
+    from gate_tui.tui.session_words import newest_finished
 
-                self.notify(visible(finished_note(finished)), title="New session", markup=False, timeout=8)
+    if app.config_path is None:
+        return None
+    return newest_finished(list_sessions(None, app.config_path, app.gate_config))
 
-    def _newest_finished(self) -> SessionInfo | None:
-        """The newest session of this config when it finished at PASS (so none was offered)."""
-        from gate_tui.session.catalog import list_sessions
-        from gate_tui.tui.session_words import newest_finished
 
-        if self.config_path is None:
-            return None
-        return newest_finished(list_sessions(None, self.config_path, self.gate_config))
+def _open_session(app: GateApp, *, directory: Path | None = None, fresh: bool = False) -> None:
+    """Open the real session (journal, state file, lock) and show it."""
+    assert app.open_args is not None
+    state_file, new = app.open_args
+    from gate_tui.session.opening import open_session
 
-    def _resume_or_fresh(self, resume: bool | None) -> None:
-        info = self._resumable
-        if resume and info is not None:
-            self._open_session(directory=info.directory)
-        else:
-            self._open_session(fresh=True)
-
-    def _open_session(self, *, directory: Path | None = None, fresh: bool = False) -> None:
-        """Open the real session (journal, state file, lock) and show it."""
-        assert self._open_args is not None
-        state_file, new = self._open_args
-        from gate_tui.session.opening import open_session
-
-        session = open_session(
-            self.gate_config, self.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory
-        )
-        self.session.close()
-        self.attach(session)
+    session = open_session(app.gate_config, app.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory)
+    app.session.close()
+    app.gate_screen.attach(session, app.gate_config)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class PaletteHost(Protocol):
-    """What the palette needs of the app: its config. Everything else is an action name."""
+    """What the palette needs of the editor screen: its config. Everything else is an action name."""
 
     config: ConfigView
 
@@ -86,20 +86,20 @@ def highlighted(matcher: Matcher, text: str) -> Content:
 
 
 class GateCommands(Provider):
-    """Lists :func:`palette_commands` and runs the chosen action on the app."""
+    """Lists :func:`palette_commands` and runs the chosen action on the editor screen."""
 
     def _commands(self) -> list[PaletteCommand]:
-        host: PaletteHost = self.app  # type: ignore[assignment]
+        host: PaletteHost = self.screen  # type: ignore[assignment]
         return palette_commands(host.config)
 
     def _runner(self, action: str) -> Callable[[], object]:
         async def run() -> None:
-            await self.app.run_action(action)
+            await self.app.run_action(action, self.screen)
 
         return run
 
     def _gate_hits(self, matcher: Matcher) -> Iterator[Hit]:
-        host: PaletteHost = self.app  # type: ignore[assignment]
+        host: PaletteHost = self.screen  # type: ignore[assignment]
         config = host.config
         for key in config.gate_order:
             title = gate_title(config, key)

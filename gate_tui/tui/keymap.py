@@ -43,7 +43,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last (in the reply pane: an undone text edit first)", show=False),
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("save", "ctrl+s", "save_state", "Save", "Save state", "Write the current state to the session's state file"),
-    KeyAction("command_palette", "ctrl+p", "command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
+    KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (a pending edit is recorded first)", priority=True),
 )
 FIELD_ACTIONS: tuple[KeyAction, ...] = (
@@ -56,12 +56,38 @@ PAGES: tuple[tuple[str, str, str], ...] = (("gates", "Gates", "gates"), ("reply"
 """The panes of a narrow terminal: page name, its label on the page bar, the binding that shows it."""
 
 
+class KeyTable(NamedTuple):
+    """One editor's key table (the gate editor's, contract mode's): its actions and the
+    prefix of their binding ids. Both editors make their ``BINDINGS``, hints and help from
+    their table the same way, so a footer, a help screen and a palette never disagree."""
+
+    actions: tuple[KeyAction, ...]
+    prefix: str = ""
+
+    def bindings(self) -> list[Binding]:
+        """The ``BINDINGS`` of the table's screen (or widget), each with its id. Quit comes
+        first, where the footer has always shown it (Textual's own app binding put it there)."""
+        ordered = sorted(self.actions, key=lambda a: a.id != "quit")
+        return [
+            Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=f"{self.prefix}{a.id}", tooltip=a.help)
+            for a in ordered
+        ]
+
+    def find(self, action_id: str) -> KeyAction:
+        """The action of ``action_id`` (KeyError when the table has none)."""
+        for action in self.actions:
+            if action.id == action_id:
+                return action
+        raise KeyError(action_id)
+
+
+GATE_KEYS = KeyTable(ACTIONS)
+"""The gate editor's table (its screen's bindings; the fields' own are :data:`FIELD_ACTIONS`)."""
+
+
 def bindings() -> list[Binding]:
-    """The app's ``BINDINGS``, each with its id."""
-    return [
-        Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=a.id, tooltip=a.help)
-        for a in ACTIONS
-    ]
+    """The gate editor screen's ``BINDINGS``, each with its id."""
+    return GATE_KEYS.bindings()
 
 
 def field_binding(binding_id: str, action: str | None = None, *, show: bool = True) -> Binding:

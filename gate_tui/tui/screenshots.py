@@ -24,8 +24,6 @@ from textual import events
 from gate_tui.config.loading import bundled_config_dir, default_config_path, load_config
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
-from gate_tui.tui.widgets.history_pane import HistoryPane
-from gate_tui.tui.widgets.reply_pane import ReplyPane
 
 SIZE = (120, 40)
 BAD_REPLY = """Here is the state — everything looks good!
@@ -68,7 +66,7 @@ async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 5.
 async def ready(pilot: Any) -> None:
     """Wait until the panes mounted after the first frame are there."""
     app: GateApp = pilot.app
-    await until(pilot, lambda: app.mounted(ReplyPane) is not None and app.mounted(HistoryPane) is not None)
+    await until(pilot, lambda: app.gate_screen.reply() is not None and app.gate_screen.history() is not None)
 
 
 async def paste_reply(pilot: Any, text: str) -> None:
@@ -76,15 +74,15 @@ async def paste_reply(pilot: Any, text: str) -> None:
     app: GateApp = pilot.app
     await ready(pilot)
     await pilot.press("f2")
-    await until(pilot, lambda: app.focused is app.reply_pane.text_area)
+    await until(pilot, lambda: app.focused is app.gate_screen.reply_pane.text_area)
     app.post_message(events.Paste(text))
-    await until(pilot, lambda: app.preview_result is not None)
+    await until(pilot, lambda: app.gate_screen.preview_result is not None)
 
 
 async def scene_empty(pilot: Any) -> None:
     app: GateApp = pilot.app
     await ready(pilot)
-    await until(pilot, lambda: app.decision_panel.word == "NO PASS")
+    await until(pilot, lambda: app.gate_screen.decision_panel.word == "NO PASS")
 
 
 async def scene_no_pass(pilot: Any) -> None:
@@ -102,7 +100,7 @@ async def scene_pass(pilot: Any) -> None:
     app: GateApp = pilot.app
     await paste_reply(pilot, sample_reply("ml_good.md"))
     await pilot.press("ctrl+j")
-    await until(pilot, lambda: app.session.decision.pass_ and app.reply_pane.text_area.text == "")
+    await until(pilot, lambda: app.session.decision.pass_ and app.gate_screen.reply_pane.text_area.text == "")
 
 
 async def scene_reply_preview(pilot: Any) -> None:
@@ -135,10 +133,10 @@ async def scene_history(pilot: Any) -> None:
         count = len(app.session.timeline)
         await paste_reply(pilot, sample_reply(name))
         await pilot.press("ctrl+j")
-        await until(pilot, lambda count=count: len(app.session.timeline) == count + 1 and app.reply_pane.text_area.text == "")
+        await until(pilot, lambda count=count: len(app.session.timeline) == count + 1 and app.gate_screen.reply_pane.text_area.text == "")
     app.clear_notifications()
     await pilot.press("f4")
-    await until(pilot, lambda: app.focused is app.history_pane.table and app.history_pane.table.row_count == 2)
+    await until(pilot, lambda: app.focused is app.gate_screen.history_pane.table and app.gate_screen.history_pane.table.row_count == 2)
 
 
 SCENES: dict[str, Scene] = {

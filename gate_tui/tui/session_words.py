@@ -8,6 +8,7 @@ the exact UTC time. Textual-free, so the wording is tested without a terminal.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gate_tui.tui.text import visible
@@ -51,3 +52,17 @@ def newest_finished(sessions: list[SessionInfo]) -> SessionInfo | None:
     """The newest session when it finished at PASS (the reason no resume was offered)."""
     newest = next((info for info in sessions if info.damaged is None and not info.foreign), None)
     return newest if newest is not None and newest.finished else None
+
+
+def display_path(path: Path | None) -> str:
+    """A config path for the header: relative to the working directory or ``~`` when shorter."""
+    if path is None:
+        return "bundled config"
+    if not path.is_absolute():
+        return str(path)
+    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
+        try:
+            return prefix + str(path.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)

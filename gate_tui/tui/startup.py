@@ -1,4 +1,4 @@
-"""Starting the editor from the command line: :func:`run_app` and the header's path.
+"""Starting the editor from the command line: :func:`run_app`.
 
 Kept apart from :mod:`gate_tui.tui.app` so that the CLI names one small module, and so
 that the garbage-collection policy of start-up (see :func:`run_app`) lives next to the
@@ -13,20 +13,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gate_tui.views import ConfigView
-
-
-def display_path(path: Path | None) -> str:
-    """A config path for the header: relative to the working directory or ``~`` when shorter."""
-    if path is None:
-        return "bundled config"
-    if not path.is_absolute():
-        return str(path)
-    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
-        try:
-            return prefix + str(path.relative_to(base))
-        except ValueError:
-            continue
-    return str(path)
 
 
 def run_app(config: ConfigView, config_path: Path | None, state_file: Path | None = None, new: bool = False) -> int:

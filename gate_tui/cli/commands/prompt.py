@@ -20,14 +20,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", metavar="CFG", help="gate config file")
     source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract: its shape, each field's rule and an example")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
     if ns.contract is not None:
         from gate_tui.cli.contract_check import load_contract_or_report
+        from gate_tui.cli.contract_options import load_options
         from gate_tui.contracts.prompting import contract_prompt
 
-        contract = load_contract_or_report(ns.contract, "gate-tui prompt")
+        contract = load_contract_or_report(ns.contract, "gate-tui prompt", load_options(ns))
         if contract is None:
             return EXIT_USAGE
         sys.stdout.write(visible(contract_prompt(contract)))

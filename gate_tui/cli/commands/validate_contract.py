@@ -9,26 +9,43 @@ from gate_tui.exit_codes import EXIT_USAGE
 from gate_tui.safe_text import visible
 
 DESCRIPTION = (
-    "Check each contract (a JSON Schema Draft 2020-12 file, JSON or YAML, with an optional "
-    "x-gate-tui block) and print every problem with its file, line and JSON Pointer. "
+    "Check each contract (a JSON Schema file of draft-04, -06, -07, 2019-09 or 2020-12, JSON or YAML, "
+    "with an optional x-gate-tui block) and print every problem with its file, line and JSON Pointer. "
+    "References are resolved offline only (the contract's folder, --schemas DIR). "
     "Exit status: 0 all valid, 3 some invalid or a usage error."
 )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("contracts", nargs="+", metavar="FILE", help="contract files")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
+    from gate_tui.cli.contract_options import load_options
     from gate_tui.contracts.loading import check_contract_file
 
     status = 0
     for name in ns.contracts:
-        contract, problems = check_contract_file(name)
+        contract, problems = check_contract_file(name, load_options(ns))
         if contract is None:
             status = EXIT_USAGE
             sys.stdout.writelines(f"{visible(str(problem))}\n" for problem in problems)
-        else:
-            count = len(contract.schema.get("properties") or {})
-            sys.stdout.write(visible(f"{name}: OK ({contract.title}, {count} top-level field{'s' * (count != 1)})") + "\n")
+            continue
+        properties = contract.schema.get("properties")
+        count = len(properties) if isinstance(properties, dict) else 0
+        lines = [f"{name}: OK ({contract.title}, {count} top-level field{'s' * (count != 1)}, JSON Schema {contract.draft_name})", f"{name}: {formats_note(contract.schema)}"]
+        lines += [f"{name}: warning: {warning}" for warning in contract.warnings]
+        sys.stdout.writelines(visible(line) + "\n" for line in lines)
     return status
+
+
+def formats_note(schema: dict) -> str:
+    """The one line saying formats are enforced (and which ones this contract uses)."""
+    from gate_tui.contracts.drafts import subschemas
+
+    used = sorted({node["format"] for _parts, node, _base in subschemas(schema) if isinstance(node.get("format"), str)})
+    named = f" (this contract uses: {', '.join(used)})" if used else ""
+    return f"formats are enforced: a value that breaks its \"format\" is an error, not an annotation{named}"

@@ -49,7 +49,7 @@ class ContractCommands(Provider):
                 tree.focus()
                 await self.app.run_action(command.action, default_namespace=tree)
             else:
-                await self.app.run_action(command.action)
+                await self.app.run_action(command.action, self.screen)
 
         return run
 

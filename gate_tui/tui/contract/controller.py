@@ -205,6 +205,11 @@ class ContractEditor:
             return None
         return self._journal.append({**record, "at": _now()})
 
+    @property
+    def journaling(self) -> bool:
+        """Whether every change is written to a journal (False in memory, or when it failed)."""
+        return self._journal is not None
+
     def close(self) -> None:
         if self._journal is not None:
             if not self._journal.closed:  # a clean exit, as gate sessions mark it (`gate-tui sessions`)

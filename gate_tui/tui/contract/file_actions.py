@@ -1,10 +1,10 @@
 """Contract mode's file commands, as the gate editor's: Export value JSON… / Save value as…,
 Export report…, Open value…, all through the shared path prompt
-(:class:`~gate_tui.tui.screens.path_prompt.PathScreen`: ``~`` expanded, asks before
-replacing a file, keeps the prompt open with the error when writing or reading fails).
+(:func:`gate_tui.tui.file_commands.ask_path`: ``~`` expanded, asks before replacing a
+file, keeps the prompt open with the error when writing or reading fails).
 
-A mixin for :class:`~gate_tui.tui.contract.app.ContractApp`; the writing and reading
-themselves are the controller's (no Textual there).
+A helper the contract screen holds (``screen.files``), not a base class; the writing and
+reading themselves are the controller's (no Textual there).
 """
 
 from __future__ import annotations
@@ -13,51 +13,53 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App
-
-from gate_tui.tui.text import visible
+from gate_tui.tui.file_commands import ask_before_quitting, ask_path
 
 if TYPE_CHECKING:
-    from gate_tui.tui.contract.controller import ContractEditor
+    from gate_tui.tui.contract.screen import ContractScreen
 
 
-class ContractFileActions(App[int]):
-    """The file commands; the app provides ``editor``, ``refresh_value`` and ``close_editor``."""
+class ContractFiles:
+    """The file commands of the contract screen."""
 
-    editor: ContractEditor
-
-    def refresh_value(self) -> None:  # provided by the app
-        raise NotImplementedError
-
-    def close_editor(self) -> None:  # provided by the app
-        raise NotImplementedError
+    def __init__(self, screen: ContractScreen) -> None:
+        self.screen = screen
 
     def _file_stem(self) -> str:
-        return Path(self.editor.contract.path).stem or "contract"
+        return Path(self.screen.editor.contract.path).stem or "contract"
 
-    def action_export_value(self) -> None:
-        if self.editor.value is None:
-            self.notify("Nothing to export yet: paste and apply a reply first.", severity="warning", markup=False)
+    def export_value(self, then: Callable[[], None] | None = None) -> None:
+        editor = self.screen.editor
+        if editor.value is None:
+            self.screen.notify("Nothing to export yet: paste and apply a reply first.", severity="warning", markup=False)
             return
 
         def export(path: Path) -> str | None:
-            _written, problem = self.editor.export(path)
+            _written, problem = editor.export(path)
             return problem
 
-        self._ask("Export value JSON to", f"{self._file_stem()}-value.json", export, "Value written to {path}.")
+        ask_path(self.screen, "Export value JSON to", f"{self._file_stem()}-value.json", export, "Value written to {path}.", then=then)
 
-    def action_export_report(self) -> None:
+    def quit_or_ask(self) -> None:
+        """Quit, unless changes would be lost (the journal could not be written): then ask."""
+        editor = self.screen.editor
+        lost = len(editor.steps) - 1 if self.screen.app.use_journal and not editor.journaling else 0  # type: ignore[attr-defined]
+        keep = "Save as… writes the value as JSON (Open value… reads it back)."
+        ask_before_quitting(self.screen, "the session's journal could not be written", max(lost, 0), self.export_value, keep)
+
+    def export_report(self) -> None:
         def report(path: Path) -> str | None:
-            _written, problem = self.editor.write_report(path)
+            _written, problem = self.screen.editor.write_report(path)
             return problem
 
-        self._ask("Write contract report to", f"{self._file_stem()}-report.md", report, "Report written to {path}.")
+        ask_path(self.screen, "Write contract report to", f"{self._file_stem()}-report.md", report, "Report written to {path}.")
 
-    def action_open_value(self) -> None:
+    def open_value(self) -> None:
+        screen = self.screen
         changed: list[str | None] = []  # one entry once the value changed: the journal's problem, if any
 
         def open_value(path: Path) -> str | None:
-            did, problem = self.editor.open_value(path)
+            did, problem = screen.editor.open_value(path)
             if did:
                 changed.append(problem)
                 return None  # taken: the value changed, even if the journal could not record it
@@ -66,21 +68,10 @@ class ContractFileActions(App[int]):
         def opened(path: str) -> str:
             if not changed:
                 return f"{path} holds the current value: no change, nothing recorded."
-            self.close_editor()
-            self.refresh_value()
-            result = self.editor.result
+            screen.close_editor()
+            screen.refresh_value()
+            result = screen.editor.result
             verdict = "" if result is None else (": VALID" if result.ok else f": INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})")
             return f"Opened {path}{verdict}." + (f" {changed[0]}" if changed[0] else "")
 
-        self._ask("Open value from", f"{self._file_stem()}-value.json", open_value, opened, replaces=False)
-
-    def _ask(self, title: str, default: str, run: Callable[[Path], str | None], done: str | Callable[[str], str], *, replaces: bool = True) -> None:
-        """Ask for a path, run the command there, then say what happened (a toast)."""
-        from gate_tui.tui.screens.path_prompt import PathScreen
-
-        def chosen(path: str | None) -> None:
-            if path is None:
-                return
-            self.notify(visible(done(path) if callable(done) else done.format(path=path)), markup=False)
-
-        self.push_screen(PathScreen(title, default, run, replaces=replaces), callback=chosen)
+        ask_path(screen, "Open value from", f"{self._file_stem()}-value.json", open_value, opened, replaces=False)

@@ -1,13 +1,11 @@
-"""Contract mode's key bindings: one table (the gate editor's :class:`KeyAction` rows) that
-feeds the app's bindings, the tree's bindings, the footer, the help screen, the pane titles
+"""Contract mode's key bindings: one table (a :class:`~gate_tui.tui.keymap.KeyTable` of the
+gate editor's :class:`KeyAction` rows) that feeds the screen's bindings, the tree's bindings, the footer, the help screen, the pane titles
 and the command palette, so they never disagree. ``FILE_COMMANDS`` are the file commands
 without a key of their own (palette only), named as the gate editor names its own."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
-
-from gate_tui.tui.keymap import KeyAction, key_display
+from gate_tui.tui.keymap import KeyAction, KeyTable, key_display
 
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
@@ -18,8 +16,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
-    KeyAction("command_palette", "ctrl+p", "command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
-    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal)", priority=True),
+    KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
+    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
 )
 FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     ("Save value as…", "Write the current value as JSON to a file you name (Open value… reads it back)", "export_value"),
@@ -33,19 +31,22 @@ TREE_ACTIONS: tuple[KeyAction, ...] = (
 )
 
 
+KEYS = KeyTable(ACTIONS, prefix="contract_")
+"""The contract screen's table."""
+TREE_KEYS = KeyTable(TREE_ACTIONS, prefix="contract_")
+"""The value tree's table (its own bindings, run on the selected node)."""
+
+
 def hint(action_id: str) -> str:
-    """The key of an action as the footer and titles show it (``Ctrl+J``), from the table."""
-    for action in (*ACTIONS, *TREE_ACTIONS):
-        if action.id == action_id:
-            return shown_keys(action.keys.split(",")[0])
-    raise KeyError(action_id)
+    """The key of an action as the footer and titles show it (``Ctrl+J``), from the tables."""
+    try:
+        action = KEYS.find(action_id)
+    except KeyError:
+        action = TREE_KEYS.find(action_id)
+    return shown_keys(action.keys.split(",")[0])
 
 
 def shown_keys(keys: str) -> str:
     """``ctrl+j,ctrl+enter`` → ``Ctrl+J / Ctrl+Enter``; a letter stays as typed ("e", not
     "E", which reads as Shift+E)."""
     return " / ".join(key if len(key) == 1 else key_display(key) for key in keys.split(","))
-
-
-def bindings(actions: tuple[KeyAction, ...] = ACTIONS) -> list[Binding]:
-    return [Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=f"contract_{a.id}", tooltip=a.help) for a in actions]

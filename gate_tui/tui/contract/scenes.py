@@ -53,7 +53,7 @@ async def scene_contract(pilot: Any) -> None:
     while tree.cursor_line < target:
         await pilot.press("down")
     await pilot.press("enter")
-    await _until(pilot, lambda: app.editing is not None and app.focused is not None and app.focused.id == "edit-choices")
+    await _until(pilot, lambda: app.contract_screen.editing is not None and app.focused is not None and app.focused.id == "edit-choices")
     await pilot.press("down", "down", "enter")
     await _until(pilot, lambda: app.editor.index == 2 and app.focused is tree)
 

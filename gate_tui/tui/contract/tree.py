@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from gate_tui.contracts.results import ContractError, ContractResult, pointer
-from gate_tui.tui.contract.keys import TREE_ACTIONS, bindings
+from gate_tui.tui.contract.keys import TREE_KEYS
 from gate_tui.tui.contract.views import node_label
 from gate_tui.tui.text import visible
 
@@ -25,7 +26,7 @@ MAX_NODES = 2000
 class ValueTree(Tree[str]):
     """The current value as a tree; Enter on a leaf asks the app to edit it."""
 
-    BINDINGS = bindings(TREE_ACTIONS)
+    BINDINGS = TREE_KEYS.bindings()
 
     def show(self, value: dict[str, Any] | None, result: ContractResult | None, title: str) -> None:
         """Rebuild the tree for ``value``, keeping the cursor on the same path when it still exists."""
@@ -77,12 +78,26 @@ class ValueTree(Tree[str]):
                 self.cursor_line = line
                 return
 
+    class EditAsJson(Message):
+        """Edit the node at ``path`` as JSON text."""
+
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
+
+    class Remove(Message):
+        """Remove the key or item at ``path``."""
+
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
+
     def action_edit_json(self) -> None:
         node = self.cursor_node
         if node is not None and node.data is not None:
-            self.app.open_json_editor(node.data)  # type: ignore[attr-defined]
+            self.post_message(self.EditAsJson(node.data))
 
     def action_remove_node(self) -> None:
         node = self.cursor_node
         if node is not None and node.data:
-            self.app.remove_path(node.data)  # type: ignore[attr-defined]
+            self.post_message(self.Remove(node.data))

@@ -1,8 +1,9 @@
 """The question Ctrl+Q asks when quitting would lose work: Save as… / Quit anyway / Cancel.
 
-Asked only when the session is not writing to disk (a read-only second editor, or a
-state directory that could not be written) and something changed since it opened;
-otherwise Ctrl+Q quits at once. Dismisses with ``"save"``, ``"quit"`` or None (cancel).
+Asked by both editors (:func:`gate_tui.tui.file_commands.ask_before_quitting`) only when
+the session is not writing to disk (a read-only second editor, or a state or journal
+folder that could not be written) and something changed since it opened; otherwise
+Ctrl+Q quits at once. Dismisses with ``"save"``, ``"quit"`` or None (cancel).
 """
 
 from __future__ import annotations
@@ -49,17 +50,18 @@ class QuitScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="quit_cancel")]
 
-    def __init__(self, why: str, changes: int) -> None:
+    def __init__(self, why: str, changes: int, keep: str = "Save as… writes a state file you can reopen with --state.") -> None:
         super().__init__()
         self.why = why
         self.changes = changes
+        self.keep = keep  # what Save as… keeps, in the editor's words
 
     def compose(self) -> ComposeResult:
         with Vertical(id="quit-box"):
             yield Static(line(("⚠ ", WARN_STYLE), ("Quit with unsaved work?", "bold")))
             count = f"{self.changes} change{'s' * (self.changes != 1)} made here" if self.changes else "Your work"
             yield Static(plain(f"{count} not saved: {self.why}."))
-            yield Static(line(("Save as… writes a state file you can reopen with --state.", DIM)))
+            yield Static(line((self.keep, DIM)))
             with Horizontal(id="quit-buttons"):
                 yield Button("Save as…", id="save-as", variant="primary")
                 yield Button("Quit anyway", id="quit-anyway", variant="error")

@@ -238,6 +238,6 @@ class ChoiceMenu(ModalScreen[str | None]):
         self.dismiss(None)
 
     async def action_close_then(self, action: str) -> None:
-        """Close the menu, then run the app's ``action`` (undo/redo reloads the field)."""
+        """Close the menu, then run the editor's ``action`` (undo/redo reloads the field)."""
         self.dismiss(None)
-        await self.app.run_action(action)
+        await self.app.run_action(action, self.app.screen_stack[0])

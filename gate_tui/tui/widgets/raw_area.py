@@ -137,7 +137,7 @@ class RawArea(SafeTextArea):
             self.move_cursor(result.end_location)
 
     async def action_undo(self) -> None:
-        await self.app.run_action("undo_transition")
+        await self.app.run_action("screen.undo_transition")
 
     async def action_redo(self) -> None:
-        await self.app.run_action("redo_transition")
+        await self.app.run_action("screen.redo_transition")

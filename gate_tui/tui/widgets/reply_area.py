@@ -76,10 +76,10 @@ class ReplyArea(SafeTextArea):
         if self.history.undo_stack:
             super().action_undo()
         else:
-            await self.app.run_action("undo_transition")
+            await self.app.run_action("screen.undo_transition")
 
     async def action_redo(self) -> None:
         if self.history.redo_stack:
             super().action_redo()
         else:
-            await self.app.run_action("redo_transition")
+            await self.app.run_action("screen.redo_transition")

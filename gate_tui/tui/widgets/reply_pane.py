@@ -1,18 +1,23 @@
 """The reply pane: a multi-line text area for a model's reply and a live preview of it.
 
 Paste keeps every line (a ``TextArea``, not an ``Input``); a paste over an unchanged
-paste replaces it, and undo falls through to the app's (:mod:`.reply_area`). The preview shows what
-applying the reply would do; it is computed by the app (through ``parse``) and only
-displayed here.
+paste replaces it, and undo falls through to the screen's (:mod:`.reply_area`). The preview
+shows what applying the reply would do. Both editors (gates and contracts) use this pane:
+each hands it a ``preview`` function (its controller's, through ``parse`` or the contract
+check), and the pane decides when to run it: after a short pause in typing (``delay``),
+or at once when asked (:meth:`ReplyPane.refresh_preview`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Static
+from textual.timer import Timer
+from textual.widgets import Static, TextArea
 
 from gate_tui.tui.keymap import KeyHints, hints_of
 from gate_tui.tui.render import DIM
@@ -26,6 +31,10 @@ def empty_hint(keys: KeyHints) -> Content:
         plain(f"Paste a model reply above ({keys['focus_reply']} focuses it).", DIM),
         plain(f"The preview shows what applying it would do; {keys['apply_reply']} applies it.", DIM),
     ])
+
+
+Preview = Callable[[str], "tuple[Content | None, bool | None]"]
+"""The reply's text → (what applying it would do, None for the empty-pane hint; whether it is ok)."""
 
 
 def border_title(keys: KeyHints) -> str:
@@ -64,11 +73,18 @@ class ReplyPane(Vertical):
             self.pane = pane
 
     ready = False
-    """True once mounted with its children (the app leaves the pane alone before)."""
+    """True once mounted with its children (the screen leaves the pane alone before)."""
+
+    def __init__(self, preview: Preview, *, delay: float = 0.15, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.preview = preview
+        self.delay = delay
+        self._timer: Timer | None = None
 
     def on_mount(self) -> None:
         self.border_title = border_title(hints_of(self.app))
         self.ready = True
+        self.call_after_refresh(self.refresh_preview)  # once the children are there
         self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
@@ -79,6 +95,34 @@ class ReplyPane(Vertical):
     @property
     def text_area(self) -> ReplyArea:
         return self.query_one("#reply", ReplyArea)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """Typing or a paste: preview after a short pause (at once with no delay)."""
+        if event.text_area.id != "reply":
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        if self.delay <= 0:
+            self.refresh_preview()
+        else:
+            self._timer = self.set_timer(self.delay, self.refresh_preview)
+
+    def refresh_preview(self) -> None:
+        """Run the preview on the pane's text now and show it."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self.is_attached and self.ready and self.query("#preview"):
+            self.show_preview(*self.preview(self.text_area.text))
+
+    def clear_text(self, undo_key: str, *, timeout: float | None = None) -> None:
+        """Empty the pane as one text edit (``undo_key`` in the pane brings it back)."""
+        area = self.text_area
+        if not area.text:
+            self.notify("The reply pane is empty already.", markup=False, timeout=timeout)
+            return
+        area.clear_text()
+        self.notify(f"Reply pane cleared ({undo_key} in the pane brings the text back).", markup=False, timeout=timeout)
 
     def show_preview(self, content: Content | None, ok: bool | None = None) -> None:
         """Show a preview (``None``: the empty-pane hint)."""

@@ -1,0 +1,289 @@
+"""Contract mode's editor screen: reply pane with live preview, value tree, leaf edits, decision.
+
+Built from the gate editor's parts where they fit (the reply pane and its preview, the
+key table of :mod:`gate_tui.tui.keymap`, the path prompt, the safe-text helpers); the rules
+and the session live in :mod:`gate_tui.tui.contract.controller`. The screen never decides
+validity: every value it shows went through ``check_contract``.
+
+The screen owns its keys (:mod:`gate_tui.tui.contract.keys`; F1 lists them), its actions
+and the palette's commands (Ctrl+P); the app (:mod:`gate_tui.tui.contract.app`) only starts
+it. Enter on a tree leaf edits it (text or a number typed, an enum or a boolean picked
+from a list; Escape cancels). The file commands live in :mod:`gate_tui.tui.contract.file_actions`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.command import Provider
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from gate_tui.contracts.loading import Contract
+from gate_tui.tui.contract.controller import ContractEditor
+from gate_tui.tui.contract.file_actions import ContractFiles
+from gate_tui.tui.contract.keys import KEYS, hint
+from gate_tui.tui.contract.tree import ValueTree
+from gate_tui.tui.contract.views import current_errors, decision, preview
+from gate_tui.tui.text import line, plain
+from gate_tui.tui.widgets.reply_pane import ReplyPane
+
+LONG_TEXT = 60
+"""Text longer than this (or with a line break) is edited in a text area, not a one-line input."""
+
+
+def contract_palette() -> type[Provider]:
+    """The command palette's provider, imported when the palette first opens."""
+    from gate_tui.tui.contract.commands import ContractCommands
+
+    return ContractCommands
+
+
+class ContractScreen(Screen[None]):
+    """Contract mode's editor: the reply pane, the value tree and the leaf editor."""
+
+    BINDINGS: ClassVar[list[Binding]] = KEYS.bindings()  # type: ignore[assignment]
+    COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {contract_palette}  # type: ignore[assignment]
+
+    def __init__(self, contract: Contract, editor: ContractEditor, *, blink: bool, start: Callable[[], None]) -> None:
+        super().__init__()
+        self._start = start  # the app's start-up (opening the journal), run before the value shows
+        self.contract = contract
+        self.editor = editor
+        self.blink = blink
+        self.files = ContractFiles(self)
+        self.editing: tuple[str, str, list[Any]] | None = None  # (path, kind, choices)
+
+    # --- layout -------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(line(("contract: ", "dim"), (self.contract.title, "bold"), ("  ", ""), (self.contract.path, "dim")), id="contract-title")
+        with Horizontal(id="contract-main"):
+            with Vertical(id="contract-left"):
+                yield ReplyPane(self._preview, delay=0)
+            with Vertical(id="contract-right"):
+                yield ValueTree("value", id="value-tree")
+                yield Static(id="contract-decision")
+        with Vertical(id="edit-bar"):
+            yield Static(id="edit-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._start()
+        self.query_one(ReplyPane).border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
+        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON"
+        self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
+        text_area = self.query_one("#reply", TextArea)
+        text_area.cursor_blink = self.blink
+        self.refresh_value()
+        text_area.focus()
+
+    # --- reply --------------------------------------------------------------------
+
+    def _preview(self, text: str) -> tuple[Content | None, bool | None]:
+        """What applying ``text`` would make of the value; an empty pane shows the current
+        value's errors in full (the tree cuts them)."""
+        if not text.strip():
+            result = self.editor.result
+            return (None, None) if result is None else (current_errors(result), result.ok)
+        result = self.editor.preview(text)
+        return preview(result), result.ok
+
+    def action_apply_reply(self) -> None:
+        if self.editing is not None and self.focused is not None and self.focused.id == "edit-text":
+            self._commit_text(self.focused.text)  # type: ignore[attr-defined]
+            return
+        text = self.query_one("#reply", TextArea).text
+        if not text.strip():
+            self.notify("Paste a reply first (F2).", markup=False)
+            return
+        _result, problem = self.editor.apply_reply(text)
+        if problem is None:  # taken: the pane empties, as after applying a gate reply
+            self.query_one(ReplyPane).clear()
+        self._after_change(problem)
+
+    def action_focus_reply(self) -> None:
+        self.close_editor()
+        self.query_one("#reply", TextArea).focus()
+
+    def action_focus_tree(self) -> None:
+        self.close_editor()
+        self.query_one(ValueTree).focus()
+
+    def action_help(self) -> None:
+        from gate_tui.tui.contract.help import ContractHelp
+
+        if not isinstance(self.app.screen, ContractHelp):
+            self.app.push_screen(ContractHelp())
+
+    # --- value, undo, redo --------------------------------------------------------
+
+    def refresh_value(self) -> None:
+        step = self.editor.current
+        self.query_one(ValueTree).show(step.value, step.result, self.contract.title)
+        panel = self.query_one("#contract-decision", Static)
+        panel.update(decision(self.contract, step.result, (self.editor.index, len(self.editor.steps))))
+        if not self.query_one("#reply", TextArea).text.strip():
+            self.query_one(ReplyPane).refresh_preview()
+
+    def _after_change(self, problem: str | None) -> None:
+        # Success needs no toast: the tree and the decision panel show the new value.
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
+        self.refresh_value()
+
+    def action_undo_transition(self) -> None:
+        """Undo the last change, from anywhere. A text area with typing to undo (the reply
+        pane, a text leaf) takes Ctrl+Z itself first; the reply pane falls through to this
+        once it has none (so Ctrl+Z right after Ctrl+J undoes the reply), as in the gate editor."""
+        if isinstance(self.focused, Input):
+            return  # a one-line edit in progress: Escape cancels it
+        self._move(self.editor.undo, "Nothing to undo.")
+
+    def action_redo_transition(self) -> None:
+        if isinstance(self.focused, Input):
+            return
+        self._move(self.editor.redo, "Nothing to redo.")
+
+    def _move(self, move: Callable[[], bool], nothing: str) -> None:
+        if move():
+            self.close_editor()
+            self.refresh_value()
+        else:
+            self.notify(nothing, markup=False, timeout=2)
+
+    def action_clear_reply(self) -> None:
+        """Empty the reply pane as one text edit (Undo in the pane brings it back)."""
+        pane = self.query_one(ReplyPane)
+        had_text = bool(pane.text_area.text)
+        pane.clear_text(hint("undo"), timeout=3 if had_text else 2)
+        if had_text:
+            pane.text_area.focus()
+
+    def on_value_tree_edit_as_json(self, event: ValueTree.EditAsJson) -> None:
+        self.open_json_editor(event.path)
+
+    def on_value_tree_remove(self, event: ValueTree.Remove) -> None:
+        self.remove_path(event.path)
+
+    def remove_path(self, path: str) -> None:
+        _result, problem = self.editor.remove(path)
+        self._after_change(problem)
+
+    # --- leaf editing -------------------------------------------------------------
+
+    def on_tree_node_selected(self, event: ValueTree.NodeSelected) -> None:
+        path = event.node.data
+        if path is None or self.editor.value is None:
+            return
+        current, schema, kind = self.editor.place(path)
+        if kind == "container":
+            if not event.node.children:  # a missing object or list, or an empty one: type it
+                self.open_json_editor(path)
+            return  # a branch: Enter folds it; "e" edits it as JSON
+        choices: list[Any] = list(schema["enum"]) if kind == "enum" else ([True, False] if kind == "boolean" else [])
+        self.open_editor(path, kind, current, choices)
+
+    def open_editor(self, path: str, kind: str, current: Any, choices: list[Any]) -> None:
+        self.close_editor()
+        self.editing = (path, kind, choices)
+        bar = self.query_one("#edit-bar", Vertical)
+        bar.border_title = plain(f"Edit {path or '/'} ({kind}) · Enter set · Escape cancel", one_line=True)  # a key is data, never markup
+        self.query_one("#edit-hint", Static).update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
+        if choices:
+            options = [Option(plain(json.dumps(choice, ensure_ascii=False)), id=str(index)) for index, choice in enumerate(choices)]
+            widget: Any = OptionList(*options, id="edit-choices", markup=False)
+            if current in choices:
+                widget.highlighted = choices.index(current)
+        elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):
+            # Long or multi-line text: an Input would keep only the first line.
+            bar.border_title = plain(f"Edit {path or '/'} (text) · {hint('apply_reply')} set · Escape cancel", one_line=True)
+            widget = TextArea(current, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            widget.cursor_blink = self.blink
+        else:
+            text = current if isinstance(current, str) else ("" if current is None else json.dumps(current))
+            widget = Input(value=text, id="edit-input", select_on_focus=False)
+        bar.mount(widget)
+        bar.add_class("-open")
+        widget.focus()
+
+    def open_json_editor(self, path: str) -> None:
+        """Edit any node as JSON text (an object or a list included)."""
+        if self.editor.value is None:
+            return
+        current, _schema, _kind = self.editor.place(path)
+        self.close_editor()
+        self.editing = (path, "json", [])
+        bar = self.query_one("#edit-bar", Vertical)
+        bar.border_title = plain(f"Edit {path or '/'} as JSON · {hint('apply_reply')} set · Escape cancel", one_line=True)
+        self.query_one("#edit-hint", Static).update(plain("Any JSON value; the contract judges it once set.", "dim"))
+        text = "" if current is None else json.dumps(current, indent=2, ensure_ascii=False)
+        widget = TextArea(text, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        widget.cursor_blink = self.blink
+        bar.mount(widget)
+        bar.add_class("-open")
+        widget.focus()
+
+    def close_editor(self) -> None:
+        self.editing = None
+        bar = self.query_one("#edit-bar", Vertical)
+        bar.remove_class("-open")
+        for child in list(bar.children):
+            if child.id != "edit-hint":
+                child.remove()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.editing is None or event.input.id != "edit-input":
+            return
+        self._commit_text(event.value)
+
+    def _commit_text(self, text: str) -> None:
+        assert self.editing is not None
+        path, kind, _choices = self.editing
+        _result, problem = self.editor.edit_leaf(path, text, as_json=kind == "json")
+        if problem is not None and _result is None:
+            # The bar stays open with the reason, so the user can correct what they typed.
+            self.query_one("#edit-hint", Static).update(line(("✗ ", "bold $text-error"), problem))
+            return
+        self._finish_edit(problem, path)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.editing is None or event.option_list.id != "edit-choices":
+            return
+        path, _kind, choices = self.editing
+        _result, problem = self.editor.set_value(path, choices[event.option_index])
+        self._finish_edit(problem, path)
+
+    def _finish_edit(self, problem: str | None, path: str) -> None:
+        self.close_editor()
+        self._after_change(problem)
+        self.query_one(ValueTree).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape" and self.editing is not None:
+            event.stop()
+            self.close_editor()
+            self.query_one(ValueTree).focus()
+
+
+    # --- files --------------------------------------------------------------------
+
+    def action_quit(self) -> None:
+        self.files.quit_or_ask()
+
+    def action_export_value(self) -> None:
+        self.files.export_value()
+
+    def action_export_report(self) -> None:
+        self.files.export_report()
+
+    def action_open_value(self) -> None:
+        self.files.open_value()

@@ -1,0 +1,60 @@
+"""The workspace: the gate, reply and history panes, and which of them is active.
+
+On a narrow terminal only the active pane shows (``-inactive`` hides the others); the
+pane holding the focus is marked ``-focused`` (a class, not ``:focus-within``: that
+pseudo-class restyles a pane's whole subtree on every focus move inside it). Focus moving
+into an inactive pane makes it the active page; the screen hears of every page change
+(:class:`Workspace.PageShown`) for its page bar. The reply and history panes mount after
+the first frame, so :meth:`ready_pane` says None until one is there and ready.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.containers import Container
+from textual.message import Message
+from textual.widget import Widget
+
+from gate_tui.tui.keymap import PAGES as PAGE_KEYS
+
+PAGES = tuple(name for name, _label, _binding in PAGE_KEYS)
+
+
+class Workspace(Container):
+    """The panes; one page of them active."""
+
+    class PageShown(Message):
+        """``page`` became the active pane."""
+
+        def __init__(self, page: str) -> None:
+            super().__init__()
+            self.page = page
+
+    page = "gates"
+
+    def ready_pane(self, selector: str) -> Widget | None:
+        """A lazily mounted pane, or None while it is not mounted and ready yet."""
+        found = self.query(selector)
+        pane = found.first() if found else None
+        return pane if pane is not None and getattr(pane, "ready", False) else None
+
+    def show_page(self, page: str) -> None:
+        """Make ``page`` the active pane (only visible alone on narrow screens)."""
+        if self.page == page:
+            return
+        self.page = page
+        for name in PAGES:
+            self.query(f"#{name}-pane").set_class(name != page, "-inactive")
+        self.post_message(self.PageShown(page))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Show the focused widget's page, and mark its pane."""
+        if not event.widget.is_attached:
+            return  # focus went to a widget that is gone by now (a modal closed at once)
+        ancestors = event.widget.ancestors_with_self
+        for name in PAGES:
+            for pane in self.query(f"#{name}-pane"):
+                if pane in ancestors and pane.has_class("-inactive"):
+                    self.show_page(name)
+        for pane in self.query(".pane"):
+            pane.set_class(pane in ancestors, "-focused")
