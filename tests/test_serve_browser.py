@@ -138,3 +138,32 @@ def _raw_answers(state_dir: Path) -> list[str]:
         for line in journal.read_text(encoding="utf-8").splitlines():
             answers += re.findall(r'"raw":\s*("(?:[^"\\]|\\.)*")', line)
     return [json.loads(answer) for answer in answers]
+
+
+@needs_chromium
+def test_save_as_outside_the_files_folder_writes_nothing_from_the_browser(tmp_path: Path) -> None:
+    stray = Path("/tmp") / f"gate-tui-served-{os.getpid()}-{tmp_path.name}.json"
+    with serving(tmp_path) as (url, _server), browser_page() as page:
+        editor = EditorPage(page)
+        editor.open(url)
+        mark = editor.mark()
+        editor.press("Control+p")
+        assert editor.wait_for_text("Search for commands", since=mark)
+        mark = editor.mark()
+        page.keyboard.type("Save state as")
+        assert editor.wait_for_text("Write the current state to a file", since=mark)
+        editor.press("Enter")
+        assert editor.wait_for_text("Files stay in")
+        for path in ("../x", str(stray)):
+            mark = editor.mark()
+            editor.press("Control+u")
+            page.keyboard.type(path)
+            editor.press("Enter")
+            assert editor.wait_for_text("outside the files folder", since=mark), path
+        mark = editor.mark()
+        editor.press("Control+u")
+        page.keyboard.type("inside.json")
+        editor.press("Enter")
+        assert editor.wait_for_text("State saved to", since=mark)
+    assert not (tmp_path / "x").exists() and not stray.exists()
+    assert (tmp_path / "files" / "inside.json").exists()

@@ -145,6 +145,9 @@ def _start_editor(args: list[str]) -> int:
     from gate_tui.config.loading import default_config_path
 
     ns = editor_parser().parse_args(args)
+    if ns.files is not None and not Path(ns.files).is_dir():
+        say(f"gate-tui: --files {visible(ns.files, one_line=True)}: not a folder")
+        return EXIT_USAGE
     contract = _contract_path(ns)
     if contract is not None:
         return _start_contract_editor(contract, ns.new, ns)
@@ -158,7 +161,7 @@ def _start_editor(args: list[str]) -> int:
     except ImportError as exc:
         return cannot_start("the editor", exc)
     state_file = Path(ns.state) if ns.state else None
-    return exit_code(run_app(config=config, config_path=path, state_file=state_file, new=ns.new))
+    return exit_code(run_app(config=config, config_path=path, state_file=state_file, new=ns.new, files=_files(ns)))
 
 
 def _contract_path(ns: argparse.Namespace) -> str | None:
@@ -183,4 +186,9 @@ def _start_contract_editor(path: str, new: bool, ns: argparse.Namespace) -> int:
         from gate_tui.tui.contract.app import run_contract_app
     except ImportError as exc:
         return cannot_start("the contract editor", exc)
-    return exit_code(run_contract_app(contract, new))
+    return exit_code(run_contract_app(contract, new, files=_files(ns)))
+
+
+def _files(ns: argparse.Namespace) -> Path | None:
+    """``--files DIR``, resolved: the one folder the editor's file commands may use."""
+    return Path(ns.files).resolve() if ns.files else None

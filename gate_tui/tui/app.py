@@ -65,8 +65,10 @@ class GateApp(App[int], inherit_bindings=False):
         resumable: SessionInfo | None = None,
         look_for_resumable: bool = False,
         blink: bool | None = None,
+        files: Path | None = None,
     ) -> None:
         super().__init__()
+        self.files_folder = files  # the one folder the file commands may use (serve), or None
         self.config = config
         self.config_path = config_path
         self._gate_config: GateConfig | None = None if isinstance(config, ConfigSpec) else config  # type: ignore[assignment]
