@@ -260,3 +260,12 @@ def test_an_ipv4_mapped_host_serves_on_its_ipv4_address(tmp_path: Path) -> None:
     with serving(tmp_path, "--host", "::ffff:127.0.0.1") as (url, _server):
         assert url.startswith("http://127.0.0.1:")
     assert "internal error" not in (tmp_path / "serve.log").read_text()
+
+
+def test_a_served_editor_names_the_line_break_key_a_browser_lets_through() -> None:
+    from gate_tui.tui.keymap import KeyHints
+
+    assert KeyHints()["raw_newline"] == "Ctrl+N"  # a terminal: Ctrl+N, as before
+    assert KeyHints(web=True)["raw_newline"] == "Shift+Enter"
+    assert KeyHints(web=True)["apply_reply"] == "Ctrl+J"
+    assert KeyHints({"raw_newline": "ctrl+n"}, web=True)["raw_newline"] == "Ctrl+N"  # the only key the keymap gives

@@ -78,7 +78,7 @@ class GateApp(App[int], inherit_bindings=False):
         self.resumable = resumable
         self.look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
-        self.key_hints = keymap.KeyHints(config.keymap)  # every key named on screen comes from here
+        self.key_hints = keymap.KeyHints(config.keymap, web=keymap.served())  # every key named on screen comes from here
         self._notices: list[str] = []
         self._collect_after_first_frame = False  # see run_app
         self._gate_screen: GateScreen | None = None
