@@ -269,3 +269,19 @@ def test_a_served_editor_names_the_line_break_key_a_browser_lets_through() -> No
     assert KeyHints(web=True)["raw_newline"] == "Shift+Enter"
     assert KeyHints(web=True)["apply_reply"] == "Ctrl+J"
     assert KeyHints({"raw_newline": "ctrl+n"}, web=True)["raw_newline"] == "Ctrl+N"  # the only key the keymap gives
+
+
+async def test_an_editor_that_does_not_answer_is_ended_with_its_connection(tmp_path: Path) -> None:
+    """A stopped (or stuck) editor ignores "quit" and SIGTERM: the server still ends it
+    (quit, SIGTERM after a grace period, then SIGKILL) once its page has gone."""
+    with serving(tmp_path) as (url, server):
+        base, token = _parts(url)
+        async with _client() as session:
+            ws = await _connect(session, base, token, base)
+            await _first_frame(ws)
+            assert wait_until(lambda: len(_children(server.pid)) == 1, timeout=30)
+            (editor,) = _children(server.pid)
+            os.kill(editor, signal.SIGSTOP)
+            await ws.close()
+            assert await asyncio.to_thread(wait_until, lambda: not _alive(editor), 60)
+            assert server.poll() is None  # the server goes on
