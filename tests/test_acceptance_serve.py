@@ -33,7 +33,7 @@ def test_two_tabs_on_one_state_file_the_second_is_read_only_and_ctrl_c_stops_cle
                 assert wait_until(lambda: lock.exists() and lock.read_text(encoding="utf-8").strip() != "", timeout=60)
                 second = EditorPage(browser.new_page(viewport={"width": 1400, "height": 900}))
                 second.open(url)
-                assert second.wait_for_text("read-only", timeout=30), second.screen_text()[-2000:]
+                assert second.wait_for_text("read-only"), second.screen_text()[-2000:]
                 assert "read-only" not in first.screen_text()
                 # Ctrl+C on the server while both tabs are still connected.
                 server.send_signal(signal.SIGINT)

@@ -50,7 +50,7 @@ def _replies(journal: Path) -> list[dict]:
     return [row for row in rows if row.get("kind") == "reply"]
 
 
-def _gate_tui(*args: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+def _gate_tui(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout)
 
 

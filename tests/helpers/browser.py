@@ -42,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = 30.0, step: float = 0.2) -> bool:
+def wait_until(condition: Callable[[], bool], timeout: float = 60.0, step: float = 0.2) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
