@@ -168,7 +168,10 @@ async def test_the_page_and_the_websocket_need_the_token_and_the_pages_origin(tm
                 async with session.get(page) as answer:
                     assert answer.status == 403 and "full URL" in await answer.text()
             async with session.get(url) as answer:
-                assert answer.status == 200 and f"/ws/{token}" in await answer.text()
+                page = await answer.text()
+                assert answer.status == 200 and f"/ws/{token}" in page
+                assert "googleapis" not in page and "RobotoMono" in page  # nothing asked of another site
+                assert answer.headers["Referrer-Policy"] == "no-referrer"
             async with session.get(url, headers={"Host": f"rebound.example:{urlsplit(base).port}"}) as answer:
                 assert answer.status == 403  # DNS rebinding: a foreign name for 127.0.0.1
             ws_base = base.replace("http", "ws", 1)

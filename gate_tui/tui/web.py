@@ -20,6 +20,7 @@ import contextlib
 import html
 import json
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,6 +56,13 @@ SHIFT_ENTER_SCRIPT = """<script>
 })();
 </script>
 """
+# textual-serve's page fetches its font from Google; the package ships the font itself, so
+# the page asks nothing of any other site (no third party learns who runs an editor).
+_REMOTE_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>", re.DOTALL)
+LOCAL_FONT = (
+    '<style>@font-face { font-family: "Roboto Mono"; '
+    'src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }</style>'
+)
 
 
 def _page(status: int, title: str, text: str) -> web.Response:
@@ -154,7 +162,8 @@ class GuardedServer(Server):
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        response.text = (response.text or "").replace("</head>", SHIFT_ENTER_SCRIPT + "</head>", 1)
+        page = _REMOTE_FONT.sub(LOCAL_FONT, response.text or "", count=1)
+        response.text = page.replace("</head>", SHIFT_ENTER_SCRIPT + "</head>", 1)
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL carries the token
         response.headers["Cache-Control"] = "no-store"
         return response
