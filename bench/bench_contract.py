@@ -7,6 +7,11 @@ Goals (issue 12, contract mode):
    console script in a subprocess, wall time including start-up, on a JSONL of such
    replies (a mix of valid, repairable, lying and broken ones), best of ``--repeat`` runs.
 
+3. prompts (issue 21): ≤ 2× the schema's size on real public schemas, ≤ 100 ms for a
+   100 KB schema (``bench/contract_prompts.py``; ``--schema FILE`` adds any local schema).
+4. the meta-schema check of a ~100 KB schema ≤ 50 ms (``bench_contract_load.py``, whose rows
+   this table includes, with the whole load of that schema first and from the cache).
+
 Informational rows (no goal) record why the validator is ``jsonschema-rs``: the same
 schema and value validated by ``jsonschema`` (``Draft202012Validator`` + ``FormatChecker``)
 and by ``jsonschema-rs``, all errors collected by both.
@@ -29,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from timing import median_time  # noqa: E402  (bench/ is the script folder)
+from contract_prompts import prompt_rows  # noqa: E402  (bench/ is the script folder)
+from timing import median_time  # noqa: E402
 
 from gate_tui.contracts.checking import check_contract  # noqa: E402
 from gate_tui.contracts.loading import load_contract  # noqa: E402
@@ -151,9 +157,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="20,000 lines instead of 100,000")
     parser.add_argument("--lines", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--schema", action="append", default=[], metavar="FILE", help="also measure the prompt of this local schema (no goal)")
     args = parser.parse_args()
     lines = args.lines or (20_000 if args.quick else 100_000)
-    rows = bench_single(args.repeat) + bench_batch(lines, max(1, min(args.repeat, 3)))
+    from bench_contract_load import bench_load  # the load of a ~100 KB schema (issue 21, item 8)
+
+    rows = bench_single(args.repeat) + bench_load(args.repeat) + bench_batch(lines, max(1, min(args.repeat, 3))) + prompt_rows(args.repeat, args.schema)
     header = ("case", "measured", "goal", "result")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     for index, current in enumerate([header, *rows]):

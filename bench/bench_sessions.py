@@ -11,6 +11,12 @@ Goals (issue 14, items 5 and 9), as ratios against baselines measured in the sam
    ``open_session``) is at most 20x the json.loads baseline and linear (at most 12x the
    10,000-line open). The editor keeps its whole history, so its memory is not flat.
 
+``--memory`` (issue 17, item 10) measures instead the peak RSS of opening a 100 MB journal
+(``--gb``: and a 1 GB one) of model replies, each record carrying the reply's whole text:
+the editor keeps the states, not the payloads, so memory above an empty session's must stay
+within :data:`GOAL_BYTES_PER_TRANSITION` per transition, far below the journal's size. The
+journals are written to a temporary folder and deleted afterwards.
+
 The journal is made from a real session (edits through ``parse`` and ``Session.accept``)
 whose edit records are repeated with fresh sequence numbers. Every report runs the real
 console script in a subprocess (output to a file; peak RSS from ``RUSAGE_CHILDREN`` of a
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +49,15 @@ GOAL_REPORT_RATIO = 30.0
 GOAL_OPEN_RATIO = 20.0
 GOAL_LINEAR = 12.0
 GOAL_FLAT_MEMORY = 1.5
+GOAL_BYTES_PER_TRANSITION = 6_000
+OPEN_PEAK = (
+    "import resource, sys, time\nfrom pathlib import Path\n"
+    "from gate_tui.config.loading import load_config\nfrom gate_tui.session.opening import open_session\n"
+    "config = load_config(sys.argv[1])\nstart = time.perf_counter()\n"
+    "session = open_session(config, Path(sys.argv[1]), directory=Path(sys.argv[2]), read_only=True)\n"
+    "assert not session.persistence_warning, session.persistence_warning\n"
+    "print(len(session.timeline), time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+)
 
 WRAPPER = (
     "import resource, subprocess, sys, time\n"
@@ -70,6 +86,58 @@ def make_journal(root: Path, lines: int) -> Path:
             record = dict(edits[seq % len(edits)], seq=seq, index=seq - 1)
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
     return session.directory
+
+
+def make_reply_journal(root: Path, megabytes: int) -> Path:
+    """A session folder whose journal holds about ``megabytes`` MB of accepted model replies,
+    each record with the reply's whole text (about 4 KB) as its payload."""
+    config = load_config(CONFIG_PATH)
+    session = open_session(config, CONFIG_PATH, root=root, new=True)
+    text = (ROOT / "sample_configs" / "replies" / "ml_good.md").read_text(encoding="utf-8")
+    for index in range(4):
+        reply = text.replace("Ticket", f"Ticket {index}") + "\n\nNotes: " + "the model explains its reasoning at length. " * 60
+        session.accept(parse(reply, config, session.state), reply, "assistant")
+    session.close()
+    assert session.journal_path is not None and session.directory is not None
+    header, *body = session.journal_path.read_bytes().splitlines()
+    replies = [json.loads(line) for line in body if json.loads(line).get("kind") == "reply"]
+    with session.journal_path.open("wb") as out:
+        out.write(header + b"\n")
+        seq, size = 1, len(header)
+        while size < megabytes * 1_000_000:
+            record = dict(replies[seq % len(replies)], seq=seq, index=seq - 1)
+            line = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+            out.write(line)
+            size += len(line)
+            seq += 1
+    return session.directory
+
+
+def open_peak(folder: Path) -> tuple[int, float, int]:
+    """(transitions, seconds, peak RSS in bytes) of a read-only open in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", OPEN_PEAK, str(CONFIG_PATH), str(folder)], capture_output=True, text=True, check=True, cwd=ROOT)
+    count, seconds, rss = done.stdout.split()
+    return int(count), float(seconds), int(rss) * 1024
+
+
+def memory(sizes: list[int]) -> int:
+    """``--memory``: peak RSS of opening journals of ``sizes`` MB against an empty session's."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["GATE_TUI_STATE_DIR"] = tmp
+        empty = make_reply_journal(Path(tmp) / "empty", 0)
+        _, _, base = open_peak(empty)
+        for megabytes in sizes:
+            folder = make_reply_journal(Path(tmp) / str(megabytes), megabytes)
+            size = (folder / "journal.jsonl").stat().st_size
+            count, seconds, peak = open_peak(folder)
+            shutil.rmtree(folder)  # a 1 GB journal does not wait for the others
+            per = (peak - base) / count
+            rows.append((f"open {size / 1e6:,.0f} MB journal ({count:,} replies)", f"{seconds:.1f} s, peak RSS {peak / 1e6:,.0f} MB = empty {base / 1e6:.0f} MB + {per:,.0f} B/transition", per <= GOAL_BYTES_PER_TRANSITION))
+    width = max(len(row[0]) for row in rows)
+    for name, figure, ok in rows:
+        print(f"{name:<{width}}  {figure:<70} <= {GOAL_BYTES_PER_TRANSITION:,} B/transition  {'ok' if ok else 'MISSED'}")
+    return 0 if all(row[2] for row in rows) else 1
 
 
 def baseline(journal: Path) -> float:
@@ -106,7 +174,11 @@ def time_open(folder: Path) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="2,000 and 20,000 lines")
+    parser.add_argument("--memory", action="store_true", help="peak RSS of opening a 100 MB journal of replies")
+    parser.add_argument("--gb", action="store_true", help="with --memory: a 1 GB journal too (needs some 2 GB of RAM)")
     args = parser.parse_args()
+    if args.memory:
+        return memory([100, 1000] if args.gb else [100])
     small, large = (2_000, 20_000) if args.quick else (10_000, 100_000)
     rows: list[tuple[str, str, str, bool]] = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
         StatusInfo,
     )
     from gate_tui.parsing.diff import diff_states
+    from gate_tui.parsing.entry import parse
     from gate_tui.parsing.extraction import Extraction, extract_json
-    from gate_tui.parsing.pipeline import GateJsonParser, empty_state, parse
+    from gate_tui.parsing.pipeline import GateJsonParser, empty_state
 
 # Where each public name lives. The names are loaded on first use (PEP 562): importing
 # any ``gate_tui.*`` module runs this file first, and the editor's first frame must not
@@ -63,7 +64,8 @@ _HOMES = {
         "Repair",
         "StatusInfo",
     ),
-    "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state", "parse"),
+    "gate_tui.parsing.entry": ("parse",),  # the pipeline (and pydantic) load on the first call
+    "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -9,7 +9,9 @@ attribute is therefore ``pass_`` and every model serialises by alias.
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
@@ -118,33 +120,51 @@ class GateConfig(_Model):
 
     @model_validator(mode="after")
     def _check_order(self) -> GateConfig:
-        if self.schema_version not in SUPPORTED_SCHEMA_VERSIONS:
-            raise ValueError(
-                f"schema_version: {self.schema_version!r} is not supported "
-                f"(supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})"
-            )
-        if not self.gates:
-            raise ValueError("gates: a config needs at least one gate")
-        bad_keys = [f"{visible(key, one_line=True)!r} {why}" for key in self.gates if (why := gate_key_problem(key))]
-        if bad_keys:
-            raise ValueError("gates: gate keys must be identifiers (letters, digits, _ . -): " + "; ".join(bad_keys))
+        problems = whole_config_problems(self.schema_version, list(self.gates), self.gate_order)
+        if problems:
+            # One error here (pydantic's after-validators raise one); the loader lists the
+            # rest from the same function, so a config's problems all show in one pass.
+            raise ValueError(problems[0])
         if not self.gate_order:
             self.gate_order = list(self.gates)
-            return self
-        problems: list[str] = []
-        seen: set[str] = set()
-        for key in self.gate_order:
-            if key in seen:
-                problems.append(f"{key!r} is listed twice")
-            elif key not in self.gates:
-                problems.append(f"{key!r} is not defined under 'gates'")
-            seen.add(key)
-        missing = [key for key in self.gates if key not in seen]
-        if missing:
-            problems.append("missing from gate_order: " + ", ".join(repr(k) for k in missing))
-        if problems:
-            raise ValueError("gate_order: must name every gate exactly once: " + "; ".join(problems))
         return self
+
+
+def whole_config_problems(schema_version: Any, gate_keys: list[str], gate_order: list[str]) -> list[str]:
+    """Every problem of the checks that span fields (version, gate keys, ``gate_order``),
+    each as ``field: message``. The one source of these rules: :class:`GateConfig` raises
+    the first, :func:`gate_tui.config.loading.config_from_text` reports them all."""
+    problems: list[str] = []
+    if schema_version not in SUPPORTED_SCHEMA_VERSIONS:
+        problems.append(f"schema_version: {schema_version!r} is not supported (supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})")
+    if not gate_keys:
+        return [*problems, "gates: a config needs at least one gate"]
+    bad_keys = [f"{visible(key, one_line=True)!r} {why}" for key in gate_keys if (why := gate_key_problem(key))]
+    if bad_keys:
+        problems.append("gates: gate keys must be identifiers (letters, digits, _ . -): " + "; ".join(bad_keys))
+    if not gate_order:
+        return problems
+    wrong: list[str] = []
+    seen: set[str] = set()
+    known = set(gate_keys)
+    for key in gate_order:
+        if key in seen:
+            wrong.append(f"{key!r} is listed twice")
+        elif key not in known:
+            wrong.append(f"{key!r} is not defined under 'gates'{near_name(key, gate_keys)}")
+        seen.add(key)
+    missing = [key for key in gate_keys if key not in seen]
+    if missing:
+        wrong.append("missing from gate_order: " + ", ".join(repr(k) for k in missing))
+    if wrong:
+        problems.append("gate_order: must name every gate exactly once: " + "; ".join(wrong))
+    return problems
+
+
+def near_name(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'required'?)`` when ``names`` holds one close to ``name``, else ``""``."""
+    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class GateValue(_Model):

@@ -25,6 +25,9 @@ SEVERAL_CANDIDATES = "several_candidates"
 DIFFERENT_STATES = "different_states"
 """The reply holds several candidates that are different states (a draft and a correction):
 the warning says how many and which one is used (``candidate=`` picks another)."""
+DUPLICATE_KEY = "duplicate_key"
+"""An object of the reply gives a key more than once, each time with the same value (with
+different values the reply is refused); names the key and every position."""
 TRUNCATED_REPLY = "truncated_reply"
 """A cut-off reply accepted by ``accept_truncated_replies``; names every field the cut touched."""
 

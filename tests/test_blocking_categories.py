@@ -81,7 +81,7 @@ def test_the_report_says_the_gate_is_blocked() -> None:
     config = load_config(ML)
     session = Session.in_memory(config)
     session.accept(parse(blocked_reply(), config), "reply", "assistant")
-    assert "1\\_data\\_availability is blocked \\(unavailable\\)" in session.report_markdown()
+    assert "1\\_data\\_availability is blocked (unavailable)" in session.report_markdown()
 
 
 def test_the_decision_panel_says_the_gate_is_blocked() -> None:

@@ -32,7 +32,9 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def results(stdout: str) -> list[ParseResult]:
-    return [ParseResult.model_validate_json(line) for line in stdout.splitlines()]
+    """Each line's ParseResult: the record is the result after its leading "file" key."""
+    records = [json.loads(line) for line in stdout.splitlines()]
+    return [ParseResult.model_validate({k: v for k, v in record.items() if k != "file"}) for record in records]
 
 
 @pytest.mark.parametrize(
@@ -89,6 +91,7 @@ def test_json_output_is_the_parse_result_with_pass_as_key() -> None:
     record = json.loads(done.stdout)
     assert record["decision"]["pass"] is True and "pass_" not in done.stdout
     assert record["canonical_state"]["status"]["pass"] is True
+    assert record.pop("file") == str(REPLIES / "ml_good.md")
     assert ParseResult.model_validate(record).ok
 
 
@@ -257,16 +260,17 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
         "import sys, types\n"
         "fake = types.ModuleType('gate_tui.session.commands')\n"
         "fake.sessions_command = lambda path: print('sessions', path) or 0\n"
-        "fake.report_command = lambda session, output: print('report', session, output) or 4\n"
+        "fake.report_command = lambda session, output, fmt: print('report', session, output, fmt) or 4\n"
         "sys.modules['gate_tui.session.commands'] = fake\n"
         "from gate_tui.cli.main import main\n"
         f"assert main(['sessions', '--config', {ML!r}]) == 0\n"
         "assert main(['sessions']) == 0\n"
         "assert main(['report', 'abc', '-o', 'r.md']) == 4\n"
+        "assert main(['report', 'abc', '-o', 'r.md', '--format', 'html']) == 4\n"
     )
     done = python(code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"sessions {ML}", "sessions None", "report abc r.md"]
+    assert done.stdout.splitlines() == [f"sessions {ML}", "sessions None", "report abc r.md markdown", "report abc r.md html"]
 
 
 def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -99,3 +99,19 @@ def test_loading_any_json_value_as_a_contract_never_raises(schema) -> None:
     contract, problems = contract_from_schema(json.loads(json.dumps(schema)))
     assert (contract is None) == bool(problems)
     assert all("Error" not in problem.message for problem in problems), problems
+
+
+def test_problems_are_capped_and_counted(tmp_path) -> None:
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps({"type": "object", "properties": {f"p{n}": {"type": "strin"} for n in range(500)}}))
+    contract, problems = check_contract_file(path)
+    assert contract is None and len(problems) == 201 and problems[-1].message == "… and 300 more problems"
+
+
+def test_a_long_reference_cycle_is_one_short_line(tmp_path) -> None:
+    chain = {f"d{n}": {"$ref": f"#/$defs/d{(n + 1) % 1000}"} for n in range(1000)}
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps({"type": "object", "$defs": chain, "properties": {"x": {"$ref": "#/$defs/d0"}}}))
+    contract, problems = check_contract_file(path)
+    assert contract is None and len(problems) == 1
+    assert "(1000 steps)" in problems[0].message and len(problems[0].message) < 400

@@ -92,6 +92,11 @@ def test_a_2020_12_reading_applies_siblings_of_ref_and_warns_once(tmp_path) -> N
     assert valid(load(tmp_path / "c.json", draft=7), {"code": "abc"})  # draft-07 ignores the sibling
 
 
+def test_a_draft_given_for_a_contract_that_declares_one_is_ignored_with_a_warning() -> None:
+    contract = load(SCHEMAS / "schemastore_draft04.json", draft=7)
+    assert contract.draft == 4 and contract.warnings == ("--draft draft-07 is ignored: the contract's $schema says draft-04",)
+
+
 def test_draft_06_and_2019_09_are_read_in_their_own_terms(tmp_path) -> None:
     six = {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "properties": {"n": {"exclusiveMaximum": 10}}}
     (tmp_path / "six.json").write_text(json.dumps(six))
@@ -131,6 +136,10 @@ def test_meta_schema_problems_speak_each_drafts_terms(tmp_path) -> None:
     assert "in draft-04" in "\n".join(problems_of(four, tmp_path))
     typo = "\n".join(problems_of({"type": "objekt"}, tmp_path))
     assert "is not a JSON Schema type" in typo and "anyOf" not in typo
+    seven = {"$schema": "http://json-schema.org/draft-07/schema#", "type": ["object", "object"], "items": 5, "dependencies": {"a": "b"}}
+    found = "\n".join(problems_of(seven, tmp_path))
+    assert "lists a type twice" in found and '"items" must be a schema or a list of schemas' in found
+    assert 'each entry of "dependencies" is a schema or a list of property names' in found and "anyOf" not in found
 
 
 def test_every_meta_problem_is_listed_once_with_its_path(tmp_path) -> None:
@@ -246,3 +255,15 @@ def test_a_contract_loaded_again_unchanged_comes_from_the_cache(tmp_path, monkey
     assert len(calls) == 1 and valid(changed, {"n": "1"})
     load(path, draft=7)  # another --draft is another entry
     assert len(calls) == 2
+
+
+def test_batch_workers_read_the_contract_as_the_same_draft_with_its_folder(tmp_path) -> None:
+    from tests.test_contracts_cli import gate_tui
+
+    (tmp_path / "common.json").write_text(json.dumps({"$defs": {"code": {"type": "string", "maxLength": 3}}}))
+    (tmp_path / "c.json").write_text(json.dumps({"type": "object", "properties": {"p": {"items": [{"$ref": "common.json#/$defs/code"}]}}}))
+    lines = [json.dumps({"id": n, "reply": json.dumps({"p": ["abcd" if n % 2 else "ab"]})}) for n in range(8)]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    done = gate_tui("check", "--contract", str(tmp_path / "c.json"), "--draft", "7", "--jsonl", str(tmp_path / "in.jsonl"), "-j", "2", "-q")
+    assert done.returncode == 2, done.stderr
+    assert [json.loads(line)["ok"] for line in done.stdout.splitlines()] == [n % 2 == 0 for n in range(8)]

@@ -93,8 +93,20 @@ def test_file_urls_and_absolute_paths_are_never_read(tmp_path) -> None:
         assert SECRET not in text and "No such file" not in text
         assert "/properties/token/$ref" in text and "copy" in text, text
     (folder / "link.json").symlink_to(secret)
-    text = problems(write(folder, "c.json", refers_to("link.json#/api_token")))
-    assert "outside the contract's folder" in text and SECRET not in text
+    for ref in ("link.json#/api_token", "link#/api_token"):  # "link" finds link.json: the same rule holds
+        text = problems(write(folder, "c.json", refers_to(ref)))
+        assert "outside the contract's folder" in text and SECRET not in text, text
+
+
+def test_hidden_files_and_values_that_are_not_schemas_are_never_quoted(tmp_path) -> None:
+    # a contract in a home folder: ~/.config holds tokens
+    write(tmp_path, ".config/hosts.yml", f"github.com:\n  oauth_token: {SECRET}\n")
+    for ref in (".config/hosts.yml#/github.com/oauth_token", ".config/hosts.yml#/github.com", "sub/../.config/hosts.yml"):
+        text = problems(write(tmp_path, "c.json", refers_to(ref)))
+        assert "hidden file or folder" in text and SECRET not in text, text
+    write(tmp_path, "visible.yaml", f"token: {SECRET}\n")
+    text = problems(write(tmp_path, "c.json", refers_to("visible.yaml#/token")))
+    assert "points at /token in visible.yaml, which is not a schema" in text and SECRET not in text
 
 
 def test_a_file_beside_the_contract_is_read_through_the_bounded_loader(tmp_path) -> None:
@@ -145,6 +157,13 @@ def test_the_contracts_own_store_must_lie_in_its_folder(tmp_path) -> None:
     write(tmp_path / "elsewhere", "base.json", {"$id": ident, "type": "string"})
     outside = write(tmp_path / "c", "out.json", refers_to(ident, **{"x-gate-tui": {"schemas": "../elsewhere"}}))
     assert "leads outside the contract's folder" in problems(outside)
+    # a file in the contract's own store that links out of its folder is skipped, and said so
+    write(tmp_path / "c" / "linked", "readme.txt", "")
+    (tmp_path / "c" / "linked" / "base.json").symlink_to(tmp_path / "elsewhere" / "base.json")
+    linked = write(tmp_path / "c", "linked.json", refers_to(ident, **{"x-gate-tui": {"schemas": "linked"}}))
+    assert "base.json: leads outside the contract's folder" in problems(linked)
+    # while --schemas DIR is the user's own choice: there the same link is followed
+    assert check_contract_file(linked, LoadOptions(schemas=str(tmp_path / "c" / "linked")))[0] is not None
 
 
 def test_a_file_beside_a_contract_with_a_remote_id_answers_its_relative_references(tmp_path) -> None:
@@ -155,9 +174,19 @@ def test_a_file_beside_a_contract_with_a_remote_id_answers_its_relative_referenc
     assert not check_contract('{"token": "abcd"}', contract).ok
 
 
+@pytest.mark.parametrize("ref", ["a%00b.json", "%2e%2e/x.json", "?x=1", "sub/%2e%2e/%2e%2e/x.json"])
+def test_odd_file_references_are_refusals_not_crashes(tmp_path, ref) -> None:
+    text = problems(write(tmp_path / "c", "c.json", refers_to(ref)))
+    assert f'$ref "{ref}"' in text and "internal" not in text
+
+
 def test_a_missing_pointer_names_the_reference_and_its_place(tmp_path) -> None:
     text = problems(write(tmp_path, "c.json", refers_to("#/$defs/nope")))
     assert '/properties/token/$ref: $ref "#/$defs/nope" points at /$defs/nope, which is not in the contract' in text
+    assert 'points at the anchor "nope", which is not in the contract' in problems(write(tmp_path, "c.json", refers_to("#nope")))
+    write(tmp_path, "common.json", {"$defs": {"code": {"$anchor": "code", "type": "string"}}})
+    assert "points at /$defs/other, which is not in common.json" in problems(write(tmp_path, "c.json", refers_to("common.json#/$defs/other")))
+    assert check_contract_file(write(tmp_path, "c.json", refers_to("common.json#code")))[0] is not None
 
 
 @pytest.mark.parametrize(
@@ -169,6 +198,29 @@ def test_a_missing_pointer_names_the_reference_and_its_place(tmp_path) -> None:
 )
 def test_a_reference_cycle_that_never_ends_is_a_load_error(tmp_path, schema) -> None:
     assert "$ref cycle that never ends" in problems(write(tmp_path, "c.json", schema))
+
+
+def test_a_cycle_in_a_definition_nothing_uses_never_runs_and_loads(tmp_path) -> None:
+    # as in the published cloudify.json: a definition whose allOf refers to itself, used by nothing
+    schema = {"type": "object", "definitions": {"loop": {"allOf": [{"$ref": "#/definitions/loop"}]}}, "properties": {"a": {"type": "string"}}}
+    assert check_contract_file(write(tmp_path, "c.json", schema))[0] is not None
+
+
+def test_meta_schemas_and_sibling_schemas_named_by_id_resolve_offline(tmp_path, server) -> None:
+    url, hits = server
+    # a schema of schemas refers to the meta-schema: answered from the local copies
+    describing = refers_to("http://json-schema.org/draft-07/schema#", **{"$schema": "http://json-schema.org/draft-07/schema#"})
+    contract, found = check_contract_file(write(tmp_path, "meta.json", describing))
+    assert contract is not None, found
+    assert check_contract('{"token": {"type": "string"}}', contract).ok and not check_contract('{"token": {"type": 5}}', contract).ok
+    # "grunt-task#/definitions/x" beside grunt-task.json (schema sets name files by their $id's last word)
+    write(tmp_path, "grunt-task.json", {"definitions": {"x": {"type": "integer"}}})
+    assert check_contract_file(write(tmp_path, "g.json", refers_to("grunt-task#/definitions/x")))[0] is not None
+    # a reference inside a referenced file is checked too, and reported where the contract uses that file
+    write(tmp_path, "base.json", {"$defs": {"licence": {"$ref": f"{url}/osi-license.json"}}})
+    text = problems(write(tmp_path, "b.json", refers_to("base.json#/$defs/licence")))
+    assert f'/properties/token/$ref: $ref "{url}/osi-license.json" in base.json (at /$defs/licence)' in text
+    assert hits == []
 
 
 def test_recursive_schemas_that_read_into_the_value_load(tmp_path) -> None:

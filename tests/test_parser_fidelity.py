@@ -307,12 +307,13 @@ def test_past_the_listed_fixes_the_rest_are_counted_exactly(member: str, codes: 
 
 
 def test_the_review_report_marks_guesses() -> None:
-    from gate_tui.session.report import _repairs
+    from gate_tui.session.report_markdown import item_lines
+    from gate_tui.session.report_timeline import repair_items
 
-    lines = _repairs([
+    lines = item_lines(repair_items([
         {"code": "inner_quote", "message": "read quotes as text", "line": 3, "column": 9, "certainty": "guess"},
         {"code": "comment", "message": "removed a // comment", "line": 1, "column": 1, "certainty": "exact"},
-    ])
+    ])[0], "")
     assert lines[1].startswith("  - **GUESS** line 3:9: ")
     assert lines[2].startswith("  - line 1:1: ")
 

@@ -286,11 +286,22 @@ def test_quick_repair_leaves_the_rest_to_the_tokenizer(text: str) -> None:
     assert quick_repair(text, 0) is None
 
 
-def test_quick_repair_gives_up_after_its_fix_limit() -> None:
-    text = "{" + ", ".join(f'"k{i}": [1,]' for i in range(20)) + "}"
+def test_quick_repair_rounds_give_up_after_their_fix_limit() -> None:
+    # Comments are fixed one decode per defect (the one-pass repair leaves them alone).
+    text = "{" + ", ".join(f'"k{i}": 1 /* c */' for i in range(20)) + "}"
     assert quick_repair(text, 0, max_fixes=5) is None
     assert quick_repair(text, 0, max_fixes=20) is not None
     assert len(extract_json(text, accept_truncated=True).repairs) == 20
+
+
+def test_the_one_pass_repair_has_no_fix_limit() -> None:
+    # Trailing commas, bare keys, raw line breaks, missing commas: all at once, one decode.
+    text = "{" + ", ".join(f'k{i}: [1,]' for i in range(20)) + ',\n"s": "a\nb",\n"u": 2\n"t": 1}'
+    quick = quick_repair(text, 0, max_fixes=1)
+    assert quick is not None
+    assert quick.value == {**{f"k{i}": [1] for i in range(20)}, "s": "a\nb", "u": 2, "t": 1}
+    assert len(quick.fixes) == 20 + 20 + 1 + 1
+    assert len(extract_json(text).repairs) == 42
 
 
 def test_python_literals_are_fixed_in_one_pass() -> None:

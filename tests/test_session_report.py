@@ -13,7 +13,8 @@ from gate_tui.parsing.pipeline import parse
 from gate_tui.session.commands import report_command, sessions_command
 from gate_tui.session.live import Session
 from gate_tui.session.opening import open_session
-from gate_tui.session.report import md, render_report
+from gate_tui.session.report import render_report
+from gate_tui.session.report_markdown import md
 from tests.conftest import CONFIGS, reply
 
 ML = CONFIGS / "ml_project_intake.yaml"
@@ -51,15 +52,18 @@ def test_report_tells_the_story(story: Session) -> None:
     assert f"| Session | {md(story.name)} |" in text
     assert "| Transitions | 5 (2 replies, 1 edit, 1 undo, 1 jump), 1 rejected attempt |" in text
     assert "### #1 · Model reply ·" in text and "### #3 · Edit by the user ·" in text
-    assert "The model claimed **PASS** — overruled: **NO PASS: 2\\_use\\_case missing**" in text
+    assert "- The model claimed: **PASS — overruled: NO PASS: 2\\_use\\_case missing**" in text
     assert "- Repairs applied to the model's JSON:" in text and "removed a // comment" in text
     assert "### ✗ Rejected model reply ·" in text and "The state did not change" in text
     assert "### #4 · Undo ·" in text and "- Back to the state after #2" in text
     assert "### #5 · Jump on the timeline ·" in text and "- Restored the state after #1" in text
     assert "the JSON is cut off: closed 2 '{'" in text
-    assert "The model claimed **NO PASS (next: 3\\_success\\_metric)**; the system agrees" in text
-    changed = "`gates.2_use_case.raw`: “Target retention offers at customers likely to churn” → “Plan \\| stock \\*weekly\\* per &lt;store&gt;”"
-    assert changed in text
+    assert "- The model claimed: NO PASS (next: 3\\_success\\_metric); the system agrees" in text
+    changed = (
+        "  - `gates.2_use_case.raw`\n    - before: “Target retention offers at customers likely to churn”\n"
+        "    - after: “Plan \\| stock \\*weekly\\*\\\n      per &lt;store&gt;”"
+    )
+    assert changed in text  # the answer in full, its line break kept
     assert text.index("#1 ·") < text.index("✗ Rejected") < text.index("#2 ·")
 
 
@@ -67,11 +71,11 @@ def test_report_agrees_when_the_model_is_right(ml_config: GateConfig, tmp_path: 
     session = open_session(ml_config, ML, root=tmp_path)
     _reply(session, ml_config, "ml_good.md")
     text = session.report_markdown()
-    assert "The model claimed **PASS**; the system agrees" in text
+    assert "- The model claimed: PASS; the system agrees" in text
     assert "| Final decision | **PASS** |" in text
 
 
-def test_report_shortens_and_escapes_untrusted_values() -> None:
+def test_report_shows_untrusted_values_in_full_and_escaped() -> None:
     header = {"config_title": "T *x*", "started": "2024-05-01T12:00:03.000+00:00", "config_path": "/c.yaml"}
     record = {
         "kind": "edit", "actor": "user", "index": 0, "at": "2024-05-01T12:00:04.123+00:00",
@@ -81,8 +85,8 @@ def test_report_shortens_and_escapes_untrusted_values() -> None:
     }
     text = render_report(header, [record], name="n")
     assert "# Review report: T \\*x\\*" in text and "2024-05-01 12:00:04 UTC" in text
-    line = next(line for line in text.splitlines() if line.startswith("  - `summary`"))
-    assert "…" in line and len(line) < 200 and "`](" not in line
+    line = next(line for line in text.splitlines() if line.startswith("    - after: "))
+    assert "x" * 500 in line and line.endswith("\\`\\]\\(”") and "`](" not in line  # in full, escaped
 
 
 def test_report_of_an_empty_session_says_so(ml_config: GateConfig) -> None:

@@ -83,7 +83,7 @@ async def test_undo_then_redo_of_a_lying_reply_stays_overruled() -> None:
         assert "model claimed PASS — overruled" in diff_text(app)
         report = app.session.report_markdown()
         redo = report[report.index("· Redo ·") :]
-        assert "The model claimed **PASS** — overruled" in redo
+        assert "The model claimed: **PASS — overruled" in redo
 
 
 async def test_restoring_a_lying_reply_from_the_timeline_stays_overruled() -> None:

@@ -323,10 +323,10 @@ def test_first_state_counts_everything_as_added(ml_config: GateConfig) -> None:
 
 
 def test_diff_lists_before_and_after(ml_config: GateConfig, good_state: GateState) -> None:
-    result = parse({"gates": {"4_data_privacy": {"classified": "pending_review"}}}, ml_config, good_state, "user")
+    result = parse({"gates": {"4_data_privacy": {"classified": "no_personal_data"}}}, ml_config, good_state, "user")
     assert result.diff.actor == "user"
     assert [(c["path"], c["before"], c["after"]) for c in result.diff.changes] == [
-        ("gates.4_data_privacy.classified", "approved", "pending_review"),
+        ("gates.4_data_privacy.classified", "approved", "no_personal_data"),
     ]
     assert result.diff.gates_classified_changed == ["4_data_privacy"]
 

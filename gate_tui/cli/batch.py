@@ -52,7 +52,7 @@ from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
-from gate_tui.safe_text import json_visible_bytes
+from gate_tui.safe_text import json_visible_bytes, visible
 
 IN_FLIGHT_PER_JOB = 3
 
@@ -61,7 +61,24 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+class _RepeatedKey(ValueError):
+    """A line's object gives a key twice: JSON decoders keep the last silently."""
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return value
+
+
+# A line is one record written by a program: a repeated key there ("reply" twice) is an
+# error for the line, never last-wins (which reply was meant is unknowable).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_members)
 
 
 @dataclass
@@ -155,6 +172,9 @@ class LineChecker:
                 stats.blank += 1
                 return None
             return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})", stats)
+        except _RepeatedKey as exc:
+            message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
+            return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
             return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc}", stats)
         return self._item(number, item, stats)
@@ -234,6 +254,7 @@ _WORKER: LineChecker | None = None
 def _init_worker(settings: BatchSettings) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    interrupts.default_ending_signals()
     _WORKER = make_checker(settings)
 
 
@@ -267,11 +288,13 @@ def run_batch(
         )
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
-    # The pool forks before the progress bar starts its refresh thread.
-    with _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
+    # The pool forks before the progress bar starts its refresh thread. SIGTERM / SIGHUP
+    # unwind through the pool's shutdown (no orphaned workers) and never cut a block's write.
+    with interrupts.terminable(), _pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
-            write_all(sink, done[0])
+            with interrupts.deferred():
+                write_all(sink, done[0])
             stats.add(done[1])
             if bar is not None:
                 bar.records(stats.records)

@@ -12,8 +12,9 @@ else (the batch mode lives in :mod:`gate_tui.cli.batch`, the argument parsing in
   itself; any other text goes through extraction like a model's reply;
 * rendering: ``text`` is a plain human summary (ANSI colour on the verdict only when
   the output is a terminal and ``NO_COLOR`` is unset); ``json`` is the ``ParseResult``
-  itself, one compact object per line in the order of the files, so every line
-  round-trips through ``ParseResult.model_validate_json``;
+  itself, one compact object per line in the order of the files, each starting with
+  ``"file"`` (the name as given; ``<stdin>`` for stdin); several files in ``text`` end with
+  a total line;
 * exit statuses: 0 PASS, 1 NO PASS, 2 the reply could not be parsed or validated,
   3 usage or config error (an unreadable FILE or ``--previous``); several files give
   the worst of them.
@@ -141,9 +142,29 @@ def check_reply(reply: Reply, config: GateConfig, previous: GateState | None, ac
     return parse(reply_payload(reply.text, actor), config, previous, actor)
 
 
-def render_json(result: ParseResult) -> str:
-    """The ``ParseResult`` as one compact JSON line (``"pass"`` as the decision's key)."""
-    return json_visible(model_json_bytes(result).decode("utf-8")) + "\n"
+def render_json(result: ParseResult, name: str | None = None) -> str:
+    """The ``ParseResult`` as one compact JSON line (``"pass"`` as the decision's key).
+
+    With ``name``, the record starts with ``"file": name``, so the lines of several files
+    can be told apart; everything after it is the ``ParseResult`` (drop ``file`` to
+    validate one with ``ParseResult.model_validate_json``; ``--previous`` reads it as is)."""
+    body = model_json_bytes(result).decode("utf-8")
+    return json_visible(body if name is None else with_file(name, body)) + "\n"
+
+
+def with_file(name: str, json_object: str) -> str:
+    """A JSON object's text with ``"file": name`` as its first member."""
+    return '{"file":' + json.dumps(name, ensure_ascii=False) + ("," + json_object[1:] if json_object != "{}" else "}")
+
+
+GATE_TOTALS = ((EXIT_PASS, "PASS"), (EXIT_NO_PASS, "NO PASS"), (EXIT_INVALID, "INVALID"))
+
+
+def total_line(statuses: list[int], words: tuple[tuple[int, str], ...] = GATE_TOTALS) -> str:
+    """``total: 3 files: 1 PASS, 1 NO PASS, 1 INVALID`` (and how many could not be read)."""
+    names = (*words, (EXIT_USAGE, "unreadable"))
+    counts = [f"{statuses.count(status)} {word}" for status, word in names if status != EXIT_USAGE or status in statuses]
+    return f"total: {len(statuses)} files: {', '.join(counts)}\n"
 
 
 def render_text(name: str, result: ParseResult, color: bool = False) -> str:
@@ -198,10 +219,12 @@ def run_check(
     for index, reply in readable_replies(sources, stdin, err, statuses):
         result = check_reply(reply, config, previous, actor)
         if fmt == "json":
-            out.write(render_json(result))
+            out.write(render_json(result, reply.name))
         else:
             out.write(("\n" if index else "") + render_text(reply.name, result, color))
         statuses.append(exit_status(result))
+    if fmt == "text" and len(sources) > 1:
+        out.write("\n" + total_line(statuses))
     return worst(statuses)
 
 

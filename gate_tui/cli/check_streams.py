@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from gate_tui.cli.common import io_error, isatty, say, usage
+from gate_tui.cli.output import OutputFailed
 from gate_tui.exit_codes import EXIT_INTERNAL
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: Gat
     except WorkerDied as exc:
         say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
         return EXIT_INTERNAL
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputFailed):
         raise
     except OSError as exc:
         return io_error(exc)
@@ -61,7 +62,7 @@ def to_text_output(path: str | None, write: Callable[[IO[str]], int]) -> int:
         finally:
             if out is not sys.stdout:
                 out.close()
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputFailed):  # stdout: reported once, by the entry point
         raise
     except OSError as exc:
         return io_error(exc)

@@ -13,13 +13,23 @@ import json
 import sys
 from typing import IO, Any
 
-from gate_tui.cli.check import Reply, listed, readable_replies, repair_line, use_color, worst
+from gate_tui.cli.check import (
+    Reply,
+    listed,
+    readable_replies,
+    repair_line,
+    total_line,
+    use_color,
+    with_file,
+    worst,
+)
 from gate_tui.cli.contract_options import load_options
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_PASS, EXIT_USAGE
-from gate_tui.safe_text import visible
+from gate_tui.json_text import json_str, model_json_bytes
+from gate_tui.safe_text import json_visible, visible
 
 
 def result_for(reply: Reply, contract: Contract) -> ContractResult:
@@ -61,19 +71,29 @@ def _verdict(result: ContractResult, contract: Contract, color: bool) -> str:
     return shown + (f" — {contract.verdict_field}: {verdict}" if verdict is not None else "")
 
 
+def render_json(result: ContractResult, envelope: bool = False, name: str | None = None) -> str:
+    """One compact JSON line: the result, or its envelope. C1, bidi and zero-width characters
+    become ``\\u`` escapes (the gate ``check`` rule, :func:`~gate_tui.safe_text.json_visible`):
+    the same data for a program, nothing a terminal acts on; a lone surrogate never raises."""
+    text = json_str(result.envelope()) if envelope else model_json_bytes(result).decode("utf-8")
+    if name is not None and not envelope:  # the envelope is a service's shape: kept as it is
+        text = with_file(name, text)
+    return json_visible(text) + "\n"
+
+
 def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelope: bool, out: IO[str], err: IO[str], stdin: IO[bytes]) -> int:
     """Check each source in order, print one result each, return the worst status."""
     color = fmt == "text" and not envelope and use_color(out)
     statuses: list[int] = []
     for index, reply in readable_replies(sources, stdin, err, statuses):
         result = result_for(reply, contract)
-        if envelope:
-            out.write(json.dumps(result.envelope(), ensure_ascii=False) + "\n")
-        elif fmt == "json":
-            out.write(result.model_dump_json() + "\n")
+        if envelope or fmt == "json":
+            out.write(render_json(result, envelope, reply.name))
         else:
             out.write(("\n" if index else "") + render_text(reply.name, result, contract, color))
         statuses.append(EXIT_PASS if result.ok else EXIT_INVALID)
+    if fmt == "text" and not envelope and len(sources) > 1:
+        out.write("\n" + total_line(statuses, ((EXIT_PASS, "VALID"), (EXIT_INVALID, "INVALID"))))
     return worst(statuses)
 
 

@@ -12,10 +12,11 @@ work live in its own module under :mod:`gate_tui.cli.commands`, imported only wh
 runs, so the editor's start-up path loads none of them.
 
 Exit statuses: ``check`` 0 all PASS, 1 some NO PASS, 2 some reply not parsed or not
-valid, 3 usage or config error (also: the output could not be written, e.g. a full
-disk); ``validate-config`` 0 all valid, 3 some invalid or usage; the editor 2 when it
+valid, 3 usage or config error (also, for every command: the output could not be
+written, e.g. a full disk, reported once here, see :mod:`gate_tui.cli.output`); ``validate-config`` 0 all valid, 3 some invalid or usage; the editor 2 when it
 cannot start, 3 when its config is missing or invalid. Argument errors exit 3
-everywhere, an interrupt 130, a closed output pipe (``| head``) 141 without a message.
+everywhere, an interrupt 130, SIGTERM 143 and SIGHUP 129 (``check --jsonl``: its workers
+end with it, the output ends at a line), a closed output pipe (``| head``) 141 without a message.
 Users never see a traceback (``GATE_TUI_DEBUG=1`` shows one for an internal error,
 which exits 70).
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +41,7 @@ from gate_tui.cli.common import (
     say,
     silence_stdout,
 )
+from gate_tui.cli.output import OutputFailed, flush, guarded_stdout
 from gate_tui.cli.registry import BY_NAME, Subcommand, epilog
 from gate_tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
 from gate_tui.safe_text import visible
@@ -51,21 +54,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gate-tui`` script and of ``python -m gate_tui``."""
     args = list(sys.argv[1:] if argv is None else argv)
     interrupts.install()  # Ctrl+C exits 130 even when Python drops the KeyboardInterrupt
+    command = BY_NAME.get(args[0]) if args else None
     try:
-        command = BY_NAME.get(args[0]) if args else None
         if command is None and args and _unknown_command(args[0]):
             say(f"gate-tui: unknown command '{visible(args[0], one_line=True)}' (commands: {', '.join(BY_NAME)}; no config file of that name either)")
             return EXIT_USAGE
-        status = run_subcommand(command, args[1:]) if command is not None else _run_editor(args)
-        sys.stdout.flush()  # a closed pipe shows up here, not as a warning at exit
+        # The editor draws through Textual, which owns the terminal: only commands (and
+        # the final flush, which also covers the editor's --help) get the guarded stdout.
+        with guarded_stdout(active=command is not None):
+            status = _dispatch(command, args)
+            flush()  # a closed pipe or a full device shows up here, not as a warning at exit
         return _interrupted() if interrupts.was_interrupted() else status
-    except SystemExit as exc:
-        return _interrupted() if interrupts.was_interrupted() else exit_code(exc.code)
     except KeyboardInterrupt:
         return _interrupted()
+    except interrupts.Terminated as exc:
+        return _terminated(exc.signum)
     except BrokenPipeError:
         silence_stdout()
         return EXIT_BROKEN_PIPE
+    except OutputFailed as exc:
+        silence_stdout()  # the unwritten rest must not fail again at exit
+        if interrupts.was_interrupted():
+            return _interrupted()
+        name = f"gate-tui {command.name}" if command is not None else "gate-tui"
+        say(f"{name}: cannot write the output: {exc.strerror or exc}; the output is incomplete")
+        return EXIT_USAGE
+    except MemoryError:
+        say("gate-tui: out of memory: the input is too large for the memory available (nothing was written for it)")
+        return EXIT_INTERNAL
     except Exception as exc:  # noqa: BLE001 - the last guard before a user would see a traceback
         if interrupts.was_interrupted():
             return _interrupted()
@@ -73,6 +89,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         say(f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for details)")
         return EXIT_INTERNAL
+
+
+def _dispatch(command: Subcommand | None, args: list[str]) -> int:
+    """The status of the command (or the editor); ``SystemExit`` (argparse) as a status."""
+    try:
+        return run_subcommand(command, args[1:]) if command is not None else _run_editor(args)
+    except SystemExit as exc:
+        return _interrupted() if interrupts.was_interrupted() else exit_code(exc.code)
 
 
 def _unknown_command(word: str) -> bool:
@@ -83,6 +107,17 @@ def _unknown_command(word: str) -> bool:
     """
     path = Path(word)
     return not word.startswith("-") and not path.suffix and len(path.parts) == 1 and not path.exists()
+
+
+def _terminated(signum: int) -> int:
+    """SIGTERM / SIGHUP: what was written is whole lines; flush it and exit 128 + signum."""
+    try:
+        flush()
+    except OSError:
+        silence_stdout()
+    name = signal.Signals(signum).name
+    sys.stderr.write(f"gate-tui: stopped by {name}; the output so far is complete up to its last line\n")
+    return 128 + signum
 
 
 def _interrupted() -> int:
@@ -144,7 +179,8 @@ def _start_editor(args: list[str]) -> int:
     from gate_tui.config.cache import open_config
     from gate_tui.config.loading import default_config_path
 
-    ns = editor_parser().parse_args(args)
+    with guarded_stdout():  # --help and --version print; the editor itself draws through Textual
+        ns = editor_parser().parse_args(args)
     if ns.files is not None and not Path(ns.files).is_dir():
         say(f"gate-tui: --files {visible(ns.files, one_line=True)}: not a folder")
         return EXIT_USAGE

@@ -119,7 +119,14 @@ def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLo
         return ConfigLoad(GateConfig.model_validate(data))
     except ValidationError as exc:
         lines = _yaml_lines(text) if suffix in (".yaml", ".yml") else {}
-        return ConfigLoad(None, [_problem_from_error(name, err, lines) for err in exc.errors()])
+        problems = [_problem_from_error(name, err, lines) for err in exc.errors()]
+        # Field errors stop pydantic before the checks that span fields (gate_order…):
+        # run those on the raw data too, so every problem shows in one pass.
+        for message in _whole_config_problems(data):
+            problem = _located(name, message, (), lines)
+            if problem not in problems:
+                problems.append(problem)
+        return ConfigLoad(None, problems)
 
 
 def config_fingerprint(config: GateConfig) -> str:
@@ -162,13 +169,42 @@ def _decode_toml(text: str, name: str) -> tuple[Any, ConfigProblem | None]:
         return None, ConfigProblem(name, "invalid TOML: nested too deeply")
 
 
-def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:
-    from gate_tui.models import GateConfig
+def _whole_config_problems(data: dict[str, Any]) -> list[str]:
+    """:func:`gate_tui.models.whole_config_problems` on raw data, where its parts have the
+    shape it needs (a malformed part already has its own field error)."""
+    from gate_tui.models import whole_config_problems
 
+    gates, order = data.get("gates"), data.get("gate_order", [])
+    if not isinstance(gates, dict) or not isinstance(order, list):
+        return []
+    keys = [key for key in gates if isinstance(key, str)]
+    return whole_config_problems(data.get("schema_version", "1.0"), keys, [k for k in order if isinstance(k, str)])
+
+
+def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:
     loc = tuple(str(part) for part in err.get("loc", ()))
     message = str(err.get("msg", "invalid value"))
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
+    if err.get("type") == "extra_forbidden" and loc:
+        message = f"unknown field {loc[-1]!r}{_near_field(loc)}"
+    return _located(name, message, loc, lines)
+
+
+def _near_field(loc: tuple[str, ...]) -> str:
+    """A near name for an unknown field, from the fields of the model that holds it."""
+    from gate_tui.models import GateConfig, GateDef, Policy, near_name
+
+    holder = {(): GateConfig, ("policy",): Policy}.get(loc[:-1])
+    if holder is None and len(loc) == 3 and loc[0] == "gates":
+        holder = GateDef
+    return near_name(loc[-1], holder.model_fields) if holder is not None else ""
+
+
+def _located(name: str, message: str, loc: tuple[str, ...], lines: dict[tuple[str, ...], int]) -> ConfigProblem:
+    """A problem with its field path and line (a whole-config message names its field first)."""
+    from gate_tui.models import GateConfig
+
     if not loc:
         # Whole-config checks name the field they concern first (see GateConfig._check_order).
         field_name, sep, rest = message.partition(": ")

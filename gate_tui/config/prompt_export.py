@@ -3,8 +3,8 @@
 Plain text to paste into a model's system prompt: what the gates are, in order, with
 their questions and categories; the exact JSON shape to answer with, shown as an
 example object for that config (the state before anything is known, which is also
-what :func:`gate_tui.empty_state` returns); and the rule that the system, not the
-model, decides PASS. The wording matches what :func:`gate_tui.parse` checks, so a
+what :func:`gate_tui.empty_state` returns); and the decision rule in the words every
+surface uses (:mod:`gate_tui.decision_rules`), blocking categories included. The wording matches what :func:`gate_tui.parse` checks, so a
 model that follows it produces replies that parse without errors.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+from gate_tui.decision_rules import decision_rules_text
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.models import GateConfig, GateDef
 from gate_tui.parsing.pipeline import empty_state
@@ -56,6 +57,12 @@ def _gate_lines(number: int, key: str, gate: GateDef) -> list[str]:
     if gate.categorical:
         choices = ", ".join(gate.expected_categories)
         lines.append(f'   "classified": exactly one of {choices}, or null while unknown.')
+        if gate.blocking_categories:
+            blocking = ", ".join(gate.blocking_categories)
+            lines.append(
+                f"   Blocking: {blocking}. Classify honestly: a blocking answer is complete, "
+                "and the decision is NO PASS at this gate."
+            )
     else:
         lines.append('   "classified": always null (free-text gate).')
     return lines
@@ -77,11 +84,5 @@ def _rules(config: GateConfig) -> str:
         "- Use only the categories listed; never invent a category or a gate key.",
         f"- \"summary\" is plain text of at most {SUMMARY_MAX_CHARS} characters.",
         "- No other keys at the top level, in a gate, or in \"status\".",
-        "- The system decides PASS / NO PASS from the gates, not you: \"status\" is only your "
-        "proposal and is recomputed. Set \"pass\" to true only when every required gate is "
-        "answered; otherwise set \"pass\" to false and \"next_gate\" / \"next_query\" to the first "
-        "unanswered required gate and its question.",
-        "- A categorical gate counts as answered when \"classified\" is set; a free-text gate "
-        "when \"raw\" is set.",
     ]
-    return "\n".join(rules)
+    return "\n".join(rules) + "\n\n" + decision_rules_text()

@@ -9,7 +9,8 @@ Two profiles, because model APIs and validators want different things:
   of ``gates``; a categorical gate's ``classified`` is an enum of its categories plus
   ``null``, a free-text gate's ``classified`` is always ``null``; ``summary`` has
   ``maxLength`` 200; ``status.next_gate`` is a gate key or ``null``.
-* ``decision_rules=True`` adds the system's PASS rule as ``allOf`` / ``if`` / ``then``
+* ``decision_rules=True`` adds the system's PASS rule in words (the shared text of
+  :mod:`gate_tui.decision_rules`, in ``description``) and as ``allOf`` / ``if`` / ``then``
   (which structured-output modes do not accept): ``status`` must then be exactly the
   status the system would decide, so a state that claims PASS with a required gate
   unanswered, or names the wrong next gate, is rejected.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gate_tui.decision_rules import decision_rules_text
 from gate_tui.limits import SUMMARY_MAX_CHARS
 from gate_tui.models import GateConfig, GateDef
 
@@ -54,6 +56,8 @@ def state_schema(config: GateConfig, decision_rules: bool = False) -> dict[str, 
         "additionalProperties": False,
     }
     if decision_rules:
+        # The rule in words (the text every surface states) beside the rule as subschemas.
+        schema["description"] += "\n\n" + decision_rules_text()
         schema["allOf"] = decision_rule_schemas(config)
     return schema
 
@@ -83,7 +87,7 @@ def gate_schema(gate: GateDef) -> dict[str, Any]:
 
 
 def decision_rule_schemas(config: GateConfig) -> list[dict[str, Any]]:
-    """One ``if``/``then`` per outcome: the first unanswered required gate, or PASS."""
+    """One ``if``/``then`` per outcome: the first unanswered or blocked required gate, or PASS."""
     required = [key for key in config.gate_order if config.gates[key].required]
     rules: list[dict[str, Any]] = []
     for index, key in enumerate(required):
@@ -111,8 +115,9 @@ def _status_schema(config: GateConfig) -> dict[str, Any]:
         "type": "object",
         "description": (
             "Your proposal only: the system recomputes it. pass is true only when every "
-            "required gate is answered; otherwise next_gate and next_query name the first "
-            "unanswered required gate and its question."
+            "required gate is complete and none is classified as one of its blocking categories; "
+            "otherwise next_gate and next_query name the first required gate that is unanswered "
+            "or blocked, and its question."
         ),
         "properties": {
             "pass": {"type": "boolean"},

@@ -5,9 +5,10 @@ The public entry points live in the modules that hold them (nothing is imported 
 so importing the package costs nothing):
 
 * :func:`gate_tui.contracts.loading.load_contract` / ``check_contract_file``
-* :func:`gate_tui.contracts.checking.check_contract`
+* :func:`gate_tui.contracts.checking.check_contract` (reply text or a dict) and
+  ``check_value`` (a decoded value of any JSON type, as it is)
 * :mod:`gate_tui.contracts.results` — ``ContractResult``, ``ContractError``
-* :func:`gate_tui.contracts.prompting.contract_prompt`
+* :func:`gate_tui.contracts.prompting.contract_prompt` / ``prompt_report`` (with its size)
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ _EXPORTS = {
     "load_contract": "gate_tui.contracts.loading",
     "check_contract_file": "gate_tui.contracts.loading",
     "check_contract": "gate_tui.contracts.checking",
+    "check_value": "gate_tui.contracts.checking",
     "ContractResult": "gate_tui.contracts.results",
     "ContractError": "gate_tui.contracts.results",
     "ContractWarning": "gate_tui.contracts.results",
     "contract_prompt": "gate_tui.contracts.prompting",
+    "prompt_report": "gate_tui.contracts.prompting",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -15,6 +15,9 @@ from typing import Any
 from gate_tui.contracts.drafts import DRAFT_CHOICES, draft_option
 
 META_KEY = "x-gate-tui"
+MAX_CONTRACT_BYTES = 1024 * 1024
+"""The largest contract file read, and the largest file it may refer to (a schema is
+hand-written; more is a mistake or an attack)."""
 _Found = list[tuple[list[str | int], str]]
 
 

@@ -118,6 +118,6 @@ def assumed_draft_warning(schema: dict[str, Any], show: Any) -> str | None:
     places = ", ".join(f"{what} at {show(path)}" for what, path in uses[:3]) + (f" and {len(uses) - 3} more" if len(uses) > 3 else "")
     return (
         f"no $schema, so this contract is read as JSON Schema {DRAFT_NAMES[DEFAULT_DRAFT]}, but it uses "
-        f"{', '.join(kinds)}, which mean something else in draft-07 and earlier ({places}). "
+        f"{', '.join(kinds)}, whose meaning differs in draft-07 and earlier ({places}). "
         f'If it was written for draft-07, add "$schema": "{META_SCHEMAS[7]}#" (or pass --draft 7, or x-gate-tui: {{draft: 7}}).'
     )

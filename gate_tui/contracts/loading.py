@@ -10,7 +10,7 @@ The steps, each in its own module: the bounded reader (:mod:`gate_tui.config.jso
 size cap, depth limit, duplicate keys, JSON values only), the draft
 (:mod:`gate_tui.contracts.drafts`), the meta-schema check in that draft's terms
 (:mod:`gate_tui.contracts.meta_check`), the contract's own rules (:mod:`gate_tui.contracts.contract_rules`),
-the offline references (:mod:`gate_tui.contracts.references`), and the compiled
+the offline references (:mod:`gate_tui.contracts.retrieval`, :mod:`gate_tui.contracts.references`, :mod:`gate_tui.contracts.cycles`), and the compiled
 ``jsonschema-rs`` validator of that draft. A text that passed before comes from
 :mod:`gate_tui.contracts.contract_cache`.
 """
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from gate_tui.contracts.contract_rules import MAX_CONTRACT_BYTES
 from gate_tui.contracts.results import pointer
 from gate_tui.contracts.sniff import looks_like_contract
 
@@ -35,9 +36,9 @@ __all__ = [
     "looks_like_contract",
 ]
 
-MAX_CONTRACT_BYTES = 1024 * 1024
-"""The largest contract file read (a schema is hand-written; more is a mistake or an attack)."""
 META_KEY = "x-gate-tui"
+MAX_PROBLEMS = 200
+"""Problems listed per contract (as reply errors are capped): the rest are counted."""
 
 
 class ContractProblem(NamedTuple):
@@ -123,8 +124,14 @@ def load_contract(path: str | Path, options: LoadOptions | None = None) -> Contr
 
 
 def contract_from_schema(schema: Any, path: str = "<contract>", options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
-    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict)."""
-    options = options or LoadOptions()
+    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict); never raises."""
+    try:
+        return _from_schema(schema, path, options or LoadOptions())
+    except Exception as exc:  # noqa: BLE001 - as check_contract_file
+        return None, [ContractProblem(path, f"cannot load the contract (internal {type(exc).__name__}; please report it)")]
+
+
+def _from_schema(schema: Any, path: str, options: LoadOptions) -> tuple[Contract | None, list[ContractProblem]]:
     if not isinstance(schema, dict):
         return None, [ContractProblem(path, _not_an_object(schema))]
     checked, problems = schema_problems(schema, path, None, options)
@@ -135,6 +142,13 @@ def contract_from_schema(schema: Any, path: str = "<contract>", options: LoadOpt
 
 def check_contract_file(path: str | Path, options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
     """The contract, or None and every problem found; never raises, never blocks."""
+    try:
+        return _check_file(path, options)
+    except Exception as exc:  # noqa: BLE001 - a contract is input: a bug here is a problem line, never exit 70
+        return None, [ContractProblem(str(path), f"cannot load the contract (internal {type(exc).__name__}; please report it)")]
+
+
+def _check_file(path: str | Path, options: LoadOptions | None) -> tuple[Contract | None, list[ContractProblem]]:
     from gate_tui.config.json_data import yaml_data
     from gate_tui.contracts.contract_cache import (
         CachedContract,
@@ -179,6 +193,8 @@ def _read(path: str | Path) -> tuple[str | None, ContractProblem | None]:
         data = read_regular(path, MAX_CONTRACT_BYTES, "contract file")
     except FileNotFoundError:
         return None, ContractProblem(name, "file not found")
+    except ValueError:  # a NUL byte in the name
+        return None, ContractProblem(name, "is not a file name")
     if isinstance(data, str):
         return None, ContractProblem(name, data)
     try:
@@ -219,7 +235,7 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     ``lines`` is called (only when there are problems) for the line of each JSON Pointer.
     """
     from gate_tui.contracts.contract_rules import block_draft, block_problems, root_problems
-    from gate_tui.contracts.drafts import assumed_draft_warning, choose_draft
+    from gate_tui.contracts.drafts import DRAFT_NAMES, assumed_draft_warning, choose_draft
     from gate_tui.contracts.meta_check import meta_problems
 
     options = options or LoadOptions()
@@ -228,15 +244,25 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     if problem is not None:
         found.append((["$schema"], problem))
     warning = assumed_draft_warning(schema, pointer) if assumed else None
+    if problem is None and "$schema" in schema and options.draft not in (None, draft):
+        warning = f"--draft {DRAFT_NAMES.get(options.draft, options.draft)} is ignored: the contract's $schema says {DRAFT_NAMES[draft]}"
     found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
     found.extend(block_problems(schema))
     if not found:
         found.extend(root_problems(schema))
     line_map = lines() if found and callable(lines) else lines
-    problems = [_problem(name, pointer(parts), message, line_map) for parts, message in found]
+    problems = _located(name, found, line_map)
     if problems:
         return None, problems + ([ContractProblem(name, f"note: {warning}")] if warning else [])
     return _Checked(draft, (warning,) if warning else ()), []
+
+
+def _located(name: str, found: list[tuple[list[str | int], str]], lines: dict[str, int] | None) -> list[ContractProblem]:
+    """The problems with their pointers and lines: the first :data:`MAX_PROBLEMS`, then a count."""
+    problems = [_problem(name, pointer(parts), message, lines) for parts, message in found[:MAX_PROBLEMS]]
+    if len(found) > MAX_PROBLEMS:
+        problems.append(ContractProblem(name, f"… and {len(found) - MAX_PROBLEMS:,} more problems"))
+    return problems
 
 
 def _problem(name: str, location: str, message: str, lines: dict[str, int] | None) -> ContractProblem:
@@ -254,31 +280,27 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     import jsonschema_rs
 
     from gate_tui.contracts.contract_rules import store_folder
-    from gate_tui.contracts.references import (
-        OfflineRetriever,
-        SchemaStore,
-        base_uri,
-        cycle_problems,
-        reference_problems,
-    )
+    from gate_tui.contracts.cycles import cycle_problems
+    from gate_tui.contracts.references import reference_problems
+    from gate_tui.contracts.retrieval import OfflineRetriever, SchemaStore, base_uri
 
     draft = checked.draft
     folder = Path(name).parent if Path(name).is_file() else None
     store_path, problem = store_folder(schema, folder, options.schemas)
     id_key = "id" if draft == 4 else "$id"
     root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
-    retriever = OfflineRetriever(folder, SchemaStore(store_path) if store_path is not None else None, root_id)
+    store = SchemaStore(store_path, confined=None if options.schemas else folder) if store_path is not None else None
+    retriever = OfflineRetriever(folder, store, root_id)
     found = [([META_KEY, "schemas"], problem)] if problem else []
-    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema)
+    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:
-        line_map = lines()
-        return None, [_problem(name, pointer(parts), message, line_map) for parts, message in found]
+        return None, _located(name, found, lines())
     classes = {4: jsonschema_rs.Draft4Validator, 6: jsonschema_rs.Draft6Validator, 7: jsonschema_rs.Draft7Validator, 19: jsonschema_rs.Draft201909Validator}
     try:
         validator = classes.get(draft, jsonschema_rs.Draft202012Validator)(schema, validate_formats=True, retriever=retriever, base_uri=base_uri(name))
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return None, [ContractProblem(name, f"cannot compile the schema: {first}")]
+        return None, [ContractProblem(name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}")]
     except Exception as exc:  # noqa: BLE001 - a compiler failure is a problem with this file, not a crash
         return None, [ContractProblem(name, f"cannot compile the schema: {type(exc).__name__}")]
     return Contract(schema, name, validator, draft, checked.warnings, options), []

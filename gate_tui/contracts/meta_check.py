@@ -27,6 +27,10 @@ from gate_tui.contracts.drafts import DRAFT_NAMES, META_SCHEMAS
 MAX_SHOWN = 120
 """Values quoted in a message longer than this are cut in the middle, with their length."""
 _TYPES = "array, boolean, integer, null, number, object, string"
+_FORMS = {
+    "items": "a schema or a list of schemas (the tuple form)",
+    "dependencies": "an object mapping property names to schemas or lists of names",
+}
 
 
 def meta_problems(schema: Any, draft: int) -> list[tuple[list[str | int], str]]:
@@ -90,7 +94,11 @@ def _message(error: Any, path: list[str | int], draft: int) -> str:
     if kind == "format" and getattr(error.kind, "format", "") == "regex":
         return f"{shown(value)} is not a regular expression the validator can run (it uses ECMA-262 syntax)"
     if keyword == "type" and kind == "anyOf":
-        return f"{shown(value)} is not a JSON Schema type: use one of {_TYPES} (or a list of them)"
+        return _type_message(value)
+    if kind == "anyOf" and keyword in _FORMS:
+        return f'"{keyword}" must be {_FORMS[keyword]}, not {shown(value)}'
+    if kind == "anyOf" and len(path) >= 2 and path[-2] == "dependencies":
+        return f'{shown(value)}: each entry of "dependencies" is a schema or a list of property names'
     if kind == "type":
         expected = " or ".join(getattr(error.kind, "types", []) or ["another type"])
         return f"{shown(value)} must be {expected} here in {name}"
@@ -99,6 +107,17 @@ def _message(error: Any, path: list[str | int], draft: int) -> str:
     if kind == "required" and isinstance(value, dict) and ("exclusiveMaximum" in value or "exclusiveMinimum" in value):
         return f"{error.message}: in {name} exclusiveMaximum / exclusiveMinimum only qualify a maximum / minimum beside them"
     return _cut_instance(error.message, value)
+
+
+def _type_message(value: Any) -> str:
+    """What is wrong with a ``type``: a word that is not a type, or a list with a repeat."""
+    names = value if isinstance(value, list) else [value]
+    unknown = [name for name in names if name not in _TYPES.split(", ")]
+    if unknown:
+        return f"{shown(unknown[0])} is not a JSON Schema type: use one of {_TYPES} (or a list of them)"
+    if len(set(map(str, names))) < len(names):
+        return f"{shown(value)} lists a type twice: each type once"
+    return f"{shown(value)} is not a JSON Schema type: use one of {_TYPES} (or a list of them)"
 
 
 def _hint(keyword: Any, kind: str, value: Any, draft: int) -> str | None:

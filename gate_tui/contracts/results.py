@@ -14,8 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gate_tui.models import Repair
 
-ContractErrorCode = Literal["invalid_json", "missing_key", "extra_key", "invalid_type", "invalid_value", "rule_failed"]
-"""The stable error codes; scripts may match on them."""
+ContractErrorCode = Literal["invalid_json", "missing_key", "extra_key", "invalid_type", "invalid_value", "rule_failed", "no_branch_matched"]
+"""The stable error codes; scripts may match on them. ``no_branch_matched``: a value fits
+none of a ``oneOf``/``anyOf``'s branches (the closest branch's own errors come with it)."""
+
+MAX_REPORTED = 200
+"""How many errors one check lists (gate mode's rule); the rest are counted in one more record."""
 
 
 class _Model(BaseModel):
@@ -44,14 +48,15 @@ class ContractResult(_Model):
     """Everything one :func:`~gate_tui.contracts.checking.check_contract` call found out.
 
     ``ok`` is True exactly when ``errors`` is empty. ``value`` is the extracted JSON (set
-    whenever an object was found, valid or not, so an editor can show and fix it);
-    ``source`` says where it came from: ``fence``, ``scan`` (free text) or ``object``
-    (a dict was given). ``raw`` is the reply as given; it is not serialised (a batch
+    whenever an object was found, valid or not, so an editor can show and fix it), or the
+    value given to :func:`~gate_tui.contracts.checking.check_value` (any JSON type);
+    ``source`` says where it came from: ``fence``, ``scan`` (free text), ``object`` (a
+    dict was given) or ``value`` (a decoded value of any type was given). ``raw`` is the reply as given; it is not serialised (a batch
     record would carry every reply twice) but :meth:`envelope` reports it.
     """
 
     ok: bool
-    value: dict[str, Any] | None = None
+    value: Any = None
     errors: list[ContractError] = Field(default_factory=list)
     warnings: list[ContractWarning] = Field(default_factory=list)
     repairs: list[Repair] = Field(default_factory=list)
@@ -72,6 +77,45 @@ class ContractResult(_Model):
             message = f"The reply does not match the contract ({count} issue{'s' * (count != 1)})"
             details["issues"] = [{"path": pointer_parts(error.path, self.value), "message": error.message} for error in self.errors]
         return {"ok": False, "error": {"code": "VALIDATION_FAILED", "message": message, "details": details}}
+
+
+class ErrorList:
+    """The errors of one check, bounded: the first :data:`MAX_REPORTED` are kept, the rest
+    only counted, and :meth:`finish` adds one record saying how many more there were (a
+    reply with 420,000 unexpected keys costs 201 records, not 59 MB). The record takes
+    the code of the first error left out, as gate mode's does."""
+
+    __slots__ = ("errors", "limit", "more", "more_code")
+
+    def __init__(self, limit: int = MAX_REPORTED) -> None:
+        self.errors: list[Any] = []
+        self.limit = limit
+        self.more = 0
+        self.more_code: ContractErrorCode = "invalid_value"
+
+    @property
+    def room(self) -> int:
+        return self.limit - len(self.errors)
+
+    def add(self, error: ContractError) -> None:
+        if len(self.errors) < self.limit:
+            self.errors.append(error)
+        else:
+            self.count(1, error.code)
+
+    def count(self, how_many: int, code: ContractErrorCode) -> None:
+        """Note ``how_many`` errors that are not listed."""
+        if how_many > 0:
+            if not self.more:
+                self.more_code = code
+            self.more += how_many
+
+    def finish(self) -> list[ContractError]:
+        if self.more:
+            message = f"and {self.more:,} more error{'s' * (self.more != 1)} (only the first {self.limit} are listed)"
+            self.errors.append(ContractError(code=self.more_code, path="", message=message))
+            self.more = 0
+        return self.errors
 
 
 def pointer(parts: list[str | int] | tuple[str | int, ...]) -> str:

@@ -11,10 +11,12 @@ the candidates are *different* states the warning says so in words a reviewer no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gate_tui.parsing.repair.vocabulary import Fix
 from gate_tui.warning_codes import DIFFERENT_STATES, SEVERAL_CANDIDATES
 
 MAX_LISTED = 16
@@ -151,3 +153,49 @@ def judged(found: list[Candidate], used_problem: str | None, problem_of: Callabl
         }
         for candidate in found
     ]
+
+
+# After an opener: a member (a key in any quote style, or a bare one, then `:`) or at once
+# another `{` (a model that restarts). An unclosed `{` followed by anything else is prose.
+_OPENS_AN_OBJECT = re.compile(r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|[\w$][\w$\-]*+)[ \t]*+:)""")
+# What an abandoned opener may hold before the object that restarts the answer: nothing, or
+# a few complete members with plain values (`{"function": "send",`).
+_RESTART_PREFIX = re.compile(r"""[ \t\r\n]*+(?:(?:"[^"\\\n]*+"|[\w$]++)[ \t]*+:[ \t]*+(?:"[^"\\\n]*+"|[\w.+\-]++)[ \t]*+,[ \t\r\n]*+){0,3}""")
+RESTART_MESSAGE = "abandoned the object opened here; took the complete object that follows it"
+
+
+def opens_an_object(text: str, start: int) -> bool:
+    """Whether the unclosed ``{`` at ``start`` opens a JSON object (not a brace in prose)."""
+    return _OPENS_AN_OBJECT.match(text, start) is not None
+
+
+def restarted(text: str, outer: int, start: int) -> Fix | None:
+    """The guess that the object at ``start``, inside the unclosed object at ``outer``, is a
+    restart of the answer (the outer one holds nothing else before it), or None.
+
+    Anything else nested in an unclosed object is part of it, never an answer of its own:
+    ``{"function": "send", "params": {"msg": "hi"}`` then made-up text must not give ``params``.
+    """
+    prefix = _RESTART_PREFIX.match(text, outer + 1, start)
+    if prefix is None or prefix.end() != start:
+        return None
+    return Fix("restarted_object", RESTART_MESSAGE, outer)
+
+
+def locate(text: str, offset: int) -> str:
+    """``line:column`` (1-based) of ``offset`` in ``text``."""
+    offset = min(max(offset, 0), len(text))
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def describe_spot(text: str, offset: int) -> str:
+    """What stands at ``offset``, for an error message: a quoted word or character, or the end."""
+    if offset >= len(text):
+        return "end of text"
+    word = _SPOT_WORD.match(text, offset)
+    shown = word.group() if word is not None else text[offset]
+    return repr(shown[:40])
+
+
+_SPOT_WORD = re.compile(r"[\w$]{1,40}")

@@ -20,8 +20,12 @@ from gate_tui.parsing.candidates import (
     MAX_LISTED,
     PREFERRED_KEYS,
     Candidate,
+    describe_spot,
     has_preferred_key,
+    locate,
+    opens_an_object,
     position,
+    restarted,
 )
 from gate_tui.parsing.repair.lexing import DECODER
 from gate_tui.parsing.repair.positions import repair_records
@@ -43,9 +47,7 @@ def failure(error: str, code: str = "invalid_json") -> ExtractionParts:
     return None, error, None, None, [], {"error_code": code}
 
 
-
 TOP_LEVEL_ARRAY = "top-level array not allowed"
-
 
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
 
@@ -122,6 +124,7 @@ class Chooser:
         self.keys = keys
         self.first_failure: RepairOutcome | None = None  # of an object candidate: says where it breaks
         self.failed_start = -1
+        self.last_error_at = -1  # where the last failed repair gave up
         # Characters the repair pass may examine, per kind of candidate: linear by design.
         self.object_budget = len(text) + 1024
         self.array_budget = len(text) + 1024
@@ -149,9 +152,15 @@ class Chooser:
             [c for c in candidates if c[2] < 0],
         ):
             consumed = -1
+            outer = (-1, -1)  # an unclosed object that could not be read: what it holds is its own
             for start, stop, fence, closed in group:
                 if start < consumed or _inside(arrays, array_starts, start):
                     continue
+                restart = None
+                if outer[0] < start < outer[1]:
+                    restart = restarted(self.text, outer[0], start)
+                    if restart is None:
+                        continue  # inside an unclosed object: never a candidate of its own
                 if len(listed) >= MAX_LISTED:
                     if preferred is not None or pick is not None:
                         break
@@ -159,7 +168,11 @@ class Chooser:
                         continue  # only a gate-state object could still be the winner
                 found = self._decode_object(start, stop, fence, closed)
                 if found is None:
+                    if not closed and opens_an_object(self.text, start):
+                        outer = (start, stop)
                     continue
+                if restart is not None:
+                    found.fixes = (*found.fixes, restart)
                 listed.append(found)
                 consumed = found.end
                 if preferred is None and has_preferred_key(found.value, self.keys):
@@ -258,12 +271,29 @@ class Chooser:
         else:
             limit = stop
         outcome = self._repair(start, limit, "object_budget")
+        at = self._line_start(start, self.last_error_at)
+        if outcome is None and not closed and at > start + 1 and not self._restarts_at(start, self.last_error_at):
+            # An unclosed object whose text stops being JSON on a line of prose after its last
+            # member: read as cut off there — closed when only its last `}` is missing, else refused.
+            outcome = self._repair(start, at, "object_budget")
         if outcome is None:
             return None
         value = decode_outcome(outcome)
         if not isinstance(value, dict) or not value:  # a repair must not invent an empty object
             return None
         return _Found(value, start, outcome.end, fence, outcome.fixes, outcome)
+
+    def _line_start(self, start: int, at: int) -> int:
+        """The start of the line holding ``at`` when it lies after ``start``'s line, else -1."""
+        if at <= start:
+            return -1
+        line = self.text.rfind("\n", start, at) + 1
+        return line if line > start else -1
+
+    def _restarts_at(self, start: int, at: int) -> bool:
+        """Whether the object at ``start`` stops being JSON at ``at`` because a new object
+        starts there (a model that restarts its answer: see :func:`restarted`)."""
+        return self.text.startswith("{", at) and restarted(self.text, start, at) is not None
 
     def _repair(self, start: int, limit: int, budget: str) -> RepairOutcome | None:
         """Repair the candidate at ``start``, charging the named budget; None on failure.
@@ -282,6 +312,7 @@ class Chooser:
             outcome = repair_json(self.text, start, reach, budget=left, detach_tail=True)
             setattr(self, budget, left - outcome.consumed)
             if outcome.json_text is None:
+                self.last_error_at = outcome.error_at
                 if budget == "object_budget" and self.first_failure is None and outcome.error_at >= 0:
                     if outcome.bad_value or self.text.find(":", start, max(outcome.error_at, start + 1)) >= 0:
                         self.first_failure, self.failed_start = outcome, start
@@ -350,22 +381,3 @@ def _holds_object(value: list[Any]) -> bool:
             if isinstance(item, list):
                 pending.append(item)
     return False
-
-
-def locate(text: str, offset: int) -> str:
-    """``line:column`` (1-based) of ``offset`` in ``text``."""
-    offset = min(max(offset, 0), len(text))
-    line = text.count("\n", 0, offset) + 1
-    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
-
-
-def describe_spot(text: str, offset: int) -> str:
-    """What stands at ``offset``, for an error message: a quoted word or character, or the end."""
-    if offset >= len(text):
-        return "end of text"
-    word = _SPOT_WORD.match(text, offset)
-    shown = word.group() if word is not None else text[offset]
-    return repr(shown[:40])
-
-
-_SPOT_WORD = re.compile(r"[\w$]{1,40}")

@@ -20,7 +20,11 @@ the fields as a tuple, for ``parse``); :mod:`gate_tui.parsing.scanning` locates 
    state (``prefer_keys``; see :func:`~gate_tui.parsing.candidates.has_preferred_key`), so
    JSON echoed *after* the answer loses; if none does, the first object. A candidate that
    fails strict decoding gets the repair pass; a repaired value counts only if it is a
-   non-empty object. Other candidates are named in a ``several_candidates`` warning.
+   non-empty object. An object nested in an unclosed outer object is part of it, never a
+   candidate of its own (unless the model restarted: a ``restarted_object`` guess). Every
+   candidate is listed (:attr:`Extraction.candidates`) and ``candidate=K`` takes another;
+   other candidates are named in a ``several_candidates`` warning, or ``different_states``
+   when they are different states.
 7. The policy: a reply the text cut off is refused unless ``accept_truncated`` (the object
    read is kept as ``recovered``); one needing a guessed repair is refused when
    ``allow_guesses`` is False. An object that cannot be repaired is an error naming its
@@ -41,10 +45,9 @@ share a budget of the text's length, so the total work stays linear.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate_tui.limits import DEFAULT_MAX_CHARS
-from gate_tui.models import Repair
 from gate_tui.parsing.candidates import Candidate, candidate_warning, listed
 from gate_tui.parsing.choosing import (
     NO_OBJECT,
@@ -58,6 +61,7 @@ from gate_tui.parsing.choosing import (
     locate,
     notes_of,
 )
+from gate_tui.parsing.duplicates import settle
 from gate_tui.parsing.markers import (
     Region,
     fence_body_lead,
@@ -65,11 +69,16 @@ from gate_tui.parsing.markers import (
     first_opener,
     thinking_regions,
 )
+from gate_tui.parsing.repair.lexing import DUPLICATES_SEEN
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
+from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.scanning import scan, text_is_blank
 from gate_tui.warning_codes import TRUNCATED_REPLY
+
+if TYPE_CHECKING:
+    from gate_tui.models import Repair
 
 # The messages tests and callers compare against, re-exported where extraction is documented.
 __all__ = ["DEFAULT_MAX_CHARS", "NO_OBJECT", "TOP_LEVEL_ARRAY", "Extraction", "extract_json", "extract_parts"]
@@ -97,14 +106,30 @@ class Extraction:
     error: str | None = None
     source: str | None = None
     span: tuple[int, int] | None = None
-    repairs: list[Repair] = field(default_factory=list)
+    repair_records: list[RepairRecord] = field(default_factory=list)
+    """The repairs as ``Repair``-shaped dicts (what :attr:`repairs` validates)."""
     error_code: str = "invalid_json"
     recovered: dict[str, Any] | None = None
     warnings: list[dict[str, Any]] = field(default_factory=list)
     cut_paths: tuple[str, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    """Every object of the reply that could be the answer, in text order (see
-    :class:`~gate_tui.parsing.candidates.Candidate`); ``candidate=K`` uses the K-th."""
+    listed_from: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    """What :attr:`candidates` is built from, when asked (most callers never ask)."""
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """Every object of the reply that could be the answer, in text order (see
+        :class:`~gate_tui.parsing.candidates.Candidate`); ``candidate=K`` uses the K-th."""
+        return tuple(listed(*self.listed_from)) if self.listed_from is not None else ()
+
+    @property
+    def repairs(self) -> list[Repair]:
+        """What the repair pass changed, as :class:`~gate_tui.models.Repair` models.
+
+        Built when asked: extraction itself never loads pydantic (importing it is most of
+        the cost of a fresh process that only extracts)."""
+        from gate_tui.models import Repair as Model
+
+        return [Model.model_validate(record) for record in self.repair_records]
 
 
 def extract_json(
@@ -128,12 +153,12 @@ def extract_json(
         error,
         source,
         span,
-        [Repair.model_validate(record) for record in records],
+        records,
         notes.get("error_code", "invalid_json"),
         notes.get("recovered"),
         notes.get("warnings", []),
         tuple(notes.get("cut_paths", ())),
-        tuple(listed(text, span, source, records, notes, value, prefer_keys)) if isinstance(text, str) else (),
+        (text, span, source, records, notes, value, prefer_keys) if isinstance(text, str) else None,
     )
 
 
@@ -154,7 +179,10 @@ def extract_parts(
     everything else in one go rather than one model at a time.
     """
     try:
+        seen = DUPLICATES_SEEN[0]
         found = _extract(text, max_chars, prefer_keys, candidate)
+        if DUPLICATES_SEEN[0] != seen:  # the decoder met a repeated key somewhere
+            found = settle(text, found)
         return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated, picked=candidate is not None, keys=prefer_keys)
     except Exception as exc:  # the contract is "never raises": report, do not propagate
         return failure(f"could not extract JSON: internal {type(exc).__name__}")
@@ -258,6 +286,7 @@ def apply_policy(
     several = candidate_warning(text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys))
     if several is not None:
         warnings.append(several)
+    warnings.extend(notes.get("duplicate_warnings", ()))
     cut_at = notes.get("cut_at", -1)
     refusal = None
     if cut_at >= 0:

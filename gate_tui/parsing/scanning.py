@@ -34,7 +34,7 @@ from gate_tui.parsing.markers import (
     find_closing_tag,
     tag_name,
 )
-from gate_tui.parsing.repair.lexing import BODIES, locate_string
+from gate_tui.parsing.repair.lexing import BODIES, locate_string, mistyped_closer
 
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
 
@@ -196,6 +196,9 @@ class _Scanner:
             same = self.open_objects if want == "{" else len(kinds) - self.open_objects
             if not same:
                 return i + 1  # a stray closer: prose, not structure
+            if mistyped_closer(self.text, i + 1, len(self.text), kinds, want):
+                want = kinds[-1]  # a mistyped closer, as the repair pass reads it
+                c = "}" if want == "{" else "]"
             while kinds[-1] != want:  # openers the closer skips over were never closed
                 if kinds.pop() == "{":
                     self.open_objects -= 1

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gate_tui.atomic import atomic_write_chunks
 from gate_tui.config.loading import check_config, config_fingerprint
@@ -25,6 +25,9 @@ from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.paths import JOURNAL_SUFFIX, folder_paths, sessions_dir, state_file_paths
 from gate_tui.session.report import ReportFacts, render_report, report_chunks
 from gate_tui.session.store import read_state_file
+
+if TYPE_CHECKING:
+    from gate_tui.models import GateConfig
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -53,13 +56,16 @@ def sessions_command(config_path: Path | None, *, root: Path | None = None, out:
     return EXIT_OK
 
 
-def report_command(session: str, output: Path | None, *, root: Path | None = None, out: TextIO | None = None) -> int:
-    """Print (or write to ``output``) the review report of a session name or ``--state`` file.
+def report_command(
+    session: str, output: Path | None, *, root: Path | None = None, out: TextIO | None = None, fmt: str = "markdown"
+) -> int:
+    """Print (or write to ``output``) the review report of a session name or ``--state`` file,
+    in ``fmt`` (``text``, ``markdown`` or ``html``).
 
     The journal is streamed twice (the report's top, then its timeline) and the report is
     written piece by piece, so memory stays flat for any journal length.
     """
-    chunks, error = report_chunks_of(session, root)
+    chunks, error = report_chunks_of(session, root, fmt)
     if chunks is None:
         return _fail(error or f"cannot build a report for {session}")
     if output is None:
@@ -74,20 +80,20 @@ def report_command(session: str, output: Path | None, *, root: Path | None = Non
     return EXIT_OK
 
 
-def report_text(session: str, root: Path | None = None) -> tuple[str | None, str | None]:
+def report_text(session: str, root: Path | None = None, fmt: str = "markdown") -> tuple[str | None, str | None]:
     """The report of ``session`` as one text, or an error message (see :func:`report_chunks_of`)."""
-    chunks, error = report_chunks_of(session, root)
+    chunks, error = report_chunks_of(session, root, fmt)
     return ("".join(chunks), None) if chunks is not None else (None, error)
 
 
-def report_chunks_of(session: str, root: Path | None = None) -> tuple[Iterator[str] | None, str | None]:
+def report_chunks_of(session: str, root: Path | None = None, fmt: str = "markdown") -> tuple[Iterator[str] | None, str | None]:
     """The report of ``session`` (a name from ``gate-tui sessions``, a session folder,
     a ``--state`` file or its journal) as text pieces, or an error message."""
     journal, name = _locate(session, root)
     if journal is None:
         if not name:
             return None, f"no session or state file named {session!r} (see `gate-tui sessions`)"
-        text, error = _state_only(session)
+        text, error = _state_only(session, fmt)
         return (iter([text]) if text is not None else None), error
     first = JournalStream(journal)
     facts = ReportFacts()
@@ -99,7 +105,20 @@ def report_chunks_of(session: str, root: Path | None = None) -> tuple[Iterator[s
     if first.header is None and sum(facts.moves.values()) + facts.rejected == 0 and not first.notices:
         return None, f"journal {journal} is empty or unreadable"
     second = JournalStream(journal)  # the timeline: a second pass, nothing held
-    return report_chunks(facts, second.records(), name=name, notices=list(first.notices)), None
+    config = config_of(facts.header)
+    return report_chunks(facts, second.records(), name=name, notices=list(first.notices), fmt=fmt, config=config), None
+
+
+def config_of(header: dict[str, Any]) -> GateConfig | None:
+    """The session's config as it was (its file, if it still has the session's fingerprint):
+    the report lists outstanding gates from it. None when it changed or cannot be read."""
+    path, fingerprint = header.get("config_path"), header.get("fingerprint")
+    if not isinstance(path, str) or not path:
+        return None
+    loaded = check_config(path)
+    if loaded.config is None or (fingerprint and config_fingerprint(loaded.config) != fingerprint):
+        return None
+    return loaded.config
 
 
 def _locate(session: str, root: Path | None) -> tuple[Path | None, str]:
@@ -118,13 +137,13 @@ def _locate(session: str, root: Path | None) -> tuple[Path | None, str]:
     return None, ""
 
 
-def _state_only(file: str) -> tuple[str | None, str | None]:
+def _state_only(file: str, fmt: str) -> tuple[str | None, str | None]:
     load = read_state_file(Path(file))
     if load.state is None:
         return None, load.error or f"{file} holds no state"
     header = {"config_path": load.config_path, "fingerprint": load.fingerprint}
     notice = f"{file} has no journal beside it, so only its current state is known"
-    return render_report(header, [], name=file, notices=[notice], state=load.state), None
+    return render_report(header, [], name=file, notices=[notice], state=load.state, fmt=fmt, config=config_of(header)), None
 
 
 def _mark_foreign(info: SessionInfo, fingerprint: str | None) -> SessionInfo:

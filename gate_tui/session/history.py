@@ -49,7 +49,9 @@ class Transition:
     state: GateState
     decision: GateDecision
     diff: GateDiff
-    payload: Any = None
+    # What was pasted or typed. Not part of a transition's identity: a session replayed
+    # from its journal leaves payloads in the journal (memory holds states, not replies).
+    payload: Any = field(default=None, compare=False)
     warnings: tuple[ParseWarning, ...] = ()
     repairs: tuple[Repair, ...] = ()
     claimed_status: StatusInfo | None = None

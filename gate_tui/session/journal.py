@@ -14,7 +14,7 @@ import gc
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +27,7 @@ from gate_tui.json_text import json_bytes
 
 Record = dict[str, Any]
 TORN_SUFFIX = ".torn"
+READ_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,12 @@ class JournalRead:
     needs_newline: bool = False  # the last line is a whole record missing only its newline
     gap: JournalGap | None = None  # the first damaged line before the end, if any
     cut_at: int | None = None  # set by the opener: cut the file to this length before appending
+    count: int = 0  # records read (kept in ``records``, or handed to the sink)
+    last_seq: int = 0  # the highest ``seq`` before the first damaged line
 
     @property
     def empty(self) -> bool:
-        return self.header is None and not self.records
+        return self.header is None and not self.count
 
 
 def encode_record(record: Record) -> bytes:
@@ -81,17 +84,26 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def read_journal(path: Path) -> JournalRead:
-    """Read every decodable record of ``path``; problems become notices, never exceptions."""
+def read_journal(path: Path, sink: Callable[[Record], None] | None = None) -> JournalRead:
+    """Read every decodable record of ``path``; problems become notices, never exceptions.
+
+    The file is read line by line, never whole. With ``sink``, each record before the
+    first damaged line is handed to ``sink`` instead of being kept (``records`` stays
+    empty, ``count`` says how many there were; those after a gap are only counted), so
+    the editor can rebuild its history from a journal of any length holding one record
+    at a time.
+    """
     try:
-        with open_regular(Path(path)) as handle:
-            data = handle.read()
+        handle = open_regular(Path(path), buffering=READ_CHUNK)
     except FileNotFoundError:
         return JournalRead()
     except OSError as exc:
         return JournalRead(exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}")
-    with gc_paused():
-        return _decode(data, Path(path))
+    with handle, gc_paused():
+        try:
+            return _decode(handle, Path(path), sink)
+        except OSError as exc:
+            return JournalRead(exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}")
 
 
 def open_regular(path: Path, buffering: int = -1) -> BinaryIO:
@@ -123,24 +135,24 @@ def read_header(path: Path, limit: int = 65_536) -> Record | None:
     return record if record is not None and record.get("kind") == "header" else None
 
 
-def _decode(data: bytes, path: Path) -> JournalRead:
+def _decode(lines: Iterable[bytes], path: Path, sink: Callable[[Record], None] | None) -> JournalRead:
     read = JournalRead(exists=True)
-    lines = data.split(b"\n")
-    tail = lines.pop()  # b"" when the file ends with a newline
     offset = 0
+    number = 0
     for number, line in enumerate(lines, start=1):
-        if not _take(read, line, number, path) and read.gap is None:
-            read.gap = JournalGap(number, offset, len(read.records))
-        offset += len(line) + 1
-    read.valid_bytes = offset
-    if tail:
-        _take_tail(read, tail, len(lines) + 1, path)
-    if read.gap is not None and read.gap.records == len(read.records):
+        if not line.endswith(b"\n"):  # the last line, cut off or missing only its newline
+            _take_tail(read, line, number, path, sink)
+            break
+        if not _take(read, line[:-1], number, path, sink) and read.gap is None:
+            read.gap = JournalGap(number, offset, read.count)
+        offset += len(line)
+        read.valid_bytes = offset
+    if read.gap is not None and read.gap.records == read.count:
         read.gap = None  # nothing usable after the damaged line: no gap to replay past
     return read
 
 
-def _take(read: JournalRead, line: bytes, number: int, path: Path) -> bool:
+def _take(read: JournalRead, line: bytes, number: int, path: Path, sink: Callable[[Record], None] | None) -> bool:
     """Keep one whole line's record; False when the line is damaged."""
     if not line.strip():
         return True
@@ -151,14 +163,25 @@ def _take(read: JournalRead, line: bytes, number: int, path: Path) -> bool:
     if number == 1 and record.get("kind") == "header":
         read.header = record
     else:
-        read.records.append(record)
+        _keep(read, record, sink)
     return True
 
 
-def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path) -> None:
+def _keep(read: JournalRead, record: Record, sink: Callable[[Record], None] | None) -> None:
+    read.count += 1
+    seq = record.get("seq")
+    if read.gap is None and type(seq) is int and seq > read.last_seq:
+        read.last_seq = seq
+    if sink is None:
+        read.records.append(record)
+    elif read.gap is None:
+        sink(record)
+
+
+def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path, sink: Callable[[Record], None] | None) -> None:
     record = _load(tail)
     if record is not None and record.get("kind") != "header":
-        read.records.append(record)
+        _keep(read, record, sink)
         read.valid_bytes += len(tail)
         read.needs_newline = True
         return

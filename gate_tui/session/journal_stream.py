@@ -16,9 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gate_tui.atomic import describe_os_error
-from gate_tui.session.journal import Record, decode_line, open_regular
-
-READ_CHUNK = 1 << 20
+from gate_tui.session.journal import READ_CHUNK, Record, decode_line, open_regular
 
 
 @dataclass

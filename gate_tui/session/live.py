@@ -22,7 +22,7 @@ from gate_tui.session.history import History, Transition
 from gate_tui.session.journal import JournalWriter
 from gate_tui.session.lock import SessionLock
 from gate_tui.session.paths import folder_paths, remove_session_files, resolved
-from gate_tui.session.report import render_report
+from gate_tui.session.report import journal_report, render_report
 from gate_tui.session.store import (
     read_state_file,
     state_document,
@@ -182,9 +182,17 @@ class Session:
                 self._event("export", what="state JSON", path=resolved(path))
             return error
 
-    def report_markdown(self) -> str:
-        """The review report of this session (see :mod:`gate_tui.session.report`)."""
-        return render_report(self.header, self.records, name=self.name, notices=self.notices)
+    def report_markdown(self, fmt: str = "markdown") -> str:
+        """The review report of this session (see :mod:`gate_tui.session.report`), in ``fmt``.
+
+        A session with a journal on disk reports from the journal, streamed: it has every
+        record (``records`` keeps only this session's rejected attempts and what happened
+        since it was opened). A session in memory reports from ``records``."""
+        if self.journal_path is not None and (self.persistent or self.read_only):
+            text = journal_report(self.journal_path, self.name, fmt, self.config, self.notices)
+            if text is not None:
+                return text
+        return render_report(self.header, self.records, name=self.name, notices=self.notices, fmt=fmt, config=self.config)
 
     def export_report(self, path: Path) -> str | None:
         """Write the review report to ``path``."""

@@ -9,21 +9,17 @@ returns an in-memory session whose ``persistence_warning`` says so.
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import shutil
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from gate_tui.atomic import describe_os_error
-from gate_tui.config.loading import config_fingerprint
 from gate_tui.models import GateConfig, ParseResult
 from gate_tui.session import records as rec
 from gate_tui.session.catalog import find_resumable
 from gate_tui.session.history import History
-from gate_tui.session.journal import JournalRead, JournalWriter, gc_paused, read_journal
+from gate_tui.session.journal import JournalRead, JournalWriter, read_header, read_journal
 from gate_tui.session.live import SAVE_AS_HINT, Session, session_header
 from gate_tui.session.lock import SessionLock, acquire
 from gate_tui.session.paths import (
@@ -36,7 +32,8 @@ from gate_tui.session.paths import (
     sessions_dir,
     state_file_paths,
 )
-from gate_tui.session.replay import replay
+from gate_tui.session.replay import Replayer
+from gate_tui.session.resume_checks import keep_outside_edits, refused, set_aside, stop_at_gap
 from gate_tui.session.store import read_state_file, validate_loaded
 
 
@@ -155,25 +152,38 @@ def _open_existing(
     return _create_folder(config, config_path, root, [f"{opened}; started a new session instead"])
 
 
-def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, held: _Held, read: JournalRead | None = None) -> Session | str:
+def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, held: _Held) -> Session | str:
     """The session replayed from ``paths.journal``, or why it was refused.
 
     The lock is taken (``held``) before the journal is read, so no other writer can
-    append between reading and appending.
+    append between reading and appending. The journal is read one line at a time into
+    the replay: memory holds the history the editor shows, never the journal's lines.
     """
     lock, busy_notice, lock_problem, read_only = held.lock, held.busy, held.problem, held.read_only
-    read = read if read is not None else read_journal(paths.journal)
-    refusal = _refusal(read, config, paths)
+    header = read_header(paths.journal)
+    refusal = refused(JournalRead(exists=True, header=header), config, paths) if header is not None else None
+    if refusal is None:
+        try:
+            replayer = Replayer(config)
+            read = read_journal(paths.journal, sink=replayer.add)
+            refusal = refused(read, config, paths)
+        except MemoryError:
+            replayer = None  # let go of the partial history before saying anything
+            refusal = (
+                f"journal {paths.journal} is too large to open in the memory available "
+                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report {paths.directory}` "
+                "reads it in little memory)"
+            )
     if refusal is not None:
         if lock is not None:
             lock.release()
         return refusal
+    assert replayer is not None
     if read.gap is not None:
-        read, gap_problem = _stop_at_gap(read, paths, writing=not read_only and busy_notice is None)
+        read, gap_problem = stop_at_gap(read, paths, writing=not read_only and busy_notice is None)
         if gap_problem is not None:
             read_only, lock_problem = True, gap_problem
-    with gc_paused():
-        replayed = replay(config, read.records)
+    replayed = replayer.finish()
     session = Session(
         config=config,
         config_path=config_path,
@@ -185,15 +195,22 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
         state_file=paths.state,
         journal_path=paths.journal,
         header=dict(read.header or {}),
-        records=list(read.records),
+        records=list(replayed.rejected),  # the rest stays in the journal: reports stream it
         _lock=lock,
-        _seq=rec.last_seq(read.records),
+        _seq=read.last_seq,
     )
     if busy_notice is not None:
         session.persistence_warning = busy_notice
     elif not read_only:
         _attach_writer(session, paths, read)
     return session
+
+
+def _size_text(path: Path) -> str:
+    try:
+        return f"{path.stat().st_size / 1e6:,.0f} MB"
+    except OSError:
+        return "size unknown"
 
 
 @dataclass(frozen=True)
@@ -218,23 +235,6 @@ def _lock_existing(paths: SessionPaths, read_only: bool) -> _Held:
     return _Held(lock=attempt.lock)
 
 
-def _refusal(read: JournalRead, config: GateConfig, paths: SessionPaths) -> str | None:
-    if read.error is not None:
-        return read.error
-    header = read.header
-    if header is None:
-        return f"journal {paths.journal} has no readable header, so it cannot be checked against this config"
-    if header.get("format") != rec.FORMAT:
-        return f"journal {paths.journal} has format {header.get('format')!r}; this gate-tui reads format {rec.FORMAT}"
-    found, expected = header.get("fingerprint"), config_fingerprint(config)
-    if found != expected:
-        return (
-            f"session {paths.name} was written for a different config (fingerprint {found}, "
-            f"this config has {expected}); it was not resumed and its files were left as they are"
-        )
-    return None
-
-
 def _attach_writer(session: Session, paths: SessionPaths, read: JournalRead) -> None:
     writer, error = JournalWriter.reopen(paths.journal, read)
     if writer is None:
@@ -242,66 +242,8 @@ def _attach_writer(session: Session, paths: SessionPaths, read: JournalRead) -> 
         return
     session._writer = writer
     session._journal(rec.event_record(session._next_seq(), "open", pid=os.getpid()))
-    _keep_outside_edits(session, paths.state)
+    keep_outside_edits(session, paths.state)
     session._write_state()
-
-
-def _keep_outside_edits(session: Session, file: Path) -> None:
-    """Before the state file is rewritten from the journal, keep a version edited by hand.
-
-    A state file one step behind the journal (a crash between the two writes) is just
-    stale. One that holds a state the journal never had was changed outside gate-tui:
-    it is renamed to ``<name>.<stamp>.bak`` and a notice says how to apply it.
-    """
-    if not file.exists():
-        return
-    load = read_state_file(file)
-    if load.state is not None and _journal_had(session, load.state):
-        return
-    for notice in _set_aside(file):
-        session.notices.append(
-            f"{file.name} did not match this session's journal (changed outside gate-tui?); "
-            f"the journal's state is shown — {notice}; use “Open state…” to apply it"
-        )
-
-
-def _journal_had(session: Session, state: dict[str, Any]) -> bool:
-    """Whether ``state`` is the session's current, initial or any recorded state."""
-    if state == session.state.model_dump(mode="json") or state == session.history.initial.model_dump(mode="json"):
-        return True
-    return any(record.get("state") == state for record in reversed(session.records))
-
-
-def _stop_at_gap(read: JournalRead, paths: SessionPaths, *, writing: bool) -> tuple[JournalRead, str | None]:
-    """A damaged line in the middle: replay only what comes before it, never past it.
-
-    What follows the gap may depend on what was lost (an undo of a lost edit), so the
-    editor does not guess. Before appending, the whole journal is copied aside (as a
-    ``….journal.jsonl`` that ``gate-tui report`` reads, skipping the damaged line) and
-    the journal is cut at the gap. If the copy cannot be made, the session opens
-    read-only instead (second value: the notice saying so).
-    """
-    gap = read.gap
-    assert gap is not None
-    later = len(read.records) - gap.records
-    kept = dataclasses.replace(read, records=read.records[: gap.records], notices=list(read.notices), gap=None)
-    message = (
-        f"journal {paths.journal.name}: line {gap.line} is damaged, so the session was replayed only up to it; "
-        f"the {later} record{'s' * (later != 1)} after it {'were' if later != 1 else 'was'} not replayed"
-    )
-    if not writing:
-        kept.notices.append(message)
-        return kept, None
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    backup = paths.journal.with_name(f"{paths.journal.name.removesuffix('.jsonl')}.{stamp}-gap.journal.jsonl")
-    try:
-        shutil.copyfile(paths.journal, backup, follow_symlinks=False)
-    except OSError as exc:
-        kept.notices.append(message)
-        return kept, f"cannot keep the damaged journal aside ({describe_os_error(exc)}); opened read-only"
-    kept.notices.append(f"{message} — the whole journal was kept as {backup.name} (`gate-tui report {backup}` tells all of it)")
-    kept.cut_at, kept.torn, kept.needs_newline = gap.offset, b"", False
-    return kept, None
 
 
 # --- --state FILE ------------------------------------------------------------------------
@@ -318,17 +260,26 @@ def _open_state_file(config: GateConfig, config_path: Path | None, file: Path, *
         return _state_file_read_only(config, config_path, paths, held)
     notices = [held.problem] if held.problem else []
     if new:
-        notices += _set_aside(paths.journal, paths.state)
-    read = read_journal(paths.journal)
-    if read.error is not None or read.header is not None or read.records:
-        opened = _resume(config, config_path, paths, held, read)
+        notices += set_aside(paths.journal, paths.state)
+    if _has_journal(paths.journal):
+        opened = _resume(config, config_path, paths, held)
         if isinstance(opened, Session):
             opened.notices[:0] = notices
             return opened
         return _memory(config, config_path, opened, notices)
-    if read.exists:  # an empty journal, or one whose header was cut off: keep its bytes aside
-        notices += _set_aside(paths.journal)
+    if paths.journal.exists():  # an empty journal, or one whose header was cut off: keep its bytes aside
+        notices += set_aside(paths.journal)
     return _start_from_file(config, config_path, paths, held.lock, notices)
+
+
+def _has_journal(journal: Path) -> bool:
+    """Whether ``journal`` holds something to resume (or to refuse with a reason): a
+    header, a record, or a read error. Only a journal without a readable header is read
+    through (counting, keeping nothing) to find out."""
+    if read_header(journal) is not None:
+        return True
+    read = read_journal(journal, sink=lambda record: None)
+    return read.error is not None or read.header is not None or read.count > 0
 
 
 def _start_from_file(config: GateConfig, config_path: Path | None, paths: SessionPaths, lock: SessionLock | None, notices: list[str]) -> Session:
@@ -377,18 +328,3 @@ def _state_file_read_only(config: GateConfig, config_path: Path | None, paths: S
     return session
 
 
-def _set_aside(*files: Path) -> list[str]:
-    """Rename existing ``files`` to ``<name>.<stamp>.bak`` so a fresh start loses nothing."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    notices = []
-    for file in files:
-        if not file.exists():
-            continue
-        backup = file.with_name(f"{file.name}.{stamp}.bak")
-        try:
-            os.replace(file, backup)
-        except OSError as exc:
-            notices.append(f"cannot move {file} aside: {describe_os_error(exc)}")
-            continue
-        notices.append(f"the previous {file.name} was kept as {backup.name}")
-    return notices

@@ -12,8 +12,8 @@ notice rather than stopping the replay.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -42,11 +42,28 @@ class Replay:
     diverged_at: int | None = None  # seq of the first record whose state did not match
 
 
-def replay(config: GateConfig, records: list[Record]) -> Replay:
+def replay(config: GateConfig, records: Iterable[Record]) -> Replay:
     """Apply ``records`` (the journal after its header) to a fresh history."""
-    out = Replay(history=History.start(config))
-    skipped: list[str] = []
+    replayer = Replayer(config)
     for record in records:
+        replayer.add(record)
+    return replayer.finish()
+
+
+class Replayer:
+    """:func:`replay` one record at a time, so a journal is never held whole
+    (:func:`gate_tui.session.journal.read_journal` hands each record to :meth:`add`).
+
+    The history keeps what the editor shows (states, decisions, diffs), not the payloads:
+    an accepted record's payload (a model's whole reply) stays in the journal, where the
+    report reads it."""
+
+    def __init__(self, config: GateConfig) -> None:
+        self.out = Replay(history=History.start(config))
+        self.skipped: list[str] = []
+
+    def add(self, record: Record) -> None:
+        out = self.out
         kind = record.get("kind")
         if kind in ACCEPT_KINDS:
             ok = _accept(out, record)
@@ -57,27 +74,30 @@ def replay(config: GateConfig, records: list[Record]) -> Replay:
             if kind == "rejected":
                 out.rejected.append(record)
         if not ok:
-            skipped.append(str(record.get("seq", "?")))
+            self.skipped.append(str(record.get("seq", "?")))
         if kind in ("open", "close") or kind in ACCEPT_KINDS or kind in MOVE_KINDS:
             out.closed_cleanly = kind == "close"
-    if skipped:
-        out.notices.append(f"journal records that could not be replayed were skipped (seq {', '.join(skipped[:10])})")
-    if out.diverged_at is not None:
-        out.notices.append(
-            f"replaying the journal gave a different state than recorded from seq {out.diverged_at} on; "
-            "the replayed state is shown"
-        )
-    return out
+
+    def finish(self) -> Replay:
+        out = self.out
+        if self.skipped:
+            out.notices.append(f"journal records that could not be replayed were skipped (seq {', '.join(self.skipped[:10])})")
+        if out.diverged_at is not None:
+            out.notices.append(
+                f"replaying the journal gave a different state than recorded from seq {out.diverged_at} on; "
+                "the replayed state is shown"
+            )
+        return out
 
 
 class AcceptedRecord(BaseModel):
-    """The part of an accepted record a Transition is made of (validated in one call)."""
+    """The part of an accepted record a Transition is made of (validated in one call).
+    Not the payload: it stays in the journal (see :class:`Replayer`)."""
 
     model_config = ConfigDict(extra="ignore")
 
     at: str
     actor: Actor
-    payload: Any = None
     state: GateState
     decision: GateDecision
     diff: GateDiff
@@ -93,8 +113,28 @@ def _accept(out: Replay, record: Record) -> bool:
         return False
     if KIND_FOR_ACTOR[data.actor] != record.get("kind"):
         return False
+    _share(out.history, data)
     restore(out.history, data)
     return True
+
+
+def _share(history: History, data: AcceptedRecord) -> None:
+    """Let what did not change share one object with the state before it.
+
+    A step usually changes one answer; every record still carries the whole state, and
+    decoding it gives each step its own copy of every answer. Sharing the equal ones
+    (nothing changes a state's values in place) keeps a long history's memory about the
+    size of what changed, not of every state in full."""
+    previous = history.state
+    gates, before = data.state.gates, previous.gates
+    for key, value in gates.items():
+        old = before.get(key)
+        if old is not None and old is not value and old == value:
+            gates[key] = old
+    if data.state.summary == previous.summary:
+        data.state.summary = previous.summary
+    if data.decision == history.decision:
+        data.decision = history.decision
 
 
 def restore(history: History, data: AcceptedRecord) -> Transition:
@@ -112,7 +152,6 @@ def restore(history: History, data: AcceptedRecord) -> Transition:
         state=data.state,
         decision=data.decision,
         diff=data.diff,
-        payload=data.payload,
         warnings=tuple(data.warnings),
         repairs=tuple(data.repairs),
         claimed_status=data.claimed_status,

@@ -27,14 +27,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(ns: argparse.Namespace) -> int:
     if ns.contract is not None:
+        from gate_tui.cli.common import say
         from gate_tui.cli.contract_check import load_contract_or_report
         from gate_tui.cli.contract_options import load_options
-        from gate_tui.contracts.prompting import contract_prompt
+        from gate_tui.contracts.prompting import prompt_report
 
         contract = load_contract_or_report(ns.contract, "gate-tui prompt", load_options(ns))
         if contract is None:
             return EXIT_USAGE
-        sys.stdout.write(visible(contract_prompt(contract)))
+        report = prompt_report(contract)
+        sys.stdout.write(visible(report.text))
+        say(f"gate-tui prompt: {report.note}")  # stderr: stdout stays the text to paste
         return 0
     from gate_tui.config.prompt_export import prompt_text
 

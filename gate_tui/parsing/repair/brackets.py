@@ -9,7 +9,7 @@ tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds th
 from __future__ import annotations
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.lexing import BARE_KEY
+from gate_tui.parsing.repair.lexing import BARE_KEY, mistyped_closer
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
 
@@ -31,6 +31,7 @@ class Brackets(Shortcuts):
     states: list[int]
     marks: list[int]
     commas: list[int]
+    parens: list[tuple[int, int]]
 
     def _missing_comma(self, state: int, kind: int) -> int:
         """A member where a ``,`` was due: insert the comma, if the token can start a member."""
@@ -67,7 +68,7 @@ class Brackets(Shortcuts):
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
-            if want in kinds or (want == "[" and "(" in kinds):
+            if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(self.text, at + 1, self.limit, kinds, want):
                 while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
                     due = _CLOSER_OF[kinds[-1]]
                     self.log.add(Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at))
@@ -88,12 +89,28 @@ class Brackets(Shortcuts):
             self.log.add(trailing_comma(closer, self.commas[-1]))
         elif state not in CLOSABLE:
             raise Fail(self.pos)  # `{"a": }` or `{"a" }`
-        self.out.append("]" if closer == ")" else closer)
+        if closer == ")":
+            self._close_paren(state)
+        else:
+            self.out.append(closer)
         self.kinds.pop()
         self.states.pop()
         self.marks.pop()
         self.commas.pop()
         return not self.kinds
+
+    def _close_paren(self, state: int) -> None:
+        """``( … )``: a tuple is an array, but one value with no comma (``(1)``, ``("x")``)
+        is that value in parentheses, as in Python — only ``(1,)`` is a one-element tuple."""
+        bracket, logged = self.parens.pop()
+        if state == ARR_NEXT and self.commas[-1] < 0:
+            self.out[bracket] = ""
+            self.out.append("")
+            kept = self.log.kept
+            if 0 <= logged < len(kept) and kept[logged].code == "tuple":
+                kept[logged] = Fix("tuple", "parentheses around one value ( … ) → the value", kept[logged].offset)
+        else:
+            self.out.append("]")
 
     def _value_done(self) -> None:
         if self.kinds:

@@ -11,12 +11,24 @@ from __future__ import annotations
 import json
 import re
 
+# The shared decoder (NaN, infinities and repeated keys watched) and the C scanner's entry
+# points, re-exported: the repair passes import what they read strings with from here.
+from gate_tui.parsing.repair.decoder import (
+    DECODER,
+    DUPLICATES_SEEN,
+    SCAN_ONCE,
+    SCAN_STRING,
+    Duplicated,
+    finite_float,
+)
 from gate_tui.parsing.repair.vocabulary import (
     SINGLE_QUOTES_MESSAGE,
     SMART_QUOTES_MESSAGE,
     Fail,
     Fix,
 )
+
+__all__ = ["DECODER", "DUPLICATES_SEEN", "SCAN_ONCE", "SCAN_STRING", "Duplicated", "finite_float"]
 
 BLANK = re.compile(r"[ \t\r\n]*+")
 
@@ -181,6 +193,44 @@ def requote(found: re.Match[str]) -> str:
     return token
 
 
+# What starts an object member (a key in any quote style, or a bare one, then `:`) and an element.
+_MEMBER_AHEAD = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[\w$][\w$\-]*+)[ \t]*+:""")
+_ELEMENT_AHEAD = re.compile(r"""[{\["'\-0-9]|(?:true|false|null|True|False|None)\b""")
+
+
+def mistyped_closer(text: str, at: int, limit: int, kinds: list[str], want: str) -> bool:
+    """Whether a closer for ``want`` at ``at - 1``, while ``kinds[-1]`` is open, was mistyped
+    for ``kinds[-1]``'s closer rather than closing the brackets above ``want`` at once.
+
+    Mistyped when the text goes on with the enclosing container (:func:`continues_container`),
+    or when closing at once would end the whole value (``want`` only at the bottom) while
+    more closers or commas follow: swapped closers at the end of nested arrays and objects
+    never end a top-level array early."""
+    if len(kinds) < 2:
+        return False
+    if continues_container(text, at, limit, kinds[-2]):
+        return True
+    if kinds[0] != want or want in kinds[1:]:
+        return False
+    after = BLANK.match(text, at, limit).end()
+    return after < limit and text[after] in ",}])"
+
+
+def continues_container(text: str, at: int, limit: int, container: str) -> bool:
+    """Whether the text after a wrong closer at ``at - 1`` goes on with ``container`` (the
+    bracket around the one it should close): a comma, then a member of that object or an
+    element of that array. Then the closer was mistyped (``{"a": [1, 2}, "b": 3}``), not one
+    of two closers with the other missing — which would end the value there and drop what
+    follows. The candidate scan and the repair pass both ask this."""
+    after = BLANK.match(text, at, limit).end()
+    if after >= limit or text[after] != ",":
+        return False
+    after = BLANK.match(text, after + 1, limit).end()
+    if container == "{":
+        return _MEMBER_AHEAD.match(text, after, limit) is not None
+    return container in "[(" and _ELEMENT_AHEAD.match(text, after, limit) is not None
+
+
 # --- where a string ends: the one notion of a string (the repair pass and the candidate scan)
 
 _FOLLOWERS = frozenset(",}]):/#")
@@ -189,8 +239,13 @@ _BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
 _DQ_CLOSING = re.compile(
     r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
     r"|[ \t\r]*+\n[ \t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ \t]*+:))"
+    r'|"(?=[ \t]*+"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:)'
 )
 _LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
+# Right after a closing quote, another string and a colon: the next key, its comma forgotten
+# (`"According to the policy""ans": "YES"`).
+_KEY_REST = re.compile(r'[^"\\\n]*+"[ \t]*+:')  # the rest of a key after its opening quote, then `:`
+_KEY_AHEAD = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:')
 # A body up to the next closing quote of its style (escapes skipped); line breaks are content.
 BODIES = {
     '"': re.compile(r'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+'),
@@ -235,6 +290,13 @@ def locate_string(text: str, pos: int, limit: int, *, key: bool = False) -> tupl
             comma = _line_ends_with_comma(text, start, end)
             if comma >= 0:  # `"raw": "x,⏎  "next": …`: the quote closing "x" is missing
                 return MISSING_QUOTE, comma, comma, -1
+            if quote == '"' and _KEY_REST.match(text, end + 1, limit) is not None:
+                # `"raw": "x⏎  "next": …`: the quote closing "x" (and a comma) are missing
+                line_end = len(text[start : text.rfind("\n", start, end)].rstrip()) + start
+                return MISSING_QUOTE, line_end, line_end, -1
+        if inner < 0 and quote == '"' and text[end - 1] == "," and _KEY_REST.match(text, end + 1, limit) is not None:
+            # `"…falling back,"seed": 42`: the quote closing the value is missing before `,"key":`
+            return MISSING_QUOTE, end - 1, end - 1, -1
         if inner < 0:
             inner = end
             if quote == '"':  # past the first inner quote, jump to the next quote that can close
@@ -263,6 +325,8 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     c = text[at]
     if c in _FOLLOWERS:
         return True
+    if c == '"':
+        return _KEY_AHEAD.match(text, at, limit) is not None
     if c not in " \t\r\n":
         return False
     after = BLANK.match(text, at, limit).end()
@@ -272,7 +336,7 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     if c in _FOLLOWERS:
         return True
     if "\n" not in text[at:after]:
-        return False
+        return c == '"' and _KEY_AHEAD.match(text, after, limit) is not None
     # On a new line: the next member or element (a missing comma is repaired later).
     if c in "\"'\u201c\u2018{[-0123456789":
         return True
@@ -305,15 +369,3 @@ def _line_ends_with_comma(text: str, start: int, at: int) -> int:
     newline = text.rfind("\n", start, at)
     before = text[start:newline].rstrip()
     return start + len(before) - 1 if before.endswith(",") else -1
-
-
-# The C scanner's entry points, shared by both passes: one JSON value at an index, one string.
-def _refuse_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-# NaN and the infinities are not JSON: the decoder refuses them, so the repair pass reports
-# them (``invalid_value`` with a position) instead of letting them into a state.
-DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
-SCAN_ONCE = DECODER.scan_once  # the C scanner: decodes one JSON value at an index
-SCAN_STRING = json.decoder.scanstring  # the C scanner's string reader

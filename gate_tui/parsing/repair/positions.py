@@ -7,9 +7,8 @@ one style (a reply written with single quotes throughout) become one record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gate_tui.models import Repair
 from gate_tui.parsing.repair.fixlog import MAX_FIXES, OVERFLOW_NOUNS
 from gate_tui.parsing.repair.vocabulary import (
     HABIT_NOUNS,
@@ -19,12 +18,18 @@ from gate_tui.parsing.repair.vocabulary import (
     certainty,
 )
 
+if TYPE_CHECKING:
+    from gate_tui.models import Repair
+
 
 def to_repairs(text: str, fixes: Sequence[Fix]) -> list[Repair]:
     """:class:`Repair` models with 1-based line and column in ``text``, in text order.
 
-    See :func:`repair_records`, which this turns into models.
+    See :func:`repair_records`, which this turns into models (pydantic is loaded here, not
+    when the repair package is imported: extraction alone never needs it).
     """
+    from gate_tui.models import Repair
+
     return [Repair.model_validate(record) for record in repair_records(text, fixes)]
 
 

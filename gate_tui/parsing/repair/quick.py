@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from gate_tui.parsing.repair.edits import Edits
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
@@ -25,6 +26,7 @@ from gate_tui.parsing.repair.lexing import (
     read_quoted,
     requote,
 )
+from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
 from gate_tui.parsing.repair.vocabulary import (
     PYTHON_LITERALS,
     SINGLE_QUOTES_MESSAGE,
@@ -43,12 +45,6 @@ class QuickRepair(NamedTuple):
     value: object
     end: int
     fixes: tuple[Fix, ...]
-
-
-
-
-
-
 
 
 QUICK_MAX_FIXES = 12
@@ -89,11 +85,15 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
         return None
     else:
         return value, end, ()
+    if len(text) - start <= ONE_PASS_MAX and one_pass_fixes(text, start + at, message):
+        done = one_pass(text, start, message.startswith("Invalid control"))  # all common defects at once
+        if done is not None:
+            return done
     current = text[start:]
     fixes: list[Fix] = []
-    edits = _Edits()
+    edits = Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
-    literals_done = False
+    literals_done = recount = False
     last = -1
     for round_ in range(max_fixes + 1):
         if round_:
@@ -107,11 +107,21 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                 return None
             else:
                 stop = start + edits.original(end)
+                if recount:
+                    fixes[0] = _quote_habit(text, start, stop)
                 if removed:
                     fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
                 return value, stop, tuple(fix for fix in fixes if fix.offset < stop)
         if at <= last:
             return None  # no progress: the defect is not a local one
+        if current.startswith("'", at) and not fixes and _PLAIN_QUOTES.search(current) is None:
+            # Only single quotes, no escapes, no comments (a Python repr): every `'` is a
+            # delimiter, swapped at C speed; the habit's count is settled once the end is known.
+            current = current.replace("'", '"')
+            fixes.append(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at))
+            recount = True
+            last = at
+            continue
         if current.startswith("'", at) and not fixes and "/*" not in current:
             requoted = _requote_all(current, start)
             if requoted is None:
@@ -142,60 +152,28 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     return None
 
 
+_PLAIN_QUOTES = re.compile(r'["\\/#]')  # what makes a `'` possibly not a delimiter
+
+
+def _quote_habit(text: str, start: int, stop: int) -> Fix:
+    """The single-quotes record of a value whose every `'` was a delimiter, in ``[start, stop)``."""
+    closing = text.rfind("'", start, stop)
+    count = text.count("'", start, stop) // 2
+    return Fix("single_quotes", SINGLE_QUOTES_MESSAGE, text.find("'", start, stop), count, text.rfind("'", start, closing))
+
+
 def _inside_any(spans: list[tuple[int, int]], fix: Fix) -> bool:
     bulk = fix.code == "single_quotes" or fix.code == "python_literal"
     return bulk and any(begin < fix.offset < end for begin, end in spans)
 
 
-class _Edits:
-    """Maps offsets in an edited string back to the original, whatever order edits came in.
-
-    A trailing comma is found (and removed) after a comment that follows it, so edits are
-    not in text order. There are at most a dozen, so a linear walk is cheapest.
-    """
-
-    def __init__(self) -> None:
-        self.spans: list[tuple[int, int, int]] = []  # (original start, original end, new length)
-
-    def original(self, offset: int) -> int:
-        """The original offset of ``offset`` in the current string (inside a replacement: its start)."""
-        if not self.spans:
-            return offset
-        delta = 0
-        for begin, end, size in self.spans:
-            here = begin + delta
-            if offset < here:
-                break
-            if offset < here + size:
-                return begin
-            delta += size - (end - begin)
-        return offset - delta
-
-    def add(self, begin: int, stop: int, size: int) -> None:
-        """Record that current ``[begin, stop)`` became ``size`` characters."""
-        span = (self.original(begin), self.original(stop), size)
-        self.spans.append(span)
-        self.spans.sort()
-
-
-# The bulk passes match, in text order: strings of both quote styles (double-quoted ones
-# first, so an apostrophe inside them is never taken for a quote), brackets (group 2, to
-# stop where the value closes), and what the pass rewrites (group 1): a single-quoted
-# string, or a bare Python literal that is not a key (`True:` would be one). Strings left
-# alone have no group, so the loop skips them on `lastindex` alone.
-# Each starts with a lookahead on the possible first characters: without it the engine
-# tries every alternative at every position (several times slower on long text).
 _DQ_STRING = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
-
 
 _SQ_STRING = r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'"
 
-
 _BRACKET = r"([{}\[\]])"
 
-
 _BULK_QUOTES = re.compile(r"(?=[\"'{}\[\]])(?:" + _DQ_STRING + "|(" + _SQ_STRING + ")|" + _BRACKET + ")")
-
 
 _BULK_LITERALS = re.compile(
     r"(?=[\"'{}\[\]TFN])(?:" + _DQ_STRING + "|" + _SQ_STRING
@@ -204,7 +182,6 @@ _BULK_LITERALS = re.compile(
 
 
 _LITERAL_STARTS = ("True", "False", "None")
-
 
 _MAX_RESIZED_STRINGS = 32
 
@@ -283,7 +260,7 @@ def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[i
     return "".join(pieces), fixes, resized
 
 
-def _python_literals_all(current: str, start: int, edits: _Edits) -> tuple[str, list[Fix]]:
+def _python_literals_all(current: str, start: int, edits: Edits) -> tuple[str, list[Fix]]:
     """Rewrite every bare ``True`` / ``False`` / ``None`` of the value outside strings, in one pass.
 
     The rewrites keep lengths (False → false is 5 too), so no offsets move.
@@ -310,7 +287,7 @@ _LITERAL_WORD = re.compile(r"(?:True|False|None)\b(?![ \t\r\n]*+:)")
 _LITERAL_MESSAGES = {word: python_literal(word, 0).message for word in PYTHON_LITERALS}
 
 
-def _literals_by_parity(current: str, start: int, edits: _Edits) -> tuple[str, list[Fix]]:
+def _literals_by_parity(current: str, start: int, edits: Edits) -> tuple[str, list[Fix]]:
     """The literals outside strings of a text with only double quotes and no backslash.
 
     Without escapes or another quote style, a word is inside a string exactly when an odd

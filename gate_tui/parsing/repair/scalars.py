@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gate_tui.parsing.repair.lexing import CUT, MISSING_QUOTE, locate_string
+from gate_tui.parsing.repair.lexing import CUT, MISSING_QUOTE, finite_float, locate_string
 from gate_tui.parsing.repair.vocabulary import (
     GUESS_FIX_MESSAGES,
     LITERALS,
@@ -30,10 +30,13 @@ _VALID_ESCAPES = frozenset('"\\/bfnrtu')
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _CONTROL_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
 _CONTROL_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
-NUMBER = re.compile(r"-?(?:[0-9.][0-9.eE+\-]*+|Infinity)")
+NUMBER = re.compile(r"-?(?:[0-9.][0-9._eE+\-]*+|Infinity)")
+# Python's digit grouping (`82_461_110`, `1_234.5`): one underscore between two digits.
+_GROUPED_NUMBER = re.compile(r"-?[0-9]++(?:_[0-9]++)*+(?:\.[0-9]++(?:_[0-9]++)*+)?(?:[eE][+-]?[0-9]++(?:_[0-9]++)*+)?")
 JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?")
 _SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
 MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
+_FLOAT_DIGITS = 308  # a fraction without an exponent needs more digits than this to overflow
 _VALUE_RUN = re.compile(r"[^,}\]\n]*+")
 # What an unquoted value or a string missing its opening quote must not take in: a
 # `"key":` or an opener followed by a quote (`["db"`, `{"k"`). Possessive: linear.
@@ -41,7 +44,7 @@ _STRUCTURE = re.compile(r'"[^"\n]*+"[ \t]*+:|[\[{][ \t]*+["\']')
 _NON_FINITE = frozenset({"NaN", "Infinity", "nan", "inf", "Inf", "NAN", "INFINITY"})
 
 
-def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False) -> tuple[str, int, bool]:
+def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False, kinds: list[str] | None = None) -> tuple[str, int, bool]:
     """The string opening at ``text[pos]`` as a JSON string token: (token, end, cut).
 
     Where the string ends is :func:`~gate_tui.parsing.repair.lexing.locate_string`'s
@@ -54,6 +57,12 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool 
         fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing", end))
         return encode(text, start, end, quote, fixes), end, False
     if how == CUT:
+        if kinds:  # a value string: its quote may have been forgotten before the last closers
+            closers = "".join(")" if kind == "(" else "}" if kind == "{" else "]" for kind in reversed(kinds))
+            end = quote_missing_before_closers(text, pos, limit, closers)
+            if end >= 0:
+                fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing before the closers", end))
+                return encode(text, start, end, quote, fixes), end, False
         return _cut(text, pos, limit, fixes, inner), limit, True
     code = _CODES[quote]
     if code is not None:
@@ -61,6 +70,25 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool 
     if inner >= 0:
         fixes.append(Fix("inner_quote", GUESS_FIX_MESSAGES["inner_quote"], inner))
     return encode(text, start, end, quote, fixes), after, False
+
+
+def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) -> int:
+    """Where the closing quote of the string at ``pos`` (one the text ends inside) was
+    forgotten, or -1.
+
+    A string the text ends inside was cut off — unless it holds, exactly, the closers
+    that balance every open bracket (``closers``, innermost first, blanks between) followed
+    by the end of the text, a fence or a new line of prose: ``"endMinSec": "00:23}`` ends
+    a complete reply whose quote was forgotten. Only then (a ``missing_quote`` guess) is
+    the string closed before them; the offset returned is where the quote belongs.
+    """
+    if not closers:
+        return -1
+    pattern = "[ \t]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
+    found = re.compile(pattern).search(text, pos + 1, limit)
+    if found is None:
+        return -1
+    return found.start()  # blanks before the closers stay in the string: they may be its end
 
 
 def _cut(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> str:
@@ -116,6 +144,8 @@ class _Escaper:
             self.fixes.append(Fix("invalid_escape", f"{what} inside a string → its text", self.start + found.start()))
         if token == "\\'":
             return "'"
+        if len(token) > 1 and not token[1].isascii():
+            return token[1:]  # `\„`: a non-ASCII character escaped for no reason keeps only itself
         return "\\\\" + token[1:]  # keep the backslash as text (a lone one too)
 
 
@@ -130,13 +160,26 @@ def read_number(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str,
     token = found.group()
     if token.lstrip("-") == "Infinity":
         raise BadValue(pos, f"{token} is not a number JSON allows")
+    if "_" in token:
+        if _GROUPED_NUMBER.fullmatch(token) is None:
+            raise Fail(pos)
+        fixed = token.replace("_", "")
+        fixes.append(Fix("number_format", f"{token} → {fixed}", pos))
+        token = fixed
     if JSON_NUMBER.fullmatch(token) is None:
         if found.end() >= limit:
             raise Cut  # `1.` or `2e` cut off: drop it rather than guess digits
         token = _sloppy(token, pos, fixes)
     digits = len(token) - (token[0] == "-")
-    if digits > MAX_INT_DIGITS and "." not in token and "e" not in token and "E" not in token:
-        raise Fail(pos, "number too long")
+    integer = "." not in token and "e" not in token and "E" not in token
+    if integer:
+        if digits > MAX_INT_DIGITS:
+            raise Fail(pos, "number too long")
+    elif "e" in token or "E" in token or digits > _FLOAT_DIGITS:
+        try:
+            finite_float(token)
+        except ValueError as refused:
+            raise BadValue(pos, str(refused)) from None
     return token, found.end()
 
 

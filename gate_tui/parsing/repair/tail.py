@@ -11,7 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gate_tui.parsing.repair.lexing import SCAN_STRING, TAIL_PLACEHOLDER, TAIL_VALUE
+from gate_tui.parsing.repair.lexing import (
+    DECODER,
+    SCAN_ONCE,
+    SCAN_STRING,
+    TAIL_PLACEHOLDER,
+    TAIL_VALUE,
+)
 from gate_tui.parsing.repair.vocabulary import RepairOutcome
 
 
@@ -35,10 +41,7 @@ def decode_repaired(outcome: RepairOutcome) -> Any:
         return value
     # Ours is the last occurrence: nothing but closing brackets follows the cut.
     head, _, rest = outcome.json_text.rpartition(TAIL_PLACEHOLDER)
-    return json.loads("".join((head, '"', outcome.tail, '"', rest)))
-
-
-_PLAIN_SCAN = json.JSONDecoder().scan_once  # what json.loads uses, without its Python layers
+    return DECODER.decode("".join((head, '"', outcome.tail, '"', rest)))
 
 
 def _loads(json_text: str) -> Any:
@@ -46,14 +49,15 @@ def _loads(json_text: str) -> Any:
 
     The C scanner is called directly (``loads`` → ``decode`` → ``raw_decode`` cost as much
     as decoding a small reply); anything else — text after the value, no value — goes
-    through ``json.loads`` to raise exactly what it raises.
+    through ``decode`` to raise exactly what it raises. The shared decoder keeps track of
+    repeated keys (:data:`~gate_tui.parsing.repair.lexing.DUPLICATES_SEEN`).
     """
     try:
-        value, end = _PLAIN_SCAN(json_text, 0)
+        value, end = SCAN_ONCE(json_text, 0)
     except StopIteration:
-        return json.loads(json_text)
+        return DECODER.decode(json_text)
     if end != len(json_text):
-        return json.loads(json_text)
+        return DECODER.decode(json_text)
     return value
 
 

@@ -98,6 +98,7 @@ class _Repairer(Brackets):
         self.pos = start
         self.out: list[str] = []
         self.log = FixLog()
+        self.parens: list[tuple[int, int]] = []  # per open "(": its "[" in out, its fix in the log
         self.kinds: list[str] = []  # "{", "[" or "(" (a tuple, closed as an array)
         self.states: list[int] = []
         self.marks: list[int] = []  # out index where the current member (with its comma) begins
@@ -247,6 +248,7 @@ class _Repairer(Brackets):
                 raise Cut
             if c == "(" and state in VALUE_STATES:
                 self.log.add(Fix("tuple", "a Python tuple ( … ) → an array [ … ]", self.pos))
+                self.parens.append((len(self.out), len(self.log.kept) - 1))  # see Brackets._pop
                 self._open("(")
                 self.pos += 1
             elif c == ")":
@@ -295,7 +297,7 @@ class _Repairer(Brackets):
         if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
             return
         if c in _QUOTES:
-            token, self.pos, self.closed_string = read_string(self.text, self.pos, self.limit, self.log)
+            token, self.pos, self.closed_string = read_string(self.text, self.pos, self.limit, self.log, kinds=self.kinds)
         elif c == "-" or c == "." or "0" <= c <= "9":
             try:
                 token, self.pos = read_number(self.text, self.pos, self.limit, self.log)

@@ -30,6 +30,11 @@ def unwrap(text: str, start: int, limit: int, repair: Repair) -> RepairOutcome |
         return _double_serialised(text, start, limit, repair)
     if _DOUBLED_OPEN.match(text, start, limit) is not None:
         return _doubled_quotes(text, start, limit, repair)
+    if _SINGLE_OPEN.match(text, start, limit) is not None and text.find('"', start, limit) < 0:
+        # Only in a reply written in single quotes throughout: a `''` inside a double-quoted
+        # string is text, and strings are strings.
+        if _DOUBLED_SINGLE_VALUE.search(text, start, limit) is not None:
+            return _doubled_single(text, start, limit, repair)
     return None
 
 
@@ -62,6 +67,29 @@ def _doubled_quotes(text: str, start: int, limit: int, repair: Repair) -> Repair
             break
         removed += 1
     fix = Fix("doubled_quotes", 'CSV-style doubled quotes ("") → single double quotes', start)
+    return _mapped(outcome, fix, start, start + end + removed)
+
+
+_SINGLE_OPEN = re.compile(r"\{[ \t\r\n]*+'")
+# A value in CSV-doubled single quotes (`'summary': ''Churn model''`) after `:` `[` or `,`.
+_DOUBLED_SINGLE_VALUE = re.compile(r"[:\[,][ \t]*+''[^'\s,}\]]")
+_DOUBLED_SINGLE = re.compile(r"''([^'\n]+?)''")
+
+
+def _doubled_single(text: str, start: int, limit: int, repair: Repair) -> RepairOutcome | None:
+    """Values in CSV-doubled single quotes: each ``''x''`` read as ``'x'`` (an empty ``''``
+    elsewhere is left alone), when the whole value then reads without a cut."""
+    region = text[start:limit]
+    inner = _DOUBLED_SINGLE.sub(r"'\1'", region)
+    outcome = repair(inner, 0, len(inner), budget=len(inner))
+    if outcome.json_text is None or outcome.cut_at >= 0:
+        return None
+    end, removed = outcome.end, 0  # each doubled pair before the end was two characters longer
+    for found in _DOUBLED_SINGLE.finditer(region):
+        if found.start() - removed >= end:
+            break
+        removed += 2
+    fix = Fix("doubled_quotes", "CSV-style doubled single quotes ('') → single quotes", start)
     return _mapped(outcome, fix, start, start + end + removed)
 
 

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from gate_tui.decision_rules import DECISION_RULES, DECISION_RULES_LEAD
 from gate_tui.tui.keymap import ACTIONS, FIELD_ACTIONS, KeyHints
 from gate_tui.tui.text import visible
 
@@ -27,12 +28,6 @@ EXTRA_KEYS = (
     ("F7 (reply pane, Raw)", "select all the text (then type or paste over it, or Delete)"),
     ("Ctrl+X / C / V", "cut, copy, paste in a text field"),
     ("Esc (category list)", "close the list without choosing"),
-)
-RULES = (
-    "walk the gates in gate_order; the first required gate that is not complete is the next gate, and the decision is NO PASS;",
-    "when every required gate is complete the decision is PASS;",
-    "a gate with categories is complete when 'classified' is set, a free-text gate when 'raw' is set;",
-    "a status the model writes is only a claim: when it differs, the decision panel says so (\"model claimed PASS — overruled: …\").",
 )
 ACTORS = (
     ("user", "you. Each edit of a field becomes a patch that the parser checks against the config; it is recorded when you pause, press Enter or leave the field."),
@@ -77,12 +72,12 @@ def help_renderable(keymap: Mapping[str, str]) -> RenderableType:
     for key_text, what in EXTRA_KEYS:
         rows.append((Text(key_text, style="bold"), Text(_filled(what, keys))))
     bullets = [(Text(" •"), Text(_filled(text, keys))) for text in REPLY_PANE]
-    rules = [(Text(" •"), Text(text)) for text in RULES]
+    rules = [(Text(f" {number}."), Text(rule)) for number, rule in enumerate(DECISION_RULES, start=1)]
     actors = [(Text(f" {who}", style="bold"), Text(_filled(what, keys))) for who, what in ACTORS]
     return Group(
         _heading("Keys"), _grid(rows), Text(""),
         _heading("The reply pane"), _grid(bullets, 4), Text(""),
-        _heading("Decision rules"), Text("The system decides, never the model and never the editor:"), _grid(rules, 4), Text(""),
+        _heading("Decision rules"), Text(DECISION_RULES_LEAD), _grid(rules, 4), Text(""),
         _heading("user vs assistant"), _grid(actors, 12), Text(""),
         Text("Esc or q closes this screen.", style="dim"),
     )

@@ -1,0 +1,206 @@
+"""The one-pass repair: the commonest defects fixed as they are found, with one decode.
+
+A model's reply usually breaks JSON in a few habitual ways at once — a trailing comma
+after every last member, keys left unquoted, raw line breaks in long answers, a comma
+forgotten at the end of a line. Fixing one defect per decode (what the error-driven
+rounds of :mod:`~gate_tui.parsing.repair.quick` do) costs a decode of the whole text per
+defect; the Python tokenizer costs a loop turn per token. This pass costs neither:
+
+1. the strings are set aside by one C-level split (double-quoted, escapes respected);
+2. in the text between them each defect kind is one C-level search — a trailing comma
+   before ``}``/``]``, a bare key after ``{``/``,`` and before ``:``, a line break between
+   a value's end and the next member with no comma — and a string holding a raw control
+   character is found by one search over the strings;
+3. the edits are applied in text order and the result decoded once.
+
+Python work is per defect, never per token, so the twelfth defect costs what the first
+did. Each fix is recorded exactly as the tokenizer records it (code, message, offset).
+Anything else inside the value (a comment, a single quote, an inner quote, a cut) makes
+the decode fail and the caller goes on with the other paths: this pass only ever takes a
+reply the tokenizer would read the same way, never guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate
+from operator import itemgetter
+
+from gate_tui.parsing.repair.lexing import SCAN_ONCE
+from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
+
+_STRING = re.compile(r'("[^"\\]*+(?:\\[\s\S][^"\\]*+)*+")')
+_SENTINEL = "\ue000"
+# A comma before a closer (the loop checks that a value's end precedes it: never `{,` or
+# `,,`). Each pattern starts with what it consumes, so the engine skips ahead at C speed
+# (a pattern led by a lookbehind is tried at every position, several times slower).
+_TRAILING_COMMA = re.compile(",(?=[ \t\r\n]*+([}\\]]))")
+_VALUE_END = frozenset("\ue0000123456789elE}]")
+# After a value's end (a string, a digit, the last letter of true / false / null, a closer),
+# a line break and the next member or element, with no comma.
+_MISSING_COMMA = re.compile("[\ue0000-9elE}\\]]([ \t\r]*+\n[ \t\r\n]*+)(?=[\ue000{\\[])")
+_BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
+_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
+
+
+def _escape(found: re.Match[str]) -> str:
+    """A control character's JSON escape (a callback per character: the strings are long,
+    the control characters few, and ``str.translate`` with a table walks every character)."""
+    return _ESCAPES[ord(found.group())]
+
+
+_DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
+CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
+MISSING_COMMA_MESSAGE = "added a missing comma between two members"
+MAX_EDITS = 256
+"""Beyond this many defects the reply is hostile, not sloppy: the tokenizer's bulk finish
+counts them at C speed instead of recording each one here."""
+
+
+ONE_PASS_MAX = 256 * 1024
+"""Replies up to this size try the one-pass repair first; a hostile megabyte goes straight
+to the rounds and the tokenizer (whose bulk finish counts a million fixes at C speed)."""
+_ROUNDS_FIRST = ("True", "False", "None")  # Python literals: the rounds fix them all at once
+
+
+def one_pass_fixes(text: str, at: int, message: str) -> bool:
+    """Whether the first defect (what the decoder reported at ``at``) is a kind the one-pass
+    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma."""
+    if message.startswith("Invalid control character"):
+        return True
+    if at >= len(text) or text.startswith(_ROUNDS_FIRST, at):
+        return False
+    c = text[at]
+    if c in "}],":
+        return True
+    if c == '"':
+        return message.startswith("Expecting ','")
+    # A bare word where a key is due (a bare value or an inner quote's text is for the others).
+    return (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
+
+
+def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int, tuple[Fix, ...]] | None:
+    """The value opening at ``text[start]`` with the common defects fixed, its end and the
+    fixes; None when anything else stands in the value (the caller then tries the others).
+
+    ``controls=False`` skips looking for raw control characters in strings (the caller's
+    decode said the first defect is another); should one remain, the decode says so and
+    the pass is run again looking for them.
+    """
+    chunk = text[start:]
+    if _SENTINEL in chunk:
+        return None
+    quotes = 0  # what each string part leaves out of its text: its two quotes, or nothing
+    if "\\" not in chunk:
+        parts = chunk.split('"')  # no escapes: every `"` opens or closes a string (C speed)
+        quotes = 2 if len(parts) % 2 else 0
+    if not quotes:
+        parts = _STRING.split(chunk)
+    between, strings = parts[0::2], parts[1::2]
+    joined = _SENTINEL.join(between)
+    # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels before
+    # it is at original offset p - k + kept[k] + quotes * k (each string is one character).
+    kept = [0, *accumulate(map(len, strings))]
+    original = _Places(joined, kept, quotes).original
+    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
+    for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
+        if count > MAX_EDITS:
+            return None
+        comma = before = found.start()
+        while before and joined[before - 1] in " \t\r\n":
+            before -= 1
+        if before and joined[before - 1] in _VALUE_END:
+            at = original(comma)
+            edits.append((at, at + 1, "", trailing_comma(found.group(1), start + at)))
+    for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
+        if count > MAX_EDITS:
+            return None
+        at = original(found.start(1))
+        edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + original(found.end()))))
+    for count, found in enumerate(_BARE_KEY.finditer(joined)):
+        if count > MAX_EDITS:
+            return None
+        word = found.group(1)
+        begin = original(found.start(1))  # a bare word holds no string: it ends len(word) later
+        edits.append((begin, begin + len(word), f'"{word}"', unquoted_key(word, start + begin)))
+    if controls and strings and not _control_strings(chunk, between, strings, kept, quotes, edits, start):
+        return None
+    if not edits:
+        return None
+    edits.sort(key=itemgetter(0))
+    pieces: list[str] = []
+    last = 0
+    for begin, end, replacement, _ in edits:
+        pieces += (chunk[last:begin], replacement)
+        last = end
+    pieces.append(chunk[last:])
+    repaired = "".join(pieces)
+    try:
+        value, end = SCAN_ONCE(repaired, 0)
+    except ValueError as error:
+        if not controls and str(error).startswith("Invalid control character"):
+            return one_pass(text, start, controls=True)
+        return None
+    except (StopIteration, RecursionError, MemoryError):
+        return None
+    stop = _original_end(edits, end)
+    return value, start + stop, tuple(fix for begin, _, _, fix in edits if fix is not None and begin < stop)
+
+
+class _Places:
+    """Original offsets of positions in the text between strings, asked in any order."""
+
+    __slots__ = ("joined", "kept", "quotes", "at", "count")
+
+    def __init__(self, joined: str, kept: list[int], quotes: int) -> None:
+        self.joined, self.kept, self.quotes = joined, kept, quotes
+        self.at = self.count = 0  # sentinels before `at`: each search resumes from the last
+
+    def original(self, position: int) -> int:
+        if position >= self.at:
+            self.count += self.joined.count(_SENTINEL, self.at, position)
+        else:
+            self.count = self.joined.count(_SENTINEL, 0, position)
+        self.at = position
+        return position - self.count + self.kept[self.count] + self.quotes * self.count
+
+
+def _control_strings(
+    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int
+) -> bool:
+    """Escape each string holding raw control characters (one record per string, at its first).
+
+    False when such a string is not followed by a delimiter: its quotes may not be where
+    the split paired them (a missing quote), which is the tokenizer's judgement to make.
+    """
+    together = "".join(strings)
+    lead = [0, *accumulate(map(len, between))]  # the text between strings, up to each one
+    found = _CONTROL.search(together)
+    while found is not None:
+        index = bisect_right(kept, found.start()) - 1
+        string = strings[index]
+        # The original offset of the string: the text between strings up to it, plus them.
+        at = lead[index + 1] + kept[index] + quotes * index
+        size = len(string) + quotes
+        if _DELIMITER.match(chunk, at + size) is None:
+            return False
+        if len(edits) > 3 * MAX_EDITS:
+            return False
+        escaped = _CONTROL.sub(_escape, string)
+        fix = Fix("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + found.start() - kept[index])
+        edits.append((at, at + size, f'"{escaped}"' if quotes else escaped, fix))
+        found = _CONTROL.search(together, kept[index + 1])
+    return True
+
+
+def _original_end(edits: list[tuple[int, int, str, Fix | None]], end: int) -> int:
+    """The chunk offset of ``end``, an offset in the repaired text."""
+    delta = 0  # original minus repaired, so far
+    for begin, stop, replacement, _ in edits:
+        if begin - delta >= end:
+            break
+        delta += (stop - begin) - len(replacement)
+    return end + delta

@@ -1,0 +1,78 @@
+"""The one-pass repair (issue 20) reads a reply exactly as the tokenizer does, whenever it
+reads it at all: same value, same end, same repairs with the same positions — on objects
+damaged with many defects of the common kinds at once (a property, with hypothesis), and
+on a real-looking reply with a dozen defects of each kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gate_tui import extract_json
+from gate_tui.parsing.repair.onepass import one_pass
+from gate_tui.parsing.repair.tail import decode_repaired
+from gate_tui.parsing.repair.tokenizer import repair_json
+from tests.test_repair_properties import OBJECTS
+
+DAMAGE = st.lists(st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]), min_size=1, max_size=30)
+
+
+def damaged(value: Any, kinds: list[str], seed: int) -> str:
+    text = json.dumps(value, indent=1, ensure_ascii=False)
+    for number, kind in enumerate(kinds):
+        spots = _spots(text, kind)
+        if not spots:
+            continue
+        at, end, new = spots[(seed + number * 7) % len(spots)]
+        text = text[:at] + new + text[end:]
+    return text
+
+
+def _spots(text: str, kind: str) -> list[tuple[int, int, str]]:
+    if kind == "trailing comma":
+        return [(m.end(1), m.end(1), ",") for m in re.finditer(r'(["\d el}\]])\n *[}\]]', text)]
+    if kind == "bare key":
+        return [(m.start(1), m.end(1), m.group(1)[1:-1]) for m in re.finditer(r'\n *("[a-h_]+"):', text)]
+    if kind == "line break":
+        return [(m.start(), m.end(), "\n") for m in re.finditer(r"\\n", text)]
+    return [(m.start(), m.end(), "") for m in re.finditer(r"(?<=[\"\d el}\]]),(?=\n *[\"{\[])", text)]
+
+
+def tokenizer(text: str) -> tuple[Any, int, list[Any]]:
+    outcome = repair_json(text, 0, len(text))
+    assert outcome.json_text is not None
+    return decode_repaired(outcome), outcome.end, sorted(outcome.fixes)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OBJECTS, DAMAGE, st.integers(0, 1000))
+def test_one_pass_reads_what_the_tokenizer_reads(value: dict[str, Any], kinds: list[str], seed: int) -> None:
+    text = damaged(value, kinds, seed) + "\nThat is all."
+    done = one_pass(text, 0)
+    if done is None:
+        return  # left to the other paths: nothing to compare
+    ours_value, ours_end, ours_fixes = done
+    assert (ours_value, ours_end, sorted(ours_fixes)) == tokenizer(text)
+
+
+def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:
+    gates = {f"{n}_question": {"raw": f"Answer {n}:\nsee the plan, step {n}", "classified": None, "done": n % 2 == 0} for n in range(1, 13)}
+    body = json.dumps({"summary": "Quarterly review of the routing model", "gates": gates, "status": {"pass": False}}, indent=2)
+    body = body.replace("\\n", "\n")  # 12 raw line breaks
+    body = re.sub(r'"(\d+_question)":', r"\1:", body)  # 12 bare keys
+    body = re.sub(r"(false|true)\n", r"\1,\n", body)  # 13 trailing commas (12 gates and the status)
+    body = re.sub(r'("classified": null),\n', r"\1\n", body)  # 12 missing commas
+    reply = f"Thanks! Here is the updated state:\n\n```json\n{body}\n```\n\nLet me know if anything changed."
+    found = extract_json(reply)
+    assert found.value is not None and found.value["gates"]["12_question"] == {"raw": "Answer 12:\nsee the plan, step 12", "classified": None, "done": True}
+    counts: dict[str, int] = {}
+    for record in found.repair_records:
+        counts[record["code"]] = counts.get(record["code"], 0) + 1
+    assert counts == {"control_character": 12, "unquoted_key": 12, "trailing_comma": 13, "missing_comma": 12}
+    start = reply.index("{")
+    assert one_pass(reply, start) is not None  # the path that read it: no decode per defect
