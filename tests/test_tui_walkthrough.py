@@ -69,8 +69,8 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.run("send-keys", "-l", "Rank support tickets")
     tmux.run("send-keys", "C-n")
     tmux.run("send-keys", "-l", "by urgency")
-    screen = tmux.wait_for(lambda s: asked(s) == "3_success_metric", "the decision followed the typing")
-    assert "by urgency" in screen
+    # The decision moves on with the first words; the rest may still be on its way: poll both.
+    tmux.wait_for(lambda s: asked(s) == "3_success_metric" and "by urgency" in s, "the decision followed the typing")
     tmux.wait_for(lambda s: "2_use_case.raw" in s, "the answer recorded in the timeline")
 
     # 4. F2 and paste ml_lying_pass.md: claimed PASS, overruled. Ctrl+J applies it; the history shows who changed what.
