@@ -120,8 +120,7 @@ def test_paste_a_reply_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
     tmux.paste(REPLIES / "ml_good.md")
     tmux.wait_for(lambda s: "If applied: PASS" in s, "the reply preview")
     tmux.run("send-keys", "C-j")
-    screen = tmux.wait_for(lambda s: "PASS" in s and "NO PASS" not in s, "PASS after applying the reply")
-    assert "assistant" in screen
+    tmux.wait_for(lambda s: "PASS" in s and "NO PASS" not in s and "assistant" in s, "PASS after applying the reply, by the assistant")
     tmux.run("send-keys", "C-q")
     tmux.wait_for(lambda s: "EXITED=0" in s, "a clean exit")
     states = list(state_dir.rglob("state.json"))
@@ -172,8 +171,10 @@ def test_kill_9_mid_review_loses_nothing_shown_as_accepted(tmux: Tmux, tmp_path:
     tmux.start(command, env)
     tmux.wait_for(lambda s: "Resume session" in s and "3 transitions" in s, "the resume question")
     tmux.run("send-keys", "Enter")
-    screen = tmux.wait_for(lambda s: timeline_rows(s) == EXPECTED_ROWS and PASSED in s, "the three transitions after resuming")
-    assert "Two years of labelled tickets" in screen, "the resumed state is in the form"
+    tmux.wait_for(
+        lambda s: timeline_rows(s) == EXPECTED_ROWS and PASSED in s and "Two years of labelled tickets" in s,
+        "the three transitions after resuming, and the resumed state in the form",
+    )
     tmux.run("send-keys", "C-q")
     tmux.wait_for(lambda s: "EXITED=0" in s, "a clean exit")
 
@@ -205,8 +206,7 @@ def test_escapes_in_a_state_reach_the_screen_as_symbols_not_commands(tmux: Tmux,
     tmux.run("new-session", "-d", "-x", "120", "-y", "40", f"sleep 1; env -u COLUMNS -u LINES {exports} {command}; echo EXITED=$?; sleep 30")
     tmux.run("set-option", "-g", "set-clipboard", "on")
     title_before = tmux.run("display-message", "-p", "#{pane_title}")
-    screen = tmux.wait_for(lambda s: "Summary" in s and "␛[2J" in s, "the summary with visible escapes")
-    assert "␛]52;c;" in screen and "⟨U+202E⟩" in screen
+    tmux.wait_for(lambda s: "Summary" in s and "␛[2J" in s and "␛]52;c;" in s and "⟨U+202E⟩" in s, "the summary with visible escapes")
     time.sleep(0.5)
     assert "PWNED" not in tmux.run("display-message", "-p", "#{pane_title}")
     assert tmux.run("display-message", "-p", "#{pane_title}") == title_before

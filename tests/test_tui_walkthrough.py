@@ -53,8 +53,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     # 1. `make run`. The decision says NO PASS and asks 1_data_availability's question.
     assert "1. `make run`" in steps
     tmux.start(command, env)
-    screen = tmux.wait_for(lambda s: asked(s) == "1_data_availability", "NO PASS asking 1_data_availability")
-    assert "Is labelled data available for this problem" in screen
+    tmux.wait_for(lambda s: asked(s) == "1_data_availability" and "Is labelled data available for this problem" in s, "NO PASS asking 1_data_availability")
 
     # 2. F3, then Enter, Down, Enter picks "available" in Classified: the panel moves on to 2_use_case.
     assert "Press F3, then Enter, ↓, Enter" in steps
@@ -79,8 +78,10 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.paste(REPLIES / "ml_lying_pass.md")
     tmux.wait_for(lambda s: "model claimed PASS — overruled" in s and "If applied: NO PASS" in s, "the preview overrules the claim")
     tmux.run("send-keys", "C-j")
-    screen = tmux.wait_for(lambda s: "assistant" in s and "reply" in s and "Reply applied" in s, "the reply applied")
-    assert "model claimed PASS — overruled" in screen, "the decision panel says the claim was overruled"
+    tmux.wait_for(
+        lambda s: "assistant" in s and "reply" in s and "Reply applied" in s and "model claimed PASS — overruled" in s,
+        "the reply applied, and the decision panel saying the claim was overruled",
+    )
 
     # 5. Ctrl+Z undoes the reply, Ctrl+Y redoes it. Paste ml_good.md, Ctrl+J: PASS.
     assert "Ctrl+Z undoes the reply" in steps
