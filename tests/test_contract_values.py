@@ -40,15 +40,15 @@ def test_a_string_value_is_checked_as_that_string_and_a_str_reply_as_text() -> N
 @pytest.mark.parametrize(
     ("schema", "value", "ok"),
     [
-        # Roots whose type leaves out objects are refused at load (no reply could pass them);
-        # keywords without "type" apply to values of any type, as in the test suite.
+        # Roots that admit no object are refused at load (no reply could pass them: a
+        # non-object type, enum or const); keywords without "type" apply to values of any type.
         ({"maxItems": 2}, [1, 2], True),
         ({"maxItems": 2}, [1, 2, 3], False),
         ({"multipleOf": 3}, 3, True),
         ({"multipleOf": 2}, 3.5, False),
-        ({"const": None}, None, True),
-        ({"enum": [0, 1]}, False, False),
-        ({"const": False}, False, True),
+        ({"anyOf": [{"const": None}, {"type": "object"}]}, None, True),
+        ({"enum": [0, 1, {}]}, False, False),
+        ({"enum": [False, {}]}, False, True),
         ({"pattern": "^a"}, "abc", True),
         ({"type": "object", "required": ["a"]}, {}, False),
         ({"type": "object"}, [1], False),

@@ -309,7 +309,7 @@ def test_python_literals_are_fixed_in_one_pass() -> None:
     quick = quick_repair(text, 0, max_fixes=2)  # one round for all literals, one for the key
     assert quick is not None
     assert quick.value == {**{f"k{i}": None for i in range(20)}, "s": "None", "True": False}
-    assert [fix.code for fix in quick.fixes].count("python_literal") == 21
+    assert sum(fix.count for fix in quick.fixes if fix.code == "python_literal") == 21  # one habit record may count them all
     slow = repair_json(text, 0, len(text)).fixes
     assert sum(fix.count for fix in slow if fix.code == "python_literal") == 21
 

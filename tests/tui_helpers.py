@@ -47,7 +47,7 @@ async def wait_for(pilot: Any, predicate: Callable[[], object], timeout: float =
         except Exception:  # noqa: BLE001 - widgets may not be mounted yet
             pass
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {message or predicate}")
+            raise AssertionError(f"timed out after {timeout}s waiting for {message() if callable(message) else message or predicate}")
         await pilot.pause(0.02)
         await asyncio.sleep(0)
 

@@ -16,8 +16,8 @@ from gate_tui.cli.batch import BatchSettings, BatchStats, LineChecker
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_schema
 from gate_tui.contracts.results import ContractError, ContractResult
+from gate_tui.json_text import model_json_bytes
 
-_TO_JSON = ContractResult.__pydantic_serializer__.to_json
 _BOOL = {True: b"true", False: b"false"}
 
 
@@ -58,5 +58,5 @@ class ContractLineChecker(LineChecker):
         if self.envelope:
             body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
             return head + b'"envelope":' + body + b"}\n"
-        return head + b'"result":' + _TO_JSON(result) + b"}\n"
+        return head + b'"result":' + model_json_bytes(result) + b"}\n"
 

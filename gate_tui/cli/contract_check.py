@@ -132,7 +132,7 @@ def _check_jsonl(ns: Any, contract: Contract) -> int:
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))
 
 
-def contract_session_report(name: str, output: str | None) -> int | None:
+def contract_session_report(name: str, output: str | None, options: LoadOptions | None = None) -> int | None:
     """``gate-tui report`` for a contract session; None when ``name`` is not one."""
     from pathlib import Path
 
@@ -145,7 +145,7 @@ def contract_session_report(name: str, output: str | None) -> int | None:
     header = read_header(folder / JOURNAL_NAME) if folder is not None else None
     if header is None or header.get("mode") != "contract":
         return None
-    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report")
+    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report", options)
     if contract is None:
         return EXIT_USAGE
     from gate_tui.atomic import atomic_write_text

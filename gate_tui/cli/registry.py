@@ -35,6 +35,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("prompt", "print a system-prompt block describing the gates and the JSON shape", "gate_tui.cli.commands.prompt"),
     Subcommand("validate-config", "check config files and list every problem with its location", "gate_tui.cli.commands.validate_config"),
     Subcommand("validate-contract", "check contract files (JSON Schema) and list every problem with its location", "gate_tui.cli.commands.validate_contract"),
+    Subcommand("ask", "ask a model (OpenAI-compatible endpoint) about a session; the system decides", "gate_tui.cli.commands.ask"),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
     Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),

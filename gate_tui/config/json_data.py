@@ -67,30 +67,31 @@ def _json(text: str, max_depth: int) -> tuple[Any, YamlProblem | None]:
             if yaml_problem is not None and "duplicate key" in yaml_problem.message:
                 return None, yaml_problem
         return None, problem
-    deepest, bad = _walk_json(data, max_depth)
+    deepest, bad, where = _walk_json(data, max_depth)
     if deepest > max_depth:
         return None, YamlProblem(f"nested more than {max_depth} levels deep")
-    if bad is not None:
-        return None, YamlProblem(bad)
+    if bad is not None:  # rare: read the text again as YAML for the line of that value
+        return None, YamlProblem(bad, yaml_data(text, max_depth)[1].get(where))
     return data, None
 
 
-def _walk_json(data: Any, max_depth: int) -> tuple[int, str | None]:
-    """The depth of ``data`` (stopping past ``max_depth``) and the first value JSON cannot hold."""
-    stack = [(data, 1)]
+def _walk_json(data: Any, max_depth: int) -> tuple[int, str | None, str]:
+    """The depth of ``data`` (stopping past ``max_depth``), the first value JSON cannot hold and its JSON Pointer."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
     deepest = 0
     while stack:
-        value, depth = stack.pop()
+        value, depth, where = stack.pop()
         deepest = max(deepest, depth)
         if depth > max_depth:
-            return deepest, None
+            return deepest, None, where
         if isinstance(value, dict):
-            stack.extend((child, depth + 1) for child in value.values())
+            stack.extend((child, depth + 1, f"{where}/{key.replace('~', '~0').replace('/', '~1')}") for key, child in value.items())
         elif isinstance(value, list):
-            stack.extend((child, depth + 1) for child in value)
+            stack.extend((child, depth + 1, f"{where}/{index}") for index, child in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
-            return deepest, f"the number {json.dumps(value)} is out of range (a JSON number must be finite)"
-    return deepest, None
+            overflow = "" if math.isnan(value) else ": the number overflows"
+            return deepest, f"{json.dumps(value)} is out of range at {where or '/'}{overflow} (a JSON number must be finite)", where
+    return deepest, None, ""
 
 
 def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str, int], YamlProblem | None]:
@@ -117,8 +118,8 @@ def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str
     if problem is not None:
         return None, lines, problem
     data = yaml.constructor.SafeConstructor().construct_document(node)
-    _deepest, bad = _walk_json(data, max_depth)  # 1.0e999 is a YAML float that overflows
-    return (None, lines, YamlProblem(bad)) if bad is not None else (data, lines, None)
+    _deepest, bad, where = _walk_json(data, max_depth)  # 1.0e999 is a YAML float that overflows
+    return (None, lines, YamlProblem(bad, lines.get(where))) if bad is not None else (data, lines, None)
 
 
 def _check_events(events: Any, max_depth: int) -> YamlProblem | None:

@@ -21,29 +21,67 @@ hand-written; more is a mistake or an attack)."""
 _Found = list[tuple[list[str | int], str]]
 
 
-def root_problems(schema: dict[str, Any]) -> _Found:
-    """A root (or the root's local ``$ref`` target) whose ``type`` leaves out ``object``."""
-    node, where = schema, []
-    for _hop in range(8):  # follow "$ref": "#/$defs/Root" chains a little way, never in circles
-        ref = node.get("$ref")
-        if "type" in node or not (isinstance(ref, str) and ref.startswith("#/")):
-            break
-        target = _local(schema, ref[1:])
-        if not isinstance(target, dict):
-            break
-        node, where = target, [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")]
-    kinds = node.get("type")
-    names = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else None
-    if names is None or "object" in names:
+def root_problems(schema: dict[str, Any], draft: int = 20) -> _Found:
+    """A root that admits no JSON object: its ``type``, a local ``$ref`` target's, every branch of a
+    ``oneOf``/``anyOf``, one ``allOf`` part, an ``enum``/``const`` of no object, or ``not`` of every object.
+
+    Conservative (a root this cannot decide loads) and linear: each schema node is judged once.
+    """
+    found = _no_object(schema, schema, [], draft, {})
+    if found is None:
         return []
-    described = " or ".join(str(name) for name in names) or "nothing"
+    where, described = found
     return [
         (
-            [*where, "type"],
+            where,
             f"the root describes {described}, but a reply must be a JSON object, so no reply could ever pass; "
             'make the root {"type": "object"} and put this schema under one of its properties',
         )
     ]
+
+
+def _no_object(node: Any, schema: dict[str, Any], where: list[str | int], draft: int, seen: dict[int, Any]) -> tuple[list[str | int], str] | None:
+    """``(path, what it describes)`` when ``node`` admits no JSON object, else None."""
+    if node is False:
+        return where, "nothing (false)"
+    if not isinstance(node, dict) or id(node) in seen or len(seen) > 100_000:
+        return seen.get(id(node)) if isinstance(node, dict) else None
+    seen[id(node)] = None  # in progress: a $ref cycle back here admits objects (conservative)
+    seen[id(node)] = found = _judge(node, schema, where, draft, seen)
+    return found
+
+
+def _judge(node: dict[str, Any], schema: dict[str, Any], where: list[str | int], draft: int, seen: dict[int, Any]) -> tuple[list[str | int], str] | None:
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        target = _local(schema, ref[1:]) if ref != "#" else schema
+        parts = [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")] if ref.startswith("#/") else where
+        found = _no_object(target, schema, parts, draft, seen) if isinstance(target, (dict, bool)) else None
+        if found is not None or draft <= 7:  # before 2019-09 the keywords beside a $ref are ignored
+            return found
+    kinds = node.get("type")
+    names = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else None
+    if names is not None and "object" not in names:
+        return [*where, "type"], " or ".join(str(name) for name in names) or "nothing"
+    if "const" in node and not isinstance(node["const"], dict):
+        return [*where, "const"], "one constant that is not an object"
+    if isinstance(node.get("enum"), list) and not any(isinstance(value, dict) for value in node["enum"]):
+        return [*where, "enum"], "a list of constants none of which is an object"
+    refused = node.get("not")
+    if refused is True or refused == {} or (isinstance(refused, dict) and set(refused) <= {"type", "title", "description"} and refused.get("type") in ("object", ["object"])):
+        return [*where, "not"], "anything but an object"
+    for index, part in enumerate(node.get("allOf") if isinstance(node.get("allOf"), list) else []):
+        found = _no_object(part, schema, [*where, "allOf", index], draft, seen)
+        if found is not None:
+            return found
+    for word in ("oneOf", "anyOf"):
+        branches = node.get(word)
+        if isinstance(branches, list) and branches:
+            judged = [_no_object(branch, schema, [*where, word, index], draft, seen) for index, branch in enumerate(branches)]
+            if all(found is not None for found in judged):
+                kinds_named = sorted({found[1] for found in judged if found is not None})
+                return [*where, word], f"{' or '.join(kinds_named)} in every branch of its {word}"
+    return None
 
 
 def block_draft(schema: dict[str, Any]) -> int | None:

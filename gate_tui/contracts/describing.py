@@ -43,6 +43,8 @@ _WORDS = (
     ("pattern", "matching `{}`"),
     ("format", "format {}"),
 )
+_EXTERNAL = "\x00external $ref"
+"""Marks a shape whose ``$ref`` leads to another file (a key no real schema uses: it starts with NUL)."""
 _NESTING = ("properties", "patternProperties", "allOf", "oneOf", "anyOf")
 
 
@@ -62,8 +64,8 @@ class Describer:
         """``node`` with a local ``$ref`` merged in (its own keywords win), bounded."""
         while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth < _MAX_DEPTH:
             target = self._target(node["$ref"])
-            if not isinstance(target, dict):
-                return {k: v for k, v in node.items() if k != "$ref"}
+            if not isinstance(target, dict):  # another file's schema: named in the rule, never called "any value"
+                return {**{k: v for k, v in node.items() if k != "$ref"}, _EXTERNAL: node["$ref"]}
             node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
             depth += 1
         return node
@@ -174,8 +176,13 @@ class Describer:
         items = shape.get("items")
         if isinstance(items, dict) and self.named(items) is None and (self.is_object(items) or branches(self.resolve(items))):
             lines += self.entry(f"{pad}each item: ", items, depth)
-        for index, item in enumerate(_list(shape.get("prefixItems"))):
+        # a tuple: prefixItems (2019-09 on), or items as a list (draft-07 and earlier, refused in 2020-12)
+        tuple_items = _list(shape.get("prefixItems")) or _list(items)
+        for index, item in enumerate(tuple_items):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
+        rest = shape.get("additionalItems") if isinstance(items, list) else items if "prefixItems" in shape else None
+        if tuple_items and rest is False:
+            lines.append(f"{pad}no other items")
         for word, options in branches(shape):
             if self.values(options) is not None:
                 continue  # written out in the rule: one of "a" (…), "b" (…)
@@ -215,6 +222,8 @@ class Describer:
                 parts.append("one of " + values)
             elif not parts:
                 parts.append("one of the shapes below")
+        if _EXTERNAL in shape and (not parts or parts == ["object"]):
+            parts.insert(0, f"as the schema {shape[_EXTERNAL]} describes it (checked, not written out here)")
         return "; ".join(parts) if parts else "any value"
 
     def values(self, options: list[Any]) -> str | None:

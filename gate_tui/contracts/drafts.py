@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urldefrag, urljoin
 
 DEFAULT_DRAFT = 20
 DRAFT_NAMES = {4: "draft-04", 6: "draft-06", 7: "draft-07", 19: "2019-09", 20: "2020-12"}
@@ -78,7 +78,8 @@ def subschemas(schema: Any, base: str = "", id_key: str = "$id") -> Iterator[tup
             continue
         ident = node.get(id_key)
         if isinstance(ident, str) and not ident.startswith("#"):
-            node_base = urljoin(node_base, ident) if node_base else ident
+            # "id": "http://…/schema.json#" (a draft-04 habit) names the document: the empty fragment goes
+            node_base = urldefrag(urljoin(node_base, ident) if node_base else ident)[0]
         yield parts, node, node_base
         children: list[tuple[list[str | int], Any, str]] = []
         for key, value in node.items():

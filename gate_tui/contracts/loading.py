@@ -249,7 +249,7 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
     found.extend(block_problems(schema))
     if not found:
-        found.extend(root_problems(schema))
+        found.extend(root_problems(schema, draft))
     line_map = lines() if found and callable(lines) else lines
     problems = _located(name, found, line_map)
     if problems:
@@ -281,6 +281,7 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
 
     from gate_tui.contracts.contract_rules import store_folder
     from gate_tui.contracts.cycles import cycle_problems
+    from gate_tui.contracts.formats import format_checkers, validator_class
     from gate_tui.contracts.references import reference_problems
     from gate_tui.contracts.retrieval import OfflineRetriever, SchemaStore, base_uri
 
@@ -291,13 +292,15 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
     store = SchemaStore(store_path, confined=None if options.schemas else folder) if store_path is not None else None
     retriever = OfflineRetriever(folder, store, root_id)
+    if problem and options.schemas:  # the command line's --schemas: no place in the file to point at
+        return None, [ContractProblem(name, problem)]
     found = [([META_KEY, "schemas"], problem)] if problem else []
     found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
     if found:
         return None, _located(name, found, lines())
-    classes = {4: jsonschema_rs.Draft4Validator, 6: jsonschema_rs.Draft6Validator, 7: jsonschema_rs.Draft7Validator, 19: jsonschema_rs.Draft201909Validator}
     try:
-        validator = classes.get(draft, jsonschema_rs.Draft202012Validator)(schema, validate_formats=True, retriever=retriever, base_uri=base_uri(name))
+        borrowed = format_checkers(draft)  # uuid, duration… mean in a draft-07 contract what they mean in 2020-12
+        validator = validator_class(draft)(schema, validate_formats=True, formats=borrowed or None, retriever=retriever, base_uri=base_uri(name))
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return None, [ContractProblem(name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}")]

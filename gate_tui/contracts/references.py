@@ -18,6 +18,8 @@ from gate_tui.contracts.drafts import subschemas
 from gate_tui.contracts.results import pointer
 from gate_tui.contracts.retrieval import OfflineRetriever, document_uri
 
+_REF_WORDS = ("$ref", "$dynamicRef")
+
 
 def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever: OfflineRetriever) -> list[tuple[list[str | int], str]]:
     """``(path of the $ref, message)`` for every reference that cannot be resolved offline.
@@ -34,12 +36,12 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
         name = "the contract" if via is None else (Path(unquote(urlsplit(document_base).path)).name or document_base)
         nodes = list(subschemas(document, document_base, key))
         resources = _resources(nodes, key)
-        for parts, node, node_base in nodes:
-            ref = node.get("$ref")
-            if not isinstance(ref, str):
-                continue
-            site = [*parts, "$ref"] if via is None else via
-            said = f'$ref "{ref}"' if via is None else f'$ref "{ref}" in {name} (at {pointer(parts) or "/"})'
+        # $dynamicRef (2020-12) leads to a document as $ref does: a remote one must be refused by name too
+        refs = [(parts, node, node_base, word) for parts, node, node_base in nodes for word in _REF_WORDS if isinstance(node.get(word), str)]
+        for parts, node, node_base, word in refs:
+            ref = node[word]
+            site = [*parts, word] if via is None else via
+            said = f'{word} "{ref}"' if via is None else f'{word} "{ref}" in {name} (at {pointer(parts) or "/"})'
             target_document, fragment = urldefrag(node_base + ref if ref.startswith("#") else urljoin(node_base, ref))
             where, data = (name, resources[target_document]) if target_document in resources else (None, None)
             if where is None:

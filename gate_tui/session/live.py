@@ -104,17 +104,25 @@ class Session:
 
     # --- transitions -------------------------------------------------------------
 
-    def accept(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None) -> Transition:
-        """Make an ``ok`` parse result the current state; journaled and saved before returning."""
+    def accept(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> Transition:
+        """Make an ``ok`` parse result the current state; journaled and saved before returning.
+        ``call``: the seq of the model call whose reply this is."""
         with self._mutex:
             transition = self.history.accept(result, payload, actor)
-            self._record_transition(transition, origin)
+            self._record_transition(transition, origin, call)
             return transition
 
-    def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None) -> None:
+    def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> None:
         """Journal a payload that was refused; the state does not change."""
         with self._mutex:
-            self._journal(rec.rejected_record(self._next_seq(), result, payload, actor, origin))
+            self._journal(rec.rejected_record(self._next_seq(), result, payload, actor, origin, call))
+
+    def record_model_call(self, **fields: Any) -> int:
+        """Journal one request to a model (see :func:`records.model_call_record`); its seq."""
+        with self._mutex:
+            seq = self._next_seq()
+            self._journal(rec.model_call_record(seq, **fields))
+            return seq
 
     def undo(self) -> Transition | None:
         with self._mutex:
@@ -232,9 +240,9 @@ class Session:
 
     # --- internals -----------------------------------------------------------------
 
-    def _record_transition(self, transition: Transition | None, origin: str | None = None) -> Transition | None:
+    def _record_transition(self, transition: Transition | None, origin: str | None = None, call: int | None = None) -> Transition | None:
         if transition is not None:
-            self._journal(rec.transition_record(self._next_seq(), transition, origin))
+            self._journal(rec.transition_record(self._next_seq(), transition, origin, call))
             self._write_state()
         return transition
 

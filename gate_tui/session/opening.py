@@ -195,7 +195,8 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
         state_file=paths.state,
         journal_path=paths.journal,
         header=dict(read.header or {}),
-        records=list(replayed.rejected),  # the rest stays in the journal: reports stream it
+        # The rest stays in the journal (reports stream it); the model calls are the conversation.
+        records=sorted(replayed.rejected + replayed.model_calls, key=_seq_of),
         _lock=lock,
         _seq=read.last_seq,
     )
@@ -328,3 +329,6 @@ def _state_file_read_only(config: GateConfig, config_path: Path | None, paths: S
     return session
 
 
+def _seq_of(record: dict[str, Any]) -> int:
+    seq = record.get("seq")
+    return seq if isinstance(seq, int) else 0

@@ -7,7 +7,8 @@ Format 1. The first line is a header::
 and every later line is an event with ``"v": 1``, ``"seq"`` (1, 2, …) and ``"at"``.
 ``kind`` is ``edit`` / ``reply`` (an accepted payload), ``undo`` / ``redo`` / ``jump``
 (moves over the history), ``rejected`` (a payload that changed nothing), ``open`` /
-``close`` (a writer came and went) or ``export`` (a file was written on request).
+``close`` (a writer came and went), ``export`` (a file was written on request) or
+``model_call`` (one request to a model: see :func:`model_call_record`).
 State-changing records carry the canonical ``state`` and the ``decision`` after them,
 so a journal can be replayed without parsing any payload again. Models are dumped with
 ``model_dump(mode="json")``, so the decision flag is spelled ``pass``.
@@ -47,7 +48,7 @@ def header_record(config_path: str | None, fingerprint: str, title: str, started
     }
 
 
-def transition_record(seq: int, transition: Transition, origin: str | None = None) -> Record:
+def transition_record(seq: int, transition: Transition, origin: str | None = None, call: int | None = None) -> Record:
     """The record of an accepted payload or a move (undo, redo, jump)."""
     record: Record = {
         "v": RECORD_VERSION,
@@ -67,10 +68,12 @@ def transition_record(seq: int, transition: Transition, origin: str | None = Non
     }
     if origin:
         record["origin"] = origin
+    if call is not None:
+        record["call"] = call  # the seq of the model_call record whose reply this is
     return record
 
 
-def rejected_record(seq: int, result: ParseResult, payload: Any, actor: str, origin: str | None = None) -> Record:
+def rejected_record(seq: int, result: ParseResult, payload: Any, actor: str, origin: str | None = None, call: int | None = None) -> Record:
     """The record of a payload that was refused; it never changes the state."""
     record: Record = {
         "v": RECORD_VERSION,
@@ -86,7 +89,33 @@ def rejected_record(seq: int, result: ParseResult, payload: Any, actor: str, ori
     }
     if origin:
         record["origin"] = origin
+    if call is not None:
+        record["call"] = call
     return record
+
+
+MODEL_CALL_FIELDS = (
+    "call_kind", "model", "endpoint", "message", "chars", "reply", "finish_reason", "usage",
+    "ttft_s", "total_s", "outcome", "error", "structured",
+)
+
+
+def model_call_record(seq: int, **fields: Any) -> Record:
+    """One request to a model, whatever came of it.
+
+    ``model`` and ``endpoint`` (host and port only: never a key or a URL's secrets),
+    ``message`` (the user's own words, or the errors sent back on "ask again"), ``chars``
+    (character counts of the system prompt, earlier turns, state and message sent),
+    ``reply`` (all text received, even cut off), ``finish_reason``, ``usage``,
+    ``ttft_s`` / ``total_s`` (time to first token, total), ``outcome`` (``ok``,
+    ``invalid``, ``error``, ``cancelled``, ``incomplete``) and ``error`` (one line).
+    Whether it was applied is journaled where it happens: the ``reply`` (or ``rejected``)
+    record of that reply carries this record's ``seq`` as its ``call``.
+    """
+    unknown = set(fields) - set(MODEL_CALL_FIELDS)
+    if unknown:
+        raise TypeError(f"not model_call fields: {sorted(unknown)}")  # a bug in the caller
+    return event_record(seq, "model_call", **fields)
 
 
 def event_record(seq: int, kind: str, **fields: Any) -> Record:

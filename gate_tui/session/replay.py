@@ -40,6 +40,7 @@ class Replay:
     notices: list[str] = field(default_factory=list)
     closed_cleanly: bool = False
     diverged_at: int | None = None  # seq of the first record whose state did not match
+    model_calls: list[Record] = field(default_factory=list)  # the conversation (gate_tui.model)
 
 
 def replay(config: GateConfig, records: Iterable[Record]) -> Replay:
@@ -61,6 +62,7 @@ class Replayer:
     def __init__(self, config: GateConfig) -> None:
         self.out = Replay(history=History.start(config))
         self.skipped: list[str] = []
+        self.applied_calls: set[int] = set()
 
     def add(self, record: Record) -> None:
         out = self.out
@@ -73,6 +75,10 @@ class Replayer:
             ok = True
             if kind == "rejected":
                 out.rejected.append(record)
+            elif kind == "model_call":
+                out.model_calls.append(record)
+        if kind in ACCEPT_KINDS and ok and isinstance(record.get("call"), int):
+            self.applied_calls.add(record["call"])
         if not ok:
             self.skipped.append(str(record.get("seq", "?")))
         if kind in ("open", "close") or kind in ACCEPT_KINDS or kind in MOVE_KINDS:
@@ -80,6 +86,9 @@ class Replayer:
 
     def finish(self) -> Replay:
         out = self.out
+        for call in out.model_calls:  # "applied" is journaled by the reply's link back; said here once
+            if call.get("seq") in self.applied_calls:
+                call["applied"] = True
         if self.skipped:
             out.notices.append(f"journal records that could not be replayed were skipped (seq {', '.join(self.skipped[:10])})")
         if out.diverged_at is not None:

@@ -100,10 +100,35 @@ def event_entry(record: Record, timeline: Timeline) -> Entry:
     return Entry(title, when(record.get("at")), style="event")
 
 
+def model_call_entry(record: Record, timeline: Timeline) -> Entry:
+    """A request to the model: what was asked, how it went, what came back (in full).
+    Whether the reply was applied shows in the next entries: the reply (or rejection)
+    that carries this call's number."""
+    retry = record.get("call_kind") == "retry"
+    title = "Asked the model again with the errors" if retry else "Asked the model"
+    model = record.get("model") or "the model"
+    items = [Item("Model", f"{model} at {record.get('endpoint') or '?'}")]
+    items.append(Item("Sent" if retry else "The user's message", as_text(record.get("message")), quoted=True))
+    outcome = str(record.get("outcome") or "?")
+    words = {"ok": "a valid reply", "invalid": "a reply that is not valid", "incomplete": "a cut-off reply (the stream stopped)",
+             "cancelled": "cancelled by the user", "error": "no reply"}
+    items.append(Item("Outcome", words.get(outcome, outcome) + (f": {record['error']}" if record.get("error") else ""), strong=outcome != "ok"))
+    usage = record.get("usage") if isinstance(record.get("usage"), dict) else {}
+    timing = [f"first token after {record['ttft_s']} s" if isinstance(record.get("ttft_s"), int | float) else "no token",
+              f"{record.get('total_s')} s in all", f"finish_reason {record.get('finish_reason') or 'none'}"]
+    if usage.get("completion_tokens") is not None:
+        timing.append(f"{usage['completion_tokens']} tokens")
+    items.append(Item("Timing", ", ".join(timing)))
+    if record.get("reply") not in (None, ""):
+        items.append(Item("The reply as received", str(record["reply"]), quoted=True))
+    by = f"the user, to the model {model}" if record.get("model") else "the user, to the model"
+    return Entry(f"Call {record.get('seq', '?')} · {title}", when(record.get("at")), by, tuple(items))
+
 ENTRY_BUILDERS: dict[str, Callable[[Record, Timeline], Entry]] = {
     **dict.fromkeys((*ACCEPT_KINDS, *MOVE_KINDS), transition_entry),
     "rejected": rejected_entry,
     **dict.fromkeys(("open", "close", "export"), event_entry),
+    "model_call": model_call_entry,
 }
 """Which records the timeline tells, and how: a new kind of record is one row here."""
 

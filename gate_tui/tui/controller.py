@@ -122,16 +122,18 @@ class EditController:
             return None
         return parse(text, self.config, self.session.state, "assistant")
 
-    def apply_reply(self, text: str) -> ReplyOutcome:
-        """Parse ``text`` as the assistant's reply; accept it when ok, else journal the rejection."""
+    def apply_reply(self, text: str, call: int | None = None) -> ReplyOutcome:
+        """Parse ``text`` as the assistant's reply; accept it when ok, else journal the rejection.
+        ``call``: the seq of the model call that streamed this very text (F6), journaled with it."""
         self.commit()
         if not text.strip():
             return ReplyOutcome("empty")
         result = parse(text, self.config, self.session.state, "assistant")
+        origin = None if call is None else f"model reply (call {call})"
         if not result.ok:
-            self.session.reject(result, text, "assistant")
+            self.session.reject(result, text, "assistant", origin=origin, call=call)
             return ReplyOutcome("rejected", result)
-        transition, error = self._accept(result, text, "assistant")
+        transition, error = self._accept(result, text, "assistant", origin, call)
         if transition is None:
             return ReplyOutcome("error", result, error=error)
         return ReplyOutcome("accepted", result, transition)
@@ -179,8 +181,8 @@ class EditController:
         self.commit()
         return move()
 
-    def _accept(self, result: ParseResult, payload: Any, actor: str) -> tuple[Transition | None, str | None]:
+    def _accept(self, result: ParseResult, payload: Any, actor: str, origin: str | None = None, call: int | None = None) -> tuple[Transition | None, str | None]:
         try:
-            return self.session.accept(result, payload, actor), None  # type: ignore[arg-type]
+            return self.session.accept(result, payload, actor, origin=origin, call=call), None  # type: ignore[arg-type]
         except Exception as exc:  # noqa: BLE001 - the session reports, the editor must survive
             return None, f"Not recorded: {exc}"

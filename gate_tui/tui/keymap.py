@@ -44,6 +44,12 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last (in the reply pane: an undone text edit first)", show=False),
     KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
     KeyAction("save", "ctrl+s", "save_state", "Save", "Save state", "Write the current state to the session's state file"),
+    # After Save: on a 60-column footer the essential keys stay. F6/F7 are TextArea's
+    # select-line / select-all: priority, so they ask from the reply pane too.
+    KeyAction("ask_model", "f6", "ask_model", "Ask", "Ask the model", "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)", priority=True),
+    KeyAction("ask_again", "f7", "ask_again", "Again", "Ask again with the errors", "Send the last reply's errors (field path, expected, found) back to the model for a corrected state", show=False, priority=True),
+    KeyAction("toggle_auto_retry", "f8", "toggle_auto_retry", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
+    KeyAction("cancel_ask", "escape", "cancel_ask", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane, nothing is applied", show=False),
     KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (a pending edit is recorded first)", priority=True),
 )

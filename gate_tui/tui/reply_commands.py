@@ -43,7 +43,8 @@ class ReplyCommands:
         pane = screen.reply()
         if pane is None:
             return
-        outcome = screen.controller.apply_reply(pane.text_area.text)
+        text = pane.text_area.text
+        outcome = screen.controller.apply_reply(text, screen.asking.call_for(text))
         if outcome.kind == "empty":
             screen.notify(f"The reply pane is empty: paste a model reply first ({screen.key_hints['focus_reply']}).", severity="warning", markup=False)
         elif outcome.kind == "rejected":

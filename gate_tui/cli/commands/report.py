@@ -24,6 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format", choices=FORMATS, default=None,
         help="text, markdown or html (default: text on a terminal, else from -o's suffix, else markdown)",
     )
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)  # a contract session's contract is read again as the editor read it
 
 
 def report_format(ns: argparse.Namespace) -> str:
@@ -37,8 +40,9 @@ def report_format(ns: argparse.Namespace) -> str:
 
 def run(ns: argparse.Namespace) -> int:
     from gate_tui.cli.contract_check import contract_session_report
+    from gate_tui.cli.contract_options import load_options
 
-    status = contract_session_report(ns.session, ns.output)  # None: not a contract session
+    status = contract_session_report(ns.session, ns.output, load_options(ns))  # None: not a contract session
     if status is not None:
         if ns.format not in (None, "markdown"):
             say(f"gate-tui report: a contract session's report is Markdown only (--format {ns.format} was not applied)")

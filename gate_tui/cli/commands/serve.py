@@ -43,6 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", metavar="FILE", help="state file every tab opens (a second tab opens it read-only); without it each tab starts a fresh session")
     parser.add_argument("--max-sessions", type=int, default=MAX_SESSIONS, metavar="N", help=f"editors that may run at once (default {MAX_SESSIONS}); a further visitor is told to wait")
     parser.add_argument("--files", metavar="DIR", help="the one folder the served editors' Save as / Open / Export may use (default: the gate-tui state folder)")
+    from gate_tui.cli.contract_options import add_contract_options
+
+    add_contract_options(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -50,10 +53,11 @@ def run(ns: argparse.Namespace) -> int:
 
     if ns.contract:
         if ns.config or ns.state:
-            return usage("serve", "--contract FILE takes no CONFIG and no --state (each tab resumes the contract's own session)")
+            return usage("serve", "--contract FILE takes no CONFIG and no --state (each tab starts a fresh session of the contract)")
         from gate_tui.cli.contract_check import load_contract_or_report
+        from gate_tui.cli.contract_options import load_options
 
-        if load_contract_or_report(ns.contract, "gate-tui serve") is None:
+        if load_contract_or_report(ns.contract, "gate-tui serve", load_options(ns)) is None:
             return EXIT_USAGE
         config_path = Path(ns.contract)
     else:
@@ -81,7 +85,9 @@ def run(ns: argparse.Namespace) -> int:
     loopback = is_loopback(host)
     if not loopback:
         say(f"gate-tui serve: warning: listening on {host}: anyone who can reach this address and has the URL's token can open the editor and edit the state")
-    argv = editor_command(config_path, Path(ns.state) if ns.state else None, files, contract=bool(ns.contract))
+    argv = editor_command(
+        config_path, Path(ns.state) if ns.state else None, files, contract=bool(ns.contract), draft=ns.draft, schemas=ns.schemas
+    )
     token = new_token()
     sys.stdout.write(
         f"gate-tui serve: open {page_url(host, ns.port, token)} in a browser "
@@ -93,11 +99,18 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def editor_command(config_path: Path, state_file: Path | None, files: Path, *, contract: bool = False) -> list[str]:
-    """What each browser connection runs: this Python, this config (or contract), its
-    files folder, and the ``--state`` file — or ``--new``, so a visitor never resumes
-    (nor is asked about) someone else's session."""
+def editor_command(
+    config_path: Path, state_file: Path | None, files: Path, *, contract: bool = False, draft: int | None = None, schemas: str | None = None
+) -> list[str]:
+    """What each browser connection runs: this Python, this config (or contract, read as the
+    server read it), its files folder, and the ``--state`` file — or ``--new``, so a visitor
+    never resumes (nor is asked about) someone else's session."""
     words = [sys.executable, "-m", "gate_tui"] + (["--contract"] if contract else []) + [str(config_path.resolve())]
+    if draft is not None:
+        from gate_tui.contracts.drafts import DRAFT_NAMES
+
+        words += ["--draft", DRAFT_NAMES[draft]]
+    words += ["--schemas", str(Path(schemas).resolve())] if schemas is not None else []
     words += ["--files", str(files)]
     words += ["--state", str(state_file.resolve())] if state_file is not None else ["--new"]
     return words

@@ -13,7 +13,10 @@
   work inside the pass (valid nested values whole; hostile replies in one regex pass);
 * :mod:`~gate_tui.parsing.repair.quick` — the fast path: the C decoder finds each defect
   and it is fixed in place, for a few rounds; returns None whenever unsure, so the
-  tokenizer decides (tests check the two agree);
+  tokenizer decides (tests check the two agree); in its rounds
+  :mod:`~gate_tui.parsing.repair.innerquote` re-reads a string holding inner quotes with the
+  tokenizer's reader, and :mod:`~gate_tui.parsing.repair.literals` rewrites a Python reply's
+  literals between the strings in bulk;
 * :mod:`~gate_tui.parsing.repair.wrapped` — objects serialised twice or CSV-doubled;
 * :mod:`~gate_tui.parsing.repair.truncation` / :mod:`~gate_tui.parsing.repair.tail` — cut-off
   replies: the fields the cut touched, a long cut-off string kept aside;

@@ -36,6 +36,7 @@ _SENTINEL = "\ue000"
 # `,,`). Each pattern starts with what it consumes, so the engine skips ahead at C speed
 # (a pattern led by a lookbehind is tried at every position, several times slower).
 _TRAILING_COMMA = re.compile(",(?=[ \t\r\n]*+([}\\]]))")
+_TRAILING_MESSAGES = {closer: trailing_comma(closer, 0).message for closer in "}]"}
 _VALUE_END = frozenset("\ue0000123456789elE}]")
 # After a value's end (a string, a digit, the last letter of true / false / null, a closer),
 # a line break and the next member or element, with no comma.
@@ -114,13 +115,17 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
             before -= 1
         if before and joined[before - 1] in _VALUE_END:
             at = original(comma)
-            edits.append((at, at + 1, "", trailing_comma(found.group(1), start + at)))
+            edits.append((at, at + 1, "", Fix("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at)))
     for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
         if count > MAX_EDITS:
             return None
         at = original(found.start(1))
         edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + original(found.end()))))
-    for count, found in enumerate(_BARE_KEY.finditer(joined)):
+    # A bare key ends before a `:` that no string (a sentinel) stands right before: when
+    # every colon follows one, as in most replies, the scan is skipped (two C counts).
+    colons = joined.count(":")
+    bare_keys = _BARE_KEY.finditer(joined) if colons and colons != joined.count(_SENTINEL + ":") else ()
+    for count, found in enumerate(bare_keys):
         if count > MAX_EDITS:
             return None
         word = found.group(1)

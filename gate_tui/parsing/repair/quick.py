@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from gate_tui.parsing.repair.edits import Edits
+from gate_tui.parsing.repair.innerquote import inner_quote_edit
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
@@ -26,6 +27,7 @@ from gate_tui.parsing.repair.lexing import (
     read_quoted,
     requote,
 )
+from gate_tui.parsing.repair.literals import habit_within, literals_between_strings
 from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
 from gate_tui.parsing.repair.vocabulary import (
     PYTHON_LITERALS,
@@ -93,7 +95,8 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     fixes: list[Fix] = []
     edits = Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
-    literals_done = recount = False
+    literals_done = recount = quote_bulk = False
+    positions: list[int] = []  # where the literals rewritten in bulk are (see habit_within)
     last = -1
     for round_ in range(max_fixes + 1):
         if round_:
@@ -111,6 +114,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                     fixes[0] = _quote_habit(text, start, stop)
                 if removed:
                     fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
+                if positions:
+                    fixes = [habit_within(fix, positions, start, stop) if fix.code == "python_literal" else fix for fix in fixes]
+                    fixes = [fix for fix in fixes if fix is not None]
                 return value, stop, tuple(fix for fix in fixes if fix.offset < stop)
         if at <= last:
             return None  # no progress: the defect is not a local one
@@ -127,17 +133,32 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
             if requoted is None:
                 return None
             current, quote_fixes, spans = requoted
+            quote_bulk = True
             fixes.extend(quote_fixes)
             edits.spans.extend(spans)
             last = at
             continue
         if not literals_done and current.startswith(_LITERAL_STARTS, at) and "/*" not in current:
             literals_done = True  # a reply written with Python literals: all of them at once
-            current, literal_fixes = _python_literals_all(current, start, edits)
+            fast = None if edits.spans or "'" in current else literals_between_strings(current, start)
+            if fast is not None:  # one habit record, trimmed to the value at the end
+                current, habit, positions = fast
+                literal_fixes = [] if habit is None else [habit]
+            else:
+                current, literal_fixes = _python_literals_all(current, start, edits)
             if literal_fixes:
                 fixes.extend(literal_fixes)
                 last = at - 1  # the defect at `at` was one of them: decoding may now pass it
                 continue
+        # Not in strings the bulk requoting made (`''x''` is the wrapped reader's to judge).
+        inner = None if recount or quote_bulk else inner_quote_edit(current, at, message, last)
+        if inner is not None:  # re-read as the tokenizer would: its token and its fixes
+            begin, stop, token, string_fixes = inner
+            fixes.extend(Fix(fix.code, fix.message, start + edits.original(fix.offset)) for fix in string_fixes)
+            edits.add(begin, stop, len(token))
+            current = current[:begin] + token + current[stop:]
+            last = at
+            continue
         edit = _local_edit(current, at, message)
         if edit is None:
             return None

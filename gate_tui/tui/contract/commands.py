@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from gate_tui.tui.contract.keys import ACTIONS, FILE_COMMANDS, TREE_ACTIONS
+from gate_tui.tui.contract.keys import ACTIONS, ASK_ACTIONS, FILE_COMMANDS, TREE_ACTIONS
 
 SKIPPED = {"command_palette", "quit"}
 
@@ -30,7 +30,7 @@ class ContractCommand:
 
 def contract_commands() -> list[ContractCommand]:
     """Every named contract action once (a tree action the app also has is the app's)."""
-    commands = [ContractCommand(a.name, a.help, a.action) for a in ACTIONS if a.id not in SKIPPED]
+    commands = [ContractCommand(a.name, a.help, a.action) for a in ACTIONS + ASK_ACTIONS if a.id not in SKIPPED]
     known = {command.action for command in commands}
     commands += [ContractCommand(a.name, a.help, a.action, on_tree=True) for a in TREE_ACTIONS if a.action not in known]
     commands += [ContractCommand(name, help_, action) for name, help_, action in FILE_COMMANDS]

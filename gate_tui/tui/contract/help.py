@@ -55,7 +55,7 @@ def help_renderable() -> RenderableType:
     Every piece is a literal ``rich.text.Text``, never markup."""
     rows: list[tuple[Text, Text]] = []
     seen: set[str] = set()
-    for action in (*keys.ACTIONS, *keys.TREE_ACTIONS):
+    for action in (*keys.ACTIONS, *keys.TREE_ACTIONS, *keys.ASK_ACTIONS):
         if action.id in seen:
             continue  # F1 is bound in the tree too; list it once
         seen.add(action.id)

@@ -19,6 +19,12 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
 )
+ASK_ACTIONS: tuple[KeyAction, ...] = (  # asking the model (F6); listed last in help
+    KeyAction("ask_model", "f6", "ask_model", "Ask", "Ask the model", "Type a message; the reply streams into the reply pane, asked with the contract's prompt and schema", priority=True),
+    KeyAction("ask_again", "f7", "ask_again", "Again", "Ask again with the errors", "Send the last reply's contract errors (path, expected, found) back to the model", show=False, priority=True),
+    KeyAction("toggle_auto_retry", "f8", "toggle_auto_retry", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
+    KeyAction("cancel_ask", "escape", "cancel_ask", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane", show=False),
+)
 FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     ("Save value as…", "Write the current value as JSON to a file you name (Open value… reads it back)", "export_value"),
     ("Open value…", "Load a JSON file as the current value, a user edit the contract judges", "open_value"),
@@ -31,7 +37,7 @@ TREE_ACTIONS: tuple[KeyAction, ...] = (
 )
 
 
-KEYS = KeyTable(ACTIONS, prefix="contract_")
+KEYS = KeyTable(ACTIONS + ASK_ACTIONS, prefix="contract_")
 """The contract screen's table."""
 TREE_KEYS = KeyTable(TREE_ACTIONS, prefix="contract_")
 """The value tree's table (its own bindings, run on the selected node)."""

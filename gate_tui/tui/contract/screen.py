@@ -28,6 +28,7 @@ from textual.widgets import Footer, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from gate_tui.contracts.loading import Contract
+from gate_tui.tui.ask_actions import AskActions
 from gate_tui.tui.contract.controller import ContractEditor
 from gate_tui.tui.contract.file_actions import ContractFiles
 from gate_tui.tui.contract.keys import KEYS, hint
@@ -47,7 +48,7 @@ def contract_palette() -> type[Provider]:
     return ContractCommands
 
 
-class ContractScreen(Screen[None]):
+class ContractScreen(AskActions, Screen[None]):
     """Contract mode's editor: the reply pane, the value tree and the leaf editor."""
 
     BINDINGS: ClassVar[list[Binding]] = KEYS.bindings()  # type: ignore[assignment]
@@ -85,6 +86,20 @@ class ContractScreen(Screen[None]):
         text_area.cursor_blink = self.blink
         self.refresh_value()
         text_area.focus()
+
+    # --- asking the model (F6: gate_tui.tui.ask_actions) ------------------------------
+
+    def _ask_target(self) -> Any:
+        from gate_tui.tui.contract.ask_target import ContractTarget
+
+        return ContractTarget(self.editor)
+
+    def _ask_key(self, action_id: str) -> str:
+        return hint(action_id)
+
+    def _ask_pane(self) -> ReplyPane | None:
+        panes = self.query(ReplyPane)
+        return panes.first() if panes else None
 
     # --- reply --------------------------------------------------------------------
 

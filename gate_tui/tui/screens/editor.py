@@ -12,7 +12,7 @@ they run and the palette's ``COMMANDS``, as Textual's guide has screens do; the 
 post messages (the gate form its edits, the workspace its pages, the reply pane its
 preview's timing). Helpers the screen holds do one job each: ``live``
 (:mod:`gate_tui.tui.live_edit`), ``replies`` (:mod:`gate_tui.tui.reply_commands`),
-``navigation`` (:mod:`gate_tui.tui.navigation`), ``timeline``
+``navigation`` (:mod:`gate_tui.tui.navigation`), ``asking`` (F6, :mod:`gate_tui.tui.ask_actions`), ``timeline``
 (:mod:`gate_tui.tui.timeline_commands`) and ``files`` (:mod:`gate_tui.tui.gate_files`).
 """
 
@@ -31,15 +31,13 @@ from textual.widgets import Footer
 
 from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
+from gate_tui.tui.ask_actions import AskActions
 from gate_tui.tui.controller import EditController, PendingEdit
 from gate_tui.tui.form import FieldRef, gate_value, state_to_form
 from gate_tui.tui.gate_files import GateFiles
 from gate_tui.tui.live_edit import LiveEdit
 from gate_tui.tui.navigation import Navigation
-from gate_tui.tui.render import (
-    DIM,
-    overrule_line,
-)
+from gate_tui.tui.render import DIM, overrule_line
 from gate_tui.tui.reply_commands import ReplyCommands
 from gate_tui.tui.session_words import display_path
 from gate_tui.tui.text import line, visible
@@ -74,7 +72,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-class GateScreen(Screen[None]):
+class GateScreen(AskActions, Screen[None]):
     """The gate editor. ``session`` is None until the app's boot attaches one."""
 
     AUTO_FOCUS = "#gate-list"

@@ -131,6 +131,42 @@ class ReplyPane(Vertical):
         preview.set_class(ok is False, "-errors")
         preview.set_class(ok is True, "-ok")
 
+    # --- a model's reply streaming in (F6) ---------------------------------------
+
+    streaming = False
+    """True while a model's reply streams in: the pane shows "so far", never a decision."""
+
+    def begin_stream(self) -> None:
+        """Empty the pane (one undoable edit) for a reply that is about to stream in."""
+        area = self.text_area
+        with area.prevent(TextArea.Changed):
+            area.clear_text()
+        self.streaming = True
+        area.read_only = True  # the user's keys must not land in the middle of the model's text
+        self.border_subtitle = "streaming…"
+        self.show_so_far([])
+
+    def append_stream(self, text: str, chars: int) -> None:
+        """Add the text that arrived since the last call at the end (linear: never re-set);
+        ``chars`` so far go in the border (redrawing it costs no layout)."""
+        area = self.text_area
+        with area.prevent(TextArea.Changed):
+            area.insert(text, area.document.end)
+        area.scroll_end(animate=False)
+        self.border_subtitle = f"streaming… {chars:,} characters"
+
+    def show_so_far(self, found: list[str]) -> None:
+        """What can already be read from the partial reply, and that nothing is decided yet."""
+        rows = [plain("Streaming… No decision until the reply ends.", DIM)]
+        rows.extend(plain(f"so far: {row}", one_line=True) for row in found)
+        self.show_preview(lines(rows))
+
+    def end_stream(self, mark: str | None) -> None:
+        """The stream ended: ``mark`` says when it was cut short (cancelled, incomplete)."""
+        self.streaming = False
+        self.text_area.read_only = False
+        self.border_subtitle = mark or ""
+
     def clear(self) -> None:
         """Empty the text area and its text history (a reply was applied) without sending
         a Changed message: Ctrl+Z in the empty pane then undoes the applied reply."""

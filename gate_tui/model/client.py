@@ -1,0 +1,193 @@
+"""One streamed chat completion from an OpenAI-compatible endpoint, faults as values.
+
+:func:`stream_chat` sends the messages with ``stream=True`` through the official SDK's
+``AsyncOpenAI`` and appends every piece of text to a :class:`LiveReply` as it arrives, so
+a caller that cancels the task (Esc in the editor) still holds everything received. It
+never raises for the endpoint's sake; the :class:`Outcome` says what happened:
+
+* before any text: 429 is retried after ``Retry-After`` (at most :data:`RATE_LIMIT_TRIES`
+  times, each wait capped), a 5xx once, and an error naming ``response_format`` moves to
+  the next structured form (:mod:`gate_tui.model.structured`);
+* after text has arrived nothing is retried (that would duplicate text): a dropped
+  connection, a stall past the read timeout or a stream that ends without
+  ``finish_reason`` keeps the partial text and marks the outcome ``incomplete``.
+
+The SDK's own retries are off (``max_retries=0``): the policy above is ours, bounded
+and visible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gate_tui.model import structured
+from gate_tui.model.endpoint import endpoint_label
+from gate_tui.model.failures import MAX_RETRY_AFTER_S, Failure, classify
+from gate_tui.model.settings import ModelSettings
+
+RATE_LIMIT_TRIES = 3
+SERVER_RETRY_WAIT_S = 0.5
+
+
+@dataclass
+class LiveReply:
+    """The reply as it streams in; shared with the UI, which reads it while it grows."""
+
+    parts: list[str] = field(default_factory=list)
+    chars: int = 0
+    chunks: int = 0
+    started: float = field(default_factory=time.monotonic)
+    first_at: float | None = None
+    on_piece: Callable[[str], None] | None = None  # e.g. echo to a terminal as it arrives
+
+    def add(self, piece: str) -> None:
+        if self.first_at is None:
+            self.first_at = time.monotonic()
+        self.parts.append(piece)
+        self.chars += len(piece)
+        self.chunks += 1
+        if self.on_piece is not None:
+            self.on_piece(piece)
+
+    @property
+    def text(self) -> str:
+        if len(self.parts) > 1:  # join once, keep one part: reading stays linear overall
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+
+@dataclass
+class Outcome:
+    """What one request came to."""
+
+    text: str = ""
+    finish_reason: str | None = None
+    usage: dict[str, Any] | None = None
+    ttft_s: float | None = None
+    total_s: float = 0.0
+    chunks: int = 0
+    failure: Failure | None = None
+    incomplete: bool = False  # text stopped before the model finished (dropped, stalled, cancelled)
+    cancelled: bool = False
+    form: str = "none"
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def error(self) -> str | None:
+        return self.failure.message if self.failure is not None else None
+
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+def make_client(settings: ModelSettings) -> Any:
+    import openai
+
+    timeout = openai.Timeout(settings.timeout_s, connect=settings.connect_timeout_s)
+    return openai.AsyncOpenAI(api_key=settings.api_key(), base_url=settings.base_url or None, timeout=timeout, max_retries=0)
+
+
+async def stream_chat(
+    settings: ModelSettings,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any] | None = None,
+    live: LiveReply | None = None,
+    sleep: Sleep = asyncio.sleep,
+) -> Outcome:
+    """Send ``messages`` and stream the reply into ``live``; see the module docstring."""
+    live = live if live is not None else LiveReply()
+    endpoint = endpoint_label(settings.base_url)
+    out = Outcome()
+    try:
+        await _run(settings, messages, schema, live, sleep, endpoint, out)
+    except asyncio.CancelledError:
+        out.cancelled = out.incomplete = True
+    except Exception as exc:  # noqa: BLE001 - the last net: a fault is a value, never a traceback
+        out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env, settings.api_key(), settings.timeout_s, live.chars > 0)
+        out.incomplete = live.chars > 0
+    out.text = live.text
+    out.chunks = live.chunks
+    out.total_s = time.monotonic() - live.started
+    out.ttft_s = None if live.first_at is None else live.first_at - live.started
+    return out
+
+
+async def _run(settings: ModelSettings, messages: list[dict[str, str]], schema: dict[str, Any] | None, live: LiveReply, sleep: Sleep, endpoint: str, out: Outcome) -> None:
+    import openai
+
+    client = make_client(settings)
+    forms = structured.forms_for(endpoint) if schema is not None and settings.structured else ("none",)
+    form_index, rate_limited, server_retried = 0, 0, False
+    try:
+        while True:
+            out.form = forms[form_index]
+            body: dict[str, Any] = {"model": settings.model, "messages": messages, "stream": True}
+            if settings.temperature is not None:
+                body["temperature"] = settings.temperature
+            if schema is not None and out.form != "none":
+                body["response_format"] = structured.response_format(out.form, structured.grammar_schema(schema))
+            try:
+                stream = await client.chat.completions.create(**body)
+            except openai.APIStatusError as exc:
+                failure = classify(exc, endpoint, settings.model or "", settings.api_key_env, settings.api_key(), settings.timeout_s, False)
+                if out.form != "none" and structured.names_response_format(failure.status, failure.body):
+                    form_index += 1
+                    continue
+                if failure.kind == "rate_limit" and rate_limited + 1 < RATE_LIMIT_TRIES:
+                    wait = failure.retry_after if failure.retry_after is not None else 1.0
+                    if wait <= MAX_RETRY_AFTER_S:
+                        rate_limited += 1
+                        out.notices.append(f"{endpoint} asked to wait {wait:g} s (HTTP 429); retrying")
+                        await sleep(wait)
+                        continue
+                if failure.retryable_once and not server_retried:
+                    server_retried = True
+                    out.notices.append(f"{failure.message}; retrying once")
+                    await sleep(SERVER_RETRY_WAIT_S)
+                    continue
+                out.failure = failure
+                return
+            _note_form(out, forms, endpoint, schema is not None and settings.structured)
+            await _read(stream, live, out, endpoint)
+            return
+    finally:
+        try:
+            await asyncio.shield(client.close())
+        except BaseException:  # noqa: BLE001 - closing a dead client must not mask the outcome
+            pass
+
+
+def _note_form(out: Outcome, forms: tuple[str, ...], endpoint: str, wanted: bool) -> None:
+    if not wanted:
+        return
+    if out.form != forms[0]:
+        refused = ", ".join(structured.FORM_NAMES[f] for f in forms[: forms.index(out.form)])
+        out.notices.append(f"{endpoint} does not take {refused}; sent {structured.FORM_NAMES[out.form]} (remembered for this endpoint)")
+    structured.remember(endpoint, out.form)
+
+
+async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> None:
+    try:
+        async for chunk in stream:
+            usage = getattr(chunk, "usage", None)
+            if usage is not None:
+                raw = usage.model_dump() if hasattr(usage, "model_dump") else dict(usage)
+                out.usage = {k: v for k, v in raw.items() if isinstance(v, int)}
+            for choice in chunk.choices or ():
+                piece = choice.delta.content if choice.delta is not None else None
+                if piece:
+                    live.add(piece)
+                if choice.finish_reason:
+                    out.finish_reason = choice.finish_reason
+    finally:
+        try:
+            await asyncio.shield(stream.close())
+        except BaseException:  # noqa: BLE001
+            pass
+    if out.finish_reason is None:
+        out.incomplete = True
+        out.failure = Failure("dropped", f"{endpoint} ended the stream before the reply was finished (no finish_reason)")
