@@ -128,6 +128,15 @@ class EditorPage:
         # Focus the terminal (its hidden textarea) by clicking the screen.
         self.page.click("#terminal", position={"x": 700, "y": 400})
 
+    def focus_reply(self) -> None:
+        """F2, then wait until the reply pane has the focus: the footer is redrawn leading with
+        the pane's own key (^z Undo). A paste sent before that could be lost during start-up
+        (issue 17, item 9)."""
+        mark = self.mark()
+        self.press("F2")
+        if not self.wait_for_text("^z Undo", since=mark):
+            raise AssertionError("F2 did not focus the reply pane")
+
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)
 
@@ -160,7 +169,7 @@ def browser_page(width: int = 1400, height: int = 900) -> Iterator[Any]:
 def lying_reply_journey(editor: EditorPage, url: str) -> None:
     """Open the editor, paste the lying reply into the reply pane and apply it."""
     editor.open(url)
-    editor.press("F2")  # the key and the paste travel in order on one websocket; the editor keeps that order
+    editor.focus_reply()
     editor.paste(REPLY.read_text(encoding="utf-8"))
     if not editor.wait_for_text("If applied"):
         raise AssertionError("the reply preview did not appear")
