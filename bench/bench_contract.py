@@ -11,6 +11,8 @@ Goals (issue 12, contract mode):
    100 KB schema (``bench/contract_prompts.py``; ``--schema FILE`` adds any local schema).
 4. the meta-schema check of a ~100 KB schema ≤ 50 ms (``bench_contract_load.py``, whose rows
    this table includes, with the whole load of that schema first and from the cache).
+5. a reply full of errors costs what is listed (``bench_contract_errors.py``): time and peak
+   RSS of ``check --contract`` on 60,000 bad tool calls and on a 3,000-branch ``oneOf``.
 
 Informational rows (no goal) record why the validator is ``jsonschema-rs``: the same
 schema and value validated by ``jsonschema`` (``Draft202012Validator`` + ``FormatChecker``)
@@ -160,9 +162,10 @@ def main() -> int:
     parser.add_argument("--schema", action="append", default=[], metavar="FILE", help="also measure the prompt of this local schema (no goal)")
     args = parser.parse_args()
     lines = args.lines or (20_000 if args.quick else 100_000)
+    from bench_contract_errors import error_cost_rows  # replies full of errors (time, peak RSS)
     from bench_contract_load import bench_load  # the load of a ~100 KB schema (issue 21, item 8)
 
-    rows = bench_single(args.repeat) + bench_load(args.repeat) + bench_batch(lines, max(1, min(args.repeat, 3))) + prompt_rows(args.repeat, args.schema)
+    rows = bench_single(args.repeat) + bench_load(args.repeat) + bench_batch(lines, max(1, min(args.repeat, 3))) + prompt_rows(args.repeat, args.schema) + error_cost_rows()
     header = ("case", "measured", "goal", "result")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     for index, current in enumerate([header, *rows]):

@@ -78,13 +78,9 @@ class GateDef(_Model):
 
     @model_validator(mode="after")
     def _check_blocking(self) -> GateDef:
-        unknown = [c for c in self.blocking_categories if c not in self.expected_categories]
-        if unknown:
-            raise ValueError(
-                "blocking_categories: " + ", ".join(repr(c) for c in unknown) + " is not one of expected_categories"
-                if len(unknown) == 1
-                else "blocking_categories: " + ", ".join(repr(c) for c in unknown) + " are not among expected_categories"
-            )
+        problem = blocking_problem(self.blocking_categories, self.expected_categories)
+        if problem:
+            raise ValueError(problem)
         return self
 
     @property
@@ -161,9 +157,23 @@ def whole_config_problems(schema_version: Any, gate_keys: list[str], gate_order:
     return problems
 
 
+def blocking_problem(blocking: list[str], expected: list[str]) -> str | None:
+    """Why a gate's ``blocking_categories`` are wrong (one not among its
+    ``expected_categories``), or None. One source: :class:`GateDef` raises it, and
+    ``validate-config`` checks raw gates with it when another field error stops the model."""
+    unknown = [c for c in blocking if c not in expected]
+    if not unknown:
+        return None
+    if len(unknown) == 1:
+        return f"blocking_categories: {unknown[0]!r} is not one of expected_categories{near_name(unknown[0], expected)}"
+    return "blocking_categories: " + ", ".join(repr(c) for c in unknown) + " are not among expected_categories"
+
+
 def near_name(name: str, names: Iterable[str]) -> str:
     """`` (did you mean 'required'?)`` when ``names`` holds one close to ``name``, else ``""``."""
-    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.75)
+    names = list(names)
+    # Case first: 'Red' for 'red' is too short for difflib's ratio but plainly the same word.
+    close = [known for known in names if known.casefold() == name.casefold()] or difflib.get_close_matches(name, names, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -129,7 +129,7 @@ def test_report_command_errors_are_one_clear_line(tmp_path: Path, capsys: pytest
 
 
 def test_report_command_cannot_write_output(story: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert report_command(story.name, tmp_path / "missing" / "r.md", root=tmp_path) == 2
+    assert report_command(story.name, tmp_path / "missing" / "r.md", root=tmp_path) == 3  # output that cannot be written: exit 3, as the README says for every command
     assert "cannot write" in capsys.readouterr().err
 
 

@@ -48,6 +48,7 @@ from gate_tui.cli import interrupts
 from gate_tui.cli.blocks import MAX_LINE_BYTES, Block, read_blocks
 from gate_tui.cli.check import state_from_json
 from gate_tui.cli.progress import progress_bar
+from gate_tui.cli.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
@@ -57,28 +58,9 @@ from gate_tui.safe_text import json_visible_bytes, visible
 IN_FLIGHT_PER_JOB = 3
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-class _RepeatedKey(ValueError):
-    """A line's object gives a key twice: JSON decoders keep the last silently."""
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKey(key)
-            seen.add(key)
-    return value
-
-
 # A line is one record written by a program: a repeated key there ("reply" twice) is an
 # error for the line, never last-wins (which reply was meant is unknowable).
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_members)
+_DECODER = STRICT_DECODER
 
 
 @dataclass
@@ -172,17 +154,20 @@ class LineChecker:
                 stats.blank += 1
                 return None
             return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})", stats)
-        except _RepeatedKey as exc:
+        except RepeatedKey as exc:
             message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
             return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
-            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc}", stats)
+            why = "a number has more than 4,300 digits" if "integer string conversion" in str(exc) else exc  # not Python's advice
+            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {why}", stats)
         return self._item(number, item, stats)
 
     def _item(self, number: int, item: Any, stats: BatchStats) -> bytes:
         if not isinstance(item, dict):
             return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
         ident = _id_json(item.get("id"))
+        if ident == b"null" and item.get("id") is not None:  # 1e999 decodes to inf: not JSON to echo
+            return self._bad(number, None, "invalid_value", f'line {number}: "id" holds a number JSON cannot carry (it overflows to infinity)', stats, "id")
         if "reply" not in item:
             return self._bad(number, ident, "missing_key", f"line {number} has no \"reply\"", stats, "reply")
         reply = item["reply"]

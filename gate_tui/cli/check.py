@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
+from gate_tui.cli.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
@@ -91,8 +92,8 @@ def reply_payload(text: str, actor: str) -> Any:
     if actor != "user":
         return text
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+        value = STRICT_DECODER.decode(text)
+    except (ValueError, RecursionError):  # a repeated key too: the parser reports it from the text
         return text
     return value if isinstance(value, dict) else text
 
@@ -124,9 +125,11 @@ def load_previous(path: str) -> tuple[GateState | None, str | None]:
     except (OSError, UnicodeDecodeError) as exc:
         return None, f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
     try:
-        value = json.loads(text)
+        value = STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         return None, f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"
+    except RepeatedKey as exc:
+        return None, f"{path}: gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
     except (ValueError, RecursionError):
         return None, f"{path}: invalid JSON"
     state, problem = state_from_json(value)

@@ -14,7 +14,6 @@ is refused before anything recursive (the composer, the constructor) sees it.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -67,31 +66,36 @@ def _json(text: str, max_depth: int) -> tuple[Any, YamlProblem | None]:
             if yaml_problem is not None and "duplicate key" in yaml_problem.message:
                 return None, yaml_problem
         return None, problem
-    deepest, bad, where = _walk_json(data, max_depth)
+    deepest, bad, pointer = _walk_json(data, max_depth)
     if deepest > max_depth:
         return None, YamlProblem(f"nested more than {max_depth} levels deep")
-    if bad is not None:  # rare: read the text again as YAML for the line of that value
-        return None, YamlProblem(bad, yaml_data(text, max_depth)[1].get(where))
+    if bad is not None:  # JSON is YAML: its line map finds the line (error path only)
+        return None, YamlProblem(bad, yaml_data(text, max_depth)[1].get(pointer))
     return data, None
 
 
 def _walk_json(data: Any, max_depth: int) -> tuple[int, str | None, str]:
-    """The depth of ``data`` (stopping past ``max_depth``), the first value JSON cannot hold and its JSON Pointer."""
+    """The depth of ``data`` (stopping past ``max_depth``), the first value JSON cannot hold
+    and its JSON Pointer (so the message names the place and its line, as for YAML)."""
     stack: list[tuple[Any, int, str]] = [(data, 1, "")]
     deepest = 0
     while stack:
-        value, depth, where = stack.pop()
+        value, depth, pointer = stack.pop()
         deepest = max(deepest, depth)
         if depth > max_depth:
-            return deepest, None, where
+            return deepest, None, ""
         if isinstance(value, dict):
-            stack.extend((child, depth + 1, f"{where}/{key.replace('~', '~0').replace('/', '~1')}") for key, child in value.items())
+            stack.extend((child, depth + 1, f"{pointer}/{_escape(key)}") for key, child in value.items())
         elif isinstance(value, list):
-            stack.extend((child, depth + 1, f"{where}/{index}") for index, child in enumerate(value))
+            stack.extend((child, depth + 1, f"{pointer}/{index}") for index, child in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
-            overflow = "" if math.isnan(value) else ": the number overflows"
-            return deepest, f"{json.dumps(value)} is out of range at {where or '/'}{overflow} (a JSON number must be finite)", where
+            what = "NaN is out of range" if math.isnan(value) else "the number is out of range (it overflows to infinity)"
+            return deepest, f"{pointer or '/'}: {what}; a JSON number must be finite", pointer
     return deepest, None, ""
+
+
+def _escape(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str, int], YamlProblem | None]:
@@ -118,8 +122,8 @@ def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str
     if problem is not None:
         return None, lines, problem
     data = yaml.constructor.SafeConstructor().construct_document(node)
-    _deepest, bad, where = _walk_json(data, max_depth)  # 1.0e999 is a YAML float that overflows
-    return (None, lines, YamlProblem(bad, lines.get(where))) if bad is not None else (data, lines, None)
+    _deepest, bad, pointer = _walk_json(data, max_depth)  # 1.0e+999 is a YAML float that overflows
+    return (None, lines, YamlProblem(bad, lines.get(pointer))) if bad is not None else (data, lines, None)
 
 
 def _check_events(events: Any, max_depth: int) -> YamlProblem | None:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_json, load_yaml, too_large
+from gate_tui.config.bounded_yaml import MAX_CONFIG_BYTES, load_yaml, too_large
+from gate_tui.config.json_data import json_data
 from gate_tui.safe_read import read_regular
 
 if TYPE_CHECKING:
@@ -118,14 +119,13 @@ def config_from_text(text: str, suffix: str, name: str = "<config>") -> ConfigLo
     try:
         return ConfigLoad(GateConfig.model_validate(data))
     except ValidationError as exc:
-        lines = _yaml_lines(text) if suffix in (".yaml", ".yml") else {}
+        lines = _yaml_lines(text) if suffix in (".yaml", ".yml", ".json") else {}  # JSON is YAML
         problems = [_problem_from_error(name, err, lines) for err in exc.errors()]
         # Field errors stop pydantic before the checks that span fields (gate_order…):
         # run those on the raw data too, so every problem shows in one pass.
-        for message in _whole_config_problems(data):
-            problem = _located(name, message, (), lines)
-            if problem not in problems:
-                problems.append(problem)
+        found = [_located(name, message, (), lines) for message in _whole_config_problems(data)]
+        found += [_located(name, message, loc, lines) for loc, message in _gate_problems(data)]
+        problems.extend(problem for problem in found if problem not in problems)
         return ConfigLoad(None, problems)
 
 
@@ -149,7 +149,8 @@ def _decode(text: str, suffix: str, name: str) -> tuple[Any, ConfigProblem | Non
     text = text.removeprefix("\ufeff")
     if suffix == ".toml":
         return _decode_toml(text, name)
-    data, problem = load_json(text) if suffix == ".json" else load_yaml(text)
+    # JSON through the contracts' reader: a key given twice names both lines, as in YAML.
+    data, problem = json_data(text, True) if suffix == ".json" else load_yaml(text)
     if problem is not None:
         return None, ConfigProblem(name, problem.message, line=problem.line)
     return data, None
@@ -181,6 +182,24 @@ def _whole_config_problems(data: dict[str, Any]) -> list[str]:
     return whole_config_problems(data.get("schema_version", "1.0"), keys, [k for k in order if isinstance(k, str)])
 
 
+def _gate_problems(data: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """Each gate's own cross-field check on raw data: a typo elsewhere in a gate (``requird``)
+    stops pydantic before that gate's checks, which must still show in the same pass."""
+    from gate_tui.models import blocking_problem
+
+    gates = data.get("gates")
+    found: list[tuple[tuple[str, ...], str]] = []
+    for key, gate in (gates.items() if isinstance(gates, dict) else ()):
+        if not isinstance(gate, dict):
+            continue
+        blocking, expected = gate.get("blocking_categories", []), gate.get("expected_categories", [])
+        if isinstance(blocking, list) and isinstance(expected, list) and all(isinstance(c, str) for c in blocking + expected):
+            problem = blocking_problem(blocking, expected)
+            if problem:
+                found.append((("gates", str(key)), problem))
+    return found
+
+
 def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) -> ConfigProblem:
     loc = tuple(str(part) for part in err.get("loc", ()))
     message = str(err.get("msg", "invalid value"))
@@ -188,6 +207,10 @@ def _problem_from_error(name: str, err: Any, lines: dict[tuple[str, ...], int]) 
         message = message[len("Value error, ") :]
     if err.get("type") == "extra_forbidden" and loc:
         message = f"unknown field {loc[-1]!r}{_near_field(loc)}"
+    elif err.get("type") == "string_type" and isinstance(err.get("input"), bool):
+        # YAML 1.1 reads unquoted yes/no/on/off as booleans: a category "no" arrives as False.
+        words = "'yes', 'on' or 'true'" if err["input"] else "'no', 'off' or 'false'"
+        message = f"must be text, but YAML read a boolean here: quote the word ({words})"
     return _located(name, message, loc, lines)
 
 

@@ -163,10 +163,10 @@ def _leaf(node: Any, parts: list[str | int], bad: list[tuple[list[str | int], st
     """A scalar as it is, or None with a note when JSON cannot carry it."""
     if isinstance(node, float) and not math.isfinite(node):
         if math.isnan(node):
-            bad.append((parts, "NaN is not a JSON number (NaN and Infinity are not allowed)"))
-        else:  # a float('inf') handed over in a dict
-            sign = "-" if node < 0 else ""
-            bad.append((parts, f"the number is too large: it overflows to {sign}Infinity, which is not a JSON number"))
+            bad.append((parts, "NaN is not a JSON number (JSON numbers are finite)"))
+        else:  # a float('inf') handed over in a dict, or 1e999 in a --jsonl reply object
+            sign = "-" if node < 0 else ""  # worded as for reply text: no output says "Infinity"
+            bad.append((parts, f"the number is too large: it overflows to {sign}infinity, which is not a number JSON allows"))
         return None
     if isinstance(node, str):
         if not _encodable(node):

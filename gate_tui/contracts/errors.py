@@ -23,11 +23,13 @@ number (the first 200, then one record counting the rest).
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from gate_tui.contracts.combinators import branch_name, closest_branch, schema_at, valid_branches
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ErrorList, pointer
+from gate_tui.contracts.splitting import Split, find_split
 from gate_tui.contracts.wording import cut_middle, key_shown, options_shown, plural, shown
 
 _ERROR = ContractError
@@ -65,10 +67,45 @@ def schema_errors(contract: Contract, value: Any, into: ErrorList | None = None,
     validator = contract.validator
     if not validator.is_valid(value):  # the common case costs one fast call
         collector = _Collector(contract, errors, skip, value)
-        for error in validator.iter_errors(value):
-            collector.add(error)
+        split = find_split(contract, value)
+        if split is None or not _by_item(collector, split, value):
+            for error in validator.iter_errors(value):
+                collector.add(error)
         collector.close_rules()
     return errors.errors if into is not None else errors.finish()
+
+
+def _by_item(collector: _Collector, split: Split, value: Any) -> bool:
+    """Collect the errors of ``value`` with its big array checked item by item
+    (:mod:`gate_tui.contracts.splitting`); False if it cannot be (validate it whole)."""
+    failing = split.failing()
+    first = next(failing, None)
+    if first is None:
+        return False
+    inside = [*split.where, 0]
+    before: list[Any] = []
+    after: list[Any] = []
+    seen = False
+    for error in collector.contract.validator.iter_errors(split.probe(value, first)):
+        mine = list(error.instance_path)[: len(inside)] == inside
+        seen = seen or mine
+        if not mine:
+            (after if seen else before).append(error)
+    if not seen:  # the two validators disagree: trust the whole one
+        return False
+    for error in before:
+        collector.add(error)
+    unexamined = 0
+    for index in chain([first], failing):
+        if collector.errors.room > 0 or split.cheap:
+            for error in split.errors(index):
+                collector.add(error)
+        else:
+            unexamined += 1
+    for error in after:
+        collector.add(error)
+    collector.errors.unexamined(unexamined, pointer(split.where))
+    return True
 
 
 class _Collector:

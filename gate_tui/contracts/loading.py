@@ -85,6 +85,9 @@ class Contract:
     warnings: tuple[str, ...] = ()
     """Load warnings (a draft assumed for draft-dependent keywords)."""
     options: LoadOptions = field(default_factory=LoadOptions)
+    validator_map: Any = field(default=None, repr=False)
+    """Compiles the validators of every subschema (``jsonschema_rs.validator_map_for`` with the
+    validator's own options), so a big array can be checked item by item; None if unknown."""
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -306,4 +309,7 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
         return None, [ContractProblem(name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}")]
     except Exception as exc:  # noqa: BLE001 - a compiler failure is a problem with this file, not a crash
         return None, [ContractProblem(name, f"cannot compile the schema: {type(exc).__name__}")]
-    return Contract(schema, name, validator, draft, checked.warnings, options), []
+    from functools import partial
+
+    mapper = partial(jsonschema_rs.validator_map_for, schema, validate_formats=True, formats=borrowed or None, retriever=retriever, base_uri=base_uri(name))
+    return Contract(schema, name, validator, draft, checked.warnings, options, mapper), []

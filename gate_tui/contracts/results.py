@@ -85,13 +85,15 @@ class ErrorList:
     reply with 420,000 unexpected keys costs 201 records, not 59 MB). The record takes
     the code of the first error left out, as gate mode's does."""
 
-    __slots__ = ("errors", "limit", "more", "more_code")
+    __slots__ = ("errors", "limit", "more", "more_code", "skipped", "skipped_at")
 
     def __init__(self, limit: int = MAX_REPORTED) -> None:
         self.errors: list[Any] = []
         self.limit = limit
         self.more = 0
         self.more_code: ContractErrorCode = "invalid_value"
+        self.skipped = 0
+        self.skipped_at = ""
 
     @property
     def room(self) -> int:
@@ -110,11 +112,23 @@ class ErrorList:
                 self.more_code = code
             self.more += how_many
 
+    def unexamined(self, how_many: int, path: str) -> None:
+        """Note ``how_many`` more invalid items of the array at ``path`` whose errors were not
+        built (counting them exactly would cost what the bound saves, see
+        :mod:`gate_tui.contracts.splitting`)."""
+        if how_many > 0:
+            self.skipped += how_many
+            self.skipped_at = path
+
     def finish(self) -> list[ContractError]:
-        if self.more:
-            message = f"and {self.more:,} more error{'s' * (self.more != 1)} (only the first {self.limit} are listed)"
+        if self.more or self.skipped:
+            counted = [f"{self.more:,} more error{'s' * (self.more != 1)}"] if self.more else []
+            if self.skipped:
+                counted.append(f"{self.skipped:,} more invalid item{'s' * (self.skipped != 1)} of {self.skipped_at or '/'} not examined")
+            message = "and " + ", plus ".join(counted)
+            message += f" (only the first {self.limit} are listed)"
             self.errors.append(ContractError(code=self.more_code, path="", message=message))
-            self.more = 0
+            self.more = self.skipped = 0
         return self.errors
 
 

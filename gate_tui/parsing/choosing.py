@@ -19,6 +19,7 @@ from gate_tui.limits import MAX_DEPTH
 from gate_tui.parsing.candidates import (
     MAX_LISTED,
     PREFERRED_KEYS,
+    RESTART_MESSAGE,
     Candidate,
     describe_spot,
     has_preferred_key,
@@ -167,6 +168,8 @@ class Chooser:
                     if not self._may_have_keyword(start, stop):
                         continue  # only a gate-state object could still be the winner
                 found = self._decode_object(start, stop, fence, closed)
+                if found is None and closed and (found := self._doubled(start, stop, fence)) is not None:
+                    restart = Fix("restarted_object", RESTART_MESSAGE, start)
                 if found is None:
                     if not closed and opens_an_object(self.text, start):
                         outer = (start, stop)
@@ -200,8 +203,8 @@ class Chooser:
         others: list[int] = []
         reach = -1
         for start, stop, _, _ in candidates:
-            if winner.start <= start < winner.end or start < reach:
-                continue
+            if winner.start <= start < winner.end or start < reach or (start < winner.start and stop >= winner.end):
+                continue  # part of the winner, or the abandoned opener around a restart
             if self.text.find(":", start, stop) >= 0:
                 others.append(start)
                 reach = stop
@@ -282,6 +285,13 @@ class Chooser:
         if not isinstance(value, dict) or not value:  # a repair must not invent an empty object
             return None
         return _Found(value, start, outcome.end, fence, outcome.fixes, outcome)
+
+    def _doubled(self, start: int, stop: int, fence: int) -> _Found | None:
+        """``{{"a": 1}}`` (template braces a model copied): the strict-JSON inner object when
+        the outer braces hold nothing else; a restart (see :func:`restarted`), never a repair."""
+        inner, end = first_non_blank(self.text, start + 1), len(self.text[: stop - 1].rstrip())
+        value = _loads_object(self.text[inner:end]) if self.text.startswith("{", inner) else None
+        return _Found(value, inner, end, fence, ()) if value else None
 
     def _line_start(self, start: int, at: int) -> int:
         """The start of the line holding ``at`` when it lies after ``start``'s line, else -1."""

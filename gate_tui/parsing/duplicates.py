@@ -49,7 +49,7 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
         spots += ", …" if len(values) > _SHOWN else ""
         shown = _dotted(path, key)[:80]
         times = "twice" if len(values) == 2 else f"{len(values):,} times"
-        if any(item != values[0] for item in values[1:]):
+        if any(not same_json(item, values[0]) for item in values[1:]):
             message = f"key {shown!r} is given {times} with different values (at {spots}): which one the model meant is unknowable"
             return None, message, source, span, records, {**notes, "error_code": "invalid_json"}
         at = where.of(path, key, 1)
@@ -77,6 +77,32 @@ def plain(value: Any, repeats: list[Repeat]) -> Any:
         elif isinstance(item, list):
             pending.extend((item, index, (*path, index)) for index in range(len(item) - 1, -1, -1) if isinstance(item[index], dict | list))
     return root[0]
+
+
+def same_json(first: Any, second: Any) -> bool:
+    """Whether two decoded values are the same JSON value (iterative).
+
+    Python's ``==`` says ``True == 1`` and ``False == 0 == 0.0``, but JSON's ``true`` and
+    ``1`` are different values (a boolean schema takes one and refuses the other), so a
+    bool only equals a bool. ``1`` and ``1.0`` are the same number, as JSON Schema says.
+    """
+    pending = [(first, second)]
+    while pending:
+        left, right = pending.pop()
+        if isinstance(left, bool) or isinstance(right, bool):
+            if left is not right:
+                return False
+        elif isinstance(left, dict) and isinstance(right, dict):
+            if left.keys() != right.keys():
+                return False
+            pending.extend((left[key], right[key]) for key in left)
+        elif isinstance(left, list) and isinstance(right, list):
+            if len(left) != len(right):
+                return False
+            pending.extend(zip(left, right, strict=True))
+        elif isinstance(left, dict | list) or isinstance(right, dict | list) or left != right:
+            return False
+    return True
 
 
 def _dotted(path: tuple[Any, ...], key: str) -> str:

@@ -34,7 +34,7 @@ from gate_tui.parsing.markers import (
     find_closing_tag,
     tag_name,
 )
-from gate_tui.parsing.repair.lexing import BODIES, locate_string, mistyped_closer
+from gate_tui.parsing.repair.lexing import BODIES, locate_string, mistyped_closer, next_row_ahead
 
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
 
@@ -192,6 +192,8 @@ class _Scanner:
         """
         kinds, starts = self.kinds, self.starts
         want = "{" if c == "}" else "["
+        if c == "]" and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and next_row_ahead(self.text, i + 1, len(self.text)):
+            return i + 1  # a row whose `[` was forgotten closes here, not the list (as the repair pass reads it)
         if kinds[-1] != want:
             same = self.open_objects if want == "{" else len(kinds) - self.open_objects
             if not same:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from gate_tui.atomic import atomic_write_chunks
 from gate_tui.config.loading import check_config, config_fingerprint
+from gate_tui.exit_codes import EXIT_USAGE
 from gate_tui.safe_text import visible
 from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
 from gate_tui.session.journal_stream import JournalStream
@@ -74,8 +75,9 @@ def report_command(
             sink.write(chunk)
         return EXIT_OK
     problem = atomic_write_chunks(Path(output), chunks)
-    if problem is not None:
-        return _fail(problem)
+    if problem is not None:  # output that cannot be written is exit 3, as for every command
+        sys.stderr.write(f"gate-tui report: {visible(problem, one_line=True)}; no report was written\n")
+        return EXIT_USAGE
     sys.stderr.write(f"gate-tui: report written to {visible(str(output), one_line=True)}\n")
     return EXIT_OK
 

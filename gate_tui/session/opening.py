@@ -10,6 +10,7 @@ returns an in-memory session whose ``persistence_warning`` says so.
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -171,7 +172,7 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
             replayer = None  # let go of the partial history before saying anything
             refusal = (
                 f"journal {paths.journal} is too large to open in the memory available "
-                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report {paths.directory}` "
+                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report {shlex.quote(str(paths.directory or paths.state))}` "
                 "reads it in little memory)"
             )
     if refusal is not None:

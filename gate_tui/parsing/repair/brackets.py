@@ -2,14 +2,15 @@
 
 The rules that change the structure: a member where a ``,`` was due (``missing_comma``),
 a closer for a bracket further down (``missing_closer``) or of the wrong kind
-(``mismatched_closer``), a trailing comma dropped when its bracket closes. A mixin of the
+(``mismatched_closer``), a row of a list of lists whose ``[`` was forgotten
+(``missing_opener``), a trailing comma dropped when its bracket closes. A mixin of the
 tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds the stacks.
 """
 
 from __future__ import annotations
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.lexing import BARE_KEY, mistyped_closer
+from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK, mistyped_closer, next_row_ahead
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
 
@@ -32,6 +33,7 @@ class Brackets(Shortcuts):
     marks: list[int]
     commas: list[int]
     parens: list[tuple[int, int]]
+    rows: dict[int, tuple[int, int]]  # per list depth: its last array element's end (text) and len(out) then
 
     def _missing_comma(self, state: int, kind: int) -> int:
         """A member where a ``,`` was due: insert the comma, if the token can start a member."""
@@ -67,6 +69,8 @@ class Brackets(Shortcuts):
         further down closes those above first (``missing_closer``), else it stands for the due one."""
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
+        if c == "]" and state == ARR_NEXT and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and next_row_ahead(self.text, at + 1, self.limit) and self._forgotten_row():
+            return False
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
             if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(self.text, at + 1, self.limit, kinds, want):
                 while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
@@ -78,10 +82,41 @@ class Brackets(Shortcuts):
             else:
                 due = _CLOSER_OF[kinds[-1]]
                 self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
-        if self._pop(_CLOSER_OF[kinds[-1]], state):
+        closed = kinds[-1]
+        if self._pop(_CLOSER_OF[closed], state):
             return True
+        if closed == "[" and kinds[-1] == "[":
+            self.rows[len(kinds)] = (at + 1, len(self.out))
         self._value_done()
         return False
+
+    def _forgotten_row(self) -> bool:
+        """The ``]`` due now closed a row whose ``[`` was forgotten (see :func:`next_row_ahead`):
+        open that row right after the previous row's ``],`` — only when that row is an array
+        element of this list, followed by its comma and nothing but scalars (a guess,
+        ``missing_opener``). Walks back over this row's pieces once: linear."""
+        out = self.out
+        row = self.rows.get(len(self.kinds))
+        if row is None:
+            return False
+        end, length = row
+        i = len(out) - 1
+        while i >= length:
+            piece = out[i]
+            if piece and (piece[0] in "[{" or piece[-1] in "]}"):
+                return False  # a container after the row before: not a row of scalars
+            i -= 1
+        if i < 0 or length >= len(out) - 1 or out[length] != "," or not out[i].endswith("]"):
+            return False
+        comma = BLANK.match(self.text, end, self.limit).end()
+        if comma >= self.limit or self.text[comma] != ",":
+            return False
+        first = BLANK.match(self.text, comma + 1, self.limit).end()
+        out[length] = ",["
+        out.append("]")
+        self.rows[len(self.kinds)] = (self.pos + 1, len(out))
+        self.log.add(Fix("missing_opener", "a row's '[' was missing: opened after the row before", first))
+        return True
 
     def _pop(self, closer: str, state: int) -> bool:
         if state == OBJ_KEY or state == ARR_VALUE:

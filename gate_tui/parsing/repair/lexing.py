@@ -231,6 +231,19 @@ def continues_container(text: str, at: int, limit: int, container: str) -> bool:
     return container in "[(" and _ELEMENT_AHEAD.match(text, after, limit) is not None
 
 
+def next_row_ahead(text: str, at: int, limit: int) -> bool:
+    """Whether a ``]`` at ``at - 1``, closing a list that is a member of an object, is followed
+    by ``, [``: another row of a list of lists, where an object wants a key. A valid reply
+    never writes that, so the list did not end there — a row's opening ``[`` was forgotten
+    (``{"m": [[1, 2], 3, 4], [5, 6]]}``). The candidate scan keeps the list open on this; the
+    repair pass also requires a complete row before the forgotten one (``missing_opener``)."""
+    after = BLANK.match(text, at, limit).end()
+    if after >= limit or text[after] != ",":
+        return False
+    after = BLANK.match(text, after + 1, limit).end()
+    return after < limit and text[after] == "["
+
+
 # --- where a string ends: the one notion of a string (the repair pass and the candidate scan)
 
 _FOLLOWERS = frozenset(",}]):/#")

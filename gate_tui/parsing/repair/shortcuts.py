@@ -15,7 +15,7 @@ from typing import Any
 
 from gate_tui.parsing.repair.bulk import bulk_finish
 from gate_tui.parsing.repair.fixlog import FixLog
-from gate_tui.parsing.repair.lexing import SCAN_ONCE
+from gate_tui.parsing.repair.lexing import SCAN_ONCE, next_row_ahead
 from gate_tui.parsing.repair.vocabulary import RepairOutcome
 
 
@@ -27,6 +27,8 @@ class Shortcuts:
     limit: int
     pos: int
     out: list[str]
+    kinds: list[str]
+    rows: dict[int, tuple[int, int]]
     log: FixLog
     segment: str
     scan_budget: int
@@ -63,6 +65,12 @@ class Shortcuts:
             self.scan_budget -= 2 * (pos - self.start) + 64
             return False
         end += self.start
+        if self.text[pos] == "[":
+            kinds = self.kinds
+            if kinds[-1] == "{" and next_row_ahead(self.text, end, self.limit):
+                return False  # `[[1, 2], 3], [4]]` in an object: a row's `[` forgotten (Brackets._forgotten_row)
+            if kinds[-1] == "[":
+                self.rows[len(kinds)] = (end, len(self.out) + 1)
         self.out.append(self.text[pos:end])
         self._value_done()
         self.pos = end

@@ -98,6 +98,7 @@ class _Repairer(Brackets):
         self.pos = start
         self.out: list[str] = []
         self.log = FixLog()
+        self.rows: dict[int, tuple[int, int]] = {}  # see Brackets._forgotten_row
         self.parens: list[tuple[int, int]] = []  # per open "(": its "[" in out, its fix in the log
         self.kinds: list[str] = []  # "{", "[" or "(" (a tuple, closed as an array)
         self.states: list[int] = []

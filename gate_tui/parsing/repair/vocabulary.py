@@ -59,6 +59,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "control_character": (EXACT, "a raw line break, tab or other control character inside a string → its escape"),
     "missing_comma": (EXACT, "two complete members or elements with no comma between them"),
     "mismatched_closer": (EXACT, "`]` where `}` was due (or the reverse) → the closer that was due; what follows is kept"),
+    "missing_opener": (GUESS, "a row of a list of lists with its `[` forgotten (`[[1, 2], 3, 4], [5, 6]]`): opened after the row before"),
     "missing_closer": (EXACT, "a closer that skips an open bracket: the skipped bracket is closed first"),
     "number_format": (EXACT, "`.25` → `0.25`, `1.` → `1.0`, digit grouping `82_461_110` → `82461110`"),
     "tuple": (EXACT, "a Python tuple `(1, 2)` → an array `[1, 2]`; a parenthesised value `(1)` → the value"),
