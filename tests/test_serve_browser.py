@@ -158,10 +158,13 @@ def test_save_as_outside_the_files_folder_writes_nothing_from_the_browser(tmp_pa
             mark = editor.mark()
             editor.press("Control+u")
             page.keyboard.type(path)
+            assert editor.wait_for_text(path[-6:], since=mark), path  # the field shows it: then Enter
             editor.press("Enter")
             assert editor.wait_for_text("outside the files folder", since=mark), path
+        mark = editor.mark()
         editor.press("Control+u")
         page.keyboard.type("inside.json")
+        assert editor.wait_for_text("inside.json", since=mark)
         editor.press("Enter")
         assert wait_until(lambda: (tmp_path / "files" / "inside.json").exists())  # a plain name: inside
     assert not (tmp_path / "x").exists() and not stray.exists()
