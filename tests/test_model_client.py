@@ -5,6 +5,7 @@ partial text of a broken stream is kept, structured outputs fall back once per e
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +59,10 @@ def test_a_streamed_reply_arrives_whole_with_finish_reason_usage_and_timings() -
         (Step(garbage=True), "garbage", "not a chat-completions stream"),
         (Step(text="x" * 40, delay=3.0, chunk=10), "timeout", "within 2 s"),
         (Step(status=400, error="bad things"), "bad_request", "refused the request (HTTP 400): bad things"),
+        # a proxy's HTML error page: still one line, and an empty body leaves no empty "()"
+        (Step(status=404, error="<html>\n<body>\n  not here\n</body>"), "not_found", "lacks /v1 (<html> <body> not here </body>)"),
+        (Step(status=404, error=""), "not_found", "the base URL lacks /v1"),
+        (Step(status=500, error="boom\r\ntrace"), "server", "(HTTP 500): boom trace"),
     ],
 )
 def test_faults_are_one_line_naming_the_endpoint_never_the_key(step: Step, kind: str, words: str) -> None:
@@ -65,7 +70,8 @@ def test_faults_are_one_line_naming_the_endpoint_never_the_key(step: Step, kind:
     assert outcome.failure is not None and outcome.failure.kind == kind
     message = outcome.error or ""
     assert words in message and endpoint_label(server.base_url) in message
-    assert "\n" not in message and KEY not in message and "Traceback" not in message
+    assert "\n" not in message and "\r" not in message and KEY not in message and "Traceback" not in message
+    assert not message.endswith("()") and not message.endswith(": ")
 
 
 def test_unreachable_endpoint_is_a_message() -> None:
@@ -164,3 +170,25 @@ def test_endpoint_names_drop_secrets_and_plain_http_to_another_host_warns() -> N
     assert insecure_warning("http://10.0.0.5:8000/v1") is not None
     assert insecure_warning("http://127.0.0.1:8080/v1") is None and insecure_warning("http://localhost:1/v1") is None
     assert insecure_warning("https://api.example.com/v1") is None
+
+
+def test_structured_outputs_can_be_turned_on_from_the_environment(tmp_path) -> None:
+    """The editor has no --structured flag: GATE_TUI_STRUCTURED is how `make run-local` sets it."""
+    missing = tmp_path / "missing.toml"
+    assert load_settings({}, {"GATE_TUI_STRUCTURED": "1"}, missing).settings.structured is True
+    file = tmp_path / "settings.toml"
+    file.write_text("[model]\nstructured = true\n")
+    off = load_settings({}, {"GATE_TUI_STRUCTURED": "0"}, file)
+    assert off.settings.structured is False and off.settings.sources["structured"] == "env GATE_TUI_STRUCTURED"
+    odd = load_settings({}, {"GATE_TUI_STRUCTURED": "sometimes"}, missing)
+    assert odd.settings.structured is False and "GATE_TUI_STRUCTURED" in odd.problems[0]
+
+
+def test_the_bundled_local_model_is_asked_with_structured_outputs() -> None:
+    """Unconstrained, the 270M base model writes prose: `make run-local` must send the schema."""
+    from gate_tui.model.local import local_env
+
+    env = local_env("http://127.0.0.1:5/v1", {"PATH": "/bin"})
+    assert (env["OPENAI_BASE_URL"], env["GATE_TUI_MODEL"], env["GATE_TUI_STRUCTURED"], env["PATH"]) == ("http://127.0.0.1:5/v1", "gemma3-270m", "1", "/bin")
+    assert local_env("http://x/v1", {"GATE_TUI_STRUCTURED": "0"})["GATE_TUI_STRUCTURED"] == "0"  # the user's choice stands
+    assert load_settings({}, env, Path("/nonexistent/settings.toml")).settings.structured is True

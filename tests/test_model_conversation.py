@@ -67,3 +67,34 @@ def test_grammar_schema_keeps_enums_enforceable(ml_config) -> None:
     assert classified["enum"] == ["available", "partial", "unavailable", None] and "type" not in classified
     raw = schema["properties"]["gates"]["properties"]["1_data_availability"]["properties"]["raw"]
     assert raw["type"] == ["string", "null"]
+
+
+def test_a_resumed_contract_session_continues_its_conversation() -> None:
+    """Contract sessions journal their model calls; resuming one must send them again."""
+    from gate_tui.contracts.loading import load_contract
+    from gate_tui.model.asking import Asker
+    from gate_tui.model.settings import ModelSettings
+    from gate_tui.tui.contract.ask_target import ContractTarget
+    from gate_tui.tui.contract.controller import ContractEditor
+    from gate_tui.tui.contract.sessions import open_session
+    from tests.conftest import CONFIGS
+
+    contract = load_contract(CONFIGS / "contracts" / "llm_result_v1.yaml")
+    first = ContractEditor(contract)
+    assert open_session(first, new=True) is None
+    target = ContractTarget(first)
+    good = contract.sample_path("lying").read_text(encoding="utf-8")
+    seq = target.record_model_call(call_kind="ask", model="m", message="classify this", reply=good, outcome="invalid")
+    target.apply(target.parse(good), good, seq)
+    first.close()
+
+    again = ContractEditor(contract)
+    assert (open_session(again) or "").startswith(f"resumed {first.folder.name}")
+    resumed = ContractTarget(again)
+    messages, _ = Asker(resumed, ModelSettings(base_url="http://127.0.0.1:9/v1", model="m")).messages("and now?")
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[1]["content"] == "classify this" and messages[2]["content"] == good
+    assert [t.applied for t in turns_of(resumed.records())] == [True]
+    # the next call continues the numbering rather than starting again at 1
+    assert resumed.record_model_call(call_kind="ask", model="m", message="and now?", reply="{}", outcome="invalid") == 2
+    again.close()

@@ -190,6 +190,7 @@ async def test_the_contract_editor_asks_with_the_contracts_prompt_and_schema(mon
             await wait_for(pilot, lambda: screen._ask_pane().text_area.text == good)
             await pilot.press("ctrl+j")
             await wait_for(pilot, lambda: screen.editor.value is not None, message="value applied")
+            assert [c.get("applied") for c in screen.editor.model_calls] == [True]  # the change links back to its call
     sent = server.requests[0]["messages"]
     assert "The current JSON value" in sent[-1]["content"] and sent[0]["content"] != ""
 

@@ -78,7 +78,7 @@ def status_failure(exc: Any, endpoint: str, model: str, key_env: str, secret: st
     if status in (401, 403):
         return Failure("auth", f"{endpoint} refused the API key (HTTP {status}): set {key_env} to a valid key", status, body=body)
     if status == 404:
-        return Failure("not_found", f"{endpoint} answered 404 for model {model!r}: no such model, or the base URL lacks /v1 ({snippet})", status, body=body)
+        return Failure("not_found", f"{endpoint} answered 404 for model {model!r}: no such model, or the base URL lacks /v1{f' ({snippet})' if snippet else ''}", status, body=body)
     if status == 429:
         wait = retry_after(getattr(getattr(exc, "response", None), "headers", None))
         return Failure("rate_limit", f"{endpoint} is rate-limiting (HTTP 429): {snippet}", status, wait, body)

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,6 +127,13 @@ def start_server(gguf: Path, log: Path | None = None, timeout: float = READY_TIM
     return None, f"llama.cpp's server was not ready within {timeout:g} s"
 
 
+def local_env(base_url: str, environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a command run on the local server: its endpoint, and structured
+    outputs on (unless the user said otherwise), since the base model writes prose without
+    the schema's grammar and a prose reply has nothing to apply."""
+    return {"GATE_TUI_STRUCTURED": "1", **environ, "OPENAI_BASE_URL": base_url, "GATE_TUI_MODEL": LOCAL_MODEL_NAME}
+
+
 def main(argv: list[str]) -> int:
     """``run -- COMMAND…``: start the local server, run COMMAND with the endpoint set, stop."""
     if len(argv) < 2 or argv[0] != "run" or argv[1] != "--":
@@ -141,9 +149,8 @@ def main(argv: list[str]) -> int:
     if server is None:
         print(f"local model: {why}", file=sys.stderr)
         return 3
-    env = dict(os.environ, OPENAI_BASE_URL=server.base_url, GATE_TUI_MODEL=server.model)
     try:
-        return subprocess.call(argv[2:], env=env)
+        return subprocess.call(argv[2:], env=local_env(server.base_url, os.environ))
     finally:
         server.stop()
 

@@ -4,7 +4,9 @@ Most specific first, so a one-off ``--model`` wins over a standing setting:
 
 1. command-line flags (``--model``, ``--base-url``, ``--structured``);
 2. the environment: ``GATE_TUI_MODEL``, ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` (the
-   SDK's own conventions, so a shell already set up for OpenAI tools just works);
+   SDK's own conventions, so a shell already set up for OpenAI tools just works), and
+   ``GATE_TUI_STRUCTURED`` (``1``/``0``: the editor has no ``--structured`` flag, and
+   ``make run-local`` needs it on for a base model that writes prose unconstrained);
 3. ``settings.toml`` in the platform's config folder (``~/.config/gate-tui/`` on Linux)::
 
        [model]
@@ -97,11 +99,19 @@ def load_settings(
     for name, var in (("model", "GATE_TUI_MODEL"), ("base_url", "OPENAI_BASE_URL")):
         if env.get(var):
             values[name], sources[name] = env[var], f"env {var}"
+    switch = env.get("GATE_TUI_STRUCTURED", "").strip().lower()
+    if switch in _SWITCH:
+        values["structured"], sources["structured"] = _SWITCH[switch], "env GATE_TUI_STRUCTURED"
+    elif switch:
+        problems.append(f"GATE_TUI_STRUCTURED should be 1 or 0, not {env['GATE_TUI_STRUCTURED'][:20]!r}: ignored")
     for name, value in (flags or {}).items():
         if value is not None and value is not False:
             values[name], sources[name] = value, "flag"
     settings = replace(ModelSettings(), **values, sources=sources)
     return LoadedSettings(settings, problems)
+
+
+_SWITCH = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
 # The file's keys and how each is checked: (type name, converter returning None when wrong).

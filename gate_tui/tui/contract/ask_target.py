@@ -3,7 +3,7 @@
 System prompt: ``gate-tui prompt --contract``; schema: the contract's own; parse: the
 contract check. The model calls are journaled in the contract session's journal as
 ``model_call`` records (the same fields as in gate sessions); the conversation is the
-calls of this editor run. Applying stays the editor's Ctrl+J: in contract mode an
+editor's ``model_calls``, replayed from the journal when a session is resumed. Applying stays the editor's Ctrl+J: in contract mode an
 invalid value is kept too, to be fixed, so :meth:`apply` and :meth:`reject` only record.
 """
 
@@ -24,7 +24,7 @@ class ContractTarget:
 
     def __init__(self, editor: ContractEditor) -> None:
         self.editor = editor
-        self._records: list[dict[str, Any]] = []
+        self._records = editor.model_calls  # the editor's own list: resumed calls included
         self._prompt: str | None = None
 
     def system_prompt(self) -> str:
@@ -52,7 +52,7 @@ class ContractTarget:
         return seq
 
     def apply(self, result: ContractResult, text: str, call: int) -> None:
-        self.editor.apply_reply(text)
+        self.editor.apply_reply(text, call)
 
     def reject(self, result: ContractResult, text: str, call: int) -> None:
         return None

@@ -53,6 +53,7 @@ class ContractEditor:
     steps: list[Step] = field(default_factory=lambda: [Step(None, None, "start", "empty")])
     index: int = 0
     preview_count: int = 0  # how many previews were computed (tests and scenes wait on it)
+    model_calls: list[dict[str, Any]] = field(default_factory=list)  # the conversation (F6), journaled and replayed
     lock: Any = None  # the session lock (gate_tui.session.lock.SessionLock) while writing
     _journal: Any = None
 
@@ -83,13 +84,17 @@ class ContractEditor:
 
     # --- changing -----------------------------------------------------------------
 
-    def apply_reply(self, text: str) -> tuple[ContractResult, str | None]:
-        """Take a reply's value as the current value; an error when it holds no object."""
+    def apply_reply(self, text: str, call: int | None = None) -> tuple[ContractResult, str | None]:
+        """Take a reply's value as the current value; an error when it holds no object.
+
+        ``call`` is the model call the reply came from: the change links back to it, so the
+        journal says which calls were applied (as a gate session's ``reply`` records do).
+        """
         result = check_contract(text, self.contract)
         if result.value is None:
             return result, "no JSON object in the reply: nothing changed"
         verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"
-        return result, self._push(Step(result.value, result, "assistant", f"reply applied: {verdict}"))
+        return result, self._push(Step(result.value, result, "assistant", f"reply applied: {verdict}"), call)
 
     def edit_leaf(self, path: str, text: str, *, as_json: bool = False) -> tuple[ContractResult | None, str | None]:
         """Set ``path`` from what the user typed: read as the leaf's kind, or as JSON text."""
@@ -165,11 +170,13 @@ class ContractEditor:
         self._record({"kind": "redo", "index": self.index})
         return True
 
-    def _push(self, step: Step) -> str | None:
+    def _push(self, step: Step, call: int | None = None) -> str | None:
         del self.steps[self.index + 1 :]
         self.steps.append(step)
         self.index += 1
         result = step.result
+        link = {} if call is None else {"call": call}
+        self._mark_applied(call)
         return self._record({
             "kind": "change",
             "actor": step.actor,
@@ -177,7 +184,13 @@ class ContractEditor:
             "ok": None if result is None else result.ok,
             "errors": [] if result is None else [{"code": e.code, "path": e.path} for e in result.errors],
             "value": step.value,
+            **link,
         })
+
+    def _mark_applied(self, call: Any) -> None:
+        for record in self.model_calls:
+            if isinstance(call, int) and record.get("seq") == call:
+                record["applied"] = True
 
     # --- files --------------------------------------------------------------------
 
@@ -227,17 +240,22 @@ class ContractEditor:
     def replay(self, records: list[dict[str, Any]]) -> None:
         """Rebuild the history from journal records; each value is checked again.
 
-        Records are data from disk: anything that is not a well-formed change, undo or
-        redo is skipped rather than trusted.
+        Records are data from disk: anything that is not a well-formed change, undo,
+        redo or model call is skipped rather than trusted. The model calls are kept as
+        they are: they are the conversation a resumed editor continues.
         """
         self.steps, self.index = [Step(None, None, "start", "empty")], 0
+        self.model_calls = []
         for record in records:
             kind = record.get("kind")
-            if kind == "change" and isinstance(record.get("value"), dict):
+            if kind == "model_call":
+                self.model_calls.append(record)
+            elif kind == "change" and isinstance(record.get("value"), dict):
                 result = check_contract(record["value"], self.contract)
                 del self.steps[self.index + 1 :]
                 self.steps.append(Step(result.value, result, str(record.get("actor", "user")), str(record.get("label", "change"))))
                 self.index += 1
+                self._mark_applied(record.get("call"))
             elif kind in ("undo", "redo") and isinstance(record.get("index"), int) and 0 <= record["index"] < len(self.steps):
                 self.index = record["index"]
 

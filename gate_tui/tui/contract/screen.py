@@ -120,7 +120,7 @@ class ContractScreen(AskActions, Screen[None]):
         if not text.strip():
             self.notify("Paste a reply first (F2).", markup=False)
             return
-        _result, problem = self.editor.apply_reply(text)
+        _result, problem = self.editor.apply_reply(text, self.asking.call_for(text))
         if problem is None:  # taken: the pane empties, as after applying a gate reply
             self.query_one(ReplyPane).clear()
         self._after_change(problem)
