@@ -192,8 +192,7 @@ def test_serve_reads_the_contract_with_draft_and_passes_both_options_to_each_edi
     assert loaded.returncode == 3 and "not a port number" in loaded.stderr and "prefixItems" not in loaded.stderr
     store = tmp_path / "store"
     store.mkdir()
-    command = editor_command(schema, None, contract=True, draft=19, schemas="store")
-    words = command.split()
+    words = editor_command(schema, None, store, contract=True, draft=19, schemas="store")  # an argv list
     assert words[words.index("--draft") + 1] == "2019-09"
     assert Path(words[words.index("--schemas") + 1]).is_absolute()
 

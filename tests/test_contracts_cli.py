@@ -154,5 +154,5 @@ def test_serve_refuses_a_bad_contract_and_runs_the_contract_editor_for_a_good_on
     assert done.returncode == 3 and "bad.yaml" in done.stderr and "Traceback" not in done.stderr
     both = gate_tui("serve", "--contract", str(CONTRACTS / "guardian_report.yaml"), "--state", str(tmp_path / "s.json"))
     assert both.returncode == 3 and "--contract" in both.stderr
-    command = editor_command(CONTRACTS / "guardian_report.yaml", None, contract=True)
-    assert " -m gate_tui --contract " in command and command.endswith("guardian_report.yaml")
+    command = editor_command(CONTRACTS / "guardian_report.yaml", None, tmp_path, contract=True)  # an argv list
+    assert command[1:4] == ["-m", "gate_tui", "--contract"] and command[4].endswith("guardian_report.yaml")

@@ -8,6 +8,7 @@ the boot back (it waits for the test) so that keys and pastes really arrive firs
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from textual.widgets import TextArea
 from gate_tui.config.cache import open_config
 from gate_tui.config.spec import ConfigSpec
 from gate_tui.tui.app import GateApp
-from tests.tui_helpers import ML_CONFIG, REPLIES, screen_text, wait_for
+from tests.tui_helpers import ML_CONFIG, REPLIES, WAIT, screen_text, wait_for
 
 
 class HeldBackBoot(GateApp):
@@ -47,7 +48,8 @@ def send_keys(app: GateApp, *keys: str) -> None:
 
 async def while_held(predicate: Callable[[], object], message: str) -> None:
     """Poll while the boot is held back (``pilot.pause`` waits for a refresh it holds up)."""
-    for _ in range(250):
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
         if predicate():
             return
         await asyncio.sleep(0.02)

@@ -12,7 +12,6 @@ import os
 import re
 import shlex
 import subprocess
-import time
 from pathlib import Path
 
 from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: F401 - tmux is a fixture
@@ -54,8 +53,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     # 1. `make run`. The decision says NO PASS and asks 1_data_availability's question.
     assert "1. `make run`" in steps
     tmux.start(command, env)
-    screen = tmux.wait_for(lambda s: asked(s) == "1_data_availability", "NO PASS asking 1_data_availability")
-    assert "Is labelled data available for this problem" in screen
+    tmux.wait_for(lambda s: asked(s) == "1_data_availability" and "Is labelled data available for this problem" in s, "NO PASS asking 1_data_availability")
 
     # 2. F3, then Enter, Down, Enter picks "available" in Classified: the panel moves on to 2_use_case.
     assert "Press F3, then Enter, ↓, Enter" in steps
@@ -70,19 +68,20 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.run("send-keys", "-l", "Rank support tickets")
     tmux.run("send-keys", "C-n")
     tmux.run("send-keys", "-l", "by urgency")
-    screen = tmux.wait_for(lambda s: asked(s) == "3_success_metric", "the decision followed the typing")
-    assert "by urgency" in screen
+    # The decision moves on with the first words; the rest may still be on its way: poll both.
+    tmux.wait_for(lambda s: asked(s) == "3_success_metric" and "by urgency" in s, "the decision followed the typing")
     tmux.wait_for(lambda s: "2_use_case.raw" in s, "the answer recorded in the timeline")
 
     # 4. F2 and paste ml_lying_pass.md: claimed PASS, overruled. Ctrl+J applies it; the history shows who changed what.
     assert "paste `sample_configs/replies/ml_lying_pass.md`" in steps
-    tmux.run("send-keys", "F2")
-    time.sleep(0.3)
+    tmux.focus_reply()
     tmux.paste(REPLIES / "ml_lying_pass.md")
     tmux.wait_for(lambda s: "model claimed PASS — overruled" in s and "If applied: NO PASS" in s, "the preview overrules the claim")
     tmux.run("send-keys", "C-j")
-    screen = tmux.wait_for(lambda s: "assistant" in s and "reply" in s and "Reply applied" in s, "the reply applied")
-    assert "model claimed PASS — overruled" in screen, "the decision panel says the claim was overruled"
+    tmux.wait_for(
+        lambda s: "assistant" in s and "reply" in s and "Reply applied" in s and "model claimed PASS — overruled" in s,
+        "the reply applied, and the decision panel saying the claim was overruled",
+    )
 
     # 5. Ctrl+Z undoes the reply, Ctrl+Y redoes it. Paste ml_good.md, Ctrl+J: PASS.
     assert "Ctrl+Z undoes the reply" in steps
@@ -102,7 +101,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.run("send-keys", "C-j")
     tmux.wait_for(lambda s: "Reply rejected" in s, "the reply rejected")
     # The toast lasts a few seconds (it may cover the reason line meanwhile); then PASS is still there.
-    screen = tmux.wait_for(lambda s: "Reply rejected" not in s and passed(s), "the decision still PASS", timeout=20)
+    screen = tmux.wait_for(lambda s: "Reply rejected" not in s and passed(s), "the decision still PASS")
 
     # 7. Ctrl+Q. `make run` again: this session finished at PASS, so a new one starts
     #    (`gate-tui sessions` lists the finished one); one quit at NO PASS is offered for resuming.
@@ -116,7 +115,7 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.start(command, env)
     tmux.wait_for(lambda s: "Started a new session" in s and "finished at PASS" in s, "the note that a new session started")
     # The note stays a while over the panel's right side; then the title names the new session.
-    screen = tmux.wait_for(lambda s: asked(s) == "1_data_availability" and "· session " in s, "a new session at NO PASS", timeout=30)
+    screen = tmux.wait_for(lambda s: asked(s) == "1_data_availability" and "· session " in s, "a new session at NO PASS")
     assert session_name(screen) != first and "Resume session" not in screen
     tmux.run("send-keys", "F3")
     tmux.run("send-keys", "-l", "av")

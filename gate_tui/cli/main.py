@@ -156,6 +156,7 @@ def editor_parser() -> argparse.ArgumentParser:
     parser.add_argument("config", nargs="?", metavar="CONFIG", help="gate config (YAML, JSON or TOML); default: the bundled ML project intake")
     parser.add_argument("--state", metavar="FILE", help="state file to open or create")
     parser.add_argument("--new", action="store_true", help="start a new session instead of resuming the last one")
+    parser.add_argument("--files", metavar="DIR", help="keep the file commands (Save as, Open, Export) inside DIR; paths outside it are refused (gate-tui serve sets it)")
     parser.add_argument("--contract", metavar="FILE", help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)")
     from gate_tui.cli.contract_options import add_contract_options
 
@@ -180,6 +181,9 @@ def _start_editor(args: list[str]) -> int:
 
     with guarded_stdout():  # --help and --version print; the editor itself draws through Textual
         ns = editor_parser().parse_args(args)
+    if ns.files is not None and not Path(ns.files).is_dir():
+        say(f"gate-tui: --files {visible(ns.files, one_line=True)}: not a folder")
+        return EXIT_USAGE
     contract = _contract_path(ns)
     if contract is not None:
         return _start_contract_editor(contract, ns.new, ns)
@@ -193,7 +197,7 @@ def _start_editor(args: list[str]) -> int:
     except ImportError as exc:
         return cannot_start("the editor", exc)
     state_file = Path(ns.state) if ns.state else None
-    return exit_code(run_app(config=config, config_path=path, state_file=state_file, new=ns.new))
+    return exit_code(run_app(config=config, config_path=path, state_file=state_file, new=ns.new, files=_files(ns)))
 
 
 def _contract_path(ns: argparse.Namespace) -> str | None:
@@ -218,4 +222,9 @@ def _start_contract_editor(path: str, new: bool, ns: argparse.Namespace) -> int:
         from gate_tui.tui.contract.app import run_contract_app
     except ImportError as exc:
         return cannot_start("the contract editor", exc)
-    return exit_code(run_contract_app(contract, new))
+    return exit_code(run_contract_app(contract, new, files=_files(ns)))
+
+
+def _files(ns: argparse.Namespace) -> Path | None:
+    """``--files DIR``, resolved: the one folder the editor's file commands may use."""
+    return Path(ns.files).resolve() if ns.files else None

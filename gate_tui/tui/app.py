@@ -65,8 +65,10 @@ class GateApp(App[int], inherit_bindings=False):
         resumable: SessionInfo | None = None,
         look_for_resumable: bool = False,
         blink: bool | None = None,
+        files: Path | None = None,
     ) -> None:
         super().__init__()
+        self.files_folder = files  # the one folder the file commands may use (serve), or None
         self.config = config
         self.config_path = config_path
         self._gate_config: GateConfig | None = None if isinstance(config, ConfigSpec) else config  # type: ignore[assignment]
@@ -76,7 +78,7 @@ class GateApp(App[int], inherit_bindings=False):
         self.resumable = resumable
         self.look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
-        self.key_hints = keymap.KeyHints(config.keymap)  # every key named on screen comes from here
+        self.key_hints = keymap.KeyHints(config.keymap, web=keymap.served())  # every key named on screen comes from here
         self._notices: list[str] = []
         self._collect_after_first_frame = False  # see run_app
         self._gate_screen: GateScreen | None = None

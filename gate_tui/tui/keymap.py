@@ -13,6 +13,7 @@ fields take over from ``TextArea``) under the same ids, so one keymap entry move
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -133,15 +134,31 @@ def first_key(keys: str) -> str:
     return _one_key(keys.split(",")[0])
 
 
+BROWSER_KEYS = frozenset({"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+shift+n", "ctrl+shift+t", "ctrl+shift+w", "ctrl+tab"})
+"""Keys a web browser keeps for itself (new window, tab, close): they never reach a served editor."""
+
+
+def served() -> bool:
+    """Whether this editor runs behind ``gate-tui serve`` (textual-serve picks the web driver)."""
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+
+
 class KeyHints:
     """The key of each binding id as the config's keymap bound it, for text on screen:
-    ``hints["apply_reply"]`` is ``Ctrl+J``, or ``F9`` after ``keymap: {apply_reply: f9}``."""
+    ``hints["apply_reply"]`` is ``Ctrl+J``, or ``F9`` after ``keymap: {apply_reply: f9}``.
+    With ``web=True`` (a served editor) a hint names the first key a browser lets through:
+    the Raw answer's line break is Shift+Enter there, not Ctrl+N (a new browser window)."""
 
-    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
+    def __init__(self, keymap: Mapping[str, str] | None = None, *, web: bool = False) -> None:
         self.keymap = split_keymap(keymap or {})[0]
+        self.web = web
 
     def __getitem__(self, binding_id: str) -> str:
-        return first_key(effective_keys(BY_ID[binding_id], self.keymap))
+        keys = effective_keys(BY_ID[binding_id], self.keymap)
+        if self.web:
+            reachable = [key for key in keys.split(",") if key.strip().lower() not in BROWSER_KEYS]
+            keys = ",".join(reachable) or keys
+        return first_key(keys)
 
     def all_keys(self, binding_id: str) -> str:
         """Every key of a binding (``Ctrl+J / Ctrl+Enter``), for the help screen."""

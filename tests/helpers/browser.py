@@ -42,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = 30.0, step: float = 0.2) -> bool:
+def wait_until(condition: Callable[[], bool], timeout: float = 60.0, step: float = 0.2) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
@@ -52,25 +52,36 @@ def wait_until(condition: Callable[[], bool], timeout: float = 30.0, step: float
 
 
 @contextmanager
-def serving(state_dir: Path, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``gate-tui serve`` on a free local port, sessions under ``state_dir``; yields (url, process)."""
+def serving(state_dir: Path, *args: str, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``gate-tui serve ARGS`` on a free local port, sessions under ``state_dir``; yields
+    (the URL it printed, with its token; the process). Its output goes to
+    ``state_dir/serve.log`` (a file: a pipe nobody reads could fill up and stall it)."""
     port = port or free_port()
+    state_dir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GATE_TUI_STATE_DIR": str(state_dir), "GATE_TUI_NO_BLINK": "1"}
-    command = [sys.executable, "-m", "gate_tui", "serve", "--port", str(port)]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "gate_tui", "serve", "--port", str(port), *args]
+    log = state_dir / "serve.log"
+    with log.open("w", encoding="utf-8") as out:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
     try:
-        if not wait_until(lambda: _answers(port) or server.poll() is not None):
+        if not wait_until(lambda: (_answers(port) and printed_url(log) is not None) or server.poll() is not None):
             raise RuntimeError("gate-tui serve did not start listening")
         if server.poll() is not None:
-            raise RuntimeError(f"gate-tui serve exited: {server.stdout.read() if server.stdout else ''}")
-        yield url, server
+            raise RuntimeError(f"gate-tui serve exited: {log.read_text(encoding='utf-8')}")
+        yield str(printed_url(log)), server
     finally:
         server.terminate()
         try:
-            server.wait(timeout=10)
+            server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+            server.wait()
+
+
+def printed_url(log: Path) -> str | None:
+    """The URL ``gate-tui serve`` printed (``open http://...?token=... in a browser``)."""
+    found = re.search(r"open (http://\S+) in a browser", log.read_text(encoding="utf-8", errors="replace"))
+    return found.group(1) if found else None
 
 
 def _answers(port: int) -> bool:
@@ -93,11 +104,15 @@ class EditorPage:
         """Everything the editor has written to the terminal so far, escapes removed."""
         return _ESCAPES.sub("", b"".join(self.frames).decode("utf-8", "ignore"))
 
-    def wait_for_text(self, text: str, timeout: float = 30.0) -> bool:
-        """Poll the frames for ``text``. The sync API delivers events only while it runs,
-        so the wait is Playwright's own (``wait_for_timeout``), never ``time.sleep``."""
+    def mark(self) -> int:
+        """A place in the frames: :meth:`wait_for_text` ``since=`` it sees only what came later."""
+        return len(self.frames)
+
+    def wait_for_text(self, text: str, timeout: float = 60.0, since: int = 0) -> bool:
+        """Poll the frames (from ``since``) for ``text``. The sync API delivers events only
+        while it runs, so the wait is Playwright's own (``wait_for_timeout``), never ``time.sleep``."""
         deadline = time.monotonic() + timeout
-        while text not in self.screen_text():
+        while text not in _ESCAPES.sub("", b"".join(self.frames[since:]).decode("utf-8", "ignore")):
             if time.monotonic() > deadline:
                 return False
             self.page.wait_for_timeout(200)
@@ -112,6 +127,15 @@ class EditorPage:
             raise AssertionError("the editor did not render in the browser")
         # Focus the terminal (its hidden textarea) by clicking the screen.
         self.page.click("#terminal", position={"x": 700, "y": 400})
+
+    def focus_reply(self) -> None:
+        """F2, then wait until the reply pane has the focus: the footer is redrawn leading with
+        the pane's own key (^z Undo). A paste sent before that could be lost during start-up
+        (issue 17, item 9)."""
+        mark = self.mark()
+        self.press("F2")
+        if not self.wait_for_text("^z Undo", since=mark):
+            raise AssertionError("F2 did not focus the reply pane")
 
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)
@@ -145,8 +169,7 @@ def browser_page(width: int = 1400, height: int = 900) -> Iterator[Any]:
 def lying_reply_journey(editor: EditorPage, url: str) -> None:
     """Open the editor, paste the lying reply into the reply pane and apply it."""
     editor.open(url)
-    editor.press("F2")
-    editor.pause(0.5)  # the focus move is not visible in the frames; give it a moment
+    editor.focus_reply()
     editor.paste(REPLY.read_text(encoding="utf-8"))
     if not editor.wait_for_text("If applied"):
         raise AssertionError("the reply preview did not appear")

@@ -6,6 +6,7 @@ commands and panes; the rules live in :mod:`gate_tui.tui.contract.controller`.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App
@@ -38,8 +39,9 @@ class ContractApp(App[int], inherit_bindings=False):
     TITLE = "gate-tui contract"
     BINDINGS: ClassVar[list[Binding]] = [Binding("ctrl+c", "help_quit", show=False, system=True)]  # the rest are the screen's
 
-    def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None) -> None:
+    def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None, files: Path | None = None) -> None:
         super().__init__()
+        self.files_folder = files  # the one folder the file commands may use (serve), or None
         self.contract = contract
         self.editor = ContractEditor(contract)
         self.use_journal = journal
@@ -67,8 +69,8 @@ class ContractApp(App[int], inherit_bindings=False):
         self.editor.close()
 
 
-def run_contract_app(contract: Contract, new: bool = False) -> int:
+def run_contract_app(contract: Contract, new: bool = False, files: Path | None = None) -> int:
     """Open the contract editor (resuming the contract's last session unless ``new``); the exit status."""
-    app = ContractApp(contract, new=new)
+    app = ContractApp(contract, new=new, files=files)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

@@ -5,6 +5,10 @@ expanded, a relative path is taken from the current folder (the prompt names it)
 existing file is only replaced after a second Enter on the same path, and when the
 command fails the error is shown *in the prompt*, which stays open with the path typed
 so that it can be corrected. It dismisses with the absolute path once ``attempt`` worked.
+
+When the app has a files folder (``--files DIR``; ``gate-tui serve`` always sets one), a
+path is taken inside it and one that leads out is refused before anything is read or
+written (:func:`gate_tui.session.file_folder.inside_folder`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from gate_tui.session.file_folder import inside_folder
 from gate_tui.tui.render import BAD_STYLE, DIM, WARN_STYLE
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.safe_fields import SafeInput
@@ -79,9 +84,19 @@ class PathScreen(ModalScreen[str | None]):
             if self.warning:
                 yield Static(line(("⚠ ", WARN_STYLE), (self.warning, WARN_STYLE)), id="path-warning")
             yield SafeInput(value=self.default, id="path-input")
-            yield Static(line(("A relative path is in the current folder, ", DIM), (os.getcwd(), DIM)), id="path-where")
+            folder = self.folder
+            if folder is None:
+                yield Static(line(("A relative path is in the current folder, ", DIM), (os.getcwd(), DIM)), id="path-where")
+            else:
+                yield Static(line(("Files stay in ", DIM), (str(folder), DIM), (": a relative name is taken there.", DIM)), id="path-where")
             yield Static(id="path-message")
             yield Static(line(("Enter to confirm · Esc to cancel", DIM)))
+
+    @property
+    def folder(self) -> Path | None:
+        """The one folder paths must stay in (the app's ``files_folder``), or None."""
+        folder = getattr(self.app, "files_folder", None)
+        return folder if isinstance(folder, Path) else None
 
     def on_mount(self) -> None:
         self.query_one("#path-input", Input).focus()
@@ -102,7 +117,15 @@ class PathScreen(ModalScreen[str | None]):
         if not event.value.strip():
             self.say("✗", BAD_STYLE, "Type a file name (or Esc to cancel).")
             return
-        path = absolute(event.value)
+        folder = self.folder
+        if folder is None:
+            path = absolute(event.value)
+        else:
+            inside, refused = inside_folder(folder, event.value)
+            if inside is None:
+                self.say("✗", BAD_STYLE, refused or "Refused.")
+                return
+            path = inside
         if path.is_dir():
             self.say("✗", BAD_STYLE, f"{path} is a folder: add a file name.")
             return
