@@ -93,9 +93,10 @@ async def test_a_reply_that_clears_typed_answers_says_so_first() -> None:
     config = load_config(ML_CONFIG)
     app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "NO PASS" in screen_text(app), message="the first screen")  # the session is open
         app.gate_screen.select_gate("2_use_case")
         app.gate_screen.focus_gate_field()
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="the Raw field")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw" and app.gate_screen.gate_editor.key == "2_use_case", message="the Raw field of 2_use_case")
         await pilot.press(*"Rank tickets", "enter")
         await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="the answer recorded")
         await pilot.press("f2")

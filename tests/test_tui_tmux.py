@@ -74,14 +74,17 @@ class Tmux:
     def focus_reply(self) -> None:
         """F2, then wait until the reply pane has the focus — a paste sent before that can go
         elsewhere (issue 17, item 9: a paste right after F2 during start-up is lost). The
-        screen shows it two ways: the footer leads with the pane's own key (^z Undo), and
-        the terminal's cursor moves into the pane (right half, above the history)."""
+        screen shows it two ways: the footer puts the pane's own keys (^z Undo) before the
+        app's (^q Quit), and the terminal's cursor moves into the pane (right half, above the
+        history)."""
         self.run("send-keys", "F2")
 
         def focused(screen: str) -> bool:
             rows = screen.rstrip("\n").splitlines()
+            footer = rows[-1] if rows else ""
             x, y = self.cursor()
-            return bool(rows) and rows[-1].lstrip().startswith("^z Undo") or (x >= 48 and y < 20)
+            pane_keys_first = "^z Undo" in footer and "^q Quit" in footer and footer.index("^z Undo") < footer.index("^q Quit")
+            return pane_keys_first or (x >= 48 and y < 20)
 
         self.wait_for(focused, "the reply pane focused")
 

@@ -22,8 +22,11 @@ from textual import events
 from textual.app import App
 from textual.widget import Widget
 
-SETTLE_LIMIT = 0.5
-"""Seconds to wait at most for a field to take its keys (it never takes that long)."""
+SETTLE_LIMIT = 10.0
+"""Seconds to wait at most for a field to take its keys. The wait ends as soon as the field
+has handled them (a few ms); the limit only guards against a field that never does. It is
+generous because a first paste during start-up on a busy machine can take well over half a
+second, and a Ctrl+J that ran before it would find the pane empty."""
 
 TYPED = (events.Key, events.Paste)
 
