@@ -21,10 +21,11 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
 from typing import Any
 
-from gate_tui.cli import interrupts
+from gate_tui.cli import interrupts, spill
 from gate_tui.cli.arrow_batch import Checked, Columns, RowChecker
 from gate_tui.cli.batch import (
     BatchSettings,
@@ -37,9 +38,14 @@ from gate_tui.cli.batch import (
 )
 from gate_tui.cli.blocks import read_blocks
 from gate_tui.cli.progress import progress_bar
+from gate_tui.cli.spill import SpillFolder
 
 BATCH_ROWS = 4096
-"""Rows per Parquet batch read, and so per output row group (~10 MB of results)."""
+"""Rows per output row group at most (~16 MB of results): bounded, so a reader streams too."""
+JOB_ROWS = 1024
+"""Rows per Parquet batch read and checked as one job: small, so that at the end of a run
+with ``-j N`` no worker waits long for the last one (a 4096-row job is ~0.25 s of work);
+the results are gathered into row groups of :data:`BATCH_ROWS` whatever the job size."""
 IN_FLIGHT_PER_JOB = 3
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
 
@@ -62,6 +68,8 @@ class Job:
     first_line: int | None
     columns: Columns
     want_lines: bool
+    spill: str | None = None
+    """With ``-j N``: the stem of this job's files (:mod:`gate_tui.cli.spill`)."""
 
 
 def run_files(source: str, in_format: str, sink: Any, out_format: str, settings: BatchSettings, columns: Columns, jobs: int, show_progress: bool, quiet: bool) -> int:
@@ -81,7 +89,9 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
 
     # As check --jsonl: SIGTERM / SIGHUP unwind through the pool's shutdown and the Parquet
     # footer, and never cut a batch's write.
-    with interrupts.terminable(), worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
+    # The job files' folder goes after the pool has stopped (no worker writes there then).
+    folder_for = (lambda: SpillFolder(sink if writer is not None else None)) if jobs > 1 else nullcontext
+    with interrupts.terminable(), folder_for() as folder, worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
 
         def emit(done: Checked) -> None:
             job = in_flight.popleft()
@@ -102,7 +112,26 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
                     interrupts.check()
                     emit(_run(checker, job))
             else:
-                fan_out(pool, sent(jobs_in), emit, jobs * IN_FLIGHT_PER_JOB, work=work_job)
+                stems: deque[str] = deque()
+
+                def by_file(jobs_out: Iterator[Job]) -> Iterator[Job]:
+                    for job in jobs_out:
+                        stems.append(stem := folder.job_path())
+                        if job.first_line is None:  # a JSON Lines block (bytes) still goes by pipe
+                            yield replace(job, spill=stem)
+                        else:
+                            folder.send(stem, job.batch)
+                            yield replace(job, batch=None, spill=stem)
+
+                def landed(done: Checked) -> None:
+                    payload = folder.take(stems.popleft(), want_lines)
+                    if want_lines:
+                        done.lines = payload
+                    else:
+                        done.table = payload
+                    emit(done)
+
+                fan_out(pool, by_file(sent(jobs_in)), landed, jobs * IN_FLIGHT_PER_JOB, work=work_job)
         finally:
             if writer is not None:  # a valid file even when stopped part-way: its footer is written
                 empty = _empty_job(source, in_format, columns)
@@ -128,7 +157,7 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
 
         def batches() -> Iterator[Job]:
             first = 1
-            for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=wanted):
+            for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
                 yield Job(batch, first, columns, want_lines)
                 first += batch.num_rows
 
@@ -181,31 +210,56 @@ _WORKER_ROWS: RowChecker | None = None
 
 
 def work_job(job: Job) -> Checked:
-    """A job in a worker process, with the worker's line checker (built once)."""
+    """A job in a worker process, with the worker's line checker (built once). A job with
+    a ``spill`` stem reads its batch from that file (when it has none) and writes its
+    results beside it (:mod:`gate_tui.cli.spill`): only the counts come back by pipe."""
     global _WORKER_ROWS
     if _WORKER_ROWS is None:
         _WORKER_ROWS = RowChecker(worker_checker())
-    return _run(_WORKER_ROWS, job)
+    if job.spill is None:
+        return _run(_WORKER_ROWS, job)
+    batch = job.batch if job.batch is not None else spill.received(job.spill)
+    done = _run(_WORKER_ROWS, replace(job, batch=batch))
+    spill.give_back(job.spill, done.lines if job.want_lines else done.table)
+    done.table, done.lines = None, b""
+    return done
 
 
 class _ParquetOut:
-    """A Parquet file written one row group per batch (opened on the first batch)."""
+    """A Parquet file written a row group of up to :data:`BATCH_ROWS` at a time, gathered
+    from the checked batches in order (opened on the first one). The row groups depend on
+    the batches alone, never on ``-j``: the file is the same byte for byte."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.writer: Any = None
+        self.pending: list[Any] = []
+        self.rows = 0
 
     def write(self, table: Any) -> None:
+        if self.rows and self.rows + table.num_rows > BATCH_ROWS:
+            self._flush()
+        self.pending.append(table)
+        self.rows += table.num_rows
+        if self.rows >= BATCH_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
+        table = self.pending[0] if len(self.pending) == 1 else pa.concat_tables(self.pending)
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema)
         self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
+        self.pending, self.rows = [], 0
 
     def close(self, schema: Any) -> None:
         """Finish the file (with ``schema()``'s columns when no batch came)."""
         import pyarrow.parquet as pq
 
+        if self.pending:
+            self._flush()
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, schema())
         self.writer.close()
