@@ -34,6 +34,7 @@ codes; ``--quiet`` silences both. The exit status is that of ``check``: 0 all PA
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import sys
@@ -352,8 +353,13 @@ def worker_pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,))
+    # The workers are forked with everything this process imported. Frozen, those objects
+    # are left out of the workers' garbage collections, which would otherwise touch (and so
+    # copy, page by page) all of them in every worker.
+    gc.freeze()
     try:
         pool.submit(_ready).result()  # start (fork) the workers now, before any other thread
+        gc.unfreeze()
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

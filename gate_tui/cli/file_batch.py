@@ -134,8 +134,7 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
                 fan_out(pool, by_file(sent(jobs_in)), landed, jobs * IN_FLIGHT_PER_JOB, work=work_job)
         finally:
             if writer is not None:  # a valid file even when stopped part-way: its footer is written
-                empty = _empty_job(source, in_format, columns)
-                writer.close(lambda: _with_reply(_run(RowChecker(make_checker(settings)), empty).table, empty).schema)
+                writer.close(lambda: _empty_schema(source, in_format, columns, settings))
     interrupts.check()
     if writer is None:
         sink.flush()
@@ -183,6 +182,13 @@ def _empty_job(source: str, in_format: str, columns: Columns) -> Job:
     from gate_tui.cli.blocks import Block
 
     return Job(Block(1, b""), None, columns, False)
+
+
+def _empty_schema(source: str, in_format: str, columns: Columns, settings: BatchSettings) -> Any:
+    """The output's columns when no batch came. Only then: the first pyarrow call that builds
+    an array imports pandas (~0.13 s), which a ``-j N`` main process otherwise never needs."""
+    empty = _empty_job(source, in_format, columns)
+    return _with_reply(_run(RowChecker(make_checker(settings)), empty).table, empty).schema
 
 
 def _run(checker: RowChecker, job: Job) -> Checked:
