@@ -7,9 +7,11 @@ there is one (the machine is shared):
    beside ``check --jsonl``'s line checker (``run_batch``) in the same process;
 2. Parquet in and out adds <= 10%: ``check --input x.parquet --output y.parquet`` against
    ``check --jsonl x.jsonl -o y.jsonl`` (the real console script, best of ``--repeat``);
-3. ``-j 2`` ~ 2x ``-j 1`` with Parquet (reported with the cores two CPU-bound processes
-   actually got, as ``bench_check`` does: judged >= 1.7x only when both cores were there);
-4. Ray Data, local mode: 2 workers >= 1.6x one worker (``--ray-rows``; 0 skips it);
+3. ``-j 2`` ~ 2x ``-j 1`` with Parquet: judged >= 1.8x, always (the load average and the
+   cores two CPU-bound processes got are printed beside it, to read a miss by: a busy
+   machine makes it miss, it never lowers the bar);
+4. Ray Data, local mode: 2 workers >= 1.6x one worker on 1,000,000 rows (``--ray-rows``;
+   0 skips it);
    flat memory: ``check --input`` on 5x the rows peaks at most 1.25x higher (``--memory-rows``);
 5. ``review``: a 1,000,000-row results file opens (index + first screen) in <= 2 s and a
    filter over it takes <= 0.5 s.
@@ -47,7 +49,7 @@ from gate_tui.results.index import open_results  # noqa: E402
 
 GOAL_RATE = 10_000
 GOAL_PARQUET_OVERHEAD = 1.10
-GOAL_SCALING = 1.7
+GOAL_SCALING = 1.8
 GOAL_RAY_SCALING = 1.6
 GOAL_OPEN_S = 2.0
 GOAL_FILTER_S = 0.5
@@ -116,7 +118,8 @@ def peak_mb(source: Path, output: Path) -> float:
 
 
 def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
-    """Replies/s of ``--engine ray`` with 1 and 2 workers (Ray started once, not timed)."""
+    """Replies/s of ``--engine ray`` with 1 and 2 workers (Ray started and warmed up once,
+    not timed; each run starts its own workers, timed)."""
     import ray
 
     from gate_tui.cli.arrow_batch import Columns
@@ -126,6 +129,10 @@ def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory(prefix="ray", dir="/tmp") as temp:
         ray.init(num_cpus=3, _temp_dir=temp, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
         try:
+            # Warm-up, untimed: Ray's first tasks pay its imports in fresh worker processes
+            # (seconds), which would otherwise count against whichever run goes first.
+            warm = parquet_input(folder / "ray_warm.parquet", 2_000)
+            run_on_ray(str(warm), str(folder / "ray_warm"), settings, Columns(), 2, quiet=True)
             rates = []
             for workers in (1, 2):
                 started = time.perf_counter()
@@ -188,7 +195,7 @@ def review_times(path: Path) -> tuple[float, float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000, help="rows for the rate and Parquet figures")
-    parser.add_argument("--ray-rows", type=int, default=200_000, help="rows for the Ray figures (0: skip Ray)")
+    parser.add_argument("--ray-rows", type=int, default=1_000_000, help="rows for the Ray figures (the goal's 1,000,000; 0: skip Ray)")
     parser.add_argument("--review-rows", type=int, default=1_000_000, help="rows of the review figures (0: skip them)")
     parser.add_argument("--memory-rows", type=int, default=500_000, help="rows of the larger flat-memory run (0: skip it)")
     parser.add_argument("--repeat", type=int, default=2)
@@ -210,13 +217,15 @@ def main() -> int:
         line_rate, arrow_rate = in_process_rates(jsonl, parquet, ns.repeat)
         judge("check_arrow, 1 core", f"{arrow_rate:,.0f}/s (line checker {line_rate:,.0f}/s)", arrow_rate >= GOAL_RATE, f">= {GOAL_RATE:,}/s")
         cores_before = available_cores()
+        load_before = os.getloadavg()[0]
         jsonl_s = cli_seconds(["--jsonl", str(jsonl), "-o", str(folder / "out.jsonl")], ns.repeat)
         parquet_s = cli_seconds(["--input", str(parquet), "--output", str(folder / "out.parquet")], ns.repeat)
         judge("Parquet in/out vs --jsonl", f"{parquet_s:.2f} s vs {jsonl_s:.2f} s = {parquet_s / jsonl_s:.2f}x", parquet_s / jsonl_s <= GOAL_PARQUET_OVERHEAD, f"<= {GOAL_PARQUET_OVERHEAD}x")
         two_s = cli_seconds(["--input", str(parquet), "--output", str(folder / "out2.parquet"), "-j", "2"], ns.repeat)
         cores = min(cores_before, available_cores())
         scaling = parquet_s / two_s
-        judge("-j 2 vs -j 1 (Parquet)", f"{scaling:.2f}x ({cores:.2f} cores free)", scaling >= GOAL_SCALING or cores < 1.8, f">= {GOAL_SCALING}x with 2 free cores")
+        busy = f"load {load_before:.2f}, {cores:.2f} cores free"
+        judge("-j 2 vs -j 1 (Parquet)", f"{parquet_s:.2f} s / {two_s:.2f} s = {scaling:.2f}x ({busy})", scaling >= GOAL_SCALING, f">= {GOAL_SCALING}x")
         if ns.memory_rows:
             small = parquet_input(folder / "mem_small.parquet", ns.memory_rows // 5)
             large = parquet_input(folder / "mem_large.parquet", ns.memory_rows)
@@ -225,7 +234,8 @@ def main() -> int:
         if ns.ray_rows:
             ray_input = parquet if ns.ray_rows == ns.rows else parquet_input(folder / "ray.parquet", ns.ray_rows)
             one, two = ray_rates(ray_input, folder, ns.ray_rows)
-            judge(f"Ray local, {ns.ray_rows:,} rows", f"1 worker {one:,.0f}/s, 2 workers {two:,.0f}/s = {two / one:.2f}x", two / one >= GOAL_RAY_SCALING, f">= {GOAL_RAY_SCALING}x")
+            load = os.getloadavg()[0]
+            judge(f"Ray local, {ns.ray_rows:,} rows", f"1 worker {one:,.0f}/s, 2 workers {two:,.0f}/s = {two / one:.2f}x (load {load:.2f})", two / one >= GOAL_RAY_SCALING, f">= {GOAL_RAY_SCALING}x")
         if ns.review_rows:
             results = million_results(folder, ns.review_rows)
             opened, shown, slowest = review_times(results)
