@@ -61,3 +61,20 @@ def test_readme_recipe_map_batches_with_gate_check(local_ray: None, tmp_path: Pa
     table = pa.concat_tables(checked.iter_batches(batch_format="pyarrow"))
     assert sorted(table.column("id").to_pylist()) == sorted(row["id"] for row in rows)
     assert set(table.column("pass").to_pylist()) == {True, False, None}
+
+
+def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The same 50 rows 200 times: batches with the same content, each written as its own file.
+    from gate_tui.cli.ray_engine import run_on_ray
+
+    rows = [row for row in arrow_rows(items(50)) if row["id"] is not None] * 200
+    folder = tmp_path / "in"
+    folder.mkdir()
+    write_parquet(folder / "a.parquet", rows[:6_000], row_group_size=1_000)
+    write_parquet(folder / "b.parquet", rows[6_000:])
+    status = run_on_ray(str(folder), str(tmp_path / "out"), gate_settings(load_config(ML)), Columns(), jobs=2)
+    on_ray = pq.read_table(tmp_path / "out")
+    assert on_ray.num_rows == len(rows)
+    assert sorted(on_ray.column("id").to_pylist()) == sorted(row["id"] for row in rows)
+    assert status == 2 and f"{len(rows):,} replies" in capsys.readouterr().err
+    assert not [path for path in (tmp_path / "out").iterdir() if path.name.startswith(".")]  # no temp file left

@@ -1,13 +1,13 @@
 """``gate-tui check --engine ray``: the batch function on a Ray cluster, through Ray Data.
 
-The job is one map over independent batches (``read_parquet -> map_batches -> write_parquet``):
+The job is one map over independent batches (``read_parquet -> map_batches``, which writes):
 no shuffle, no state shared between rows, so it scales with the cores Ray is given.
 :class:`~gate_tui.cli.arrow_batch.GateCheck` is built once per worker (the config is
 validated once there) and checks each Arrow batch as ``check --input`` does. ``ray.init()``
 joins the cluster named by ``RAY_ADDRESS``, or starts a local one.
 
-The counts for the summary line and the exit status are read back from the written
-results' ``ok``/``pass``/``error_codes`` columns (small; the ``result`` column stays unread).
+Each worker writes the Parquet files of the batches it checks (:class:`CheckAndWrite`) and
+sends back only their counts, for the summary line and the exit status.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections import Counter
+from typing import Any
 
 import ray
 import ray.data
@@ -24,6 +24,7 @@ from gate_tui.cli.arrow_batch import Columns, GateCheck
 from gate_tui.cli.batch import BatchSettings, BatchStats
 
 BATCH_ROWS = 4096
+ROW_HASH = "row_hash"  # Ray's deterministic row identity (read_parquet(include_row_hash=True))
 READ_BLOCK_BYTES = 16 * 1024 * 1024
 """Ray Data's blocks of replies (about 10,000 rows of 1.5 KB), for this dataset only. With
 Ray's default (128 MiB) a file of 100,000 rows was read as blocks of 10,000, 80,000 and
@@ -37,49 +38,79 @@ def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Colum
     started = time.perf_counter()
     if not ray.is_initialized():
         # A local instance (no RAY_ADDRESS) gets one CPU more than the machine has: the
-        # workers each hold a CPU for the whole run, and the light listing, reading and
-        # writing tasks would otherwise wait for one forever with -j equal to the cores.
+        # workers each hold a CPU for the whole run, and the light listing and reading
+        # tasks would otherwise wait for one forever with -j equal to the cores.
         local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(os.cpu_count() or 1, jobs) + 1}
         # No dashboard: its processes take CPU from the workers, and the CLI never shows it.
         ray.init(logging_level="ERROR", log_to_driver=False, include_dashboard=False, **local)
     wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor)]
-    dataset = ray.data.read_parquet(source)
+    dataset = ray.data.read_parquet(source, include_row_hash=True)
     dataset.context.target_max_block_size = READ_BLOCK_BYTES  # this dataset's own copy of the context
     names = dataset.schema().names
     if columns.reply not in names:
         raise KeyError(f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
-    dataset = dataset.select_columns([name for name in wanted if name in names])
-    checked = dataset.map_batches(
-        GateCheck,
-        fn_constructor_args=(settings,),
-        fn_constructor_kwargs={"reply_column": columns.reply, "id_column": columns.id, "keep_reply": True},
+    dataset = dataset.select_columns([name for name in wanted if name in names] + [ROW_HASH])
+    filesystem, folder = _filesystem(output)
+    filesystem.create_dir(folder, recursive=True)
+    counted = dataset.map_batches(
+        CheckAndWrite,
+        fn_constructor_args=(settings, output, columns),
         batch_format="pyarrow",
         batch_size=BATCH_ROWS,
         compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
     )
-    checked.write_parquet(output)
-    stats = counts(output, getattr(settings.checker, "WORDS", BatchStats.words))
+    stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
+    for batch in counted.iter_batches(batch_size=None, batch_format="pyarrow"):
+        for row in batch.to_pylist():
+            stats.passed += row["passed"]
+            stats.no_pass += row["no_pass"]
+            stats.invalid += row["invalid"]
+            stats.error_codes.update(dict(zip(row["codes"], row["counts"], strict=True)))
     if not quiet:
         sys.stderr.write(stats.summary(time.perf_counter() - started) + "\n")
     return stats.exit_status()
 
 
-def counts(output: str, words: tuple[str, str]) -> BatchStats:
-    """PASS / NO PASS / invalid counts and error codes of a written results folder."""
-    import pyarrow.compute as pc
-    import pyarrow.dataset as ds
+class CheckAndWrite:
+    """:class:`GateCheck`, and each checked batch written as a Parquet file straight from the
+    worker; the batch's counts are all that goes back.
 
-    table = ds.dataset(output, format="parquet").to_table(columns=["ok", "pass", "error_codes"])
-    ok = table.column("ok")
-    passed = table.column("pass")
-    stats = BatchStats(words=words)
-    stats.invalid = table.num_rows - pc.sum(ok).as_py() if table.num_rows else 0
-    stats.passed = pc.sum(pc.and_(ok, pc.fill_null(passed, True))).as_py() or 0 if table.num_rows else 0
-    stats.no_pass = table.num_rows - stats.invalid - stats.passed
-    codes: Counter[str] = Counter()
-    for row in pc.value_counts(pc.list_flatten(table.column("error_codes"))).to_pylist():
-        codes[row["values"]] = row["counts"]
-    stats.error_codes = codes
-    return stats
+    Ray Data's ``write_parquet`` runs as a stage of its own: every result (~4 KB a row with
+    the reply) went through Ray's object store to a separate write task, and those tasks took
+    CPU from the workers (on 2 cores, 2 workers were 1.3x one). A file is named after its
+    batch's first row (Ray's ``row_hash``: the input file and the row's place in it), so a
+    batch that Ray runs again (a worker lost part-way) rewrites its own file instead of
+    adding its rows twice; it is written under a dotted name first, which readers skip,
+    and renamed whole (local folders; object stores show only whole objects)."""
+
+    def __init__(self, settings: BatchSettings, output: str, columns: Columns) -> None:
+        self.check = GateCheck(settings, reply_column=columns.reply, id_column=columns.id, keep_reply=True)
+        self.filesystem, self.folder = _filesystem(output)
+        self.local = self.filesystem.type_name == "local"
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        done = self.check.rows.arrow(batch, None, self.check.columns, keep_reply=True)
+        if done.table.num_rows:
+            name = f"{self.folder}/part-{batch.column(ROW_HASH)[0].as_py():016x}-{batch.num_rows}.parquet"
+            temp = f"{self.folder}/.{name.rsplit('/', 1)[1]}.tmp" if self.local else name
+            pq.write_table(done.table, temp, filesystem=self.filesystem, row_group_size=max(done.table.num_rows, 1))
+            if self.local:
+                self.filesystem.move(temp, name)
+        stats = done.stats
+        return pa.table({
+            "passed": [stats.passed], "no_pass": [stats.no_pass], "invalid": [stats.invalid],
+            "codes": pa.array([list(stats.error_codes)], pa.list_(pa.string())),
+            "counts": pa.array([list(stats.error_codes.values())], pa.list_(pa.int64())),
+        })
 
 
+def _filesystem(output: str) -> tuple[Any, str]:
+    """The pyarrow filesystem and path of ``output`` (a local folder or a URI like s3://)."""
+    import pyarrow.fs
+
+    if "://" not in output:
+        return pyarrow.fs.LocalFileSystem(), os.path.abspath(output)
+    return pyarrow.fs.FileSystem.from_uri(output)
