@@ -67,3 +67,92 @@ def _opening_quote(current: str, closing: int) -> int:
             slashes += 1
         if slashes % 2 == 0:
             return at
+
+
+# --- the one pass (see onepass.py): inner quotes found in the split of a reply by `"`
+
+# A string's closing quote (the sentinel standing for it) followed, after spaces, by text:
+# a between part that cannot follow a value, so the quote was text (``"the "gold" table"``).
+ODD_AFTER_STRING = re.compile("\ue000[ \t]*+[^\ue000 \t\r\n,:}\\]]")
+_CLOSING = frozenset(",}]")
+_NOT_TEXT = frozenset(",}]):/#")  # what makes the tokenizer close a string at a quote (or unsure)
+
+
+def merge_inner_quotes(parts: list[str], first: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Merge each value string holding an even number of inner quotes, as the tokenizer reads it.
+
+    ``parts`` is the reply split by ``"`` (no backslash anywhere: every part at an odd
+    index is a string's text); ``first`` the strings whose closing quote is followed by
+    text (:data:`ODD_AFTER_STRING`), in order: (index, position of its sentinel in the
+    parts between strings joined by sentinels). A merge replaces the string's parts by its
+    whole text (``parts`` is changed in place); the answer is, per merge, the string's
+    index and its sentinel's position once merged, and the length of its text before the
+    first inner quote (:func:`merged_edit` makes the edit once its offset is known).
+
+    Only a reading that is certainly the tokenizer's is merged (see
+    :func:`~gate_tui.parsing.repair.lexing.locate_string`): a string after a ``:``, no
+    control character in it, each quote inside followed by text, the last one by ``,`` ``}``
+    or ``]``. Anything else is left: the decode then fails on it (text after a string is
+    never JSON) and the other paths decide; a spot after the value does not matter.
+    """
+    found: list[tuple[int, int, int]] = []
+    covered = removed = gone = 0  # parts and joined characters the merges so far took out
+    for index, sentinel in first:
+        opening = 2 * index + 1
+        if opening <= covered:
+            continue  # inside a string merged already
+        end = _merged_end(parts, opening - removed)
+        if end < 0:
+            continue
+        end += removed
+        covered = end
+        at = opening - removed
+        found.append((index - removed // 2, sentinel - gone, len(parts[at])))
+        # The text between the inner quotes, and the sentinels of the strings after it, leave `joined`.
+        gone += sum(map(len, parts[at + 1 : end - removed : 2])) + (end - opening) // 2
+        parts[at : end - removed] = ['"'.join(parts[at : end - removed])]
+        removed += end - opening - 1
+    return found
+
+
+def merged_edit(body: str, at: int, head: int, start: int) -> tuple[int, int, str, Fix]:
+    """The edit of a merged string whose opening quote is at ``at`` (offsets in the text from
+    ``start``): its JSON token and the tokenizer's one fix, at the first inner quote."""
+    return at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', Fix("inner_quote", _MESSAGE, start + at + 1 + head)
+
+
+def _merged_end(parts: list[str], opening: int) -> int:
+    """The index past the last part of the string whose text starts at ``parts[opening]``,
+    when it holds inner quotes the tokenizer reads as text; -1 when unsure."""
+    before = parts[opening - 1]
+    if not (before.endswith(": ") or before.rstrip(" \t\r\n").endswith(":")) or parts[opening].endswith(","):
+        return -1  # not a value after a key; or `"…falling back,"seed": 42`, maybe a missing quote
+    at = opening + 1
+    last = len(parts) - 2
+    while at < last:
+        if not _text(parts[at]):  # the text between two inner quotes
+            return -1
+        if not (_text(parts[at + 1]) or (not parts[at + 1] and not _key_quoted_after(parts, at + 2))):
+            return -1  # what follows the second: text, or the closing quote (`"we call it "gold""`)
+        follows = parts[at + 2].lstrip(" \t\r\n")[:1]
+        if follows and follows in _CLOSING:
+            # Line breaks and other control characters: the tokenizer looks further (a quote
+            # missing at the end of a line, an escape to record); theirs to judge.
+            return at + 2 if _CONTROL.search('"'.join(parts[opening : at + 2])) is None else -1
+        at += 2
+    return -1
+
+
+def _text(part: str) -> bool:
+    """Whether a quote followed by ``part`` (then another quote) is text to the tokenizer:
+    something other than blanks follows it, and it cannot follow a value."""
+    first = part[:1]
+    if first == " " or first == "\t":
+        first = part.lstrip(" \t")[:1]
+    return bool(first) and first not in _NOT_TEXT
+
+
+def _key_quoted_after(parts: list[str], at: int) -> bool:
+    """Whether a quote right before the quote ending ``parts[at - 1]`` would close its string
+    because a key follows that one (``"x "y""z": 1``: a missing comma, to the tokenizer)."""
+    return at + 1 < len(parts) and "\n" not in parts[at] and parts[at + 1].lstrip(" \t").startswith(":")

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 from operator import itemgetter
 
+from gate_tui.parsing.repair.innerquote import ODD_AFTER_STRING, merge_inner_quotes, merged_edit
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
 from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
 
@@ -39,8 +41,11 @@ _TRAILING_COMMA = re.compile(",(?=[ \t\r\n]*+([}\\]]))")
 _TRAILING_MESSAGES = {closer: trailing_comma(closer, 0).message for closer in "}]"}
 _VALUE_END = frozenset("\ue0000123456789elE}]")
 # After a value's end (a string, a digit, the last letter of true / false / null, a closer),
-# a line break and the next member or element, with no comma.
-_MISSING_COMMA = re.compile("[\ue0000-9elE}\\]]([ \t\r]*+\n[ \t\r\n]*+)(?=[\ue000{\\[])")
+# a line break and the next member or element, with no comma. Led by the line break (a
+# literal: the engine skips to each at C speed; a leading class is tried at every value's
+# end): what precedes it is looked behind — the value's end, or one `\r` or space between.
+_ENDS = "[\ue0000-9elE}\\]]"
+_MISSING_COMMA = re.compile(f"\n(?:(?<={_ENDS}\n)|(?<={_ENDS}[\r ]\n))[ \t\r\n]*+(?=[\ue000{{\\[])")
 _BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
@@ -69,7 +74,8 @@ _ROUNDS_FIRST = ("True", "False", "None")  # Python literals: the rounds fix the
 
 def one_pass_fixes(text: str, at: int, message: str) -> bool:
     """Whether the first defect (what the decoder reported at ``at``) is a kind the one-pass
-    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma."""
+    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma,
+    an inner quote."""
     if message.startswith("Invalid control character"):
         return True
     if at >= len(text) or text.startswith(_ROUNDS_FIRST, at):
@@ -79,7 +85,12 @@ def one_pass_fixes(text: str, at: int, message: str) -> bool:
         return True
     if c == '"':
         return message.startswith("Expecting ','")
-    # A bare word where a key is due (a bare value or an inner quote's text is for the others).
+    if message.startswith("Expecting ',' delimiter"):  # text right after a string: an inner quote
+        before = at - 1
+        while before > 0 and text[before] in " \t":
+            before -= 1
+        return text[before] == '"'
+    # A bare word where a key is due (a bare value is for the others).
     return (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
 
 
@@ -98,44 +109,80 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
     if "\\" not in chunk:
         parts = chunk.split('"')  # no escapes: every `"` opens or closes a string (C speed)
         quotes = 2 if len(parts) % 2 else 0
+    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
     if not quotes:
         parts = _STRING.split(chunk)
+    joined = _SENTINEL.join(parts[0::2])
+    merges = ()
+    if quotes and ODD_AFTER_STRING.search(joined) is not None:
+        # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
+        first = [(joined.count(_SENTINEL, 0, found.start()), found.start()) for found in ODD_AFTER_STRING.finditer(joined)]
+        merges = merge_inner_quotes(parts, first)
+        if merges:
+            joined = _SENTINEL.join(parts[0::2])
     between, strings = parts[0::2], parts[1::2]
-    joined = _SENTINEL.join(between)
-    # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels before
-    # it is at original offset p - k + kept[k] + quotes * k (each string is one character).
+    # A position p in `joined` with k sentinels before it is at offset p + shift * k +
+    # kept[k] of the chunk: each sentinel stands for a string's text and its quotes (or
+    # for the string with its quotes). Each scan finds its matches in order, so k is
+    # counted on from the previous match (a C count): linear, and no call per match.
     kept = [0, *accumulate(map(len, strings))]
-    original = _Places(joined, kept, quotes).original
-    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
+    shift = quotes - 1
+    for index, at, head in merges:
+        edits.append(merged_edit(strings[index], at + shift * index + kept[index], head, start))
+    marks = len(edits)
+    kinds = marks > 0
+    seen = k = 0
     for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
         if count > MAX_EDITS:
             return None
         comma = before = found.start()
-        while before and joined[before - 1] in " \t\r\n":
-            before -= 1
-        if before and joined[before - 1] in _VALUE_END:
-            at = original(comma)
-            edits.append((at, at + 1, "", Fix("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at)))
+        if not (comma and joined[comma - 1] in _VALUE_END):  # usually right after the value
+            while before and joined[before - 1] in " \t\r\n":
+                before -= 1
+            if not before or joined[before - 1] not in _VALUE_END:
+                continue
+        k += joined.count(_SENTINEL, seen, comma)
+        seen = comma
+        at = comma + shift * k + kept[k]
+        edits.append((at, at + 1, "", tuple.__new__(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
+    kinds += len(edits) > marks
+    marks = len(edits)
+    seen = k = 0
     for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
         if count > MAX_EDITS:
             return None
-        at = original(found.start(1))
-        edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + original(found.end()))))
+        at, member = found.span()
+        k += joined.count(_SENTINEL, seen, at)  # none between the line break and the member
+        seen = at
+        at += shift * k + kept[k]
+        member += shift * k + kept[k]
+        edits.append((at, at, ",", tuple.__new__(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member, 1, -1))))
+    kinds += len(edits) > marks
+    marks = len(edits)
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
     # every colon follows one, as in most replies, the scan is skipped (two C counts).
     colons = joined.count(":")
-    bare_keys = _BARE_KEY.finditer(joined) if colons and colons != joined.count(_SENTINEL + ":") else ()
-    for count, found in enumerate(bare_keys):
-        if count > MAX_EDITS:
+    if colons and colons != joined.count(_SENTINEL + ":"):
+        seen = k = 0
+        for count, found in enumerate(_BARE_KEY.finditer(joined)):
+            if count > MAX_EDITS:
+                return None
+            word = found.group(1)
+            begin = found.start(1)
+            k += joined.count(_SENTINEL, seen, begin)
+            seen = begin
+            begin += shift * k + kept[k]  # a bare word holds no string: it ends len(word) later
+            edits.append((begin, begin + len(word), f'"{word}"', tuple.__new__(Fix, ("unquoted_key", _key_message(word), start + begin, 1, -1))))
+        kinds += len(edits) > marks
+    if controls and strings:
+        marks = len(edits)
+        if not _control_strings(chunk, between, strings, quotes, edits, start):
             return None
-        word = found.group(1)
-        begin = original(found.start(1))  # a bare word holds no string: it ends len(word) later
-        edits.append((begin, begin + len(word), f'"{word}"', unquoted_key(word, start + begin)))
-    if controls and strings and not _control_strings(chunk, between, strings, kept, quotes, edits, start):
-        return None
+        kinds += len(edits) > marks
     if not edits:
         return None
-    edits.sort(key=itemgetter(0))
+    if kinds > 1:
+        edits.sort(key=itemgetter(0))
     pieces: list[str] = []
     last = 0
     for begin, end, replacement, _ in edits:
@@ -152,36 +199,28 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
     except (StopIteration, RecursionError, MemoryError):
         return None
     stop = _original_end(edits, end)
-    return value, start + stop, tuple(fix for begin, _, _, fix in edits if fix is not None and begin < stop)
+    if edits[-1][0] < stop:  # no edit after the value (text after it rarely needs one)
+        return value, start + stop, tuple(map(_FIX, edits))
+    return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
 
 
-class _Places:
-    """Original offsets of positions in the text between strings, asked in any order."""
-
-    __slots__ = ("joined", "kept", "quotes", "at", "count")
-
-    def __init__(self, joined: str, kept: list[int], quotes: int) -> None:
-        self.joined, self.kept, self.quotes = joined, kept, quotes
-        self.at = self.count = 0  # sentinels before `at`: each search resumes from the last
-
-    def original(self, position: int) -> int:
-        if position >= self.at:
-            self.count += self.joined.count(_SENTINEL, self.at, position)
-        else:
-            self.count = self.joined.count(_SENTINEL, 0, position)
-        self.at = position
-        return position - self.count + self.kept[self.count] + self.quotes * self.count
+_FIX = itemgetter(3)
 
 
-def _control_strings(
-    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int
-) -> bool:
+@lru_cache(maxsize=1024)
+def _key_message(word: str) -> str:
+    """The unquoted-key message (the vocabulary's), built once per key name: a reply repeats its keys."""
+    return unquoted_key(word, 0).message
+
+
+def _control_strings(chunk: str, between: list[str], strings: list[str], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int) -> bool:
     """Escape each string holding raw control characters (one record per string, at its first).
 
     False when such a string is not followed by a delimiter: its quotes may not be where
     the split paired them (a missing quote), which is the tokenizer's judgement to make.
     """
     together = "".join(strings)
+    kept = [0, *accumulate(map(len, strings))]
     lead = [0, *accumulate(map(len, between))]  # the text between strings, up to each one
     found = _CONTROL.search(together)
     while found is not None:
