@@ -76,17 +76,18 @@ def _opening_quote(current: str, closing: int) -> int:
 ODD_AFTER_STRING = re.compile("\ue000[ \t]*+[^\ue000 \t\r\n,:}\\]]")
 _CLOSING = frozenset(",}]")
 _NOT_TEXT = frozenset(",}]):/#")  # what makes the tokenizer close a string at a quote (or unsure)
+_BLANKS = re.compile(r"[ \t]*+")
+_UNSURE = _NOT_TEXT | {" ", "\t", ""}  # a first character that needs a closer look
 
 
-def merge_inner_quotes(parts: list[str], first: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+def merge_inner_quotes(parts: list[str], joined: str) -> list[tuple[int, int, int]]:
     """Merge each value string holding an even number of inner quotes, as the tokenizer reads it.
 
     ``parts`` is the reply split by ``"`` (no backslash anywhere: every part at an odd
-    index is a string's text); ``first`` the strings whose closing quote is followed by
-    text (:data:`ODD_AFTER_STRING`), in order: (index, position of its sentinel in the
-    parts between strings joined by sentinels). A merge replaces the string's parts by its
-    whole text (``parts`` is changed in place); the answer is, per merge, the string's
-    index and its sentinel's position once merged, and the length of its text before the
+    index is a string's text), ``joined`` the parts between strings joined by sentinels
+    (``\ue000``, one per string). A merge replaces the string's parts by its whole text
+    (``parts`` is changed in place); the answer is, per merge, the string's index and its
+    sentinel's position in ``joined`` once merged, and the length of its text before the
     first inner quote (:func:`merged_edit` makes the edit once its offset is known).
 
     Only a reading that is certainly the tokenizer's is merged (see
@@ -96,22 +97,30 @@ def merge_inner_quotes(parts: list[str], first: list[tuple[int, int]]) -> list[t
     never JSON) and the other paths decide; a spot after the value does not matter.
     """
     found: list[tuple[int, int, int]] = []
+    index = seen = 0  # the string whose sentinel is at `seen`
     covered = removed = gone = 0  # parts and joined characters the merges so far took out
-    for index, sentinel in first:
-        opening = 2 * index + 1
+    for odd in ODD_AFTER_STRING.finditer(joined):
+        sentinel = odd.start()
+        index += joined.count("\ue000", seen, sentinel)
+        seen = sentinel
+        opening = 2 * index + 1  # where the string's text was before any merge
         if opening <= covered:
             continue  # inside a string merged already
-        end = _merged_end(parts, opening - removed)
+        at = opening - removed
+        end = _merged_end(parts, at)
         if end < 0:
             continue
-        end += removed
-        covered = end
-        at = opening - removed
+        text = '"'.join(parts[at:end])
+        if not text.isprintable() and _CONTROL.search(text) is not None:  # (isprintable: at C speed)
+            # A line break or another control character: the tokenizer looks further (a
+            # quote missing at the end of a line, an escape to record); theirs to judge.
+            continue
         found.append((index - removed // 2, sentinel - gone, len(parts[at])))
         # The text between the inner quotes, and the sentinels of the strings after it, leave `joined`.
-        gone += sum(map(len, parts[at + 1 : end - removed : 2])) + (end - opening) // 2
-        parts[at : end - removed] = ['"'.join(parts[at : end - removed])]
-        removed += end - opening - 1
+        gone += (len(parts[at + 1]) if end - at == 3 else sum(map(len, parts[at + 1 : end : 2]))) + (end - at) // 2
+        parts[at:end] = [text]
+        covered = end + removed
+        removed += end - at - 1
     return found
 
 
@@ -123,22 +132,22 @@ def merged_edit(body: str, at: int, head: int, start: int) -> tuple[int, int, st
 
 def _merged_end(parts: list[str], opening: int) -> int:
     """The index past the last part of the string whose text starts at ``parts[opening]``,
-    when it holds inner quotes the tokenizer reads as text; -1 when unsure."""
+    when it holds inner quotes the tokenizer reads as text; -1 when unsure. (Control
+    characters are the caller's to look for, once the parts are joined.)"""
     before = parts[opening - 1]
     if not (before.endswith(": ") or before.rstrip(" \t\r\n").endswith(":")) or parts[opening].endswith(","):
         return -1  # not a value after a key; or `"…falling back,"seed": 42`, maybe a missing quote
     at = opening + 1
     last = len(parts) - 2
     while at < last:
-        if not _text(parts[at]):  # the text between two inner quotes
+        inner, after = parts[at], parts[at + 1]  # between two inner quotes; after the second
+        if inner[:1] in _UNSURE and not _text(inner):
             return -1
-        if not (_text(parts[at + 1]) or (not parts[at + 1] and not _key_quoted_after(parts, at + 2))):
+        if after[:1] in _UNSURE and not (_text(after) or (not after and not _key_quoted_after(parts, at + 2))):
             return -1  # what follows the second: text, or the closing quote (`"we call it "gold""`)
         follows = parts[at + 2].lstrip(" \t\r\n")[:1]
         if follows and follows in _CLOSING:
-            # Line breaks and other control characters: the tokenizer looks further (a quote
-            # missing at the end of a line, an escape to record); theirs to judge.
-            return at + 2 if _CONTROL.search('"'.join(parts[opening : at + 2])) is None else -1
+            return at + 2
         at += 2
     return -1
 
@@ -148,7 +157,10 @@ def _text(part: str) -> bool:
     something other than blanks follows it, and it cannot follow a value."""
     first = part[:1]
     if first == " " or first == "\t":
-        first = part.lstrip(" \t")[:1]
+        first = part[1:2]  # after one space, usually (no copy of a long string to strip)
+        if first == " " or first == "\t":
+            blank = _BLANKS.match(part).end()
+            first = part[blank : blank + 1]
     return bool(first) and first not in _NOT_TEXT
 
 

@@ -94,13 +94,14 @@ def one_pass_fixes(text: str, at: int, message: str) -> bool:
     return (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
 
 
-def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int, tuple[Fix, ...]] | None:
+def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = False) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
     fixes; None when anything else stands in the value (the caller then tries the others).
 
     ``controls=False`` skips looking for raw control characters in strings (the caller's
     decode said the first defect is another); should one remain, the decode says so and
-    the pass is run again looking for them.
+    the pass is run again looking for them (``careful``: for all of them, not only line
+    breaks; see :func:`_control_strings`).
     """
     chunk = text[start:]
     if _SENTINEL in chunk:
@@ -116,8 +117,7 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
     merges = ()
     if quotes and ODD_AFTER_STRING.search(joined) is not None:
         # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
-        first = [(joined.count(_SENTINEL, 0, found.start()), found.start()) for found in ODD_AFTER_STRING.finditer(joined)]
-        merges = merge_inner_quotes(parts, first)
+        merges = merge_inner_quotes(parts, joined)
         if merges:
             joined = _SENTINEL.join(parts[0::2])
     between, strings = parts[0::2], parts[1::2]
@@ -176,7 +176,7 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
         kinds += len(edits) > marks
     if controls and strings:
         marks = len(edits)
-        if not _control_strings(chunk, between, strings, quotes, edits, start):
+        if not _control_strings(chunk, between, strings, kept, quotes, edits, start, careful):
             return None
         kinds += len(edits) > marks
     if not edits:
@@ -193,8 +193,8 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
     try:
         value, end = SCAN_ONCE(repaired, 0)
     except ValueError as error:
-        if not controls and str(error).startswith("Invalid control character"):
-            return one_pass(text, start, controls=True)
+        if not careful and str(error).startswith("Invalid control character"):
+            return one_pass(text, start, controls=True, careful=controls)
         return None
     except (StopIteration, RecursionError, MemoryError):
         return None
@@ -213,18 +213,26 @@ def _key_message(word: str) -> str:
     return unquoted_key(word, 0).message
 
 
-def _control_strings(chunk: str, between: list[str], strings: list[str], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int) -> bool:
+def _control_strings(
+    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int, careful: bool
+) -> bool:
     """Escape each string holding raw control characters (one record per string, at its first).
+
+    Line breaks are nearly always the only ones (a multi-line answer): unless ``careful``,
+    when the strings hold no tab or carriage return, each is found with ``str.find`` and
+    escaped with ``str.replace`` (C speed; the general pattern tries a class at every
+    character and calls back per character). Another control character then stays, the
+    decode says so and the caller runs the pass again, careful.
 
     False when such a string is not followed by a delimiter: its quotes may not be where
     the split paired them (a missing quote), which is the tokenizer's judgement to make.
     """
     together = "".join(strings)
-    kept = [0, *accumulate(map(len, strings))]
+    lines_only = not careful and "\t" not in together and "\r" not in together
     lead = [0, *accumulate(map(len, between))]  # the text between strings, up to each one
-    found = _CONTROL.search(together)
-    while found is not None:
-        index = bisect_right(kept, found.start()) - 1
+    first = together.find("\n") if lines_only else _first_control(together, 0)
+    while first >= 0:
+        index = bisect_right(kept, first) - 1
         string = strings[index]
         # The original offset of the string: the text between strings up to it, plus them.
         at = lead[index + 1] + kept[index] + quotes * index
@@ -233,11 +241,16 @@ def _control_strings(chunk: str, between: list[str], strings: list[str], quotes:
             return False
         if len(edits) > 3 * MAX_EDITS:
             return False
-        escaped = _CONTROL.sub(_escape, string)
-        fix = Fix("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + found.start() - kept[index])
+        escaped = string.replace("\n", "\\n") if lines_only else _CONTROL.sub(_escape, string)
+        fix = tuple.__new__(Fix, ("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + first - kept[index], 1, -1))
         edits.append((at, at + size, f'"{escaped}"' if quotes else escaped, fix))
-        found = _CONTROL.search(together, kept[index + 1])
+        first = together.find("\n", kept[index + 1]) if lines_only else _first_control(together, kept[index + 1])
     return True
+
+
+def _first_control(text: str, at: int) -> int:
+    found = _CONTROL.search(text, at)
+    return -1 if found is None else found.start()
 
 
 def _original_end(edits: list[tuple[int, int, str, Fix | None]], end: int) -> int:
