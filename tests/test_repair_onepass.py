@@ -87,3 +87,10 @@ def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokeni
             done = one_pass(text, 0, controls)
             assert done is not None, body
             assert (done[0], done[1], sorted(done[2])) == tokenizer(text), body
+
+
+def test_defects_after_the_value_are_not_its_fixes_and_do_not_move_its_end() -> None:
+    for text in ('{"a": 1,}\n[1,]', '{"a": 1, b: 2},]', '{"a": 1,}\nthen {x: 1}', '{"a": [1,]}\n{"k": "v"\n"m": 2}'):
+        done = one_pass(text, 0)
+        assert done is not None, text
+        assert (done[0], done[1], sorted(done[2])) == tokenizer(text), text

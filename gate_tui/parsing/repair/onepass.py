@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, islice
 from operator import itemgetter
 
 from gate_tui.parsing.repair.innerquote import ODD_AFTER_STRING, merge_inner_quotes, merged_edit
@@ -131,48 +131,52 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         edits.append(merged_edit(strings[index], at + shift * index + kept[index], head, start))
     marks = len(edits)
     kinds = marks > 0
+    # Local names: these loops run per defect.
+    append, count, new = edits.append, joined.count, tuple.__new__
+    found_all = list(islice(_TRAILING_COMMA.finditer(joined), MAX_EDITS + 1))
+    if len(found_all) > MAX_EDITS:
+        return None
     seen = k = 0
-    for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
-        if count > MAX_EDITS:
-            return None
+    for found in found_all:
         comma = before = found.start()
         if not (comma and joined[comma - 1] in _VALUE_END):  # usually right after the value
             while before and joined[before - 1] in " \t\r\n":
                 before -= 1
             if not before or joined[before - 1] not in _VALUE_END:
                 continue
-        k += joined.count(_SENTINEL, seen, comma)
+        k += count(_SENTINEL, seen, comma)
         seen = comma
         at = comma + shift * k + kept[k]
-        edits.append((at, at + 1, "", tuple.__new__(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
+        append((at, at + 1, "", new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
     kinds += len(edits) > marks
     marks = len(edits)
+    found_all = list(islice(_MISSING_COMMA.finditer(joined), MAX_EDITS + 1))
+    if len(found_all) > MAX_EDITS:
+        return None
     seen = k = 0
-    for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
-        if count > MAX_EDITS:
-            return None
+    for found in found_all:
         at, member = found.span()
-        k += joined.count(_SENTINEL, seen, at)  # none between the line break and the member
+        k += count(_SENTINEL, seen, at)  # none between the line break and the member
         seen = at
-        at += shift * k + kept[k]
-        member += shift * k + kept[k]
-        edits.append((at, at, ",", tuple.__new__(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member, 1, -1))))
+        moved = shift * k + kept[k]
+        append((at + moved, at + moved, ",", new(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member + moved, 1, -1))))
     kinds += len(edits) > marks
     marks = len(edits)
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
     # every colon follows one, as in most replies, the scan is skipped (two C counts).
-    colons = joined.count(":")
-    if colons and colons != joined.count(_SENTINEL + ":"):
+    colons = count(":")
+    if colons and colons != count(_SENTINEL + ":"):
+        found_all = list(islice(_BARE_KEY.finditer(joined), MAX_EDITS + 1))
+        if len(found_all) > MAX_EDITS:
+            return None
         seen = k = 0
-        for count, found in enumerate(_BARE_KEY.finditer(joined)):
-            if count > MAX_EDITS:
-                return None
+        for found in found_all:
+            begin, end = found.span(1)
             word = found.group(1)
-            begin = found.start(1)
-            k += joined.count(_SENTINEL, seen, begin)
+            k += count(_SENTINEL, seen, begin)
             seen = begin
-            begin += shift * k + kept[k]  # a bare word holds no string: it ends len(word) later
-            edits.append((begin, begin + len(word), f'"{word}"', tuple.__new__(Fix, ("unquoted_key", _key_message(word), start + begin, 1, -1))))
+            moved = shift * k + kept[k]  # a bare word holds no string: it ends as many later
+            append((begin + moved, end + moved, f'"{word}"', new(Fix, ("unquoted_key", _key_message(word), start + begin + moved, 1, -1))))
         kinds += len(edits) > marks
     if controls and strings:
         marks = len(edits)
@@ -198,9 +202,13 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         return None
     except (StopIteration, RecursionError, MemoryError):
         return None
+    # When the last edit comes before the value's end (text after it rarely needs one), all
+    # do, and the end moves by what they all changed: no walk over the edits.
+    begin, stop, replacement, _ = edits[-1]
+    moved = len(chunk) - len(repaired)  # original minus repaired
+    if begin - moved + (stop - begin - len(replacement)) < end:
+        return value, start + end + moved, tuple(map(_FIX, edits))
     stop = _original_end(edits, end)
-    if edits[-1][0] < stop:  # no edit after the value (text after it rarely needs one)
-        return value, start + stop, tuple(map(_FIX, edits))
     return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
 
 
