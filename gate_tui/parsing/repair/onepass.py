@@ -113,14 +113,16 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
     if not quotes:
         parts = _STRING.split(chunk)
-    joined = _SENTINEL.join(parts[0::2])
+    between = parts[0::2]
+    joined = _SENTINEL.join(between)
     merges = ()
     if quotes and ODD_AFTER_STRING.search(joined) is not None:
         # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
         merges = merge_inner_quotes(parts, joined)
         if merges:
-            joined = _SENTINEL.join(parts[0::2])
-    between, strings = parts[0::2], parts[1::2]
+            between = parts[0::2]
+            joined = _SENTINEL.join(between)
+    strings = parts[1::2]
     # A position p in `joined` with k sentinels before it is at offset p + shift * k +
     # kept[k] of the chunk: each sentinel stands for a string's text and its quotes (or
     # for the string with its quotes). Each scan finds its matches in order, so k is
