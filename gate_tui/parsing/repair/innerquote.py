@@ -80,7 +80,7 @@ _BLANKS = re.compile(r"[ \t]*+")
 _UNSURE = _NOT_TEXT | {" ", "\t", ""}  # a first character that needs a closer look
 
 
-def merge_inner_quotes(parts: list[str], joined: str) -> list[tuple[int, int, int]]:
+def merge_inner_quotes(parts: list[str], joined: str, max_merges: int) -> list[tuple[int, int, int]] | None:
     """Merge each value string holding an even number of inner quotes, as the tokenizer reads it.
 
     ``parts`` is the reply split by ``"`` (no backslash anywhere: every part at an odd
@@ -88,7 +88,8 @@ def merge_inner_quotes(parts: list[str], joined: str) -> list[tuple[int, int, in
     (``\ue000``, one per string). A merge replaces the string's parts by its whole text
     (``parts`` is changed in place); the answer is, per merge, the string's index and its
     sentinel's position in ``joined`` once merged, and the length of its text before the
-    first inner quote (:func:`merged_edit` makes the edit once its offset is known).
+    first inner quote (:func:`merged_edit` makes the edit once its offset is known); None
+    beyond ``max_merges`` (a hostile reply: the others count it at C speed).
 
     Only a reading that is certainly the tokenizer's is merged (see
     :func:`~gate_tui.parsing.repair.lexing.locate_string`): a string after a ``:``, no
@@ -97,30 +98,36 @@ def merge_inner_quotes(parts: list[str], joined: str) -> list[tuple[int, int, in
     never JSON) and the other paths decide; a spot after the value does not matter.
     """
     found: list[tuple[int, int, int]] = []
-    index = seen = 0  # the string whose sentinel is at `seen`
-    covered = removed = gone = 0  # parts and joined characters the merges so far took out
+    merged: list[str] = []  # the parts once merged, built once (no list shift per merge)
+    index = seen = last = 0  # the string whose sentinel is at `seen`; parts copied so far
+    removed = gone = 0  # parts and joined characters the merges so far took out
     for odd in ODD_AFTER_STRING.finditer(joined):
         sentinel = odd.start()
         index += joined.count("\ue000", seen, sentinel)
         seen = sentinel
-        opening = 2 * index + 1  # where the string's text was before any merge
-        if opening <= covered:
+        opening = 2 * index + 1
+        if opening < last:
             continue  # inside a string merged already
-        at = opening - removed
-        end = _merged_end(parts, at)
+        end = _merged_end(parts, opening)
         if end < 0:
             continue
-        text = '"'.join(parts[at:end])
+        text = '"'.join(parts[opening:end])
         if not text.isprintable() and _CONTROL.search(text) is not None:  # (isprintable: at C speed)
             # A line break or another control character: the tokenizer looks further (a
             # quote missing at the end of a line, an escape to record); theirs to judge.
             continue
-        found.append((index - removed // 2, sentinel - gone, len(parts[at])))
+        if len(found) >= max_merges:
+            return None
+        found.append((index - removed // 2, sentinel - gone, len(parts[opening])))
         # The text between the inner quotes, and the sentinels of the strings after it, leave `joined`.
-        gone += (len(parts[at + 1]) if end - at == 3 else sum(map(len, parts[at + 1 : end : 2]))) + (end - at) // 2
-        parts[at:end] = [text]
-        covered = end + removed
-        removed += end - at - 1
+        gone += (len(parts[opening + 1]) if end - opening == 3 else sum(map(len, parts[opening + 1 : end : 2]))) + (end - opening) // 2
+        removed += end - opening - 1
+        merged += parts[last:opening]
+        merged.append(text)
+        last = end
+    if found:
+        merged += parts[last:]
+        parts[:] = merged
     return found
 
 

@@ -118,7 +118,9 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     merges = ()
     if quotes and ODD_AFTER_STRING.search(joined) is not None:
         # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
-        merges = merge_inner_quotes(parts, joined)
+        merges = merge_inner_quotes(parts, joined, MAX_EDITS)
+        if merges is None:
+            return None
         if merges:
             between = parts[0::2]
             joined = _SENTINEL.join(between)
