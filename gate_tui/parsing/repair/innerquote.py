@@ -20,7 +20,8 @@ from gate_tui.parsing.repair.scalars import read_string
 from gate_tui.parsing.repair.vocabulary import GUESS_FIX_MESSAGES, Fix
 
 _CONTROL = re.compile(r"[\x00-\x1f]")
-_MESSAGE = GUESS_FIX_MESSAGES["inner_quote"]
+INNER_QUOTE_MESSAGE = GUESS_FIX_MESSAGES["inner_quote"]
+
 
 
 def inner_quote_edit(current: str, at: int, message: str, floor: int) -> tuple[int, int, str, list[Fix]] | None:
@@ -51,7 +52,7 @@ def inner_quote_edit(current: str, at: int, message: str, floor: int) -> tuple[i
         token, end, _cut = read_string(current, opening, limit, fixes)
         return opening, end, token, fixes
     # What read_string makes of a body with neither (the same token, the same one fix).
-    return opening, after, '"' + body.replace('"', '\\"') + '"', [Fix("inner_quote", _MESSAGE, inner)]
+    return opening, after, '"' + body.replace('"', '\\"') + '"', [Fix("inner_quote", INNER_QUOTE_MESSAGE, inner)]
 
 
 def _opening_quote(current: str, closing: int) -> int:
@@ -80,7 +81,7 @@ _BLANKS = re.compile(r"[ \t]*+")
 _UNSURE = _NOT_TEXT | {" ", "\t", ""}  # a first character that needs a closer look
 
 
-def merge_inner_quotes(parts: list[str], joined: str, max_merges: int) -> list[tuple[int, int, int]] | None:
+def merge_inner_quotes(parts: list[str], joined: str, max_merges: int, controls: bool) -> list[tuple[int, int, int]] | None:
     """Merge each value string holding an even number of inner quotes, as the tokenizer reads it.
 
     ``parts`` is the reply split by ``"`` (no backslash anywhere: every part at an odd
@@ -88,8 +89,13 @@ def merge_inner_quotes(parts: list[str], joined: str, max_merges: int) -> list[t
     (``\ue000``, one per string). A merge replaces the string's parts by its whole text
     (``parts`` is changed in place); the answer is, per merge, the string's index and its
     sentinel's position in ``joined`` once merged, and the length of its text before the
-    first inner quote (:func:`merged_edit` makes the edit once its offset is known); None
+    first inner quote (the caller makes the edit once its offset is known); None
     beyond ``max_merges`` (a hostile reply: the others count it at C speed).
+
+    A string holding a control character is not merged when ``controls`` (the caller then
+    escapes raw control characters: never twice in one string); otherwise it is not looked
+    for: merged, the string's raw character makes the strict decode fail, and the caller
+    runs again with ``controls``.
 
     Only a reading that is certainly the tokenizer's is merged (see
     :func:`~gate_tui.parsing.repair.lexing.locate_string`): a string after a ``:``, no
@@ -112,7 +118,7 @@ def merge_inner_quotes(parts: list[str], joined: str, max_merges: int) -> list[t
         if end < 0:
             continue
         text = '"'.join(parts[opening:end])
-        if not text.isprintable() and _CONTROL.search(text) is not None:  # (isprintable: at C speed)
+        if controls and not text.isprintable() and _CONTROL.search(text) is not None:  # (isprintable: C speed)
             # A line break or another control character: the tokenizer looks further (a
             # quote missing at the end of a line, an escape to record); theirs to judge.
             continue
@@ -129,12 +135,6 @@ def merge_inner_quotes(parts: list[str], joined: str, max_merges: int) -> list[t
         merged += parts[last:]
         parts[:] = merged
     return found
-
-
-def merged_edit(body: str, at: int, head: int, start: int) -> tuple[int, int, str, Fix]:
-    """The edit of a merged string whose opening quote is at ``at`` (offsets in the text from
-    ``start``): its JSON token and the tokenizer's one fix, at the first inner quote."""
-    return at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', Fix("inner_quote", _MESSAGE, start + at + 1 + head)
 
 
 def _merged_end(parts: list[str], opening: int) -> int:

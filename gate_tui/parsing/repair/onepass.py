@@ -28,7 +28,11 @@ from functools import lru_cache
 from itertools import accumulate, islice
 from operator import itemgetter
 
-from gate_tui.parsing.repair.innerquote import ODD_AFTER_STRING, merge_inner_quotes, merged_edit
+from gate_tui.parsing.repair.innerquote import (
+    INNER_QUOTE_MESSAGE,
+    ODD_AFTER_STRING,
+    merge_inner_quotes,
+)
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
 from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
 
@@ -118,7 +122,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     merges = ()
     if quotes and ODD_AFTER_STRING.search(joined) is not None:
         # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
-        merges = merge_inner_quotes(parts, joined, MAX_EDITS)
+        merges = merge_inner_quotes(parts, joined, MAX_EDITS, controls)
         if merges is None:
             return None
         if merges:
@@ -131,8 +135,11 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     # counted on from the previous match (a C count): linear, and no call per match.
     kept = [0, *accumulate(map(len, strings))]
     shift = quotes - 1
-    for index, at, head in merges:
-        edits.append(merged_edit(strings[index], at + shift * index + kept[index], head, start))
+    for index, at, head in merges:  # each merged string: its JSON token, one fix at its first inner quote
+        at += shift * index + kept[index]
+        body = strings[index]
+        fix = tuple.__new__(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))
+        edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', fix))
     marks = len(edits)
     kinds = marks > 0
     # Local names: these loops run per defect.
