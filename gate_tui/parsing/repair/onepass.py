@@ -2,22 +2,25 @@
 
 A model's reply usually breaks JSON in a few habitual ways at once — a trailing comma
 after every last member, keys left unquoted, raw line breaks in long answers, a comma
-forgotten at the end of a line. Fixing one defect per decode (what the error-driven
-rounds of :mod:`~gate_tui.parsing.repair.quick` do) costs a decode of the whole text per
-defect; the Python tokenizer costs a loop turn per token. This pass costs neither:
+forgotten at the end of a line, a quoted word inside an answer. Fixing one defect per
+decode (what the error-driven rounds of :mod:`~gate_tui.parsing.repair.quick` do) costs a
+decode of the whole text per defect; the Python tokenizer costs a loop turn per token.
+This pass costs neither:
 
-1. the strings are set aside by one C-level split (double-quoted, escapes respected);
+1. the strings are set aside by one C-level split (double-quoted, escapes respected); a
+   string whose closing quote is followed by text holds inner quotes, merged as the
+   tokenizer reads them (:mod:`~gate_tui.parsing.repair.innerquote`);
 2. in the text between them each defect kind is one C-level search — a trailing comma
    before ``}``/``]``, a bare key after ``{``/``,`` and before ``:``, a line break between
-   a value's end and the next member with no comma — and a string holding a raw control
-   character is found by one search over the strings;
+   a value's end and the next member with no comma — and the strings holding raw line
+   breaks are found with ``str.find``;
 3. the edits are applied in text order and the result decoded once.
 
 Python work is per defect, never per token, so the twelfth defect costs what the first
 did. Each fix is recorded exactly as the tokenizer records it (code, message, offset).
-Anything else inside the value (a comment, a single quote, an inner quote, a cut) makes
-the decode fail and the caller goes on with the other paths: this pass only ever takes a
-reply the tokenizer would read the same way, never guesses.
+Anything else inside the value (a comment, a single quote, an odd number of inner
+quotes, a cut) makes the decode fail and the caller goes on with the other paths: this
+pass only ever takes a reply the tokenizer would read the same way.
 """
 
 from __future__ import annotations
