@@ -66,6 +66,7 @@ def _escape(found: re.Match[str]) -> str:
 
 
 _DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
+_FOLLOWS = frozenset(",:}]")
 CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
 MISSING_COMMA_MESSAGE = "added a missing comma between two members"
 MAX_EDITS = 256
@@ -259,8 +260,8 @@ def _control_strings(
         # The original offset of the string: the text between strings up to it, plus them.
         at = lead[index + 1] + kept[index] + quotes * index
         size = len(string) + quotes
-        if _DELIMITER.match(chunk, at + size) is None:
-            return False
+        if between[index + 1][:1] not in _FOLLOWS and _DELIMITER.match(chunk, at + size) is None:
+            return False  # (what follows the string, usually right after it)
         if len(edits) > 3 * MAX_EDITS:
             return False
         escaped = string.replace("\n", "\\n") if lines_only else _CONTROL.sub(_escape, string)
