@@ -29,6 +29,7 @@ from gate_tui.parsing.repair.lexing import (
 )
 from gate_tui.parsing.repair.literals import habit_within, literals_between_strings
 from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
+from gate_tui.parsing.repair.quotestyle import requote_decoded
 from gate_tui.parsing.repair.vocabulary import (
     PYTHON_LITERALS,
     SINGLE_QUOTES_MESSAGE,
@@ -55,15 +56,10 @@ QUICK_MAX_FIXES = 12
 def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> QuickRepair | None:
     """Decode the value opening at ``text[start]``, letting the C decoder find the defects.
 
-    Each failed decode of the candidate points at the first defect; if it is one the
-    tokenizer would fix the same way (trailing comma, comment, unquoted key, Python
-    literal, curly quotes) it is fixed in place and decoding retried. Anything else —
-    a cut-off reply, prose, a missing comma — returns None so the
-    caller runs :func:`repair_json`, which handles all cases. Single quotes are the one
-    defect fixed in bulk (every string at once, see :func:`_requote_all`), when they are
-    the first defect and there are no block comments. At most ``max_fixes + 1``
-    decodes of the slice: linear, and far cheaper than tokenizing in Python when a
-    reply has a few defects. Text after the value is ignored, as the tokenizer does.
+    Each failed decode points at the first defect; one the tokenizer would fix the same
+    way is fixed in place and decoding retried; anything else (a cut, prose) returns None
+    so the caller runs :func:`repair_json`. Quote styles and Python literals are fixed in
+    bulk. At most ``max_fixes + 1`` decodes: linear. Text after the value is ignored.
     """
     found = quick_repair_parts(text, start, max_fixes)
     return None if found is None else QuickRepair(*found)
@@ -129,6 +125,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
             last = at
             continue
         if current.startswith("'", at) and not fixes and "/*" not in current:
+            whole = requote_decoded(current, start)  # only quote styles mixed: at C speed
+            if whole is not None:
+                return whole[0], start + whole[1], (whole[2],)
             requoted = _requote_all(current, start)
             if requoted is None:
                 return None
