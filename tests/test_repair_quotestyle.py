@@ -66,3 +66,12 @@ def test_what_the_swap_cannot_judge_goes_to_the_other_paths() -> None:
     assert requote_decoded("{'a': 'x', \"b\": \"open}", 0) is None  # an unclosed string
     assert requote_decoded("{'a': 1,}", 0) is None  # another defect: the rounds fix both
 
+
+
+def test_an_empty_single_quoted_key_is_not_a_doubled_quote() -> None:
+    # `''` before a colon is an empty key, not CSV-doubled quotes: once read as the latter,
+    # the tokenizer unwrapped nothing and repaired the same text again, without end.
+    for reply in ("{'k': 'v', '': 'x'}", "{'k': 'v', '': 'x',}", "{'k': 'v', '': 'x' /* note */}"):
+        outcome = repair_json(reply, 0, len(reply))
+        assert outcome.json_text is not None and json.loads(outcome.json_text) == {"k": "v", "": "x"}
+        assert extract_json(reply).value == {"k": "v", "": "x"}

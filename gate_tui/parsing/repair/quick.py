@@ -27,7 +27,7 @@ from gate_tui.parsing.repair.lexing import (
     read_quoted,
     requote,
 )
-from gate_tui.parsing.repair.literals import habit_within, literals_between_strings
+from gate_tui.parsing.repair.literals import LiteralSpots, habit_within, literals_between_strings
 from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
 from gate_tui.parsing.repair.quotestyle import requote_decoded
 from gate_tui.parsing.repair.vocabulary import (
@@ -92,7 +92,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     edits = Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
     literals_done = recount = quote_bulk = False
-    positions: list[int] = []  # where the literals rewritten in bulk are (see habit_within)
+    positions: LiteralSpots | None = None  # where the literals rewritten in bulk are (see habit_within)
     last = -1
     for round_ in range(max_fixes + 1):
         if round_:
@@ -110,7 +110,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                     fixes[0] = _quote_habit(text, start, stop)
                 if removed:
                     fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
-                if positions:
+                if positions is not None:
                     fixes = [habit_within(fix, positions, start, stop) if fix.code == "python_literal" else fix for fix in fixes]
                     fixes = [fix for fix in fixes if fix is not None]
                 return value, stop, tuple(fix for fix in fixes if fix.offset < stop)
