@@ -27,7 +27,12 @@ from gate_tui.parsing.repair.lexing import (
     read_quoted,
     requote,
 )
-from gate_tui.parsing.repair.literals import LiteralSpots, habit_within, literals_between_strings
+from gate_tui.parsing.repair.literals import (
+    LiteralSpots,
+    habit_within,
+    literals_between_strings,
+    literals_by_parity,
+)
 from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
 from gate_tui.parsing.repair.quotestyle import requote_decoded
 from gate_tui.parsing.repair.vocabulary import (
@@ -123,6 +128,12 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
             fixes.append(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at))
             recount = True
             last = at
+            if "None" in current or "True" in current or "False" in current:  # a repr: its literals
+                fast = literals_between_strings(current, start)  # now, not after a failed decode
+                if fast is not None:
+                    literals_done = True
+                    current, habit, positions = fast
+                    fixes.extend([] if habit is None else [habit])
             continue
         if current.startswith("'", at) and not fixes and "/*" not in current:
             whole = requote_decoded(current, start)  # only quote styles mixed: at C speed
@@ -286,7 +297,7 @@ def _python_literals_all(current: str, start: int, edits: Edits) -> tuple[str, l
     The rewrites keep lengths (False → false is 5 too), so no offsets move.
     """
     if "'" not in current and "\\" not in current:
-        return _literals_by_parity(current, start, edits)
+        return literals_by_parity(current, start, edits)
     fixes: list[Fix] = []
 
     def convert(found: re.Match[str]) -> str:
@@ -295,46 +306,6 @@ def _python_literals_all(current: str, start: int, edits: Edits) -> tuple[str, l
         return PYTHON_LITERALS[word]
 
     return _bulk_rewrite(current, _BULK_LITERALS, convert), fixes
-
-
-# No leading ``\b``: a pattern that starts with a literal alternative lets the engine skip
-# ahead to the next T, F or N at C speed (with ``\b`` first it tries every position, four
-# times slower); the word boundary before the literal is checked in the loop instead.
-_LITERAL_WORD = re.compile(r"(?:True|False|None)\b(?![ \t\r\n]*+:)")
-
-
-# The message for each literal, built once: this loop runs per literal of the reply.
-_LITERAL_MESSAGES = {word: python_literal(word, 0).message for word in PYTHON_LITERALS}
-
-
-def _literals_by_parity(current: str, start: int, edits: Edits) -> tuple[str, list[Fix]]:
-    """The literals outside strings of a text with only double quotes and no backslash.
-
-    Without escapes or another quote style, a word is inside a string exactly when an odd
-    number of ``"`` precede it, so the Python work is per literal, not per string. Literals
-    after the value are rewritten too (harmless) and their fixes dropped by the caller.
-    """
-    fixes: list[Fix] = []
-    pieces: list[str] = []
-    inside, previous, last = False, 0, 0
-    original = edits.original if edits.spans else None
-    for found in _LITERAL_WORD.finditer(current):
-        at = found.start()
-        if current.count('"', previous, at) % 2:
-            inside = not inside
-        previous = at
-        if inside:
-            continue
-        if at:
-            before = current[at - 1]  # what `\b` would check: a word character (alnum or _)
-            if before.isalnum() or before == "_":
-                continue  # part of a longer word (`IsTrue`)
-        word = found.group()
-        fixes.append(Fix("python_literal", _LITERAL_MESSAGES[word], start + (at if original is None else original(at))))
-        pieces += (current[last:at], PYTHON_LITERALS[word])
-        last = found.end()
-    pieces.append(current[last:])
-    return "".join(pieces), fixes
 
 
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:
