@@ -81,16 +81,17 @@ _BLANKS = re.compile(r"[ \t]*+")
 _UNSURE = _NOT_TEXT | {" ", "\t", ""}  # a first character that needs a closer look
 
 
-def merge_inner_quotes(parts: list[str], joined: str, max_merges: int, controls: bool) -> list[tuple[int, int, int]] | None:
+def merge_inner_quotes(parts: list[str], joined: str, first: int, max_merges: int, controls: bool) -> list[tuple[int, int, int]] | None:
     """Merge each value string holding an even number of inner quotes, as the tokenizer reads it.
 
     ``parts`` is the reply split by ``"`` (no backslash anywhere: every part at an odd
     index is a string's text), ``joined`` the parts between strings joined by sentinels
-    (``\ue000``, one per string). A merge replaces the string's parts by its whole text
-    (``parts`` is changed in place); the answer is, per merge, the string's index and its
-    sentinel's position in ``joined`` once merged, and the length of its text before the
-    first inner quote (the caller makes the edit once its offset is known); None
-    beyond ``max_merges`` (a hostile reply: the others count it at C speed).
+    (``\ue000``, one per string), ``first`` where the first spot is in it. A merge
+    replaces the string's parts by its whole text (``parts`` is changed in place); the
+    answer is, per merge, the string's index and its sentinel's position in ``joined``
+    once merged, and the length of its text before the first inner quote (the caller
+    makes the edit once its offset is known); None beyond ``max_merges`` (a hostile
+    reply: the others count it at C speed).
 
     A string holding a control character is not merged when ``controls`` (the caller then
     escapes raw control characters: never twice in one string); otherwise it is not looked
@@ -107,7 +108,7 @@ def merge_inner_quotes(parts: list[str], joined: str, max_merges: int, controls:
     merged: list[str] = []  # the parts once merged, built once (no list shift per merge)
     index = seen = last = 0  # the string whose sentinel is at `seen`; parts copied so far
     removed = gone = 0  # parts and joined characters the merges so far took out
-    for odd in ODD_AFTER_STRING.finditer(joined):
+    for odd in ODD_AFTER_STRING.finditer(joined, first):
         sentinel = odd.start()
         index += joined.count("\ue000", seen, sentinel)
         seen = sentinel

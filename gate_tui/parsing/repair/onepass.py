@@ -124,9 +124,10 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     between = parts[0::2]
     joined = _SENTINEL.join(between)
     merges = ()
-    if quotes and ODD_AFTER_STRING.search(joined) is not None:
+    odd = ODD_AFTER_STRING.search(joined) if quotes else None
+    if odd is not None:
         # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
-        merges = merge_inner_quotes(parts, joined, MAX_EDITS, controls)
+        merges = merge_inner_quotes(parts, joined, odd.start(), MAX_EDITS, controls)
         if merges is None:
             return None
         if merges:
