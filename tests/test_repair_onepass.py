@@ -94,3 +94,12 @@ def test_defects_after_the_value_are_not_its_fixes_and_do_not_move_its_end() -> 
         done = one_pass(text, 0)
         assert done is not None, text
         assert (done[0], done[1], sorted(done[2])) == tokenizer(text), text
+
+
+def test_missing_commas_before_crlf_or_a_trailing_space() -> None:
+    for end in ("\r\n", " \n", "\n"):
+        text = "{" + end + f'  "a": "x"{end}  "b": 1{end}  "c": [true]{end}  "d": null,{end}' + "}" + end + "Done."
+        done = one_pass(text, 0)
+        assert done is not None, repr(end)
+        assert (done[0], done[1], sorted(done[2])) == tokenizer(text), repr(end)
+        assert [fix.code for fix in sorted(done[2])].count("missing_comma") == 3

@@ -53,6 +53,7 @@ _VALUE_END = frozenset("\ue0000123456789elE}]")
 # end): what precedes it is looked behind — the value's end, or one `\r` or space between.
 _ENDS = "[\ue0000-9elE}\\]]"
 _MISSING_COMMA = re.compile(f"\n(?:(?<={_ENDS}\n)|(?<={_ENDS}[\r ]\n))[ \t\r\n]*+(?=[\ue000{{\\[])")
+_MISSING_COMMA_PLAIN = re.compile(f"\n(?<={_ENDS}\n)[ \t\r\n]*+(?=[\ue000{{\\[])")  # no `\r`, no ` \n`: one look behind
 _BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
@@ -166,7 +167,8 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         append((at, at + 1, "", new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
     kinds += len(edits) > marks
     marks = len(edits)
-    found_all = list(islice(_MISSING_COMMA.finditer(joined), MAX_EDITS + 1))
+    missing = _MISSING_COMMA if "\r" in joined or " \n" in joined else _MISSING_COMMA_PLAIN
+    found_all = list(islice(missing.finditer(joined), MAX_EDITS + 1))
     if len(found_all) > MAX_EDITS:
         return None
     seen = k = 0
