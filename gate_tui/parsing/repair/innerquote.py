@@ -107,17 +107,23 @@ def merge_inner_quotes(parts: list[str], joined: str, first: int, max_merges: in
     found: list[tuple[int, int, int]] = []
     merged: list[str] = []  # the parts once merged, built once (no list shift per merge)
     index = seen = last = 0  # the string whose sentinel is at `seen`; parts copied so far
+    # A string opening before `skip` is read, if at all, up to where an earlier reading got:
+    # it would stop where that one stopped (each walk step looks at the parts alone), so
+    # it is not walked again — linear, however many strings a hostile reply chains.
+    skip = 0
     removed = gone = 0  # parts and joined characters the merges so far took out
     for odd in ODD_AFTER_STRING.finditer(joined, first):
         sentinel = odd.start()
         index += joined.count("\ue000", seen, sentinel)
         seen = sentinel
         opening = 2 * index + 1
-        if opening < last:
-            continue  # inside a string merged already
+        if opening < skip:
+            continue  # inside a string merged already, or one read as far already
         end = _merged_end(parts, opening)
         if end < 0:
+            skip = -end
             continue
+        skip = end
         text = '"'.join(parts[opening:end])
         if controls and not text.isprintable() and _CONTROL.search(text) is not None:  # (isprintable: C speed)
             # A line break or another control character: the tokenizer looks further (a
@@ -140,7 +146,8 @@ def merge_inner_quotes(parts: list[str], joined: str, first: int, max_merges: in
 
 def _merged_end(parts: list[str], opening: int) -> int:
     """The index past the last part of the string whose text starts at ``parts[opening]``,
-    when it holds inner quotes the tokenizer reads as text; -1 when unsure. (Control
+    when it holds inner quotes the tokenizer reads as text; when unsure, minus the index
+    where the reading stopped (a string opening before it stops there too). (Control
     characters are the caller's to look for, once the parts are joined.)"""
     before = parts[opening - 1]
     if not (before.endswith(": ") or before.rstrip(" \t\r\n").endswith(":")) or parts[opening].endswith(","):
@@ -150,14 +157,14 @@ def _merged_end(parts: list[str], opening: int) -> int:
     while at < last:
         inner, after = parts[at], parts[at + 1]  # between two inner quotes; after the second
         if inner[:1] in _UNSURE and not _text(inner):
-            return -1
+            return -at
         if after[:1] in _UNSURE and not (_text(after) or (not after and not _key_quoted_after(parts, at + 2))):
-            return -1  # what follows the second: text, or the closing quote (`"we call it "gold""`)
+            return -at  # what follows the second: text, or the closing quote (`"we call it "gold""`)
         follows = parts[at + 2].lstrip(" \t\r\n")[:1]
         if follows and follows in _CLOSING:
             return at + 2
         at += 2
-    return -1
+    return -at
 
 
 def _text(part: str) -> bool:
