@@ -244,6 +244,24 @@ def next_row_ahead(text: str, at: int, limit: int) -> bool:
     return after < limit and text[after] == "["
 
 
+
+def row_may_end(text: str, at: int, limit: int, enclosing: str | None) -> bool:
+    """Whether a ``]`` at ``at - 1``, closing a list that is a member of an object (itself in
+    ``enclosing``, or the whole value), may close a row whose ``[`` was forgotten: another row
+    follows (:func:`next_row_ahead`), or a second ``]`` where the object wants a ``}`` — the
+    last row (``{"m": [[1, 2], 5, 6]], "b": 3}``) — then followed by ``,`` or ``}``. When
+    the text after the second ``]`` goes on with ``enclosing``, that ``]`` may be a mistyped
+    ``}`` instead, the reading kept (one rule, not two guesses)."""
+    if next_row_ahead(text, at, limit):
+        return True
+    second = BLANK.match(text, at, limit).end()
+    if second >= limit or text[second] != "]":
+        return False
+    after = BLANK.match(text, second + 1, limit).end()
+    if after >= limit or text[after] not in ",}":
+        return False
+    return enclosing is None or not continues_container(text, second + 1, limit, enclosing)
+
 # --- where a string ends: the one notion of a string (the repair pass and the candidate scan)
 
 _FOLLOWERS = frozenset(",}]):/#")
