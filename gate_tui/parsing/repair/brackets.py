@@ -10,7 +10,8 @@ tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds th
 from __future__ import annotations
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK, continues_container, mistyped_closer, row_may_end
+from gate_tui.parsing.repair.closers import continues_container, mistyped_closer, row_may_end
+from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
 

@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from gate_tui.parsing.repair.bulk import bulk_finish
+from gate_tui.parsing.repair.closers import row_may_end
 from gate_tui.parsing.repair.fixlog import FixLog
-from gate_tui.parsing.repair.lexing import SCAN_ONCE, row_may_end
+from gate_tui.parsing.repair.lexing import SCAN_ONCE
 from gate_tui.parsing.repair.vocabulary import RepairOutcome
 
 
