@@ -100,3 +100,33 @@ def test_a_row_missing_its_opener_is_repaired_to_the_original(value: dict, key: 
     found = extract_json(before + " ".join(damaged), prefer_keys=())
     assert found.value == original, (damaged, found.error)
     assert [r["code"] for r in found.repair_records] == ["missing_opener"]
+
+
+LAST_ROW_REPLY = REPLY.replace('    "llama-3.1-70b", 280, 910],\n    ["mistral-7b", 95, 240]\n  ],', '    ["llama-3.1-70b", 280, 910],\n    "mistral-7b", 95, 240]\n  ],')
+
+
+def test_the_last_row_missing_its_opener_keeps_the_members_after_the_list() -> None:
+    # `…, "mistral-7b", 95, 240]\n  ],` — read as a mistyped `}` the second `]` would end the
+    # object there and drop "source"; it closes the list after the last row instead.
+    found = extract_json(LAST_ROW_REPLY)
+    assert found.value == INTENDED, found.error
+    [record] = found.repair_records
+    assert (record["code"], record["certainty"]) == ("missing_opener", "guess")
+    row_line = LAST_ROW_REPLY[: LAST_ROW_REPLY.index('"mistral-7b"')].count("\n") + 1
+    assert (record["line"], record["column"]) == (row_line, 5)
+
+
+def test_a_stray_closer_before_more_members_is_refused_not_cut() -> None:
+    # One `]` too many where the object goes on: no reading keeps every member, so the reply is
+    # refused with the spot — never `{"tags": ["a", "b"]}` with "owner" silently dropped.
+    reply = 'Here you go: {"tags": ["a", "b"]], "owner": "data-platform"}'
+    found = extract_json(reply)
+    assert found.value is None
+    assert "stray ']'" in (found.error or "") and "1:33" in (found.error or "")
+
+
+def test_a_closer_mistyped_inside_a_nested_object_is_still_read_as_mistyped() -> None:
+    # The second `]` is followed by the outer object's next member: a mistyped `}` fits.
+    found = extract_json('{"model": {"layers": [[1, 2], null]], "name": "m"}')
+    assert found.value == {"model": {"layers": [[1, 2], None]}, "name": "m"}
+    assert [r["code"] for r in found.repair_records] == ["mismatched_closer"]

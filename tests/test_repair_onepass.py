@@ -76,3 +76,30 @@ def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:
     assert counts == {"control_character": 12, "unquoted_key": 12, "trailing_comma": 13, "missing_comma": 12}
     start = reply.index("{")
     assert one_pass(reply, start) is not None  # the path that read it: no decode per defect
+
+
+def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokenizer_records_them() -> None:
+    # Line breaks are escaped at C speed; a tab, a carriage return or a rarer control
+    # character sends the pass round again, careful: the record is at each string's first.
+    for body in ("a\x0bb\nc", "a\nb\x01c", "tab\there\nand more", "line\r\nend", "only\x0bvertical"):
+        text = '{"k": "' + body + '", "n": [1, 2,], "m": "plain\nbreak"}\nThat is all.'
+        for controls in (True, False):
+            done = one_pass(text, 0, controls)
+            assert done is not None, body
+            assert (done[0], done[1], sorted(done[2])) == tokenizer(text), body
+
+
+def test_defects_after_the_value_are_not_its_fixes_and_do_not_move_its_end() -> None:
+    for text in ('{"a": 1,}\n[1,]', '{"a": 1, b: 2},]', '{"a": 1,}\nthen {x: 1}', '{"a": [1,]}\n{"k": "v"\n"m": 2}'):
+        done = one_pass(text, 0)
+        assert done is not None, text
+        assert (done[0], done[1], sorted(done[2])) == tokenizer(text), text
+
+
+def test_missing_commas_before_crlf_or_a_trailing_space() -> None:
+    for end in ("\r\n", " \n", "\n"):
+        text = "{" + end + f'  "a": "x"{end}  "b": 1{end}  "c": [true]{end}  "d": null,{end}' + "}" + end + "Done."
+        done = one_pass(text, 0)
+        assert done is not None, repr(end)
+        assert (done[0], done[1], sorted(done[2])) == tokenizer(text), repr(end)
+        assert [fix.code for fix in sorted(done[2])].count("missing_comma") == 3

@@ -282,6 +282,8 @@ def apply_policy(
     value, error, source, span, records, notes = found
     if value is None:
         return found
+    if allow_guesses and len(notes) == 1 and not notes.get("others", True):
+        return value, error, source, span, records, {"others": [], "warnings": []}  # the common reply: nothing to say
     warnings: list[dict[str, Any]] = []
     several = candidate_warning(text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys))
     if several is not None:

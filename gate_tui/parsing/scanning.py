@@ -34,7 +34,8 @@ from gate_tui.parsing.markers import (
     find_closing_tag,
     tag_name,
 )
-from gate_tui.parsing.repair.lexing import BODIES, locate_string, mistyped_closer, next_row_ahead
+from gate_tui.parsing.repair.closers import mistyped_closer, next_row_ahead
+from gate_tui.parsing.repair.lexing import BODIES, locate_string
 
 """Deepest bracket nesting the scanner accepts; real gate states are 3 or 4 deep."""
 

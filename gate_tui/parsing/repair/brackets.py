@@ -10,7 +10,8 @@ tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds th
 from __future__ import annotations
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK, mistyped_closer, next_row_ahead
+from gate_tui.parsing.repair.closers import continues_container, mistyped_closer, row_may_end
+from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
 
@@ -69,7 +70,7 @@ class Brackets(Shortcuts):
         further down closes those above first (``missing_closer``), else it stands for the due one."""
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
-        if c == "]" and state == ARR_NEXT and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and next_row_ahead(self.text, at + 1, self.limit) and self._forgotten_row():
+        if c == "]" and state == ARR_NEXT and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and row_may_end(self.text, at + 1, self.limit, kinds[-3] if len(kinds) > 2 else None) and self._forgotten_row():
             return False
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
             if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(self.text, at + 1, self.limit, kinds, want):
@@ -81,6 +82,10 @@ class Brackets(Shortcuts):
                 state = self.states[-1]
             else:
                 due = _CLOSER_OF[kinds[-1]]
+                if len(kinds) == 1 and want not in kinds and continues_container(self.text, at + 1, self.limit, kinds[-1]):
+                    # `{"a": [1, 2]], "b": 3}`: read as a mistyped `}`, the value would end here
+                    # and drop what follows, which still belongs to it: a stray closer, refused.
+                    raise Fail(at, f"a stray '{c}' where '{due}' was due, with more of the value after it")
                 self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
         closed = kinds[-1]
         if self._pop(_CLOSER_OF[closed], state):

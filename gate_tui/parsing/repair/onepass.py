@@ -2,31 +2,40 @@
 
 A model's reply usually breaks JSON in a few habitual ways at once — a trailing comma
 after every last member, keys left unquoted, raw line breaks in long answers, a comma
-forgotten at the end of a line. Fixing one defect per decode (what the error-driven
-rounds of :mod:`~gate_tui.parsing.repair.quick` do) costs a decode of the whole text per
-defect; the Python tokenizer costs a loop turn per token. This pass costs neither:
+forgotten at the end of a line, a quoted word inside an answer. Fixing one defect per
+decode (what the error-driven rounds of :mod:`~gate_tui.parsing.repair.quick` do) costs a
+decode of the whole text per defect; the Python tokenizer costs a loop turn per token.
+This pass costs neither:
 
-1. the strings are set aside by one C-level split (double-quoted, escapes respected);
+1. the strings are set aside by one C-level split (double-quoted, escapes respected); a
+   string whose closing quote is followed by text holds inner quotes, merged as the
+   tokenizer reads them (:mod:`~gate_tui.parsing.repair.innerquote`);
 2. in the text between them each defect kind is one C-level search — a trailing comma
    before ``}``/``]``, a bare key after ``{``/``,`` and before ``:``, a line break between
-   a value's end and the next member with no comma — and a string holding a raw control
-   character is found by one search over the strings;
+   a value's end and the next member with no comma — and the strings holding raw line
+   breaks are found with ``str.find``;
 3. the edits are applied in text order and the result decoded once.
 
 Python work is per defect, never per token, so the twelfth defect costs what the first
 did. Each fix is recorded exactly as the tokenizer records it (code, message, offset).
-Anything else inside the value (a comment, a single quote, an inner quote, a cut) makes
-the decode fail and the caller goes on with the other paths: this pass only ever takes a
-reply the tokenizer would read the same way, never guesses.
+Anything else inside the value (a comment, a single quote, an odd number of inner
+quotes, a cut) makes the decode fail and the caller goes on with the other paths: this
+pass only ever takes a reply the tokenizer would read the same way.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
+from functools import lru_cache
+from itertools import accumulate, islice
 from operator import itemgetter
 
+from gate_tui.parsing.repair.innerquote import (
+    INNER_QUOTE_MESSAGE,
+    ODD_AFTER_STRING,
+    merge_inner_quotes,
+)
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
 from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
 
@@ -39,8 +48,12 @@ _TRAILING_COMMA = re.compile(",(?=[ \t\r\n]*+([}\\]]))")
 _TRAILING_MESSAGES = {closer: trailing_comma(closer, 0).message for closer in "}]"}
 _VALUE_END = frozenset("\ue0000123456789elE}]")
 # After a value's end (a string, a digit, the last letter of true / false / null, a closer),
-# a line break and the next member or element, with no comma.
-_MISSING_COMMA = re.compile("[\ue0000-9elE}\\]]([ \t\r]*+\n[ \t\r\n]*+)(?=[\ue000{\\[])")
+# a line break and the next member or element, with no comma. Led by the line break (a
+# literal: the engine skips to each at C speed; a leading class is tried at every value's
+# end): what precedes it is looked behind — the value's end, or one `\r` or space between.
+_ENDS = "[\ue0000-9elE}\\]]"
+_MISSING_COMMA = re.compile(f"\n(?:(?<={_ENDS}\n)|(?<={_ENDS}[\r ]\n))[ \t\r\n]*+(?=[\ue000{{\\[])")
+_MISSING_COMMA_PLAIN = re.compile(f"\n(?<={_ENDS}\n)[ \t\r\n]*+(?=[\ue000{{\\[])")  # no `\r`, no ` \n`: one look behind
 _BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
@@ -54,6 +67,7 @@ def _escape(found: re.Match[str]) -> str:
 
 
 _DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
+_FOLLOWS = frozenset(",:}]")
 CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
 MISSING_COMMA_MESSAGE = "added a missing comma between two members"
 MAX_EDITS = 256
@@ -69,7 +83,8 @@ _ROUNDS_FIRST = ("True", "False", "None")  # Python literals: the rounds fix the
 
 def one_pass_fixes(text: str, at: int, message: str) -> bool:
     """Whether the first defect (what the decoder reported at ``at``) is a kind the one-pass
-    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma."""
+    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma,
+    an inner quote."""
     if message.startswith("Invalid control character"):
         return True
     if at >= len(text) or text.startswith(_ROUNDS_FIRST, at):
@@ -79,17 +94,23 @@ def one_pass_fixes(text: str, at: int, message: str) -> bool:
         return True
     if c == '"':
         return message.startswith("Expecting ','")
-    # A bare word where a key is due (a bare value or an inner quote's text is for the others).
+    if message.startswith("Expecting ',' delimiter"):  # text right after a string: an inner quote
+        before = at - 1
+        while before > 0 and text[before] in " \t":
+            before -= 1
+        return text[before] == '"'
+    # A bare word where a key is due (a bare value is for the others).
     return (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
 
 
-def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int, tuple[Fix, ...]] | None:
+def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = False) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
     fixes; None when anything else stands in the value (the caller then tries the others).
 
     ``controls=False`` skips looking for raw control characters in strings (the caller's
     decode said the first defect is another); should one remain, the decode says so and
-    the pass is run again looking for them.
+    the pass is run again looking for them (``careful``: for all of them, not only line
+    breaks; see :func:`_control_strings`).
     """
     chunk = text[start:]
     if _SENTINEL in chunk:
@@ -98,44 +119,92 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
     if "\\" not in chunk:
         parts = chunk.split('"')  # no escapes: every `"` opens or closes a string (C speed)
         quotes = 2 if len(parts) % 2 else 0
+    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
     if not quotes:
         parts = _STRING.split(chunk)
-    between, strings = parts[0::2], parts[1::2]
+    between = parts[0::2]
     joined = _SENTINEL.join(between)
-    # Prefix sums of the strings' lengths: a position p in `joined` with k sentinels before
-    # it is at original offset p - k + kept[k] + quotes * k (each string is one character).
+    merges = ()
+    odd = ODD_AFTER_STRING.search(joined) if quotes else None
+    if odd is not None:
+        # A string's closing quote followed by text: inner quotes, merged as the tokenizer would.
+        merges = merge_inner_quotes(parts, joined, odd.start(), MAX_EDITS, controls)
+        if merges is None:
+            return None
+        if merges:
+            between = parts[0::2]
+            joined = _SENTINEL.join(between)
+    strings = parts[1::2]
+    # A position p in `joined` with k sentinels before it is at offset p + shift * k +
+    # kept[k] of the chunk: each sentinel stands for a string's text and its quotes (or
+    # for the string with its quotes). Each scan finds its matches in order, so k is
+    # counted on from the previous match (a C count): linear, and no call per match.
     kept = [0, *accumulate(map(len, strings))]
-    original = _Places(joined, kept, quotes).original
-    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
-    for count, found in enumerate(_TRAILING_COMMA.finditer(joined)):
-        if count > MAX_EDITS:
-            return None
+    shift = quotes - 1
+    for index, at, head in merges:  # each merged string: its JSON token, one fix at its first inner quote
+        at += shift * index + kept[index]
+        body = strings[index]
+        fix = tuple.__new__(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))
+        edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', fix))
+    marks = len(edits)
+    kinds = marks > 0
+    # Local names: these loops run per defect.
+    append, count, new = edits.append, joined.count, tuple.__new__
+    found_all = list(islice(_TRAILING_COMMA.finditer(joined), MAX_EDITS + 1))
+    if len(found_all) > MAX_EDITS:
+        return None
+    seen = k = 0
+    for found in found_all:
         comma = before = found.start()
-        while before and joined[before - 1] in " \t\r\n":
-            before -= 1
-        if before and joined[before - 1] in _VALUE_END:
-            at = original(comma)
-            edits.append((at, at + 1, "", Fix("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at)))
-    for count, found in enumerate(_MISSING_COMMA.finditer(joined)):
-        if count > MAX_EDITS:
-            return None
-        at = original(found.start(1))
-        edits.append((at, at, ",", Fix("missing_comma", MISSING_COMMA_MESSAGE, start + original(found.end()))))
+        if not (comma and joined[comma - 1] in _VALUE_END):  # usually right after the value
+            while before and joined[before - 1] in " \t\r\n":
+                before -= 1
+            if not before or joined[before - 1] not in _VALUE_END:
+                continue
+        k += count(_SENTINEL, seen, comma)
+        seen = comma
+        at = comma + shift * k + kept[k]
+        append((at, at + 1, "", new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
+    kinds += len(edits) > marks
+    marks = len(edits)
+    missing = _MISSING_COMMA if "\r" in joined or " \n" in joined else _MISSING_COMMA_PLAIN
+    found_all = list(islice(missing.finditer(joined), MAX_EDITS + 1))
+    if len(found_all) > MAX_EDITS:
+        return None
+    seen = k = 0
+    for found in found_all:
+        at, member = found.span()
+        k += count(_SENTINEL, seen, at)  # none between the line break and the member
+        seen = at
+        moved = shift * k + kept[k]
+        append((at + moved, at + moved, ",", new(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member + moved, 1, -1))))
+    kinds += len(edits) > marks
+    marks = len(edits)
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
     # every colon follows one, as in most replies, the scan is skipped (two C counts).
-    colons = joined.count(":")
-    bare_keys = _BARE_KEY.finditer(joined) if colons and colons != joined.count(_SENTINEL + ":") else ()
-    for count, found in enumerate(bare_keys):
-        if count > MAX_EDITS:
+    colons = count(":")
+    if colons and colons != count(_SENTINEL + ":"):
+        found_all = list(islice(_BARE_KEY.finditer(joined), MAX_EDITS + 1))
+        if len(found_all) > MAX_EDITS:
             return None
-        word = found.group(1)
-        begin = original(found.start(1))  # a bare word holds no string: it ends len(word) later
-        edits.append((begin, begin + len(word), f'"{word}"', unquoted_key(word, start + begin)))
-    if controls and strings and not _control_strings(chunk, between, strings, kept, quotes, edits, start):
-        return None
+        seen = k = 0
+        for found in found_all:
+            begin, end = found.span(1)
+            word = found.group(1)
+            k += count(_SENTINEL, seen, begin)
+            seen = begin
+            moved = shift * k + kept[k]  # a bare word holds no string: it ends as many later
+            append((begin + moved, end + moved, f'"{word}"', new(Fix, ("unquoted_key", _key_message(word), start + begin + moved, 1, -1))))
+        kinds += len(edits) > marks
+    if controls and strings:
+        marks = len(edits)
+        if not _control_strings(chunk, between, strings, kept, quotes, edits, start, careful):
+            return None
+        kinds += len(edits) > marks
     if not edits:
         return None
-    edits.sort(key=itemgetter(0))
+    if kinds > 1:
+        edits.sort(key=itemgetter(0))
     pieces: list[str] = []
     last = 0
     for begin, end, replacement, _ in edits:
@@ -146,59 +215,68 @@ def one_pass(text: str, start: int, controls: bool = True) -> tuple[object, int,
     try:
         value, end = SCAN_ONCE(repaired, 0)
     except ValueError as error:
-        if not controls and str(error).startswith("Invalid control character"):
-            return one_pass(text, start, controls=True)
+        if not careful and str(error).startswith("Invalid control character"):
+            return one_pass(text, start, controls=True, careful=controls)
         return None
     except (StopIteration, RecursionError, MemoryError):
         return None
+    # When the last edit comes before the value's end (text after it rarely needs one), all
+    # do, and the end moves by what they all changed: no walk over the edits.
+    begin, stop, replacement, _ = edits[-1]
+    moved = len(chunk) - len(repaired)  # original minus repaired
+    if begin - moved + (stop - begin - len(replacement)) < end:
+        return value, start + end + moved, tuple(map(_FIX, edits))
     stop = _original_end(edits, end)
-    return value, start + stop, tuple(fix for begin, _, _, fix in edits if fix is not None and begin < stop)
+    return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
 
 
-class _Places:
-    """Original offsets of positions in the text between strings, asked in any order."""
+_FIX = itemgetter(3)
 
-    __slots__ = ("joined", "kept", "quotes", "at", "count")
 
-    def __init__(self, joined: str, kept: list[int], quotes: int) -> None:
-        self.joined, self.kept, self.quotes = joined, kept, quotes
-        self.at = self.count = 0  # sentinels before `at`: each search resumes from the last
-
-    def original(self, position: int) -> int:
-        if position >= self.at:
-            self.count += self.joined.count(_SENTINEL, self.at, position)
-        else:
-            self.count = self.joined.count(_SENTINEL, 0, position)
-        self.at = position
-        return position - self.count + self.kept[self.count] + self.quotes * self.count
+@lru_cache(maxsize=1024)
+def _key_message(word: str) -> str:
+    """The unquoted-key message (the vocabulary's), built once per key name: a reply repeats its keys."""
+    return unquoted_key(word, 0).message
 
 
 def _control_strings(
-    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int
+    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int, careful: bool
 ) -> bool:
     """Escape each string holding raw control characters (one record per string, at its first).
+
+    Line breaks are nearly always the only ones (a multi-line answer): unless ``careful``,
+    when the strings hold no tab or carriage return, each is found with ``str.find`` and
+    escaped with ``str.replace`` (C speed; the general pattern tries a class at every
+    character and calls back per character). Another control character then stays, the
+    decode says so and the caller runs the pass again, careful.
 
     False when such a string is not followed by a delimiter: its quotes may not be where
     the split paired them (a missing quote), which is the tokenizer's judgement to make.
     """
     together = "".join(strings)
+    lines_only = not careful and "\t" not in together and "\r" not in together
     lead = [0, *accumulate(map(len, between))]  # the text between strings, up to each one
-    found = _CONTROL.search(together)
-    while found is not None:
-        index = bisect_right(kept, found.start()) - 1
+    first = together.find("\n") if lines_only else _first_control(together, 0)
+    while first >= 0:
+        index = bisect_right(kept, first) - 1
         string = strings[index]
         # The original offset of the string: the text between strings up to it, plus them.
         at = lead[index + 1] + kept[index] + quotes * index
         size = len(string) + quotes
-        if _DELIMITER.match(chunk, at + size) is None:
-            return False
+        if between[index + 1][:1] not in _FOLLOWS and _DELIMITER.match(chunk, at + size) is None:
+            return False  # (what follows the string, usually right after it)
         if len(edits) > 3 * MAX_EDITS:
             return False
-        escaped = _CONTROL.sub(_escape, string)
-        fix = Fix("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + found.start() - kept[index])
+        escaped = string.replace("\n", "\\n") if lines_only else _CONTROL.sub(_escape, string)
+        fix = tuple.__new__(Fix, ("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + first - kept[index], 1, -1))
         edits.append((at, at + size, f'"{escaped}"' if quotes else escaped, fix))
-        found = _CONTROL.search(together, kept[index + 1])
+        first = together.find("\n", kept[index + 1]) if lines_only else _first_control(together, kept[index + 1])
     return True
+
+
+def _first_control(text: str, at: int) -> int:
+    found = _CONTROL.search(text, at)
+    return -1 if found is None else found.start()
 
 
 def _original_end(edits: list[tuple[int, int, str, Fix | None]], end: int) -> int:

@@ -62,7 +62,9 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
         else:
             others.append(fix)
     for first, count, final in habits.values():
-        others.append(first._replace(count=count, last=final))
+        # A habit made in bulk is one fix already: keep it (`_replace` is a Python-level call).
+        same = count == first.count and (count == 1 or final == first.last)
+        others.append(first if same else Fix(first.code, first.message, first.offset, count, final))
     ordered = sorted(others, key=_offset) if len(others) > 1 else others
     lines = _LineCounter(text)
     repairs: list[RepairRecord] = []

@@ -27,8 +27,14 @@ from gate_tui.parsing.repair.lexing import (
     read_quoted,
     requote,
 )
-from gate_tui.parsing.repair.literals import habit_within, literals_between_strings
+from gate_tui.parsing.repair.literals import (
+    LiteralSpots,
+    habit_within,
+    literals_between_strings,
+    literals_by_parity,
+)
 from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
+from gate_tui.parsing.repair.quotestyle import requote_decoded
 from gate_tui.parsing.repair.vocabulary import (
     PYTHON_LITERALS,
     SINGLE_QUOTES_MESSAGE,
@@ -55,15 +61,10 @@ QUICK_MAX_FIXES = 12
 def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> QuickRepair | None:
     """Decode the value opening at ``text[start]``, letting the C decoder find the defects.
 
-    Each failed decode of the candidate points at the first defect; if it is one the
-    tokenizer would fix the same way (trailing comma, comment, unquoted key, Python
-    literal, curly quotes) it is fixed in place and decoding retried. Anything else —
-    a cut-off reply, prose, a missing comma — returns None so the
-    caller runs :func:`repair_json`, which handles all cases. Single quotes are the one
-    defect fixed in bulk (every string at once, see :func:`_requote_all`), when they are
-    the first defect and there are no block comments. At most ``max_fixes + 1``
-    decodes of the slice: linear, and far cheaper than tokenizing in Python when a
-    reply has a few defects. Text after the value is ignored, as the tokenizer does.
+    Each failed decode points at the first defect; one the tokenizer would fix the same
+    way is fixed in place and decoding retried; anything else (a cut, prose) returns None
+    so the caller runs :func:`repair_json`. Quote styles and Python literals are fixed in
+    bulk. At most ``max_fixes + 1`` decodes: linear. Text after the value is ignored.
     """
     found = quick_repair_parts(text, start, max_fixes)
     return None if found is None else QuickRepair(*found)
@@ -96,7 +97,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     edits = Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
     literals_done = recount = quote_bulk = False
-    positions: list[int] = []  # where the literals rewritten in bulk are (see habit_within)
+    positions: LiteralSpots | None = None  # where the literals rewritten in bulk are (see habit_within)
     last = -1
     for round_ in range(max_fixes + 1):
         if round_:
@@ -114,7 +115,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                     fixes[0] = _quote_habit(text, start, stop)
                 if removed:
                     fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
-                if positions:
+                if positions is not None:
                     fixes = [habit_within(fix, positions, start, stop) if fix.code == "python_literal" else fix for fix in fixes]
                     fixes = [fix for fix in fixes if fix is not None]
                 return value, stop, tuple(fix for fix in fixes if fix.offset < stop)
@@ -127,8 +128,17 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
             fixes.append(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + at))
             recount = True
             last = at
+            if "None" in current or "True" in current or "False" in current:  # a repr: its literals
+                fast = literals_between_strings(current, start)  # now, not after a failed decode
+                if fast is not None:
+                    literals_done = True
+                    current, habit, positions = fast
+                    fixes.extend([] if habit is None else [habit])
             continue
         if current.startswith("'", at) and not fixes and "/*" not in current:
+            whole = requote_decoded(current, start)  # only quote styles mixed: at C speed
+            if whole is not None:
+                return whole[0], start + whole[1], (whole[2],)
             requoted = _requote_all(current, start)
             if requoted is None:
                 return None
@@ -287,7 +297,7 @@ def _python_literals_all(current: str, start: int, edits: Edits) -> tuple[str, l
     The rewrites keep lengths (False → false is 5 too), so no offsets move.
     """
     if "'" not in current and "\\" not in current:
-        return _literals_by_parity(current, start, edits)
+        return literals_by_parity(current, start, edits)
     fixes: list[Fix] = []
 
     def convert(found: re.Match[str]) -> str:
@@ -296,46 +306,6 @@ def _python_literals_all(current: str, start: int, edits: Edits) -> tuple[str, l
         return PYTHON_LITERALS[word]
 
     return _bulk_rewrite(current, _BULK_LITERALS, convert), fixes
-
-
-# No leading ``\b``: a pattern that starts with a literal alternative lets the engine skip
-# ahead to the next T, F or N at C speed (with ``\b`` first it tries every position, four
-# times slower); the word boundary before the literal is checked in the loop instead.
-_LITERAL_WORD = re.compile(r"(?:True|False|None)\b(?![ \t\r\n]*+:)")
-
-
-# The message for each literal, built once: this loop runs per literal of the reply.
-_LITERAL_MESSAGES = {word: python_literal(word, 0).message for word in PYTHON_LITERALS}
-
-
-def _literals_by_parity(current: str, start: int, edits: Edits) -> tuple[str, list[Fix]]:
-    """The literals outside strings of a text with only double quotes and no backslash.
-
-    Without escapes or another quote style, a word is inside a string exactly when an odd
-    number of ``"`` precede it, so the Python work is per literal, not per string. Literals
-    after the value are rewritten too (harmless) and their fixes dropped by the caller.
-    """
-    fixes: list[Fix] = []
-    pieces: list[str] = []
-    inside, previous, last = False, 0, 0
-    original = edits.original if edits.spans else None
-    for found in _LITERAL_WORD.finditer(current):
-        at = found.start()
-        if current.count('"', previous, at) % 2:
-            inside = not inside
-        previous = at
-        if inside:
-            continue
-        if at:
-            before = current[at - 1]  # what `\b` would check: a word character (alnum or _)
-            if before.isalnum() or before == "_":
-                continue  # part of a longer word (`IsTrue`)
-        word = found.group()
-        fixes.append(Fix("python_literal", _LITERAL_MESSAGES[word], start + (at if original is None else original(at))))
-        pieces += (current[last:at], PYTHON_LITERALS[word])
-        last = found.end()
-    pieces.append(current[last:])
-    return "".join(pieces), fixes
 
 
 def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix] | None:

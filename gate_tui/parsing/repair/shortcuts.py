@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from gate_tui.parsing.repair.bulk import bulk_finish
+from gate_tui.parsing.repair.closers import row_may_end
 from gate_tui.parsing.repair.fixlog import FixLog
-from gate_tui.parsing.repair.lexing import SCAN_ONCE, next_row_ahead
+from gate_tui.parsing.repair.lexing import SCAN_ONCE
 from gate_tui.parsing.repair.vocabulary import RepairOutcome
 
 
@@ -67,7 +68,7 @@ class Shortcuts:
         end += self.start
         if self.text[pos] == "[":
             kinds = self.kinds
-            if kinds[-1] == "{" and next_row_ahead(self.text, end, self.limit):
+            if kinds[-1] == "{" and row_may_end(self.text, end, self.limit, kinds[-2] if len(kinds) > 1 else None):
                 return False  # `[[1, 2], 3], [4]]` in an object: a row's `[` forgotten (Brackets._forgotten_row)
             if kinds[-1] == "[":
                 self.rows[len(kinds)] = (end, len(self.out) + 1)
