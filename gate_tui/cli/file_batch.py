@@ -5,9 +5,9 @@ Memory stays flat whatever the input size: Parquet is read a batch at a time wit
 ``pre_buffer=False`` (pre-buffering makes pyarrow hold the whole file), JSON Lines in the
 blocks of ``check --jsonl``, and every output batch is written at once as its own Parquet
 row group (bounded, so a reader can stream the results too) or as its JSONL records.
-``-j N`` sends batches to the worker processes of ``check --jsonl`` and writes the
-results back in input order; the progress bar, summary and exit statuses are that
-command's too. JSONL in and out with the usual columns is ``check --jsonl`` itself.
+``-j N`` sends batches to the worker processes of ``check --jsonl`` through files
+(:mod:`gate_tui.cli.spill`), and writes the results back in input order; the progress
+bar, summary and exit statuses are that command's too. JSONL in and out with the usual columns is ``check --jsonl`` itself.
 
 Every row is checked by :class:`gate_tui.cli.arrow_batch.RowChecker`, so a Parquet result
 row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes. Parquet
