@@ -91,8 +91,11 @@ def test_unquoted_keys_only_before_a_colon() -> None:
     text = '{summary: "s", gates : {2_use_case: {raw: null}}, status: {}}'
     result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {"2_use_case": {"raw": None}}, "status": {}}
-    assert codes_at(text) == [("unquoted_key", 1, 2), ("unquoted_key", 1, 16), ("unquoted_key", 1, 25), ("unquoted_key", 1, 38), ("unquoted_key", 1, 51)]
-    assert result.repairs[0].message == "quoted the key 'summary'"
+    # A habit (every key a bare word): one record at the first, counting them, naming the last.
+    assert codes_at(text) == [("unquoted_key", 1, 2)]
+    assert result.repairs[0].message == "5 keys without quotes → quoted (the last at line 1, column 51)"
+    assert codes_at('{"summary": "s", gates: {}}') == [("unquoted_key", 1, 18)]
+    assert extract_json('{"summary": "s", gates: {}}').repairs[0].message == "quoted the key 'gates'"
 
 
 def test_python_word_as_a_key_is_a_key() -> None:
@@ -300,8 +303,9 @@ def test_the_one_pass_repair_has_no_fix_limit() -> None:
     quick = quick_repair(text, 0, max_fixes=1)
     assert quick is not None
     assert quick.value == {**{f"k{i}": [1] for i in range(20)}, "s": "a\nb", "u": 2, "t": 1}
-    assert len(quick.fixes) == 20 + 20 + 1 + 1
-    assert len(extract_json(text).repairs) == 42
+    assert len(quick.fixes) == 1 + 20 + 1 + 1  # the 20 bare keys: one habit record
+    assert [(fix.count, fix.offset) for fix in quick.fixes if fix.code == "unquoted_key"] == [(20, 1)]
+    assert len(extract_json(text).repairs) == 23
 
 
 def test_python_literals_are_fixed_in_one_pass() -> None:

@@ -73,7 +73,9 @@ def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:
     counts: dict[str, int] = {}
     for record in found.repair_records:
         counts[record["code"]] = counts.get(record["code"], 0) + 1
-    assert counts == {"control_character": 12, "unquoted_key": 12, "trailing_comma": 13, "missing_comma": 12}
+    assert counts == {"control_character": 12, "unquoted_key": 1, "trailing_comma": 13, "missing_comma": 12}
+    [keys] = [record for record in found.repair_records if record["code"] == "unquoted_key"]
+    assert keys["message"].startswith("12 keys without quotes → quoted")
     start = reply.index("{")
     assert one_pass(reply, start) is not None  # the path that read it: no decode per defect
 

@@ -83,3 +83,11 @@ class FixLog:
         return bool(self.kept or self.runs or self.overflow)
 
     append = add  # the scalar readers take any list-like sink of fixes
+
+
+def as_runs(fixes: list[Fix]) -> tuple[Fix, ...]:
+    """``fixes`` as the tokenizer's log keeps them: each habit (a quote style, bare keys…)
+    one running record, whichever path made them one by one."""
+    log = FixLog()
+    log.extend(fixes)
+    return log.fixes()

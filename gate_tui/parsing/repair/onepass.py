@@ -183,6 +183,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
     # every colon follows one, as in most replies, the scan is skipped (two C counts).
     colons = count(":")
+    keys = 0  # bare keys quoted: one habit record for them all, on the first one's edit
     if colons and colons != count(_SENTINEL + ":"):
         found_all = list(islice(_BARE_KEY.finditer(joined), MAX_EDITS + 1))
         if len(found_all) > MAX_EDITS:
@@ -190,12 +191,17 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         seen = k = 0
         for found in found_all:
             begin, end = found.span(1)
-            word = found.group(1)
             k += count(_SENTINEL, seen, begin)
             seen = begin
             moved = shift * k + kept[k]  # a bare word holds no string: it ends as many later
-            append((begin + moved, end + moved, f'"{word}"', new(Fix, ("unquoted_key", _key_message(word), start + begin + moved, 1, -1))))
-        kinds += len(edits) > marks
+            append((begin + moved, end + moved, f'"{found.group(1)}"', None))
+        keys = len(edits) - marks
+        if keys:
+            first, last = edits[marks], edits[-1]
+            word = chunk[first[0] : first[1]]
+            habit = (start + first[0], keys, start + last[0]) if keys > 1 else (start + first[0], 1, -1)
+            edits[marks] = (first[0], first[1], first[2], new(Fix, ("unquoted_key", _key_message(word), *habit)))
+        kinds += keys > 0
     if controls and strings:
         marks = len(edits)
         if not _control_strings(chunk, between, strings, kept, quotes, edits, start, careful):
@@ -225,8 +231,10 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     begin, stop, replacement, _ = edits[-1]
     moved = len(chunk) - len(repaired)  # original minus repaired
     if begin - moved + (stop - begin - len(replacement)) < end:
-        return value, start + end + moved, tuple(map(_FIX, edits))
+        return value, start + end + moved, tuple([fix for fix in map(_FIX, edits) if fix is not None])
     stop = _original_end(edits, end)
+    if keys and any(fix is None and begin >= stop for begin, _, _, fix in edits):
+        return None  # bare keys after the value: the habit's count is the others' to settle
     return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
 
 

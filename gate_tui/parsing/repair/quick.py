@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from gate_tui.parsing.repair.edits import Edits
+from gate_tui.parsing.repair.fixlog import as_runs
 from gate_tui.parsing.repair.innerquote import inner_quote_edit
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
@@ -118,7 +119,7 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                 if positions is not None:
                     fixes = [habit_within(fix, positions, start, stop) if fix.code == "python_literal" else fix for fix in fixes]
                     fixes = [fix for fix in fixes if fix is not None]
-                return value, stop, tuple(fix for fix in fixes if fix.offset < stop)
+                return value, stop, as_runs([fix for fix in fixes if fix.offset < stop])
         if at <= last:
             return None  # no progress: the defect is not a local one
         if current.startswith("'", at) and not fixes and _PLAIN_QUOTES.search(current) is None:

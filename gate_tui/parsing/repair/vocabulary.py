@@ -32,6 +32,8 @@ HABIT_NOUNS = {
     "smart_quotes": ("strings in curly quotes", "double quotes"),
     "python_literal": ("Python literals", "true / false / null"),
     "literal_case": ("literals in another case", "lower case"),
+    # Keys written as bare words (a JavaScript object literal, YAML): every key of the reply.
+    "unquoted_key": ("keys without quotes", "quoted"),
 }
 
 
