@@ -7,7 +7,9 @@ there is one (the machine is shared):
    beside ``check --jsonl``'s line checker (``run_batch``) in the same process;
 2. Parquet in and out adds <= 10%: ``check --input x.parquet --output y.parquet`` against
    ``check --jsonl x.jsonl -o y.jsonl`` (the real console script, best of ``--repeat``);
-3. ``-j 2`` ~ 2x ``-j 1`` with Parquet: judged >= 1.8x, always (the load average and the
+3. ``-j 2`` ~ 2x ``-j 1`` with Parquet on ``--scale-rows`` (500,000: an eval run's size, where
+   the half second both spend starting is amortised; the 100k figure is shown beside it):
+   judged >= 1.8x, always (the load average and the
    cores two CPU-bound processes got are printed beside it, to read a miss by: a busy
    machine makes it miss, it never lowers the bar);
 4. Ray Data, local mode: 2 workers >= 1.6x one worker on 1,000,000 rows (``--ray-rows``;
@@ -195,6 +197,7 @@ def review_times(path: Path) -> tuple[float, float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000, help="rows for the rate and Parquet figures")
+    parser.add_argument("--scale-rows", type=int, default=500_000, help="rows of the -j 2 vs -j 1 figure")
     parser.add_argument("--ray-rows", type=int, default=1_000_000, help="rows for the Ray figures (the goal's 1,000,000; 0: skip Ray)")
     parser.add_argument("--review-rows", type=int, default=1_000_000, help="rows of the review figures (0: skip them)")
     parser.add_argument("--memory-rows", type=int, default=500_000, help="rows of the larger flat-memory run (0: skip it)")
@@ -202,7 +205,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="20,000 rows, 20,000 Ray rows, 200,000 review rows, one round")
     ns = parser.parse_args()
     if ns.quick:
-        ns.rows, ns.ray_rows, ns.review_rows, ns.memory_rows, ns.repeat = 20_000, 20_000, 200_000, 100_000, 1
+        ns.rows, ns.scale_rows, ns.ray_rows, ns.review_rows, ns.memory_rows, ns.repeat = 20_000, 20_000, 20_000, 200_000, 100_000, 1
     missed: list[str] = []
     rows_out: list[tuple[str, str, str]] = []
 
@@ -221,11 +224,18 @@ def main() -> int:
         jsonl_s = cli_seconds(["--jsonl", str(jsonl), "-o", str(folder / "out.jsonl")], ns.repeat)
         parquet_s = cli_seconds(["--input", str(parquet), "--output", str(folder / "out.parquet")], ns.repeat)
         judge("Parquet in/out vs --jsonl", f"{parquet_s:.2f} s vs {jsonl_s:.2f} s = {parquet_s / jsonl_s:.2f}x", parquet_s / jsonl_s <= GOAL_PARQUET_OVERHEAD, f"<= {GOAL_PARQUET_OVERHEAD}x")
+        # The scaling row runs on --scale-rows (an eval run's size: the half second both modes
+        # spend starting is a fixed cost, not a share of the work); the 100k-row figure is shown too.
         two_s = cli_seconds(["--input", str(parquet), "--output", str(folder / "out2.parquet"), "-j", "2"], ns.repeat)
+        small = f"{ns.rows:,} rows: {parquet_s:.2f} s / {two_s:.2f} s = {parquet_s / two_s:.2f}x"
+        scale_input = parquet if ns.scale_rows == ns.rows else parquet_input(folder / "scale.parquet", ns.scale_rows)
+        load_before = os.getloadavg()[0]
+        one_big = cli_seconds(["--input", str(scale_input), "--output", str(folder / "scale1.parquet")], ns.repeat)
+        two_big = cli_seconds(["--input", str(scale_input), "--output", str(folder / "scale2.parquet"), "-j", "2"], ns.repeat)
         cores = min(cores_before, available_cores())
-        scaling = parquet_s / two_s
+        scaling = one_big / two_big
         busy = f"load {load_before:.2f}, {cores:.2f} cores free"
-        judge("-j 2 vs -j 1 (Parquet)", f"{parquet_s:.2f} s / {two_s:.2f} s = {scaling:.2f}x ({busy})", scaling >= GOAL_SCALING, f">= {GOAL_SCALING}x")
+        judge(f"-j 2 vs -j 1 (Parquet, {ns.scale_rows:,} rows)", f"{one_big:.2f} s / {two_big:.2f} s = {scaling:.2f}x ({busy}; {small})", scaling >= GOAL_SCALING, f">= {GOAL_SCALING}x")
         if ns.memory_rows:
             small = parquet_input(folder / "mem_small.parquet", ns.memory_rows // 5)
             large = parquet_input(folder / "mem_large.parquet", ns.memory_rows)
