@@ -460,3 +460,16 @@ def test_to_repairs_merges_each_habit_wherever_it_occurs() -> None:
     assert [(r.code, r.column) for r in repairs] == [("single_quotes", 1), ("python_literal", 6)]
     assert repairs[0].message == "3 single-quoted strings → double quotes (the last at line 1, column 8)"
     assert repairs[1].message == "Python None → null"
+
+
+def test_a_hostile_run_of_bare_keys_is_one_habit_record_with_the_exact_count() -> None:
+    # Past the listed fixes the tokenizer's bulk pass finishes the reply at C speed: the
+    # habit's one record must still count every key and name the last one's position.
+    count = 5_000
+    text = "{" + ",".join(f"k{i}:1" for i in range(count)) + "}"
+    found = extract_json(text)
+    assert found.value is not None and len(found.value) == count
+    [record] = found.repair_records
+    last = text.rindex(f"k{count - 1}:")
+    assert record["code"] == "unquoted_key" and (record["line"], record["column"]) == (1, 2)
+    assert record["message"] == f"{count} keys without quotes → quoted (the last at line 1, column {last + 1})"

@@ -77,6 +77,7 @@ def _literal_pass(chunk: str, kinds: set[str], context: str) -> tuple[str, dict[
 
 
 _VALUE_END = re.compile(r'["0-9elE}\]]')
+_LAST_KEY = re.compile(r"(?s:.*)[{,][ \t\r\n]*+([A-Za-z_$][\w$\-]*+)[ \t\r\n]*+:")  # greedy: the last one
 
 
 class _Cleaner:
@@ -136,6 +137,11 @@ def bulk_finish(
     if not document[end:].strip():  # the value ends the text (the common case): no replay
         closer = max(text.rfind("}", pos, limit), text.rfind("]", pos, limit)) + 1
         if closer > pos and not _BULK.sub(_Cleaner(0), text[closer:limit]).strip():
+            if literal is not None and cleaner.counts.get("unquoted_key"):
+                # The C-level pass counts its fixes but does not place them: the last key
+                # (what the habit's record names) is found from the end, once.
+                last = _LAST_KEY.match(text, pos, closer)
+                cleaner.last = last.start(1) if last is not None else cleaner.last
             return document[:end], closer, cleaner.counts, cleaner.last, value
     if literal is not None:
         return None  # the replay below knows the general pass only: let the caller retry with it

@@ -31,15 +31,24 @@ OVERFLOW_NOUNS = {
 class FixLog:
     """Collects fixes in the order they are made, keeping at most :data:`MAX_FIXES` of them."""
 
-    __slots__ = ("kept", "overflow", "runs", "first_guess")
+    __slots__ = ("kept", "overflow", "runs", "first_guess", "added")
 
     def __init__(self) -> None:
         self.first_guess: Fix | None = None  # kept even when over the limit: a policy may refuse it
         self.kept: list[Fix] = []
         self.overflow: dict[str, list[int]] = {}  # code → [count, last offset]
-        self.runs: dict[str, Fix] = {}  # quote style → its running record
+        self.runs: dict[str, Fix] = {}  # habit (quote style, bare keys…) → its running record
+        self.added = 0  # fixes made one by one, habits included
+
+    @property
+    def crowded(self) -> bool:
+        """More fixes than the log lists one by one: a hostile reply, whose rest the
+        tokenizer's bulk pass finishes at C speed (a habit's run never overflows, so its
+        count says it)."""
+        return bool(self.overflow) or self.added > MAX_FIXES
 
     def add(self, fix: Fix) -> None:
+        self.added += 1
         if self.first_guess is None and certainty(fix.code) == GUESS:
             self.first_guess = fix
         if fix.code in PER_STRING_CODES:
@@ -55,7 +64,10 @@ class FixLog:
     def count_more(self, counts: dict[str, int], last: int) -> None:
         """Count fixes made in bulk (only counted: they come after the listed ones)."""
         for code, count in counts.items():
-            if count:
+            run = self.runs.get(code)
+            if count and run is not None:  # a habit: its one record counts them all
+                self.runs[code] = Fix(run.code, run.message, run.offset, run.count + count, max(run.last, last))
+            elif count:
                 counted = self.overflow.setdefault(code, [0, last])
                 counted[0] += count
                 counted[1] = max(counted[1], last)

@@ -83,7 +83,7 @@ class Shortcuts:
             return None  # between a key and its colon: try again after the value
         self.bulk_tried = True
         head = "".join(self.out)
-        found = bulk_finish(self.text, head, rest, self.limit, set(self.log.overflow))
+        found = bulk_finish(self.text, head, rest, self.limit, set(self.log.overflow) | set(self.log.runs))
         if found is None:
             found = bulk_finish(self.text, head, rest, self.limit)
         if found is None:

@@ -206,7 +206,7 @@ class _Repairer(Brackets):
                     elif c == "}" or c == "]":
                         if self._close(c, state):
                             return self._outcome(pos + 1)
-                        if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos + 1)):
+                        if self.log.crowded and not self.bulk_tried and (done := self._bulk(pos + 1)):
                             return done
                     elif state in VALUE_STATES:
                         if self.scan_budget > 0 and self._whole_value(pos):
@@ -226,7 +226,7 @@ class _Repairer(Brackets):
                     if self._other(kind, state):
                         return self._outcome(self.pos)
                     pos = self.pos
-                    if self.log.overflow and not self.bulk_tried and (done := self._bulk(pos)):
+                    if self.log.crowded and not self.bulk_tried and (done := self._bulk(pos)):
                         return done
         except Cut:
             return self._truncate()
