@@ -37,6 +37,7 @@ from gate_tui.parsing.repair.literals import (
 from gate_tui.parsing.repair.onepass import ONE_PASS_MAX, one_pass, one_pass_fixes
 from gate_tui.parsing.repair.quotestyle import requote_decoded
 from gate_tui.parsing.repair.vocabulary import (
+    PER_STRING_CODES,
     PYTHON_LITERALS,
     SINGLE_QUOTES_MESSAGE,
     Fail,
@@ -119,7 +120,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                 if positions is not None:
                     fixes = [habit_within(fix, positions, start, stop) if fix.code == "python_literal" else fix for fix in fixes]
                     fixes = [fix for fix in fixes if fix is not None]
-                return value, stop, as_runs([fix for fix in fixes if fix.offset < stop])
+                fixes = [fix for fix in fixes if fix.offset < stop]
+                habits = [fix.code for fix in fixes if fix.code in PER_STRING_CODES]
+                return value, stop, as_runs(fixes) if len(habits) > len(set(habits)) else tuple(fixes)
         if at <= last:
             return None  # no progress: the defect is not a local one
         if current.startswith("'", at) and not fixes and _PLAIN_QUOTES.search(current) is None:
