@@ -72,3 +72,12 @@ def test_sigterm_ends_a_parquet_run_with_its_workers_and_a_readable_file(tmp_pat
     assert 0 < table.num_rows < 150_000
     assert table.column("line").to_pylist() == list(range(1, table.num_rows + 1))
     assert [path.name for path in folder.iterdir()] == ["out.parquet"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_output_folder_that_does_not_exist_is_named_as_the_user_wrote_it(inputs: dict[str, Path], tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "missing" / "out.parquet"
+    done = gate_tui("check", "--config", str(ML), "--input", str(inputs["parquet"]), "--output", str(out), "-j", jobs)
+    assert done.returncode == 3, done.stderr
+    assert str(out) in done.stderr and ".gate-tui-jobs" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

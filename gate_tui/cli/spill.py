@@ -28,7 +28,10 @@ class SpillFolder:
 
     def __init__(self, near: str | None) -> None:
         folder = None if near in (None, "-") else os.path.dirname(os.path.abspath(str(near)))
-        self.path = tempfile.mkdtemp(prefix=".gate-tui-jobs-", dir=folder)
+        try:
+            self.path = tempfile.mkdtemp(prefix=".gate-tui-jobs-", dir=folder)
+        except OSError as error:  # the user named the output, not this folder: say that one
+            raise OSError(error.errno, error.strerror, str(near)) from None
         self.count = 0
 
     def __enter__(self) -> SpillFolder:
