@@ -78,3 +78,22 @@ def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(local_ra
     assert sorted(on_ray.column("id").to_pylist()) == sorted(row["id"] for row in rows)
     assert status == 2 and f"{len(rows):,} replies" in capsys.readouterr().err
     assert not [path for path in (tmp_path / "out").iterdir() if path.name.startswith(".")]  # no temp file left
+
+
+def test_ray_engine_expands_a_wildcard_and_review_opens_its_folder(local_ray: None, tmp_path: Path) -> None:
+    # `--input 's3://…/*.parquet'` as the issue writes it: Ray expands no wildcard, gate-tui does.
+    from gate_tui.cli.ray_engine import run_on_ray
+    from gate_tui.results.index import open_results
+
+    rows = [row for row in arrow_rows(items(ROWS)) if row["id"] is not None]
+    run = tmp_path / "run"
+    run.mkdir()
+    write_parquet(run / "part-0.parquet", rows[: ROWS // 2])
+    write_parquet(run / "part-1.parquet", rows[ROWS // 2 :])
+    (run / "notes.txt").write_text("not a part")
+    status = run_on_ray(f"file://{run}/*.parquet", str(tmp_path / "out"), gate_settings(load_config(ML)), Columns(), jobs=2, quiet=True)
+    assert status == 2
+    index, error = open_results(tmp_path / "out")
+    assert error is None and index is not None and index.rows == len(rows)
+    assert sorted(index.table.column("id").to_pylist()) == sorted(row["id"] for row in rows)
+    assert index.result_text(index.rows - 1) is not None

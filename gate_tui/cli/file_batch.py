@@ -39,6 +39,7 @@ from gate_tui.cli.batch import (
 from gate_tui.cli.blocks import read_blocks
 from gate_tui.cli.progress import progress_bar
 from gate_tui.cli.spill import SpillFolder
+from gate_tui.results.sources import is_many, parquet_files
 
 BATCH_ROWS = 4096
 """Rows per output row group at most (~16 MB of results): bounded, so a reader streams too."""
@@ -57,7 +58,9 @@ def format_of(path: str | None, given: str | None = None) -> str | None:
     if path in (None, "-"):
         return "jsonl"
     suffix = "." + str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
-    return FORMATS.get(suffix)
+    if suffix in FORMATS:
+        return FORMATS[suffix]
+    return "parquet" if is_many(str(path)) else None  # a folder of parts, a wildcard, a URI folder
 
 
 @dataclass(frozen=True)
@@ -146,21 +149,22 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
 def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> tuple[int | None, Iterator[Job]]:
     """The input's size (rows for Parquet, bytes for JSONL) and its jobs, lazily."""
     if in_format == "parquet":
-        import pyarrow.parquet as pq
 
-        parquet = pq.ParquetFile(source, pre_buffer=False)
-        names = parquet.schema_arrow.names
-        if columns.reply not in names:
-            raise KeyError(f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
-        wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor) if name in names]
+        files = [_parquet_file(name, columns) for name in parquet_files(source)]  # parts in sorted order
+        first_names = files[0][1]
 
         def batches() -> Iterator[Job]:
             first = 1
-            for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
-                yield Job(batch, first, columns, want_lines)
-                first += batch.num_rows
+            for parquet, names in files:
+                wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor) if name in first_names]
+                missing = [name for name in wanted if name not in names]
+                if missing:
+                    raise KeyError(f"{source}: a part has no {', '.join(map(repr, missing))} column, unlike the first")
+                for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
+                    yield Job(batch, first, columns, want_lines)
+                    first += batch.num_rows
 
-        return parquet.metadata.num_rows, batches()
+        return sum(parquet.metadata.num_rows for parquet, _ in files), batches()
     import os
 
     stream = open(source, "rb", buffering=1 << 20)  # noqa: SIM115 - closed when the generator ends
@@ -171,6 +175,24 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
                 yield Job(block, None, columns, want_lines)
 
     return os.fstat(stream.fileno()).st_size, blocks()
+
+
+def _parquet_file(name: str, columns: Columns) -> tuple[Any, list[str]]:
+    """One Parquet part, open (its footer read), and its column names; KeyError without
+    the reply column."""
+    import pyarrow.parquet as pq
+
+    if "://" in name:
+        import pyarrow.fs as pafs
+
+        filesystem, path = pafs.FileSystem.from_uri(name)
+        parquet = pq.ParquetFile(filesystem.open_input_file(path), pre_buffer=False)
+    else:
+        parquet = pq.ParquetFile(name, pre_buffer=False)
+    names = parquet.schema_arrow.names
+    if columns.reply not in names:
+        raise KeyError(f"{name} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
+    return parquet, names
 
 
 def _empty_job(source: str, in_format: str, columns: Columns) -> Job:

@@ -17,6 +17,7 @@ from gate_tui.cli.common import io_error, isatty, say, usage
 from gate_tui.cli.file_batch import format_of
 from gate_tui.cli.output import OutputFailed
 from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
+from gate_tui.results.sources import is_many
 
 
 def input_usage(ns: argparse.Namespace) -> str | None:
@@ -28,14 +29,18 @@ def input_usage(ns: argparse.Namespace) -> str | None:
     if ns.format == "text":
         return "--input writes Parquet or JSON Lines; --format text applies to FILEs"
     in_format, out_format = format_of(ns.input, ns.input_format), format_of(ns.output)
+    if ns.engine == "ray" and ns.output not in (None, "-") and out_format is None:
+        out_format = "parquet"  # Ray writes a folder of Parquet parts, named as the user likes
     if in_format is None:
         return f"--input {ns.input}: unknown format (a .parquet or .jsonl file, or give --input-format)"
     if out_format is None:
         return f"--output {ns.output}: unknown format (write a .parquet or .jsonl file)"
+    if in_format == "jsonl" and is_many(ns.input):
+        return f"--input {ns.input}: several JSON Lines files; give one (a folder or a wildcard is for Parquet parts)"
     if ns.envelope and (in_format, out_format) != ("jsonl", "jsonl"):
         return "--envelope writes JSON Lines from JSON Lines; Parquet results hold the result itself"
     if ns.engine == "ray" and (in_format != "parquet" or ns.output in (None, "-")):
-        return "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet --output DIR"
+        return "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet (a folder, a wildcard or a URI) --output DIR"
     if out_format == "parquet" and ns.output in (None, "-"):
         return "Parquet cannot go to stdout: give --output x.parquet"
     return None
@@ -44,11 +49,11 @@ def input_usage(ns: argparse.Namespace) -> str | None:
 def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
     """Run ``check --input``; the exit status of the check, or 3 with a message on stderr."""
     in_format, out_format = format_of(ns.input, ns.input_format), format_of(ns.output)
-    assert in_format is not None and out_format is not None  # input_usage said so
     columns = Columns(reply=ns.reply_column, id=ns.id_column)
     jobs = ns.jobs if ns.jobs is not None else 1
     if ns.engine == "ray":
         return _on_ray(ns, settings, columns, jobs)
+    assert in_format is not None and out_format is not None  # input_usage said so
     if (in_format, out_format) == ("jsonl", "jsonl") and columns == Columns():
         from gate_tui.cli.check_streams import check_jsonl
 

@@ -22,6 +22,7 @@ import ray.data
 
 from gate_tui.cli.arrow_batch import Columns, GateCheck
 from gate_tui.cli.batch import BatchSettings, BatchStats
+from gate_tui.results.sources import has_wildcard, parquet_files
 
 BATCH_ROWS = 4096
 ROW_HASH = "row_hash"  # Ray's deterministic row identity (read_parquet(include_row_hash=True))
@@ -44,7 +45,7 @@ def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Colum
         # No dashboard: its processes take CPU from the workers, and the CLI never shows it.
         ray.init(logging_level="ERROR", log_to_driver=False, include_dashboard=False, **local)
     wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor)]
-    dataset = ray.data.read_parquet(source, include_row_hash=True)
+    dataset = ray.data.read_parquet(parquet_files(source) if has_wildcard(source) else source, include_row_hash=True)  # Ray expands no wildcard
     dataset.context.target_max_block_size = READ_BLOCK_BYTES  # this dataset's own copy of the context
     names = dataset.schema().names
     if columns.reply not in names:

@@ -42,6 +42,7 @@ class ResultsIndex:
     table: Any
     offsets: list[int] = field(default_factory=list)  # JSONL: byte offset of each row's line
     group_starts: list[int] = field(default_factory=list)  # Parquet: first row of each row group
+    group_places: list[tuple[Path, int]] = field(default_factory=list)  # Parquet: each group's file and number in it
     _groups: dict[int, Any] = field(default_factory=dict)
 
     @property
@@ -91,9 +92,10 @@ class ResultsIndex:
         group = bisect_right(self.group_starts, row) - 1
         table = self._groups.get(group)
         if table is None:
-            parquet = pq.ParquetFile(self.path, pre_buffer=False)
+            place, number = self.group_places[group] if self.group_places else (self.path, group)
+            parquet = pq.ParquetFile(place, pre_buffer=False)
             wanted = [column for column in ("result", "reply") if column in parquet.schema_arrow.names]
-            table = parquet.read_row_group(group, columns=wanted)
+            table = parquet.read_row_group(number, columns=wanted)
             if len(self._groups) >= 2:
                 self._groups.pop(next(iter(self._groups)))
             self._groups[group] = table
@@ -116,9 +118,11 @@ def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
         import pyarrow  # noqa: F401
     except ImportError:
         return None, "reviewing results needs pyarrow: pip install 'gate-tui[data]'"
-    if not path.is_file():
+    if not path.is_file() and not path.is_dir():
         return None, f"{path}: no such results file"
     try:
+        if path.is_dir():  # `check --engine ray` writes a folder of Parquet parts
+            return _open_parquet(path), None
         if path.suffix.lower() in (".parquet", ".pq"):
             return _open_parquet(path), None
         return _open_jsonl(path), None
@@ -127,22 +131,29 @@ def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
 
 
 def _open_parquet(path: Path) -> ResultsIndex:
+    """A Parquet results file, or a folder of parts (read in sorted order, as one table)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    parquet = pq.ParquetFile(path, pre_buffer=False)
-    names = parquet.schema_arrow.names
-    missing = [name for name in ("ok", "result") if name not in names]
-    if missing:
-        raise KeyError(f"no {', '.join(missing)} column (columns: {', '.join(names)})")
-    table = parquet.read(columns=[name for name in SUMMARY if name in names])
-    for name, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
-        table = _with_column(table, name, kind)
-    starts, first = [], 0
-    for group in range(parquet.metadata.num_row_groups):
-        starts.append(first)
-        first += parquet.metadata.row_group(group).num_rows
-    return ResultsIndex(path, "parquet", _finish(table), group_starts=starts)
+    from gate_tui.results.sources import parquet_files
+
+    tables, starts, places, first = [], [], [], 0
+    for name in parquet_files(str(path)) if path.is_dir() else [str(path)]:
+        parquet = pq.ParquetFile(name, pre_buffer=False)
+        names = parquet.schema_arrow.names
+        missing = [column for column in ("ok", "result") if column not in names]
+        if missing:
+            raise KeyError(f"{name}: no {', '.join(missing)} column (columns: {', '.join(names)})")
+        table = parquet.read(columns=[column for column in SUMMARY if column in names])
+        for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
+            table = _with_column(table, column, kind)
+        tables.append(table.select(list(SUMMARY)))
+        for group in range(parquet.metadata.num_row_groups):
+            starts.append(first)
+            places.append((Path(name), group))
+            first += parquet.metadata.row_group(group).num_rows
+    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+    return ResultsIndex(path, "parquet", _finish(table), group_starts=starts, group_places=places)
 
 
 def _with_column(table: Any, name: str, kind: Any) -> Any:

@@ -1,0 +1,83 @@
+"""Where an eval run's Parquet lives: one file, a folder of parts, a glob, or a URI.
+
+Batch-inference jobs (Ray Data, Spark, an API batch export) write their replies as a folder
+of Parquet parts, and people name them with a wildcard (``s3://bucket/run-7/*.parquet``).
+Neither pyarrow's ``ParquetFile`` nor Ray's ``read_parquet`` expands a wildcard, so this
+module does, once, before either reads: local paths with :mod:`glob`, remote URIs by
+listing the folder the pattern names with pyarrow's filesystem for that URI (nothing is
+fetched but the listing the user's own path asks for). A folder means the Parquet files in
+it, at any depth; names starting with ``.`` or ``_`` (a writer's temporary files, Spark's
+``_SUCCESS``) are not parts. Parts are read in sorted order, so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import os
+from pathlib import PurePosixPath
+
+_WILDCARDS = "*?["
+_PARQUET = (".parquet", ".pq")
+
+
+def has_wildcard(source: str) -> bool:
+    return any(mark in source for mark in _WILDCARDS)
+
+
+def is_many(source: str) -> bool:
+    """Whether ``source`` names several Parquet files (a folder, a wildcard, a URI folder)."""
+    return has_wildcard(source) or source.endswith("/") or ("://" not in source and os.path.isdir(source))
+
+
+def parquet_files(source: str) -> list[str]:
+    """The Parquet files ``source`` names, sorted; FileNotFoundError naming ``source`` when none."""
+    if "://" in source:
+        found = _remote(source)
+    elif has_wildcard(source):
+        found = sorted(path for path in glob.glob(os.path.expanduser(source), recursive=True) if os.path.isfile(path) and _is_part(path))
+    elif os.path.isdir(source):
+        found = sorted(
+            os.path.join(folder, name)
+            for folder, _dirs, names in os.walk(source)
+            for name in names
+            if _is_part(os.path.join(folder, name)) and not _hidden_below(source, folder)
+        )
+    else:
+        found = [source]
+    if not found:
+        raise FileNotFoundError(2, "no Parquet file matches", source)
+    return found
+
+
+def _remote(source: str) -> list[str]:
+    """The files a URI names (``s3://b/run/*.parquet``, ``s3://b/run/``), listed, not read."""
+    import pyarrow.fs as pafs
+
+    scheme = source.split("://", 1)[0]
+    filesystem, path = pafs.FileSystem.from_uri(source)
+    if not has_wildcard(path):
+        info = filesystem.get_file_info(path)
+        if info.type == pafs.FileType.File:
+            return [source]
+        base, pattern = path.rstrip("/"), None
+    else:
+        cut = min(path.find(mark) for mark in _WILDCARDS if mark in path)
+        base, pattern = path[:cut].rsplit("/", 1)[0], path
+    listed = filesystem.get_file_info(pafs.FileSelector(base, recursive=True, allow_not_found=True))
+    files = [info.path for info in listed if info.type == pafs.FileType.File and _is_part(info.path)]
+    if pattern is not None:
+        depth = pattern.count("/")
+        files = [name for name in files if fnmatch.fnmatchcase(name, pattern) and ("**" in pattern or name.count("/") == depth)]
+    return sorted(f"{scheme}://{name}" for name in files)
+
+
+def _is_part(path: str) -> bool:
+    name = PurePosixPath(path.replace(os.sep, "/")).name
+    return name.lower().endswith(_PARQUET) and not name.startswith((".", "_"))
+
+
+def _hidden_below(top: str, folder: str) -> bool:
+    """Whether ``folder`` (under ``top``) is inside a hidden one (a writer's temp folder)."""
+    relative = os.path.relpath(folder, top)
+    return relative != "." and any(part.startswith((".", "_")) for part in relative.split(os.sep))
