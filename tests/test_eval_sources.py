@@ -78,3 +78,19 @@ def test_review_opens_a_folder_of_result_parts(parts: tuple[Path, Path], tmp_pat
     assert folder_index.counts() == file_index.counts()
     for row in (0, 299, 300, ROWS - 1):  # across the parts' boundaries
         assert folder_index.result_text(row) == file_index.result_text(row)
+
+
+def test_parts_with_different_columns_open_as_one_run(parts: tuple[Path, Path], tmp_path: Path) -> None:
+    # Parts written by different versions or tools: a column one lacks is null there.
+    _whole, run = parts
+    first = tmp_path / "first.parquet"
+    assert gate_tui("check", "--config", str(ML), "--input", parquet_files(str(run))[0], "--output", str(first), "-q").returncode == 2
+    results = tmp_path / "results"
+    results.mkdir()
+    full = pq.read_table(first)
+    pq.write_table(full, results / "part-0.parquet")
+    pq.write_table(full.drop_columns(["reply", "warnings", "guessed"]), results / "part-1.parquet")
+    index, error = open_results(results)
+    assert error is None and index is not None and index.rows == 2 * full.num_rows
+    assert index.reply_text(0) is not None and index.reply_text(full.num_rows) is None
+    assert index.result_text(full.num_rows) == index.result_text(0)

@@ -147,7 +147,7 @@ def _open_parquet(path: Path) -> ResultsIndex:
         table = parquet.read(columns=[column for column in SUMMARY if column in names])
         for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
             table = _with_column(table, column, kind)
-        tables.append(table.select(list(SUMMARY)))
+        tables.append(table)
         for group in range(parquet.metadata.num_row_groups):
             starts.append(first)
             places.append((Path(name), group))
