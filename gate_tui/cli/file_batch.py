@@ -150,21 +150,28 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
     """The input's size (rows for Parquet, bytes for JSONL) and its jobs, lazily."""
     if in_format == "parquet":
 
-        files = [_parquet_file(name, columns) for name in parquet_files(source)]  # parts in sorted order
-        first_names = files[0][1]
+        names = parquet_files(source)  # parts in sorted order
+        first_file, first_names = _parquet_file(names[0], columns)
+        wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor) if name in first_names]
+        # The total, for the progress bar, from each footer; each part is opened only when
+        # its turn comes (a folder of thousands of parts must not hold thousands of files open).
+        total = first_file.metadata.num_rows + sum(_parquet_file(name, columns, footer_only=True) for name in names[1:])
 
         def batches() -> Iterator[Job]:
             first = 1
-            for parquet, names in files:
-                wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor) if name in first_names]
-                missing = [name for name in wanted if name not in names]
+            for number, name in enumerate(names):
+                parquet, present = (first_file, first_names) if number == 0 else _parquet_file(name, columns)
+                missing = [column for column in wanted if column not in present]
                 if missing:
-                    raise KeyError(f"{source}: a part has no {', '.join(map(repr, missing))} column, unlike the first")
-                for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
-                    yield Job(batch, first, columns, want_lines)
-                    first += batch.num_rows
+                    raise KeyError(f"{name}: no {', '.join(map(repr, missing))} column, unlike the first part")
+                try:
+                    for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
+                        yield Job(batch, first, columns, want_lines)
+                        first += batch.num_rows
+                finally:
+                    parquet.close()
 
-        return sum(parquet.metadata.num_rows for parquet, _ in files), batches()
+        return total, batches()
     import os
 
     stream = open(source, "rb", buffering=1 << 20)  # noqa: SIM115 - closed when the generator ends
@@ -177,20 +184,23 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
     return os.fstat(stream.fileno()).st_size, blocks()
 
 
-def _parquet_file(name: str, columns: Columns) -> tuple[Any, list[str]]:
-    """One Parquet part, open (its footer read), and its column names; KeyError without
-    the reply column."""
+def _parquet_file(name: str, columns: Columns, *, footer_only: bool = False) -> Any:
+    """One Parquet part, open (its footer read), and its column names — or, ``footer_only``,
+    just its row count (the file closed again)."""
     import pyarrow.parquet as pq
 
+    source: Any = name
     if "://" in name:
         import pyarrow.fs as pafs
 
         filesystem, path = pafs.FileSystem.from_uri(name)
-        parquet = pq.ParquetFile(filesystem.open_input_file(path), pre_buffer=False)
-    else:
-        parquet = pq.ParquetFile(name, pre_buffer=False)
+        source = filesystem.open_input_file(path)
+    if footer_only:
+        return pq.read_metadata(source).num_rows
+    parquet = pq.ParquetFile(source, pre_buffer=False)
     names = parquet.schema_arrow.names
     if columns.reply not in names:
+        parquet.close()
         raise KeyError(f"{name} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
     return parquet, names
 
