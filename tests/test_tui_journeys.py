@@ -341,3 +341,22 @@ async def test_a_paste_then_apply_at_once_applies_the_pasted_reply() -> None:
         burst(app, "ctrl+j")
         await wait_for(pilot, lambda: [t.kind for t in app.session.timeline] == ["reply"], message="Ctrl+J applied the paste before it")
         assert word(app) == "PASS"
+
+
+async def test_undo_and_redo_of_a_paste_taller_than_a_small_pane() -> None:
+    # At 60x20 a pasted reply overflows the pane; Textual scrolled to the cursor mid-undo,
+    # before restoring it, and a cursor past the shrunken text crashed the editor.
+    app = make_app()
+    text = reply("ml_good.md")
+    async with app.run_test(size=(60, 20), notifications=True) as pilot:
+        await paste(pilot, app, text)
+        area = app.gate_screen.reply_pane.text_area
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: area.text == "", message="Ctrl+Z took the paste back")
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: area.text == text, message="Ctrl+Y put it back")
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: area.text == "", message="Ctrl+L cleared the pane")
+        await pilot.press("ctrl+z", "ctrl+y")
+        await wait_for(pilot, lambda: area.text == "", message="the clear undone and redone")
+        assert app.is_running and app.session.timeline == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.widgets import Input, TextArea
+from textual.widgets.text_area import Selection
 
 from gate_tui.safe_text import one_for_one
 
@@ -22,6 +23,21 @@ class SafeTextArea(TextArea):
         # As TextArea.get_line, from the document itself: rich's Text would silently drop
         # BEL, BS, VT, FF and CR, so the drawn line would be shorter than the document's.
         return Text(one_for_one(self.document.get_line(line_index)), end="", no_wrap=True)
+
+    # Textual 8.2.8 refreshes the size (scrolling to the cursor) in the middle of an undo or
+    # redo, before it restores the selection: a cursor left past the new end of a shrunken
+    # text raises ValueError ("line index … out of bounds") — Ctrl+Z after pasting a reply
+    # taller than a 60x20 pane did. The start of the text exists in every version of it, so
+    # the cursor waits there; the edit then puts the selection where it belongs.
+    def undo(self) -> None:
+        if self.history.undo_stack:
+            self.selection = Selection.cursor((0, 0))
+        super().undo()
+
+    def redo(self) -> None:
+        if self.history.redo_stack:
+            self.selection = Selection.cursor((0, 0))
+        super().redo()
 
 
 class SafeInput(Input):
