@@ -97,7 +97,13 @@ async def test_a_reply_that_clears_typed_answers_says_so_first() -> None:
         app.gate_screen.select_gate("2_use_case")
         app.gate_screen.focus_gate_field()
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw" and app.gate_screen.gate_editor.key == "2_use_case", message="the Raw field of 2_use_case")
-        await pilot.press(*"Rank tickets", "enter")
+        # The calls above are programmatic: let the messages they queued (the gate's fields
+        # loading, the focus) land before typing, as a person's keys would arrive after them.
+        await pilot.pause()
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="the Raw field still focused")
+        await pilot.press(*"Rank tickets")
+        await wait_for(pilot, lambda: app.focused.text == "Rank tickets", message=lambda: f"the typed answer in the field (focused: {app.focused!r})")
+        await pilot.press("enter")
         await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="the answer recorded")
         await pilot.press("f2")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
