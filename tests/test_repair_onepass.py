@@ -49,15 +49,35 @@ def tokenizer(text: str) -> tuple[Any, int, list[Any]]:
     return decode_repaired(outcome), outcome.end, sorted(outcome.fixes)
 
 
+FIRST_KINDS = st.sampled_from(["", "trailing", "missing", "keys", "controls", "inner"])
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(OBJECTS, DAMAGE, st.integers(0, 1000))
-def test_one_pass_reads_what_the_tokenizer_reads(value: dict[str, Any], kinds: list[str], seed: int) -> None:
+@given(OBJECTS, DAMAGE, st.integers(0, 1000), FIRST_KINDS)
+def test_one_pass_reads_what_the_tokenizer_reads(value: dict[str, Any], kinds: list[str], seed: int, first: str) -> None:
+    # Whatever kind the caller says came first (right or wrong: it only orders the work,
+    # and a decode after that kind alone may end the pass), the reading is the tokenizer's.
     text = damaged(value, kinds, seed) + "\nThat is all."
-    done = one_pass(text, 0)
+    done = one_pass(text, 0, first=first)
     if done is None:
         return  # left to the other paths: nothing to compare
     ours_value, ours_end, ours_fixes = done
     assert (ours_value, ours_end, sorted(ours_fixes)) == tokenizer(text)
+
+
+def test_the_first_kind_decoded_alone_when_it_is_the_only_one() -> None:
+    # Mixed kinds: the decode after the first kind fails and the others are found; one kind
+    # only: the others' scans are skipped. Both read what the tokenizer reads.
+    body = json.dumps({"summary": "s", "gates": {f"g{n}": {"raw": f"r{n}", "classified": None} for n in range(6)}}, indent=2)
+    only_commas = re.sub(r"(null|\})(?=\n *\})", r"\1,", body)
+    mixed = re.sub(r'"(g[0-5])":', r"\1:", only_commas)
+    for text in (only_commas, mixed):
+        for first in ("", "trailing", "keys", "missing"):
+            done = one_pass(text, 0, first=first)
+            assert done is not None, (first, text)
+            assert (done[0], done[1], sorted(done[2])) == tokenizer(text), first
+    codes = {fix.code for fix in one_pass(mixed, 0, first="trailing")[2]}
+    assert codes == {"trailing_comma", "unquoted_key"}
 
 
 def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:

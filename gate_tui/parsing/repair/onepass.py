@@ -81,29 +81,35 @@ to the rounds and the tokenizer (whose bulk finish counts a million fixes at C s
 _ROUNDS_FIRST = ("True", "False", "None")  # Python literals: the rounds fix them all at once
 
 
-def one_pass_fixes(text: str, at: int, message: str) -> bool:
-    """Whether the first defect (what the decoder reported at ``at``) is a kind the one-pass
-    repair fixes: a trailing comma, a bare key, a raw control character, a missing comma,
-    an inner quote."""
+def one_pass_fixes(text: str, at: int, message: str) -> str | None:
+    """The kind of the first defect (what the decoder reported at ``at``) when it is one the
+    one-pass repair fixes — ``"controls"`` (a raw control character), ``"trailing"`` (a
+    trailing comma), ``"missing"`` (a missing comma), ``"inner"`` (an inner quote),
+    ``"keys"`` (a bare key), ``""`` (one of these, unsure which) — else None."""
     if message.startswith("Invalid control character"):
-        return True
+        return "controls"
     if at >= len(text) or text.startswith(_ROUNDS_FIRST, at):
-        return False
+        return None
     c = text[at]
-    if c in "}],":
-        return True
+    if c in "}]":
+        return "trailing"
+    if c == ",":
+        return ""
     if c == '"':
-        return message.startswith("Expecting ','")
+        return "missing" if message.startswith("Expecting ','") else None
     if message.startswith("Expecting ',' delimiter"):  # text right after a string: an inner quote
         before = at - 1
         while before > 0 and text[before] in " \t":
             before -= 1
-        return text[before] == '"'
+        return "inner" if text[before] == '"' else None
     # A bare word where a key is due (a bare value is for the others).
-    return (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
+    return "keys" if (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name") else None
 
 
-def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = False) -> tuple[object, int, tuple[Fix, ...]] | None:
+_KINDS = ("trailing", "missing", "keys", "controls")
+
+
+def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = False, first: str = "") -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
     fixes; None when anything else stands in the value (the caller then tries the others).
 
@@ -111,6 +117,12 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     decode said the first defect is another); should one remain, the decode says so and
     the pass is run again looking for them (``careful``: for all of them, not only line
     breaks; see :func:`_control_strings`).
+
+    ``first`` is the kind of the first defect (see :func:`one_pass_fixes`). A reply mostly
+    repeats one habit, so that kind is fixed first and the result decoded: when the decode
+    succeeds no other kind stands in the value (each is invalid JSON outside a string, or a
+    raw control character inside one), and their scans are skipped. When it fails, the
+    other kinds are looked for and the whole decoded again: one decode more, never more.
     """
     chunk = text[start:]
     if _SENTINEL in chunk:
@@ -119,7 +131,6 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     if "\\" not in chunk:
         parts = chunk.split('"')  # no escapes: every `"` opens or closes a string (C speed)
         quotes = 2 if len(parts) % 2 else 0
-    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
     if not quotes:
         parts = _STRING.split(chunk)
     between = parts[0::2]
@@ -141,18 +152,103 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     # counted on from the previous match (a C count): linear, and no call per match.
     kept = [0, *accumulate(map(len, strings))]
     shift = quotes - 1
+    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
+    new = tuple.__new__
     for index, at, head in merges:  # each merged string: its JSON token, one fix at its first inner quote
         at += shift * index + kept[index]
         body = strings[index]
-        fix = tuple.__new__(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))
-        edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', fix))
-    marks = len(edits)
-    kinds = marks > 0
-    # Local names: these loops run per defect.
-    append, count, new = edits.append, joined.count, tuple.__new__
+        edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', new(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))))
+    kinds = 1 if edits else 0  # how many kinds made edits (more than one: sort them)
+    keys = 0  # bare keys quoted
+    pending = [kind for kind in _KINDS if controls or kind != "controls"]
+    done: tuple[str, object, int] | str | None = None
+    if first in pending:
+        pending.remove(first)
+        keys = _scan(first, chunk, joined, between, strings, kept, quotes, start, careful, edits)
+        if keys < 0:
+            return None
+        kinds += len(edits) > len(merges)
+    tried = len(edits)
+    if first and edits:
+        done = _decode(chunk, edits, kinds > 1)
+        if isinstance(done, tuple):
+            return _finish(done, chunk, start, edits, keys)
+    for kind in pending:
+        before = len(edits)
+        found = _scan(kind, chunk, joined, between, strings, kept, quotes, start, careful, edits)
+        if found < 0:
+            return None
+        keys += found
+        kinds += len(edits) > before
+    if not edits:
+        return None
+    if len(edits) > tried or not first:  # (nothing more found: the same failure again)
+        done = _decode(chunk, edits, kinds > 1)
+        if isinstance(done, tuple):
+            return _finish(done, chunk, start, edits, keys)
+    if not careful and done == "control":
+        return one_pass(text, start, controls=True, careful=controls, first="controls")
+    return None
+
+
+def _scan(
+    kind: str, chunk: str, joined: str, between: list[str], strings: list[str], kept: list[int], quotes: int, start: int, careful: bool, edits: list[tuple[int, int, str, Fix | None]]
+) -> int:
+    """Add the edits of one kind of defect: how many bare keys were quoted (0 for the other
+    kinds), or -1 when the pass must give up (a hostile count, an unsure string)."""
+    shift = quotes - 1
+    if kind == "trailing":
+        return 0 if _trailing_commas(joined, shift, kept, start, edits) else -1
+    if kind == "missing":
+        return 0 if _missing_commas(joined, shift, kept, start, edits) else -1
+    if kind == "keys":
+        found = _bare_keys(joined, chunk, shift, kept, start, edits)
+        return -1 if found is None else found
+    return 0 if not strings or _control_strings(chunk, between, strings, kept, quotes, edits, start, careful) else -1
+
+
+def _finish(done: tuple[str, object, int], chunk: str, start: int, edits: list[tuple[int, int, str, Fix | None]], keys: int) -> tuple[object, int, tuple[Fix, ...]] | None:
+    """The decoded value, its end in ``text`` and the fixes before that end."""
+    repaired, value, end = done
+    # When the last edit comes before the value's end (text after it rarely needs one), all
+    # do, and the end moves by what they all changed: no walk over the edits.
+    begin, stop, replacement, _ = edits[-1]
+    moved = len(chunk) - len(repaired)  # original minus repaired
+    if begin - moved + (stop - begin - len(replacement)) < end:
+        return value, start + end + moved, tuple([fix for fix in map(_FIX, edits) if fix is not None])
+    stop = _original_end(edits, end)
+    if keys and any(fix is None and begin >= stop for begin, _, _, fix in edits):
+        return None  # bare keys after the value: the habit's count is the others' to settle
+    return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
+
+
+def _decode(chunk: str, edits: list[tuple[int, int, str, Fix | None]], unordered: bool) -> tuple[str, object, int] | str | None:
+    """The chunk with ``edits`` applied, decoded: (repaired text, value, end); ``"control"``
+    when a raw control character stopped the decode, None for another failure."""
+    if unordered:
+        edits.sort(key=itemgetter(0))
+    pieces: list[str] = []
+    last = 0
+    for begin, end, replacement, _ in edits:
+        pieces += (chunk[last:begin], replacement)
+        last = end
+    pieces.append(chunk[last:])
+    repaired = "".join(pieces)
+    try:
+        value, end = SCAN_ONCE(repaired, 0)
+    except ValueError as error:
+        return "control" if str(error).startswith("Invalid control character") else None
+    except (StopIteration, RecursionError, MemoryError):
+        return None
+    return repaired, value, end
+
+
+def _trailing_commas(joined: str, shift: int, kept: list[int], start: int, edits: list[tuple[int, int, str, Fix | None]]) -> bool:
+    """Delete each comma before a closer that follows a value's end; False for a hostile count."""
     found_all = list(islice(_TRAILING_COMMA.finditer(joined), MAX_EDITS + 1))
     if len(found_all) > MAX_EDITS:
-        return None
+        return False
+    append, count, new = edits.append, joined.count, tuple.__new__
     seen = k = 0
     for found in found_all:
         comma = before = found.start()
@@ -165,12 +261,16 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         seen = comma
         at = comma + shift * k + kept[k]
         append((at, at + 1, "", new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
-    kinds += len(edits) > marks
-    marks = len(edits)
+    return True
+
+
+def _missing_commas(joined: str, shift: int, kept: list[int], start: int, edits: list[tuple[int, int, str, Fix | None]]) -> bool:
+    """Add a comma at each line break between a value's end and the next member; False for a hostile count."""
     missing = _MISSING_COMMA if "\r" in joined or " \n" in joined else _MISSING_COMMA_PLAIN
     found_all = list(islice(missing.finditer(joined), MAX_EDITS + 1))
     if len(found_all) > MAX_EDITS:
-        return None
+        return False
+    append, count, new = edits.append, joined.count, tuple.__new__
     seen = k = 0
     for found in found_all:
         at, member = found.span()
@@ -178,64 +278,37 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         seen = at
         moved = shift * k + kept[k]
         append((at + moved, at + moved, ",", new(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member + moved, 1, -1))))
-    kinds += len(edits) > marks
-    marks = len(edits)
+    return True
+
+
+def _bare_keys(joined: str, chunk: str, shift: int, kept: list[int], start: int, edits: list[tuple[int, int, str, Fix | None]]) -> int | None:
+    """Quote each bare key, one habit record for them all on the first one's edit; how
+    many, or None for a hostile count."""
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
     # every colon follows one, as in most replies, the scan is skipped (two C counts).
+    count = joined.count
     colons = count(":")
-    keys = 0  # bare keys quoted: one habit record for them all, on the first one's edit
-    if colons and colons != count(_SENTINEL + ":"):
-        found_all = list(islice(_BARE_KEY.finditer(joined), MAX_EDITS + 1))
-        if len(found_all) > MAX_EDITS:
-            return None
-        seen = k = 0
-        for found in found_all:
-            begin, end = found.span(1)
-            k += count(_SENTINEL, seen, begin)
-            seen = begin
-            moved = shift * k + kept[k]  # a bare word holds no string: it ends as many later
-            append((begin + moved, end + moved, f'"{found.group(1)}"', None))
-        keys = len(edits) - marks
-        if keys:
-            first, last = edits[marks], edits[-1]
-            word = chunk[first[0] : first[1]]
-            habit = (start + first[0], keys, start + last[0]) if keys > 1 else (start + first[0], 1, -1)
-            edits[marks] = (first[0], first[1], first[2], new(Fix, ("unquoted_key", _key_message(word), *habit)))
-        kinds += keys > 0
-    if controls and strings:
-        marks = len(edits)
-        if not _control_strings(chunk, between, strings, kept, quotes, edits, start, careful):
-            return None
-        kinds += len(edits) > marks
-    if not edits:
+    if not colons or colons == count(_SENTINEL + ":"):
+        return 0
+    found_all = list(islice(_BARE_KEY.finditer(joined), MAX_EDITS + 1))
+    if len(found_all) > MAX_EDITS:
         return None
-    if kinds > 1:
-        edits.sort(key=itemgetter(0))
-    pieces: list[str] = []
-    last = 0
-    for begin, end, replacement, _ in edits:
-        pieces += (chunk[last:begin], replacement)
-        last = end
-    pieces.append(chunk[last:])
-    repaired = "".join(pieces)
-    try:
-        value, end = SCAN_ONCE(repaired, 0)
-    except ValueError as error:
-        if not careful and str(error).startswith("Invalid control character"):
-            return one_pass(text, start, controls=True, careful=controls)
-        return None
-    except (StopIteration, RecursionError, MemoryError):
-        return None
-    # When the last edit comes before the value's end (text after it rarely needs one), all
-    # do, and the end moves by what they all changed: no walk over the edits.
-    begin, stop, replacement, _ = edits[-1]
-    moved = len(chunk) - len(repaired)  # original minus repaired
-    if begin - moved + (stop - begin - len(replacement)) < end:
-        return value, start + end + moved, tuple([fix for fix in map(_FIX, edits) if fix is not None])
-    stop = _original_end(edits, end)
-    if keys and any(fix is None and begin >= stop for begin, _, _, fix in edits):
-        return None  # bare keys after the value: the habit's count is the others' to settle
-    return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
+    marks = len(edits)
+    append = edits.append
+    seen = k = 0
+    for found in found_all:
+        begin, end = found.span(1)
+        k += count(_SENTINEL, seen, begin)
+        seen = begin
+        moved = shift * k + kept[k]  # a bare word holds no string: it ends as many later
+        append((begin + moved, end + moved, f'"{found.group(1)}"', None))
+    keys = len(edits) - marks
+    if keys:
+        first, last = edits[marks], edits[-1]
+        word = chunk[first[0] : first[1]]
+        habit = (start + first[0], keys, start + last[0]) if keys > 1 else (start + first[0], 1, -1)
+        edits[marks] = (first[0], first[1], first[2], tuple.__new__(Fix, ("unquoted_key", _key_message(word), *habit)))
+    return keys
 
 
 _FIX = itemgetter(3)

@@ -90,8 +90,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
         return None
     else:
         return value, end, ()
-    if len(text) - start <= ONE_PASS_MAX and one_pass_fixes(text, start + at, message):
-        done = one_pass(text, start, message.startswith("Invalid control"))  # all common defects at once
+    first = one_pass_fixes(text, start + at, message) if len(text) - start <= ONE_PASS_MAX else None
+    if first is not None:
+        done = one_pass(text, start, first == "controls", first=first)  # all common defects at once
         if done is not None:
             return done
     current = text[start:]
