@@ -78,6 +78,7 @@ ODD_AFTER_STRING = re.compile("\ue000[ \t]*+[^\ue000 \t\r\n,:}\\]]")
 _CLOSING = frozenset(",}]")
 _NOT_TEXT = frozenset(",}]):/#")  # what makes the tokenizer close a string at a quote (or unsure)
 _BLANKS = re.compile(r"[ \t]*+")
+_CLOSER_AHEAD = re.compile(r"[ \t\r\n]*+[,}\]]")
 _UNSURE = _NOT_TEXT | {" ", "\t", ""}  # a first character that needs a closer look
 
 
@@ -158,10 +159,13 @@ def _merged_end(parts: list[str], opening: int) -> int:
         inner, after = parts[at], parts[at + 1]  # between two inner quotes; after the second
         if inner[:1] in _UNSURE and not _text(inner):
             return -at
-        if after[:1] in _UNSURE and not (_text(after) or (not after and not _key_quoted_after(parts, at + 2))):
-            return -at  # what follows the second: text, or the closing quote (`"we call it "gold""`)
-        follows = parts[at + 2].lstrip(" \t\r\n")[:1]
-        if follows and follows in _CLOSING:
+        first = after[:1]
+        # What follows the second: text (usually a space and a word), or the closing quote
+        # (`"we call it "gold""`) unless a key follows.
+        if first in _UNSURE and not ((first == " " and after[1:2] not in _UNSURE) or _text(after) or (not after and not _key_quoted_after(parts, at + 2))):
+            return -at
+        follows = parts[at + 2]
+        if follows[:1] in _CLOSING or _CLOSER_AHEAD.match(follows) is not None:
             return at + 2
         at += 2
     return -at

@@ -142,9 +142,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         merges = merge_inner_quotes(parts, joined, odd.start(), MAX_EDITS, controls)
         if merges is None:
             return None
-        if merges:
-            between = parts[0::2]
-            joined = _SENTINEL.join(between)
+    stale = bool(merges)  # `between` and `joined` are rebuilt from the merged parts when a scan needs them
     strings = parts[1::2]
     # A position p in `joined` with k sentinels before it is at offset p + shift * k +
     # kept[k] of the chunk: each sentinel stands for a string's text and its quotes (or
@@ -164,6 +162,9 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     done: tuple[str, object, int] | str | None = None
     if first in pending:
         pending.remove(first)
+        if stale:
+            between, stale = parts[0::2], False
+            joined = _SENTINEL.join(between)
         keys = _scan(first, chunk, joined, between, strings, kept, quotes, start, careful, edits)
         if keys < 0:
             return None
@@ -173,6 +174,9 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         done = _decode(chunk, edits, kinds > 1)
         if isinstance(done, tuple):
             return _finish(done, chunk, start, edits, keys)
+    if stale and pending:
+        between = parts[0::2]
+        joined = _SENTINEL.join(between)
     for kind in pending:
         before = len(edits)
         found = _scan(kind, chunk, joined, between, strings, kept, quotes, start, careful, edits)

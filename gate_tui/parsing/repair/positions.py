@@ -45,6 +45,40 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
     ``parse`` takes this form: its result validates the dicts together with everything
     else, which is cheaper than building each model on its own first.
     """
+    if PER_STRING_CODES.isdisjoint(map(_code, fixes)):  # no habit to gather (C-level test)
+        others = fixes
+    else:
+        others = _gathered(fixes)
+    ordered = sorted(others, key=_offset) if len(others) > 1 else others
+    repairs: list[RepairRecord] = []
+    # The line counting of _LineCounter.position, inlined: this loop runs per fix, and a
+    # method call per fix was a measurable share of a repaired reply's time.
+    count, rfind, size, kinds = text.count, text.rfind, len(text), _CERTAINTY
+    line, line_start, previous = 1, 0, 0
+    for code, message, offset, many, last in ordered:
+        offset = 0 if offset < 0 else size if offset > size else offset
+        if offset > previous:
+            newlines = count("\n", previous, offset)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", previous, offset) + 1
+        elif offset < previous:  # not in order (cannot happen once sorted): count afresh
+            line = count("\n", 0, offset) + 1
+            line_start = rfind("\n", 0, offset) + 1
+        previous = offset
+        if many > 1 and code in PER_STRING_CODES:
+            lines = _LineCounter(text)
+            lines.line, lines.line_start, lines.previous = line, line_start, previous
+            last_line, last_column = lines.peek(last)
+            noun, result = HABIT_NOUNS[code]
+            message = f"{many} {noun} → {result} (the last at line {last_line}, column {last_column})"
+        repairs.append({"code": code, "message": message, "line": line, "column": offset - line_start + 1, "certainty": kinds.get(code) or certainty(code)})
+    return _bounded(repairs)
+
+
+def _gathered(fixes: Sequence[Fix]) -> list[Fix]:
+    """The fixes with each habit (a code of :data:`PER_STRING_CODES`) gathered into one fix
+    at its first occurrence, counting them all and keeping the last one's offset."""
     habits: dict[str, list[Any]] = {}  # code → [first fix, count, last offset]
     others: list[Fix] = []
     for fix in fixes:
@@ -65,34 +99,7 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
         # A habit made in bulk is one fix already: keep it (`_replace` is a Python-level call).
         same = count == first.count and (count == 1 or final == first.last)
         others.append(first if same else Fix(first.code, first.message, first.offset, count, final))
-    ordered = sorted(others, key=_offset) if len(others) > 1 else others
-    lines = _LineCounter(text)
-    repairs: list[RepairRecord] = []
-    # The line counting of _LineCounter.position, inlined: this loop runs per fix, and a
-    # method call per fix was a measurable share of a repaired reply's time.
-    count, rfind, size = text.count, text.rfind, len(text)
-    line, line_start, previous = 1, 0, 0
-    for fix in ordered:
-        offset = fix.offset
-        offset = 0 if offset < 0 else size if offset > size else offset
-        if offset > previous:
-            newlines = count("\n", previous, offset)
-            if newlines:
-                line += newlines
-                line_start = rfind("\n", previous, offset) + 1
-        elif offset < previous:  # not in order (cannot happen once sorted): count afresh
-            line = count("\n", 0, offset) + 1
-            line_start = rfind("\n", 0, offset) + 1
-        previous = offset
-        message = fix.message
-        code = fix.code
-        if fix.count > 1 and code in PER_STRING_CODES:
-            lines.line, lines.line_start, lines.previous = line, line_start, previous
-            last_line, last_column = lines.peek(fix.last)
-            noun, result = HABIT_NOUNS[code]
-            message = f"{fix.count} {noun} → {result} (the last at line {last_line}, column {last_column})"
-        repairs.append({"code": code, "message": message, "line": line, "column": offset - line_start + 1, "certainty": _CERTAINTY.get(code) or certainty(code)})
-    return _bounded(repairs)
+    return others
 
 
 def _bounded(repairs: list[RepairRecord]) -> list[RepairRecord]:
@@ -119,6 +126,7 @@ def _bounded(repairs: list[RepairRecord]) -> list[RepairRecord]:
 
 
 _offset = itemgetter(2)  # a fix's offset (a C-level key: the sort runs per repaired reply)
+_code = itemgetter(0)
 _CERTAINTY = {code: kind for code, (kind, _what) in KINDS.items()}
 
 
