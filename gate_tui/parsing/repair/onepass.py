@@ -14,7 +14,10 @@ This pass costs neither:
    before ``}``/``]``, a bare key after ``{``/``,`` and before ``:``, a line break between
    a value's end and the next member with no comma — and the strings holding raw line
    breaks are found with ``str.find``;
-3. the edits are applied in text order and the result decoded once.
+3. the edits are applied in text order and the result decoded once — or twice: the kind
+   of the first defect (what the failed strict decode found) is fixed and decoded first,
+   since a reply mostly repeats one habit; only when that decode fails are the other
+   kinds looked for.
 
 Python work is per defect, never per token, so the twelfth defect costs what the first
 did. Each fix is recorded exactly as the tokenizer records it (code, message, offset).
