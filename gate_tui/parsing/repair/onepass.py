@@ -112,6 +112,21 @@ def one_pass_fixes(text: str, at: int, message: str) -> str | None:
 _KINDS = ("trailing", "missing", "keys", "controls")
 
 
+def _orders() -> dict[tuple[str, bool], tuple[str, tuple[str, ...]]]:
+    """Per (first kind, whether to look for control characters): the kind scanned and
+    decoded first ("" for none) and the kinds scanned after (a table: this runs per reply)."""
+    table = {}
+    for controls in (True, False):
+        kinds = [kind for kind in _KINDS if controls or kind != "controls"]
+        for first in ("", "inner", *_KINDS):
+            head = first if first in kinds else ""
+            table[first, controls] = (head, tuple(kind for kind in kinds if kind != head))
+    return table
+
+
+_ORDERS = _orders()
+
+
 def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = False, first: str = "") -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
     fixes; None when anything else stands in the value (the caller then tries the others).
@@ -161,14 +176,13 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', new(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))))
     kinds = 1 if edits else 0  # how many kinds made edits (more than one: sort them)
     keys = 0  # bare keys quoted
-    pending = [kind for kind in _KINDS if controls or kind != "controls"]
+    head, pending = _ORDERS.get((first, controls)) or _ORDERS["", controls]
     done: tuple[str, object, int] | str | None = None
-    if first in pending:
-        pending.remove(first)
+    if head:
         if stale:
             between, stale = parts[0::2], False
             joined = _SENTINEL.join(between)
-        keys = _scan(first, chunk, joined, between, strings, kept, quotes, start, careful, edits)
+        keys = _scan(head, chunk, joined, between, strings, kept, quotes, start, careful, edits)
         if keys < 0:
             return None
         kinds += len(edits) > len(merges)
