@@ -176,13 +176,13 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', new(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))))
     kinds = 1 if edits else 0  # how many kinds made edits (more than one: sort them)
     keys = 0  # bare keys quoted
-    head, pending = _ORDERS.get((first, controls)) or _ORDERS["", controls]
+    leading, pending = _ORDERS.get((first, controls)) or _ORDERS["", controls]
     done: tuple[str, object, int] | str | None = None
-    if head:
+    if leading:
         if stale:
             between, stale = parts[0::2], False
             joined = _SENTINEL.join(between)
-        keys = _scan(head, chunk, joined, between, strings, kept, quotes, start, careful, edits)
+        keys = _scan(leading, chunk, joined, between, strings, kept, quotes, start, careful, edits)
         if keys < 0:
             return None
         kinds += len(edits) > len(merges)
