@@ -7,6 +7,8 @@ non-ASCII character, a mistyped closer mid-document (with its hypothesis propert
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -91,12 +93,42 @@ def test_a_mistyped_closer_mid_document_keeps_the_rest(ml_config: GateConfig) ->
     assert (repair["code"], repair["certainty"], repair["line"]) == ("mismatched_closer", "exact", 7)
 
 
+def test_a_mistyped_closer_before_more_closers_keeps_the_rest() -> None:
+    # The wrong closer is followed by closers that close what is open under it, then by the
+    # next member of a container further out, or by the end: read as mistyped, every member
+    # is kept — closing at once would drop `"status"` (or leave a stray `}` behind).
+    state = {
+        "summary": "Routing model for support tickets",
+        "gates": {
+            "1_data_availability": {"raw": "tickets, 18 months", "classified": "available", "sources": ["zendesk", "jira"]},
+            "2_use_case": {"raw": "route tickets to the right queue", "classified": None},
+        },
+        "status": {"pass": False, "next_gate": "3_success_metric"},
+    }
+    body = json.dumps(state, indent=2)
+    cases = {
+        # `"jira"]\n    }` → `"jira"}\n    }`: the list's `]` typed as `}`, then the gate's `}`.
+        "before the next gate": body.replace('"jira"\n      ]', '"jira"\n      }'),
+        # the gates object's `}` typed as `]` after the last gate's `}`: the status follows.
+        "before the status": body.replace("null\n    }\n  },", "null\n    }\n  ],"),
+        # the last `}` of the status typed as `]`: only the final closer after it.
+        "at the end": body.replace('"3_success_metric"\n  }\n}', '"3_success_metric"\n  ]\n}'),
+    }
+    for name, damaged in cases.items():
+        assert damaged != body, name
+        found = extract_json(f"Here is the updated state:\n```json\n{damaged}\n```\nTell me if the sources changed.")
+        assert found.value == state, (name, found.error)
+        assert codes(found) == ["mismatched_closer"], name
+        assert found.repair_records[0]["certainty"] == "exact"
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(OBJECTS, st.integers(0, 50), st.sampled_from(["", "Here you go:\n", "```json\n"]))
 def test_one_mistyped_closer_mid_document_is_repaired_to_the_original(value: dict, pick: int, before: str) -> None:
     toks = tokens(value)
-    # A closer followed by a comma: mid-document, where what follows continues the container.
-    places = [i for i, tok in enumerate(toks) if tok in "}]" and i + 1 < len(toks) and toks[i + 1] == "," and toks[i - 1] not in "{["]
+    # Any closer but the last, mid-document: followed by a comma and what continues the
+    # container, or by more closers (then what continues a container further out, or the end).
+    places = [i for i, tok in enumerate(toks) if tok in "}]" and i + 1 < len(toks) and toks[i - 1] not in "{["]
     assume(places)
     i = places[pick % len(places)]
     damaged = list(toks)

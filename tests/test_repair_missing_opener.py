@@ -130,3 +130,17 @@ def test_a_closer_mistyped_inside_a_nested_object_is_still_read_as_mistyped() ->
     found = extract_json('{"model": {"layers": [[1, 2], null]], "name": "m"}')
     assert found.value == {"model": {"layers": [[1, 2], None]}, "name": "m"}
     assert [r["code"] for r in found.repair_records] == ["mismatched_closer"]
+
+
+def test_a_closer_mistyped_after_a_list_whose_closers_end_the_value_is_read_as_mistyped() -> None:
+    # `…, 224]]\n}` where `…, 224]}\n}` was due: read as the last row's forgotten `[`, the object
+    # around the list would never close; read as a mistyped `}`, the closers after it end the
+    # whole value with only prose after it. And when the outer object goes on after those
+    # closers (`], "name": …`), the same.
+    for tail, value in (
+        ("]]\n}\nDone.", {"config": {"shape": [[3, 224], 224]}}),
+        (']]\n, "name": "vit"}', {"config": {"shape": [[3, 224], 224]}, "name": "vit"}),
+    ):
+        found = extract_json('Here you go:\n{"config": {"shape": [[3, 224], 224' + tail)
+        assert found.value == value, (tail, found.error)
+        assert [r["code"] for r in found.repair_records] == ["mismatched_closer"], tail

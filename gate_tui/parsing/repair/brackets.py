@@ -70,7 +70,7 @@ class Brackets(Shortcuts):
         further down closes those above first (``missing_closer``), else it stands for the due one."""
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
-        if c == "]" and state == ARR_NEXT and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and row_may_end(self.text, at + 1, self.limit, kinds[-3] if len(kinds) > 2 else None) and self._forgotten_row():
+        if c == "]" and state == ARR_NEXT and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and row_may_end(self.text, at + 1, self.limit, kinds, len(kinds) - 2) and self._forgotten_row():
             return False
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
             if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(self.text, at + 1, self.limit, kinds, want):

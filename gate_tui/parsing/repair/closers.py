@@ -22,18 +22,40 @@ def mistyped_closer(text: str, at: int, limit: int, kinds: list[str], want: str)
     """Whether a closer for ``want`` at ``at - 1``, while ``kinds[-1]`` is open, was mistyped
     for ``kinds[-1]``'s closer rather than closing the brackets above ``want`` at once.
 
-    Mistyped when the text goes on with the enclosing container (:func:`continues_container`),
-    or when closing at once would end the whole value (``want`` only at the bottom) while
-    more closers or commas follow: swapped closers at the end of nested arrays and objects
-    never end a top-level array early."""
+    Read as mistyped, it closes ``kinds[-1]``, and the closers right after it (if any) close
+    what is open under that, in order. Mistyped when the text then goes on with the
+    container still open (:func:`continues_container`: ``{"a": [1, 2}, "b": 3}``, or
+    ``{"a": {"b": [1, 2}}, "c": 3}``), or when those closers end the whole value with
+    nothing after them but prose (``{"a": {"b": [1}}}``): closing at once would leave
+    closers or members over, dropped from the value. Otherwise, when closing at once would
+    end the whole value (``want`` only at the bottom) while more closers or commas follow:
+    swapped closers at the end of nested arrays and objects never end a top-level array
+    early."""
     if len(kinds) < 2:
         return False
-    if continues_container(text, at, limit, kinds[-2]):
+    if _goes_on(text, at, limit, kinds, len(kinds) - 1):
         return True
     if kinds[0] != want or want in kinds[1:]:
         return False
     after = BLANK.match(text, at, limit).end()
     return after < limit and text[after] in ",}])"
+
+
+_OPENERS = {"}": "{", "]": "[(", ")": "("}
+_MAX_RUN = 64  # closers looked at after a wrong one: bounded, so each wrong closer costs O(1)
+
+
+def _closed_after(text: str, at: int, limit: int, kinds: list[str], depth: int) -> tuple[int, int]:
+    """Of ``kinds[:depth]`` open at ``at``, how many stay open after the closers that follow
+    (blanks between them), each closing the innermost in turn; and where they end."""
+    end = at
+    for _ in range(_MAX_RUN):
+        after = BLANK.match(text, end, limit).end()
+        if not depth or after >= limit or kinds[depth - 1] not in _OPENERS.get(text[after], ""):
+            break
+        depth -= 1
+        end = after + 1
+    return depth, end
 
 
 def continues_container(text: str, at: int, limit: int, container: str) -> bool:
@@ -65,13 +87,14 @@ def next_row_ahead(text: str, at: int, limit: int) -> bool:
 
 
 
-def row_may_end(text: str, at: int, limit: int, enclosing: str | None) -> bool:
-    """Whether a ``]`` at ``at - 1``, closing a list that is a member of an object (itself in
-    ``enclosing``, or the whole value), may close a row whose ``[`` was forgotten: another row
-    follows (:func:`next_row_ahead`), or a second ``]`` where the object wants a ``}`` — the
-    last row (``{"m": [[1, 2], 5, 6]], "b": 3}``) — then followed by ``,`` or ``}``. When
-    the text after the second ``]`` goes on with ``enclosing``, that ``]`` may be a mistyped
-    ``}`` instead, the reading kept (one rule, not two guesses)."""
+def row_may_end(text: str, at: int, limit: int, kinds: list[str], outer: int) -> bool:
+    """Whether a ``]`` at ``at - 1``, closing a list that is a member of an object (itself
+    inside the brackets ``kinds[:outer]``, none for the whole value), may close a row whose ``[``
+    was forgotten: another row follows (:func:`next_row_ahead`), or a second ``]`` where the
+    object wants a ``}`` — the last row (``{"m": [[1, 2], 5, 6]], "b": 3}``) — then followed
+    by ``,`` or ``}``. When the text after the second ``]`` goes on with those, or its
+    closers end the whole value, that ``]`` may be a mistyped ``}`` instead
+    (``{"m": {"rows": [[1], 2]]}}``), the reading kept (one rule, not two guesses)."""
     if next_row_ahead(text, at, limit):
         return True
     second = BLANK.match(text, at, limit).end()
@@ -80,4 +103,16 @@ def row_may_end(text: str, at: int, limit: int, enclosing: str | None) -> bool:
     after = BLANK.match(text, second + 1, limit).end()
     if after >= limit or text[after] not in ",}":
         return False
-    return enclosing is None or not continues_container(text, second + 1, limit, enclosing)
+    return not outer or not _goes_on(text, second + 1, limit, kinds, outer)
+
+
+def _goes_on(text: str, at: int, limit: int, kinds: list[str], depth: int) -> bool:
+    """Whether the text at ``at``, with ``kinds[:depth]`` open, reads on as their value: the
+    closers there close the innermost in turn, then either a comma goes on with the one
+    still open (:func:`continues_container`), or the last of them ended the whole value and
+    nothing that goes on with one follows (the end, prose, a fence)."""
+    depth, end = _closed_after(text, at, limit, kinds, depth)
+    if depth:
+        return continues_container(text, end, limit, kinds[depth - 1])
+    after = BLANK.match(text, end, limit).end()
+    return end > at and (after >= limit or text[after] not in ",}])")

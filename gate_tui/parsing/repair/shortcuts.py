@@ -68,7 +68,7 @@ class Shortcuts:
         end += self.start
         if self.text[pos] == "[":
             kinds = self.kinds
-            if kinds[-1] == "{" and row_may_end(self.text, end, self.limit, kinds[-2] if len(kinds) > 1 else None):
+            if kinds[-1] == "{" and row_may_end(self.text, end, self.limit, kinds, len(kinds) - 1):
                 return False  # `[[1, 2], 3], [4]]` in an object: a row's `[` forgotten (Brackets._forgotten_row)
             if kinds[-1] == "[":
                 self.rows[len(kinds)] = (end, len(self.out) + 1)
