@@ -144,3 +144,31 @@ def test_a_closer_mistyped_after_a_list_whose_closers_end_the_value_is_read_as_m
         found = extract_json('Here you go:\n{"config": {"shape": [[3, 224], 224' + tail)
         assert found.value == value, (tail, found.error)
         assert [r["code"] for r in found.repair_records] == ["mismatched_closer"], tail
+
+
+def test_a_stray_closer_inside_a_nested_object_before_more_members_is_refused() -> None:
+    # `"tags": ["a", "b"]]` one level down. Read as a mistyped `}`, "owner" moves to the outer
+    # object, which then closes while "status" follows; left out, "owner" stays in "team" but
+    # the reader cannot know the closer was the typo. Either way: refused with a spot, never
+    # an object with a member moved or dropped.
+    for reply, spot in (
+        ('Here you go:\n{"team": {"tags": ["a", "b"]], "owner": "data-platform"}, "status": "ok"}', "2:56"),
+        ('Here you go:\n{"team": {"tags": ["a", "b"]]}, "owner": "data-platform"}', "2:29"),
+    ):
+        found = extract_json(reply)
+        assert found.value is None, reply
+        assert spot in (found.error or ""), (reply, found.error)
+
+
+def test_an_object_that_closes_while_its_members_go_on_is_refused() -> None:
+    # One `}` too many after a nested object: the decoder stops at the second `}` and the
+    # members after it would be dropped without a word. Refused, the object kept as recovered.
+    reply = (
+        "Updated state:\n```json\n"
+        '{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"}}},\n'
+        ' "status": {"pass": false, "next_gate": "2_use_case"}}\n```'
+    )
+    found = extract_json(reply)
+    assert found.value is None
+    assert found.error is not None and "closes at 3:106 while more of its members follow" in found.error
+    assert found.recovered == {"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"}}}

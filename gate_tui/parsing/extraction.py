@@ -69,6 +69,7 @@ from gate_tui.parsing.markers import (
     first_opener,
     thinking_regions,
 )
+from gate_tui.parsing.repair.closers import continues_container
 from gate_tui.parsing.repair.lexing import DUPLICATES_SEEN
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
@@ -317,6 +318,11 @@ def apply_policy(
     value, error, source, span, records, notes = found
     if value is None:
         return found
+    if span is not None and continues_container(text, span[1], len(text), "{"):
+        # `{"a": {"b": 1}}, "c": 2}`: the object closed while its members go on — a closer too
+        # many before that point. Whatever it was meant to hold, this is not it: refused.
+        closed = f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow (a closer too many before that point)"
+        return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
     if allow_guesses and len(notes) == 1 and not notes.get("others", True):
         return value, error, source, span, records, {"others": [], "warnings": []}  # the common reply: nothing to say
     warnings: list[dict[str, Any]] = []

@@ -10,7 +10,7 @@ tokenizer's repairer (:mod:`~gate_tui.parsing.repair.tokenizer`), which holds th
 from __future__ import annotations
 
 from gate_tui.limits import MAX_DEPTH
-from gate_tui.parsing.repair.closers import continues_container, mistyped_closer, row_may_end
+from gate_tui.parsing.repair.closers import goes_on, mistyped_closer, row_may_end
 from gate_tui.parsing.repair.lexing import BARE_KEY, BLANK
 from gate_tui.parsing.repair.shortcuts import Shortcuts
 from gate_tui.parsing.repair.vocabulary import Fail, Fix, trailing_comma
@@ -82,9 +82,10 @@ class Brackets(Shortcuts):
                 state = self.states[-1]
             else:
                 due = _CLOSER_OF[kinds[-1]]
-                if len(kinds) == 1 and want not in kinds and continues_container(self.text, at + 1, self.limit, kinds[-1]):
-                    # `{"a": [1, 2]], "b": 3}`: read as a mistyped `}`, the value would end here
-                    # and drop what follows, which still belongs to it: a stray closer, refused.
+                if want not in kinds and not (want == "[" and "(" in kinds) and not goes_on(self.text, at + 1, self.limit, kinds, len(kinds) - 1) and goes_on(self.text, at + 1, self.limit, kinds, len(kinds), members=True):
+                    # `{"a": [1, 2]], "b": 3}`, `{"a": {"b": 1]}, "c": 2}`: read as a mistyped `}`, the
+                    # value would end early and drop what follows, which reads on as its own
+                    # with this closer left out: a closer too many, refused (never a guess).
                     raise Fail(at, f"a stray '{c}' where '{due}' was due, with more of the value after it")
                 self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
         closed = kinds[-1]

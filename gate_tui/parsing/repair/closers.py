@@ -33,7 +33,7 @@ def mistyped_closer(text: str, at: int, limit: int, kinds: list[str], want: str)
     early."""
     if len(kinds) < 2:
         return False
-    if _goes_on(text, at, limit, kinds, len(kinds) - 1):
+    if goes_on(text, at, limit, kinds, len(kinds) - 1):
         return True
     if kinds[0] != want or want in kinds[1:]:
         return False
@@ -103,16 +103,19 @@ def row_may_end(text: str, at: int, limit: int, kinds: list[str], outer: int) ->
     after = BLANK.match(text, second + 1, limit).end()
     if after >= limit or text[after] not in ",}":
         return False
-    return not outer or not _goes_on(text, second + 1, limit, kinds, outer)
+    return not outer or not goes_on(text, second + 1, limit, kinds, outer)
 
 
-def _goes_on(text: str, at: int, limit: int, kinds: list[str], depth: int) -> bool:
+def goes_on(text: str, at: int, limit: int, kinds: list[str], depth: int, *, members: bool = False) -> bool:
     """Whether the text at ``at``, with ``kinds[:depth]`` open, reads on as their value: the
     closers there close the innermost in turn, then either a comma goes on with the one
     still open (:func:`continues_container`), or the last of them ended the whole value and
-    nothing that goes on with one follows (the end, prose, a fence)."""
+    nothing that goes on with one follows (the end, prose, a fence). ``members``: only the
+    first (more members or elements follow)."""
     depth, end = _closed_after(text, at, limit, kinds, depth)
     if depth:
         return continues_container(text, end, limit, kinds[depth - 1])
+    if members:
+        return False
     after = BLANK.match(text, end, limit).end()
-    return end > at and (after >= limit or text[after] not in ",}])")
+    return after >= limit or text[after] not in ",}])"
