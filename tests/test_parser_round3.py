@@ -154,6 +154,19 @@ def test_an_unclosed_outer_object_is_the_candidate_not_its_params() -> None:
     assert found.value != {"to": "ops-team", "msg": "Deploy finished, all checks green"}
 
 
+def test_an_unclosed_outer_object_with_a_mixed_quote_key_is_never_mined() -> None:
+    # `"summary': …` (a key opened with one quote and closed with the other) still opens an
+    # object: what it holds is part of it, never the answer, even when it cannot be read.
+    reply = (
+        'Here is the state:\n{"summary\': "Churn model for the retail team", "gates": '
+        '{"1_data_availability": {"raw": "orders, 2 years", "classified": "available"}\n'
+        "I will fill in the other gates once you confirm."
+    )
+    found = extract_json(reply)
+    assert found.value is None
+    assert found.error is not None and "2:1" in found.error
+
+
 def test_an_unclosed_outer_object_is_read_whole_never_mined(ml_config: GateConfig) -> None:
     reply = (
         "Here is the state:\n"

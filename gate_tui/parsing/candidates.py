@@ -155,9 +155,10 @@ def judged(found: list[Candidate], used_problem: str | None, problem_of: Callabl
     ]
 
 
-# After an opener: a member (a key in any quote style, or a bare one, then `:`) or at once
-# another `{` (a model that restarts). An unclosed `{` followed by anything else is prose.
-_OPENS_AN_OBJECT = re.compile(r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|[\w$][\w$\-]*+)[ \t]*+:)""")
+# After an opener: a member (a key in any quote style — mixed ones too, `"summary':` — or a
+# bare one, then `:`) or at once another `{` (a model that restarts). An unclosed `{`
+# followed by anything else is prose.
+_OPENS_AN_OBJECT = re.compile(r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|["'][^"'\\\n]*+["']|[\w$][\w$\-]*+)[ \t]*+:)""")
 # What an abandoned opener may hold before the object that restarts the answer: nothing, or
 # a few complete members with plain values (`{"function": "send",`).
 _RESTART_PREFIX = re.compile(r"""[ \t\r\n]*+(?:(?:"[^"\\\n]*+"|[\w$]++)[ \t]*+:[ \t]*+(?:"[^"\\\n]*+"|[\w.+\-]++)[ \t]*+,[ \t\r\n]*+){0,3}""")
