@@ -73,6 +73,7 @@ _DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
 _FOLLOWS = frozenset(",:}]")
 CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
 MISSING_COMMA_MESSAGE = "added a missing comma between two members"
+_Edits = list[tuple[int, int, str, Fix | None]]  # (start, end, replacement, fix) in chunk offsets
 MAX_EDITS = 256
 """Beyond this many defects the reply is hostile, not sloppy: the tokenizer's bulk finish
 counts them at C speed instead of recording each one here."""
@@ -151,8 +152,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         quotes = 2 if len(parts) % 2 else 0
     if not quotes:
         parts = _STRING.split(chunk)
-    between = parts[0::2]
-    joined = _SENTINEL.join(between)
+    between, joined = _between(parts)
     merges = ()
     odd = ODD_AFTER_STRING.search(joined) if quotes else None
     if odd is not None:
@@ -168,7 +168,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     # counted on from the previous match (a C count): linear, and no call per match.
     kept = [0, *accumulate(map(len, strings))]
     shift = quotes - 1
-    edits: list[tuple[int, int, str, Fix | None]] = []  # (start, end, replacement, fix) in chunk offsets
+    edits: _Edits = []
     new = tuple.__new__
     for index, at, head in merges:  # each merged string: its JSON token, one fix at its first inner quote
         at += shift * index + kept[index]
@@ -180,8 +180,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     done: tuple[str, object, int] | str | None = None
     if leading:
         if stale:
-            between, stale = parts[0::2], False
-            joined = _SENTINEL.join(between)
+            between, joined, stale = *_between(parts), False
         keys = _scan(leading, chunk, joined, between, strings, kept, quotes, start, careful, edits)
         if keys < 0:
             return None
@@ -192,8 +191,7 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         if isinstance(done, tuple):
             return _finish(done, chunk, start, edits, keys)
     if stale and pending:
-        between = parts[0::2]
-        joined = _SENTINEL.join(between)
+        between, joined = _between(parts)
     for kind in pending:
         before = len(edits)
         found = _scan(kind, chunk, joined, between, strings, kept, quotes, start, careful, edits)
@@ -212,9 +210,13 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     return None
 
 
-def _scan(
-    kind: str, chunk: str, joined: str, between: list[str], strings: list[str], kept: list[int], quotes: int, start: int, careful: bool, edits: list[tuple[int, int, str, Fix | None]]
-) -> int:
+def _between(parts: list[str]) -> tuple[list[str], str]:
+    """The text between strings of a reply split by them, and that text joined by sentinels."""
+    between = parts[0::2]
+    return between, _SENTINEL.join(between)
+
+
+def _scan(kind: str, chunk: str, joined: str, between: list[str], strings: list[str], kept: list[int], quotes: int, start: int, careful: bool, edits: _Edits) -> int:
     """Add the edits of one kind of defect: how many bare keys were quoted (0 for the other
     kinds), or -1 when the pass must give up (a hostile count, an unsure string)."""
     shift = quotes - 1
@@ -228,7 +230,7 @@ def _scan(
     return 0 if not strings or _control_strings(chunk, between, strings, kept, quotes, edits, start, careful) else -1
 
 
-def _finish(done: tuple[str, object, int], chunk: str, start: int, edits: list[tuple[int, int, str, Fix | None]], keys: int) -> tuple[object, int, tuple[Fix, ...]] | None:
+def _finish(done: tuple[str, object, int], chunk: str, start: int, edits: _Edits, keys: int) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The decoded value, its end in ``text`` and the fixes before that end."""
     repaired, value, end = done
     # When the last edit comes before the value's end (text after it rarely needs one), all
@@ -243,7 +245,7 @@ def _finish(done: tuple[str, object, int], chunk: str, start: int, edits: list[t
     return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
 
 
-def _decode(chunk: str, edits: list[tuple[int, int, str, Fix | None]], unordered: bool) -> tuple[str, object, int] | str | None:
+def _decode(chunk: str, edits: _Edits, unordered: bool) -> tuple[str, object, int] | str | None:
     """The chunk with ``edits`` applied, decoded: (repaired text, value, end); ``"control"``
     when a raw control character stopped the decode, None for another failure."""
     if unordered:
@@ -264,10 +266,17 @@ def _decode(chunk: str, edits: list[tuple[int, int, str, Fix | None]], unordered
     return repaired, value, end
 
 
-def _trailing_commas(joined: str, shift: int, kept: list[int], start: int, edits: list[tuple[int, int, str, Fix | None]]) -> bool:
+def _matches(pattern: re.Pattern[str], joined: str) -> list[re.Match[str]] | None:
+    """The matches of one kind of defect, in text order; None beyond :data:`MAX_EDITS`
+    (a hostile reply: the tokenizer's bulk finish counts them at C speed)."""
+    found = list(islice(pattern.finditer(joined), MAX_EDITS + 1))
+    return None if len(found) > MAX_EDITS else found
+
+
+def _trailing_commas(joined: str, shift: int, kept: list[int], start: int, edits: _Edits) -> bool:
     """Delete each comma before a closer that follows a value's end; False for a hostile count."""
-    found_all = list(islice(_TRAILING_COMMA.finditer(joined), MAX_EDITS + 1))
-    if len(found_all) > MAX_EDITS:
+    found_all = _matches(_TRAILING_COMMA, joined)
+    if found_all is None:
         return False
     append, count, new = edits.append, joined.count, tuple.__new__
     seen = k = 0
@@ -285,11 +294,11 @@ def _trailing_commas(joined: str, shift: int, kept: list[int], start: int, edits
     return True
 
 
-def _missing_commas(joined: str, shift: int, kept: list[int], start: int, edits: list[tuple[int, int, str, Fix | None]]) -> bool:
+def _missing_commas(joined: str, shift: int, kept: list[int], start: int, edits: _Edits) -> bool:
     """Add a comma at each line break between a value's end and the next member; False for a hostile count."""
     missing = _MISSING_COMMA if "\r" in joined or " \n" in joined else _MISSING_COMMA_PLAIN
-    found_all = list(islice(missing.finditer(joined), MAX_EDITS + 1))
-    if len(found_all) > MAX_EDITS:
+    found_all = _matches(missing, joined)
+    if found_all is None:
         return False
     append, count, new = edits.append, joined.count, tuple.__new__
     seen = k = 0
@@ -302,7 +311,7 @@ def _missing_commas(joined: str, shift: int, kept: list[int], start: int, edits:
     return True
 
 
-def _bare_keys(joined: str, chunk: str, shift: int, kept: list[int], start: int, edits: list[tuple[int, int, str, Fix | None]]) -> int | None:
+def _bare_keys(joined: str, chunk: str, shift: int, kept: list[int], start: int, edits: _Edits) -> int | None:
     """Quote each bare key, one habit record for them all on the first one's edit; how
     many, or None for a hostile count."""
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
@@ -311,8 +320,8 @@ def _bare_keys(joined: str, chunk: str, shift: int, kept: list[int], start: int,
     colons = count(":")
     if not colons or colons == count(_SENTINEL + ":"):
         return 0
-    found_all = list(islice(_BARE_KEY.finditer(joined), MAX_EDITS + 1))
-    if len(found_all) > MAX_EDITS:
+    found_all = _matches(_BARE_KEY, joined)
+    if found_all is None:
         return None
     marks = len(edits)
     append = edits.append
@@ -341,9 +350,7 @@ def _key_message(word: str) -> str:
     return unquoted_key(word, 0).message
 
 
-def _control_strings(
-    chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: list[tuple[int, int, str, Fix | None]], start: int, careful: bool
-) -> bool:
+def _control_strings(chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: _Edits, start: int, careful: bool) -> bool:
     """Escape each string holding raw control characters (one record per string, at its first).
 
     Line breaks are nearly always the only ones (a multi-line answer): unless ``careful``,
@@ -381,7 +388,7 @@ def _first_control(text: str, at: int) -> int:
     return -1 if found is None else found.start()
 
 
-def _original_end(edits: list[tuple[int, int, str, Fix | None]], end: int) -> int:
+def _original_end(edits: _Edits, end: int) -> int:
     """The chunk offset of ``end``, an offset in the repaired text."""
     delta = 0  # original minus repaired, so far
     for begin, stop, replacement, _ in edits:
