@@ -33,7 +33,7 @@ run: $(VENV)/.installed
 # The editor on the bundled local model: starts llama.cpp's server on a free loopback port,
 # opens the editor with OPENAI_BASE_URL / GATE_TUI_MODEL pointing at it (F6 asks), stops it after.
 run-local: $(VENV)/.installed-model-test
-	$(BIN)/python -m gate_tui.model.local run -- $(BIN)/gate-tui $(ARGS)
+	$(BIN)/python -m gate_tui.llm.local run -- $(BIN)/gate-tui $(ARGS)
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)

@@ -250,8 +250,8 @@ def profile(count: int) -> None:
 
     sys.path.insert(0, str(ROOT))
     from gate_tui import load_config
-    from gate_tui.cli.batch import BatchSettings, LineChecker
-    from gate_tui.cli.blocks import Block
+    from gate_tui.runs.blocks import Block
+    from gate_tui.runs.engine import BatchSettings, LineChecker
 
     config = load_config(CONFIG)
     checker = LineChecker(BatchSettings(config.model_dump(mode="json"), None, "assistant"))

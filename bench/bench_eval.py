@@ -44,10 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_check import CONFIG, SCRIPT, WRAPPER, available_cores, lines  # noqa: E402
 
 from gate_tui import load_config  # noqa: E402
-from gate_tui.cli.arrow_batch import check_arrow, gate_settings  # noqa: E402
-from gate_tui.cli.batch import run_batch  # noqa: E402
 from gate_tui.results.filtering import ResultFilter, matching_rows  # noqa: E402
 from gate_tui.results.index import open_results  # noqa: E402
+from gate_tui.runs.arrow_rows import check_arrow, gate_settings  # noqa: E402
+from gate_tui.runs.engine import run_batch  # noqa: E402
 
 GOAL_RATE = 10_000
 GOAL_PARQUET_OVERHEAD = 1.10
@@ -124,8 +124,8 @@ def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
     not timed; each run starts its own workers, timed)."""
     import ray
 
-    from gate_tui.cli.arrow_batch import Columns
-    from gate_tui.cli.ray_engine import run_on_ray
+    from gate_tui.runs.arrow_rows import Columns
+    from gate_tui.runs.ray_run import run_on_ray
 
     settings = gate_settings(load_config(CONFIG))
     with tempfile.TemporaryDirectory(prefix="ray", dir="/tmp") as temp:

@@ -4,7 +4,7 @@ Goals (issue 19):
 1. **Preview while streaming.** A 20 KB reply streamed at 300 tokens/s (4 characters a
    token: 1,200 characters/s, one token per chunk) never lags the screen by more than
    100 ms. The timeline is replayed with the *measured* cost of every re-parse the
-   throttled :class:`~gate_tui.model.partial.PartialPreview` decides to do: chunk ``i``
+   throttled :class:`~gate_tui.llm.partial.PartialPreview` decides to do: chunk ``i``
    arrives at ``i / 300`` s and is shown once everything before it (parses included) is
    done; the lag is how late the last chunk's work finishes after it arrived, worst case.
 2. **Linear total parse work.** Characters handed to the parser over the whole stream,
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gate_tui.config.loading import load_config  # noqa: E402
-from gate_tui.model.partial import PartialPreview  # noqa: E402
+from gate_tui.llm.partial import PartialPreview  # noqa: E402
 from gate_tui.parsing.pipeline import empty_state, parse  # noqa: E402
 
 CONFIG = load_config(ROOT / "sample_configs" / "ml_project_intake.yaml")
@@ -100,10 +100,10 @@ def bench_preview() -> bool:
 def bench_local(repeat: int) -> None:
     from gate_tui.config.prompt_export import prompt_text
     from gate_tui.config.schema_export import state_schema
-    from gate_tui.model.client import stream_chat
-    from gate_tui.model.conversation import build_messages
-    from gate_tui.model.local import local_gguf, server_available, start_server
-    from gate_tui.model.settings import ModelSettings
+    from gate_tui.llm.client import stream_chat
+    from gate_tui.llm.conversation import build_messages
+    from gate_tui.llm.local import local_gguf, server_available, start_server
+    from gate_tui.llm.settings import ModelSettings
 
     problem = server_available()
     gguf, why = local_gguf() if problem is None else (None, problem)

@@ -10,7 +10,6 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gate_tui.cli.arrow_batch import GateCheck, check_arrow, gate_settings
     from gate_tui.config.loading import (
         ConfigError,
         ConfigProblem,
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from gate_tui.parsing.entry import parse
     from gate_tui.parsing.extraction import Extraction, extract_json
     from gate_tui.parsing.pipeline import GateJsonParser, empty_state
+    from gate_tui.runs.arrow_rows import GateCheck, check_arrow, gate_settings
 
 # Where each public name lives. The names are loaded on first use (PEP 562): importing
 # any ``gate_tui.*`` module runs this file first, and the editor's first frame must not
@@ -81,7 +81,7 @@ _HOMES = {
     ),
     "gate_tui.parsing.entry": ("parse",),  # the pipeline (and pydantic) load on the first call
     "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state"),
-    "gate_tui.cli.arrow_batch": ("GateCheck", "check_arrow", "gate_settings"),
+    "gate_tui.runs.arrow_rows": ("GateCheck", "check_arrow", "gate_settings"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 

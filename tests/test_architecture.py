@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading", "gate_tui.contracts.checking", "gate_tui.model.asking", "gate_tui.model.client", "gate_tui.cli.commands.ask"]
+HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading", "gate_tui.contracts.checking", "gate_tui.llm.asking", "gate_tui.llm.client", "gate_tui.cli.commands.ask"]
 
 
 def test_headless_core_imports_without_textual() -> None:
@@ -36,10 +36,12 @@ ALLOWED = {
     "config": LOWER | {"config", "parsing"},
     "session": LOWER | {"session", "parsing", "config"},
     "contracts": LOWER | {"contracts", "parsing", "config"},
-    "model": LOWER | {"model", "parsing", "config", "session", "contracts"},
+    "llm": LOWER | {"llm", "parsing", "config", "session", "contracts"},
     "results": LOWER | {"results", "session"},
-    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts", "model", "results"},
-    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts", "model", "results"},
+    "runs": LOWER | {"runs", "parsing", "config", "session", "contracts", "results"},
+    "editing": LOWER | {"editing", "parsing", "config", "session", "contracts"},
+    "cli": LOWER | {"cli", "parsing", "config", "session", "tui", "contracts", "llm", "results", "runs", "editing"},
+    "tui": LOWER | {"tui", "parsing", "config", "session", "contracts", "llm", "results", "runs", "editing"},
 }
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from gate_tui import ParseResult, load_config
-from gate_tui.cli import batch, blocks
+from gate_tui.runs import blocks
+from gate_tui.runs import engine as batch
 from tests.conftest import CONFIGS, REPLIES
 
 ML = str(CONFIGS / "ml_project_intake.yaml")

@@ -201,8 +201,8 @@ def test_report_reads_a_contract_session_with_draft(tmp_path: Path) -> None:
     import os
 
     from gate_tui.contracts.loading import LoadOptions, load_contract
-    from gate_tui.tui.contract.controller import ContractEditor
-    from gate_tui.tui.contract.sessions import open_session
+    from gate_tui.editing.contract_editor import ContractEditor
+    from gate_tui.editing.contract_sessions import open_session
 
     schema = tmp_path / "tuple.json"
     schema.write_text(json.dumps(TUPLE_07))

@@ -12,9 +12,9 @@ from textual import events
 from textual.widgets import Input, OptionList
 
 from gate_tui.contracts.loading import load_contract
+from gate_tui.editing.contract_editor import ContractEditor
 from gate_tui.session.journal import read_journal
 from gate_tui.tui.contract.app import ContractApp
-from gate_tui.tui.contract.controller import ContractEditor
 from gate_tui.tui.contract.tree import ValueTree
 from tests.tui_helpers import DANGEROUS, answer_path, screen_text, wait_for
 
@@ -216,7 +216,7 @@ def test_report_of_a_contract_session_on_the_command_line(game, tmp_path) -> Non
     import subprocess
     import sys
 
-    from gate_tui.tui.contract.sessions import open_session
+    from gate_tui.editing.contract_sessions import open_session
 
     editor = ContractEditor(game)
     assert open_session(editor, new=True) is None
@@ -254,7 +254,7 @@ def test_contract_rules_and_sessions_load_no_textual() -> None:
     import subprocess
     import sys
 
-    code = "import sys\nimport gate_tui.tui.contract.controller, gate_tui.tui.contract.sessions\nprint('textual' in sys.modules)"
+    code = "import sys\nimport gate_tui.editing.contract_editor, gate_tui.editing.contract_sessions\nprint('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
 

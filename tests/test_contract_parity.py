@@ -12,13 +12,13 @@ from textual import events
 from textual.command import CommandList
 
 from gate_tui.contracts.loading import load_contract
+from gate_tui.editing.contract_editor import ContractEditor
+from gate_tui.editing.contract_sessions import open_session
 from gate_tui.session.catalog import list_sessions
 from gate_tui.session.commands import sessions_command
 from gate_tui.tui.contract.app import ContractApp
 from gate_tui.tui.contract.commands import contract_commands
-from gate_tui.tui.contract.controller import ContractEditor
 from gate_tui.tui.contract.help import ContractHelp, help_text
-from gate_tui.tui.contract.sessions import open_session
 from gate_tui.tui.screens.path_prompt import PathScreen
 from tests.tui_helpers import answer_path, run_command, screen_text, wait_for
 

@@ -12,7 +12,8 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from gate_tui import load_config  # noqa: E402
-from gate_tui.cli.arrow_batch import (  # noqa: E402
+from gate_tui.contracts.loading import check_contract_file  # noqa: E402
+from gate_tui.runs.arrow_rows import (  # noqa: E402
     OUTPUT_COLUMNS,
     Columns,
     GateCheck,
@@ -20,9 +21,8 @@ from gate_tui.cli.arrow_batch import (  # noqa: E402
     check_arrow,
     gate_settings,
 )
-from gate_tui.cli.batch import make_checker, run_batch  # noqa: E402
-from gate_tui.cli.contract_batch import contract_settings  # noqa: E402
-from gate_tui.contracts.loading import check_contract_file  # noqa: E402
+from gate_tui.runs.contract_rows import contract_settings  # noqa: E402
+from gate_tui.runs.engine import make_checker, run_batch  # noqa: E402
 from tests.conftest import CONFIGS  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, table  # noqa: E402
 

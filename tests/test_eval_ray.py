@@ -14,7 +14,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 ray = pytest.importorskip("ray")
 
 from gate_tui import GateCheck, load_config  # noqa: E402 - GateCheck: the README recipe's name
-from gate_tui.cli.arrow_batch import Columns, gate_settings  # noqa: E402
+from gate_tui.runs.arrow_rows import Columns, gate_settings  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_parquet  # noqa: E402
 from tests.test_cli_batch import gate_tui  # noqa: E402
 
@@ -39,7 +39,7 @@ def rows_of(table: pa.Table) -> pa.Table:
 
 
 def test_ray_engine_output_equals_check_input_output(local_ray: None, tmp_path: Path) -> None:
-    from gate_tui.cli.ray_engine import run_on_ray
+    from gate_tui.runs.ray_run import run_on_ray
 
     rows = [row for row in arrow_rows(items(ROWS)) if row["id"] is not None]
     source = write_parquet(tmp_path / "in.parquet", rows, row_group_size=150)
@@ -65,7 +65,7 @@ def test_readme_recipe_map_batches_with_gate_check(local_ray: None, tmp_path: Pa
 
 def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The same 50 rows 200 times: batches with the same content, each written as its own file.
-    from gate_tui.cli.ray_engine import run_on_ray
+    from gate_tui.runs.ray_run import run_on_ray
 
     rows = [row for row in arrow_rows(items(50)) if row["id"] is not None] * 200
     folder = tmp_path / "in"
@@ -82,8 +82,8 @@ def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(local_ra
 
 def test_ray_engine_expands_a_wildcard_and_review_opens_its_folder(local_ray: None, tmp_path: Path) -> None:
     # `--input 's3://…/*.parquet'` as the issue writes it: Ray expands no wildcard, gate-tui does.
-    from gate_tui.cli.ray_engine import run_on_ray
     from gate_tui.results.index import open_results
+    from gate_tui.runs.ray_run import run_on_ray
 
     rows = [row for row in arrow_rows(items(ROWS)) if row["id"] is not None]
     run = tmp_path / "run"

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("openai")
 
 from gate_tui.config.loading import load_config  # noqa: E402
-from gate_tui.model.conversation import turns_of  # noqa: E402
+from gate_tui.llm.conversation import turns_of  # noqa: E402
 from gate_tui.session.opening import open_session  # noqa: E402
 from tests.conftest import CONFIGS, reply  # noqa: E402
 from tests.helpers.scripted_openai import ScriptedServer, Step  # noqa: E402

@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("openai")
 
-from gate_tui.model import structured  # noqa: E402
-from gate_tui.model.client import LiveReply, stream_chat  # noqa: E402
-from gate_tui.model.endpoint import endpoint_host, endpoint_label, insecure_warning  # noqa: E402
-from gate_tui.model.settings import ModelSettings, load_settings  # noqa: E402
+from gate_tui.llm import structured  # noqa: E402
+from gate_tui.llm.client import LiveReply, stream_chat  # noqa: E402
+from gate_tui.llm.endpoint import endpoint_host, endpoint_label, insecure_warning  # noqa: E402
+from gate_tui.llm.settings import ModelSettings, load_settings  # noqa: E402
 from tests.helpers.scripted_openai import ScriptedServer, Step  # noqa: E402
 
 KEY = "sk-test-SECRET-0123456789"
@@ -186,7 +186,7 @@ def test_structured_outputs_can_be_turned_on_from_the_environment(tmp_path) -> N
 
 def test_the_bundled_local_model_is_asked_with_structured_outputs() -> None:
     """Unconstrained, the 270M base model writes prose: `make run-local` must send the schema."""
-    from gate_tui.model.local import local_env
+    from gate_tui.llm.local import local_env
 
     env = local_env("http://127.0.0.1:5/v1", {"PATH": "/bin"})
     assert (env["OPENAI_BASE_URL"], env["GATE_TUI_MODEL"], env["GATE_TUI_STRUCTURED"], env["PATH"]) == ("http://127.0.0.1:5/v1", "gemma3-270m", "1", "/bin")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gate_tui.config.schema_export import state_schema
-from gate_tui.model.conversation import Turn, build_messages, errors_message, turns_of
-from gate_tui.model.partial import PartialPreview, so_far_lines
-from gate_tui.model.structured import grammar_schema
+from gate_tui.llm.conversation import Turn, build_messages, errors_message, turns_of
+from gate_tui.llm.partial import PartialPreview, so_far_lines
+from gate_tui.llm.structured import grammar_schema
 from gate_tui.parsing.pipeline import parse
 from tests.conftest import reply
 
@@ -72,11 +72,11 @@ def test_grammar_schema_keeps_enums_enforceable(ml_config) -> None:
 def test_a_resumed_contract_session_continues_its_conversation() -> None:
     """Contract sessions journal their model calls; resuming one must send them again."""
     from gate_tui.contracts.loading import load_contract
-    from gate_tui.model.asking import Asker
-    from gate_tui.model.settings import ModelSettings
+    from gate_tui.editing.contract_editor import ContractEditor
+    from gate_tui.editing.contract_sessions import open_session
+    from gate_tui.llm.asking import Asker
+    from gate_tui.llm.settings import ModelSettings
     from gate_tui.tui.contract.ask_target import ContractTarget
-    from gate_tui.tui.contract.controller import ContractEditor
-    from gate_tui.tui.contract.sessions import open_session
     from tests.conftest import CONFIGS
 
     contract = load_contract(CONFIGS / "contracts" / "llm_result_v1.yaml")

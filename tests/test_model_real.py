@@ -23,7 +23,7 @@ pytest.importorskip("openai")
 
 from gate_tui.config.loading import load_config  # noqa: E402
 from gate_tui.decision import decide  # noqa: E402
-from gate_tui.model.local import LocalServer  # noqa: E402
+from gate_tui.llm.local import LocalServer  # noqa: E402
 from tests.conftest import CONFIGS  # noqa: E402
 from tests.helpers.local_model import local_model_server  # noqa: E402
 
@@ -68,7 +68,7 @@ def test_llama_cpp_grammar_enforces_the_categories_of_the_schema_we_send() -> No
     conversion drops ``enum`` next to ``type``; the schema we send keeps every category."""
     grammar_module = pytest.importorskip("llama_cpp.llama_grammar", reason="llama-cpp-python is not installed")
     from gate_tui.config.schema_export import state_schema
-    from gate_tui.model.structured import grammar_schema
+    from gate_tui.llm.structured import grammar_schema
 
     schema = state_schema(load_config(CONFIG))
     sent = grammar_module.json_schema_to_gbnf(json.dumps(grammar_schema(schema)))

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-from gate_tui.model import structured  # noqa: E402
+from gate_tui.llm import structured  # noqa: E402
 from tests.helpers.scripted_openai import ScriptedServer, Step  # noqa: E402
 from tests.tui_helpers import make_app, reply, screen_text, wait_for, word  # noqa: E402
 

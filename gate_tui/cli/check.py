@@ -1,7 +1,7 @@
 """Single-reply checks for ``gate-tui check FILE ...``: read, parse, render, exit status.
 
 Everything a reviewer's shell needs around the pure :func:`gate_tui.parse`, and nothing
-else (the batch mode lives in :mod:`gate_tui.cli.batch`, the argument parsing in
+else (the batch mode lives in :mod:`gate_tui.runs.engine`, the argument parsing in
 :mod:`gate_tui.cli.main`):
 
 * reading a reply from a file or stdin (``-``), undecodable bytes becoming an
@@ -24,19 +24,18 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from pydantic import ValidationError
-
-from gate_tui.cli.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.decision import outstanding
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAGE
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
 from gate_tui.parsing.pipeline import parse
+from gate_tui.runs.states import state_from_json
+from gate_tui.runs.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.safe_text import json_visible, visible
 from gate_tui.warning_codes import is_repair
 
@@ -97,24 +96,6 @@ def reply_payload(text: str, actor: str) -> Any:
     except (ValueError, RecursionError):  # a repeated key too: the parser reports it from the text
         return text
     return value if isinstance(value, dict) else text
-
-
-def state_from_json(value: Any) -> tuple[GateState | None, str | None]:
-    """A state from decoded JSON: a state object, or a ParseResult carrying one."""
-    if isinstance(value, Mapping) and "canonical_state" in value:
-        value = value["canonical_state"]
-        if value is None:
-            return None, "that result has no canonical_state (it was not ok)"
-    if not isinstance(value, Mapping):
-        return None, "must be a JSON object holding a gate state"
-    try:
-        return GateState.model_validate(value), None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first.get("loc", ())) or "(top level)"
-        return None, f"not a valid gate state: {where}: {first.get('msg', 'invalid')}"
-    except (ValueError, TypeError, RecursionError):
-        return None, "not a valid gate state"
 
 
 def load_previous(path: str) -> tuple[GateState | None, str | None]:

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: GateState | None, settings: Any = None) -> int:
-    from gate_tui.cli.batch import WorkerDied, run_batch
-    from gate_tui.cli.progress import input_size
+    from gate_tui.runs.engine import WorkerDied, run_batch
+    from gate_tui.runs.progress import input_size
 
     try:
         source = sys.stdin.buffer if ns.jsonl == "-" else open(ns.jsonl, "rb", buffering=1 << 20)  # noqa: SIM115

@@ -117,8 +117,8 @@ def check_against_contract(ns: Any) -> int:
     if ns.jsonl is not None:
         return _check_jsonl(ns, contract)
     if ns.input is not None:
-        from gate_tui.cli.contract_batch import contract_settings
         from gate_tui.cli.input_check import check_input
+        from gate_tui.runs.contract_rows import contract_settings
 
         return check_input(ns, contract_settings(contract, ns.envelope))
     from gate_tui.cli.check_streams import to_text_output
@@ -131,7 +131,7 @@ def check_against_contract(ns: Any) -> int:
 def _check_jsonl(ns: Any, contract: Contract) -> int:
     """The gate batch's streams and workers, with the contract's line checker."""
     from gate_tui.cli.check_streams import check_jsonl
-    from gate_tui.cli.contract_batch import contract_settings
+    from gate_tui.runs.contract_rows import contract_settings
 
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))
 
@@ -153,7 +153,7 @@ def contract_session_report(name: str, output: str | None, options: LoadOptions 
     if contract is None:
         return EXIT_USAGE
     from gate_tui.atomic import atomic_write_text
-    from gate_tui.tui.contract.sessions import contract_report
+    from gate_tui.editing.contract_sessions import contract_report
 
     text = contract_report(folder, contract)
     if output is None:

@@ -11,13 +11,13 @@ import argparse
 import sys
 from typing import Any
 
-from gate_tui.cli.arrow_batch import Columns
-from gate_tui.cli.batch import BatchSettings, WorkerDied
 from gate_tui.cli.common import io_error, isatty, say, usage
-from gate_tui.cli.file_batch import format_of
 from gate_tui.cli.output import OutputFailed
 from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
 from gate_tui.results.sources import is_many
+from gate_tui.runs.arrow_rows import Columns
+from gate_tui.runs.engine import BatchSettings, WorkerDied
+from gate_tui.runs.files import format_of
 
 
 def input_usage(ns: argparse.Namespace) -> str | None:
@@ -69,7 +69,7 @@ def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
 def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jobs: int, in_format: str, out_format: str) -> int:
     import pyarrow as pa
 
-    from gate_tui.cli.file_batch import run_files
+    from gate_tui.runs.files import run_files
 
     to_stdout = ns.output in (None, "-")
     try:
@@ -99,7 +99,7 @@ def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jo
 
 def _on_ray(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jobs: int) -> int:
     try:
-        from gate_tui.cli.ray_engine import run_on_ray
+        from gate_tui.runs.ray_run import run_on_ray
     except ImportError as exc:
         return usage("check", f"--engine ray needs Ray Data: pip install 'gate-tui[ray]' ({exc})")
     try:

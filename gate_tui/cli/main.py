@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gate_tui import __version__
-from gate_tui.cli import interrupts
 from gate_tui.cli.common import (
     Parser,
     cannot_start,
@@ -44,6 +43,7 @@ from gate_tui.cli.common import (
 from gate_tui.cli.output import OutputFailed, flush, guarded_stdout
 from gate_tui.cli.registry import BY_NAME, Subcommand, epilog
 from gate_tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
+from gate_tui.runs import interrupts
 from gate_tui.safe_text import visible
 
 EXIT_CONFIG = EXIT_USAGE

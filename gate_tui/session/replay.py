@@ -40,7 +40,7 @@ class Replay:
     notices: list[str] = field(default_factory=list)
     closed_cleanly: bool = False
     diverged_at: int | None = None  # seq of the first record whose state did not match
-    model_calls: list[Record] = field(default_factory=list)  # the conversation (gate_tui.model)
+    model_calls: list[Record] = field(default_factory=list)  # the conversation (gate_tui.llm)
 
 
 def replay(config: GateConfig, records: Iterable[Record]) -> Replay:

@@ -2,7 +2,7 @@
 
 A mixin of the gate editor's screen (:class:`~gate_tui.tui.screens.editor.GateScreen`
 owns these bindings and actions; this module keeps them out of the screen's file). The round trip itself is the headless
-:class:`~gate_tui.model.asking.Asker`; here is only what the user sees:
+:class:`~gate_tui.llm.asking.Asker`; here is only what the user sees:
 
 * F6 opens the message box (:class:`~gate_tui.tui.screens.ask_prompt.AskScreen`); the
   request runs in a Textual worker on the app's event loop (the SDK is async), so the
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
 
-    from gate_tui.model.asking import Asker, Call
+    from gate_tui.llm.asking import Asker, Call
     from gate_tui.tui.ask_run import AskRun
 
 AUTO_RETRIES = 2
@@ -77,7 +77,7 @@ class AskActions:
         if self.asking.run is not None and self.asking.run.running:
             screen.notify("The model is still answering: Esc cancels it first.", severity="warning", markup=False)
             return
-        from gate_tui.model.endpoint import endpoint_label
+        from gate_tui.llm.endpoint import endpoint_label
         from gate_tui.tui.screens.ask_prompt import AskScreen
 
         target = f"{asker.settings.model} at {endpoint_label(asker.settings.base_url)}"
@@ -113,7 +113,7 @@ class AskActions:
 
     def _ask_target(self) -> Any:
         """What is asked about (the gate session); None before the session is open."""
-        from gate_tui.model.gate_target import GateTarget
+        from gate_tui.llm.gate_target import GateTarget
 
         session = self.session  # type: ignore[attr-defined]
         return None if session is None else GateTarget(session)
@@ -144,9 +144,9 @@ class AskActions:
         except ImportError:
             screen.notify('The model extra is not installed: pip install "gate-tui[model]".', severity="error", markup=False)
             return None
-        from gate_tui.model.asking import Asker
-        from gate_tui.model.endpoint import insecure_warning, url_problem
-        from gate_tui.model.settings import load_settings
+        from gate_tui.llm.asking import Asker
+        from gate_tui.llm.endpoint import insecure_warning, url_problem
+        from gate_tui.llm.settings import load_settings
 
         loaded = load_settings()
         problem = loaded.settings.missing() or url_problem(loaded.settings.base_url)
@@ -171,7 +171,7 @@ class AskActions:
         asker = state.asker
         if pane is None or asker is None:
             return
-        from gate_tui.model.partial import PartialPreview
+        from gate_tui.llm.partial import PartialPreview
         from gate_tui.tui.ask_run import AskRun
 
         commit = getattr(screen, "commit_pending", None)

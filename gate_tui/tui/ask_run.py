@@ -1,7 +1,7 @@
 """One model request as the editor shows it, without Textual: stream, preview, title.
 
 The editor's worker streams into :attr:`AskRun.live` (a
-:class:`~gate_tui.model.client.LiveReply`); a timer on the screen calls :meth:`take` to
+:class:`~gate_tui.llm.client.LiveReply`); a timer on the screen calls :meth:`take` to
 get only the text that arrived since its last call (appending is linear; re-setting
 the whole pane on every chunk would not be), :meth:`so_far` for the throttled partial
 preview, and :meth:`title` for the title bar. While streaming the preview never shows
@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gate_tui.model.client import LiveReply
-from gate_tui.model.partial import PartialPreview, so_far_lines
+from gate_tui.llm.client import LiveReply
+from gate_tui.llm.partial import PartialPreview, so_far_lines
 
 if TYPE_CHECKING:
-    from gate_tui.model.asking import Call
+    from gate_tui.llm.asking import Call
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gate_tui.model.local import LocalServer, local_gguf, server_available, start_server
+from gate_tui.llm.local import LocalServer, local_gguf, server_available, start_server
 
 
 def unavailable(reason: str) -> None:

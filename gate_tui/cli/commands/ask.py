@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _retries(text: str) -> int:
-    from gate_tui.model.settings import MAX_RETRIES
+    from gate_tui.llm.settings import MAX_RETRIES
 
     try:
         value = int(text)
@@ -59,8 +59,8 @@ def run(ns: argparse.Namespace) -> int:
         import openai  # noqa: F401 - only to say clearly when the extra is missing
     except ImportError:
         return usage("ask", 'the model extra is not installed: pip install "gate-tui[model]"')
-    from gate_tui.model.endpoint import insecure_warning, url_problem
-    from gate_tui.model.settings import load_settings
+    from gate_tui.llm.endpoint import insecure_warning, url_problem
+    from gate_tui.llm.settings import load_settings
 
     loaded = load_settings({"model": ns.model, "base_url": ns.base_url, "structured": ns.structured})
     for problem in loaded.problems:
@@ -82,9 +82,9 @@ def run(ns: argparse.Namespace) -> int:
 
 def _ask(ns: argparse.Namespace, config: object, settings: object) -> int:
     from gate_tui.cli.check import exit_status, render_json, render_text
-    from gate_tui.model.asking import Asker
-    from gate_tui.model.client import LiveReply
-    from gate_tui.model.gate_target import GateTarget
+    from gate_tui.llm.asking import Asker
+    from gate_tui.llm.client import LiveReply
+    from gate_tui.llm.gate_target import GateTarget
     from gate_tui.safe_text import visible
     from gate_tui.session.opening import open_session
 

@@ -2,7 +2,7 @@
 
 This module parses the command's arguments, checks their combination and opens the
 streams; the work is :func:`gate_tui.cli.check.run_check` (FILEs and stdin) and
-:func:`gate_tui.cli.batch.run_batch` (``--jsonl``).
+:func:`gate_tui.runs.engine.run_batch` (``--jsonl``).
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ def run(ns: argparse.Namespace) -> int:
     if ns.jsonl is not None:
         return check_jsonl(ns, config, previous)
     if ns.input is not None:
-        from gate_tui.cli.arrow_batch import gate_settings
         from gate_tui.cli.input_check import check_input
+        from gate_tui.runs.arrow_rows import gate_settings
 
         return check_input(ns, gate_settings(config, previous, ns.actor))
     return check_files(ns, config, previous)

@@ -1,6 +1,6 @@
 """The editor in contract mode: a thin app that opens the contract's session and shows
 the contract screen (:mod:`gate_tui.tui.contract.screen`), which owns the keys, actions,
-commands and panes; the rules live in :mod:`gate_tui.tui.contract.controller`.
+commands and panes; the rules live in :mod:`gate_tui.editing.contract_editor`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from gate_tui.contracts.loading import Contract
-from gate_tui.tui.contract.controller import ContractEditor
+from gate_tui.editing.contract_editor import ContractEditor
 from gate_tui.tui.contract.screen import ContractScreen
 
 CSS = """
@@ -55,7 +55,7 @@ class ContractApp(App[int], inherit_bindings=False):
     def _start(self) -> None:
         """Open the contract's session (resumed unless ``new``), once the screen is mounted."""
         if self.use_journal:
-            from gate_tui.tui.contract.sessions import open_session
+            from gate_tui.editing.contract_sessions import open_session
 
             notice = open_session(self.editor, new=self.new)
             if notice is not None:

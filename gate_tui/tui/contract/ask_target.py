@@ -15,8 +15,8 @@ from typing import Any
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.prompting import contract_prompt
 from gate_tui.contracts.results import ContractResult
+from gate_tui.editing.contract_editor import ContractEditor
 from gate_tui.session.records import MODEL_CALL_FIELDS
-from gate_tui.tui.contract.controller import ContractEditor
 
 
 class ContractTarget:

@@ -2,7 +2,7 @@
 
 Built from the gate editor's parts where they fit (the reply pane and its preview, the
 key table of :mod:`gate_tui.tui.keymap`, the path prompt, the safe-text helpers); the rules
-and the session live in :mod:`gate_tui.tui.contract.controller`. The screen never decides
+and the session live in :mod:`gate_tui.editing.contract_editor`. The screen never decides
 validity: every value it shows went through ``check_contract``.
 
 The screen owns its keys (:mod:`gate_tui.tui.contract.keys`; F1 lists them), its actions
@@ -28,8 +28,8 @@ from textual.widgets import Footer, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from gate_tui.contracts.loading import Contract
+from gate_tui.editing.contract_editor import ContractEditor
 from gate_tui.tui.ask_actions import AskActions
-from gate_tui.tui.contract.controller import ContractEditor
 from gate_tui.tui.contract.file_actions import ContractFiles
 from gate_tui.tui.contract.keys import KEYS, hint
 from gate_tui.tui.contract.tree import ValueTree

@@ -2,7 +2,7 @@
 
 The job is one map over independent batches (``read_parquet -> map_batches``, which writes):
 no shuffle, no state shared between rows, so it scales with the cores Ray is given.
-:class:`~gate_tui.cli.arrow_batch.GateCheck` is built once per worker (the config is
+:class:`~gate_tui.runs.arrow_rows.GateCheck` is built once per worker (the config is
 validated once there) and checks each Arrow batch as ``check --input`` does. ``ray.init()``
 joins the cluster named by ``RAY_ADDRESS``, or starts a local one.
 
@@ -20,9 +20,9 @@ from typing import Any
 import ray
 import ray.data
 
-from gate_tui.cli.arrow_batch import Columns, GateCheck
-from gate_tui.cli.batch import BatchSettings, BatchStats
 from gate_tui.results.sources import has_wildcard, parquet_files
+from gate_tui.runs.arrow_rows import Columns, GateCheck
+from gate_tui.runs.engine import BatchSettings, BatchStats
 
 BATCH_ROWS = 4096
 ROW_HASH = "row_hash"  # Ray's deterministic row identity (read_parquet(include_row_hash=True))

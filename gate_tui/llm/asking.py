@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from gate_tui.model.client import LiveReply, Outcome, stream_chat
-from gate_tui.model.conversation import build_messages, errors_message, turns_of
-from gate_tui.model.endpoint import endpoint_host
-from gate_tui.model.settings import ModelSettings
+from gate_tui.llm.client import LiveReply, Outcome, stream_chat
+from gate_tui.llm.conversation import build_messages, errors_message, turns_of
+from gate_tui.llm.endpoint import endpoint_host
+from gate_tui.llm.settings import ModelSettings
 from gate_tui.models import ParseResult
 
 

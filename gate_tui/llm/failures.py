@@ -1,6 +1,6 @@
 """Network faults and endpoint refusals as one-line values, never tracebacks, never the key.
 
-Every message names the endpoint (:func:`gate_tui.model.endpoint.endpoint_label`) and says
+Every message names the endpoint (:func:`gate_tui.llm.endpoint.endpoint_label`) and says
 what to do. :func:`classify` turns whatever the SDK or the HTTP layer raised into a
 :class:`Failure`; :func:`redact` is the last guard that a key echoed by a server (some
 gateways repeat the Authorization header in their error text) never reaches the user.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gate_tui.contracts.loading import Contract
+from gate_tui.editing.contract_editor import ContractEditor
 from gate_tui.session.journal import JournalWriter, read_header, read_journal
 from gate_tui.session.lock import acquire
 from gate_tui.session.paths import (
@@ -22,7 +23,6 @@ from gate_tui.session.paths import (
     session_stem,
     sessions_dir,
 )
-from gate_tui.tui.contract.controller import ContractEditor
 
 
 def session_prefix(contract: Contract) -> str:

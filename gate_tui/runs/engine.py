@@ -45,15 +45,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from gate_tui.cli import interrupts
-from gate_tui.cli.blocks import MAX_LINE_BYTES, Block, read_blocks
-from gate_tui.cli.check import state_from_json
-from gate_tui.cli.progress import progress_bar
-from gate_tui.cli.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
+from gate_tui.runs import interrupts
+from gate_tui.runs.blocks import MAX_LINE_BYTES, Block, read_blocks
+from gate_tui.runs.progress import progress_bar
+from gate_tui.runs.states import state_from_json
+from gate_tui.runs.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.safe_text import json_visible_bytes, visible
 
 IN_FLIGHT_PER_JOB = 3
@@ -184,7 +184,7 @@ class LineChecker:
         reply = item[key]
         if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
             return self._bad(number, ident, "invalid_type", f"line {number}: {key} must be text or a JSON object", stats, key)
-        self.reply = reply  # for Parquet results of JSON Lines input (gate_tui.cli.arrow_batch)
+        self.reply = reply  # for Parquet results of JSON Lines input (gate_tui.runs.arrow_rows)
         return self._check(number, ident, item, reply, stats)
 
     def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
@@ -203,7 +203,7 @@ class LineChecker:
     def _emit(self, ident: bytes, number: int, result: ParseResult, stats: BatchStats) -> bytes:
         """The one way out of a checker: count the result, write its record. It stays in
         :attr:`last` (and the record's head length in :attr:`head_length`) for the Arrow
-        batch (:mod:`gate_tui.cli.arrow_batch`), which needs the result too."""
+        batch (:mod:`gate_tui.runs.arrow_rows`), which needs the result too."""
         _count(result, stats)
         head = _head(ident, number, result)
         self.last, self.head_length = result, len(head)

@@ -12,7 +12,7 @@ it (``journal.jsonl`` in the session folder, fsync'd by
 :class:`~gate_tui.session.journal.JournalWriter`), an export of the current value as
 JSON and a Markdown report, both written atomically, and "Open value…" (a JSON file made
 the current value as a user edit). Resuming replays the journal (every change record
-carries the whole value; see :mod:`gate_tui.tui.contract.sessions`).
+carries the whole value; see :mod:`gate_tui.editing.contract_sessions`).
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ class ContractEditor:
             self.lock = None
 
     def attach(self, folder: Path, journal: Any, lock: Any) -> None:
-        """Write to an existing session (resumed by :mod:`gate_tui.tui.contract.sessions`)."""
+        """Write to an existing session (resumed by :mod:`gate_tui.editing.contract_sessions`)."""
         self.folder, self._journal, self.lock = folder, journal, lock
         self._record({"kind": "open"})  # reopened: until a "close" follows, it was not left cleanly
 

@@ -1,4 +1,4 @@
-"""``gate-tui check --contract FILE --jsonl IN``: the batch machinery of :mod:`gate_tui.cli.batch`
+"""``gate-tui check --contract FILE --jsonl IN``: the batch machinery of :mod:`gate_tui.runs.engine`
 with a contract's line checker.
 
 Input lines are the gate batch's (``{"id": ..., "reply": ...}``; ``previous`` is ignored).
@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gate_tui.cli.batch import BatchSettings, BatchStats, LineChecker
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_schema
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.json_text import model_json_bytes
+from gate_tui.runs.engine import BatchSettings, BatchStats, LineChecker
 
 _BOOL = {True: b"true", False: b"false"}
 
@@ -28,7 +28,7 @@ def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
 
 
 class ContractLineChecker(LineChecker):
-    """:class:`~gate_tui.cli.batch.LineChecker` for a contract: same lines in, contract records out."""
+    """:class:`~gate_tui.runs.engine.LineChecker` for a contract: same lines in, contract records out."""
 
     WORDS = ("VALID", "")
 

@@ -6,10 +6,10 @@ Memory stays flat whatever the input size: Parquet is read a batch at a time wit
 blocks of ``check --jsonl``, and every output batch is written at once as its own Parquet
 row group (bounded, so a reader can stream the results too) or as its JSONL records.
 ``-j N`` sends batches to the worker processes of ``check --jsonl`` through files
-(:mod:`gate_tui.cli.spill`), and writes the results back in input order; the progress
+(:mod:`gate_tui.runs.spill`), and writes the results back in input order; the progress
 bar, summary and exit statuses are that command's too. JSONL in and out with the usual columns is ``check --jsonl`` itself.
 
-Every row is checked by :class:`gate_tui.cli.arrow_batch.RowChecker`, so a Parquet result
+Every row is checked by :class:`gate_tui.runs.arrow_rows.RowChecker`, so a Parquet result
 row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes. Parquet
 results also carry the input's replies (a ``reply`` column), so ``gate-tui review`` can
 show each reply beside its result (JSON Lines results stay ``check --jsonl``'s records).
@@ -25,9 +25,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gate_tui.cli import interrupts, spill
-from gate_tui.cli.arrow_batch import Checked, Columns, RowChecker
-from gate_tui.cli.batch import (
+from gate_tui.results.sources import is_many, parquet_files
+from gate_tui.runs import interrupts, spill
+from gate_tui.runs.arrow_rows import Checked, Columns, RowChecker
+from gate_tui.runs.blocks import read_blocks
+from gate_tui.runs.engine import (
     BatchSettings,
     BatchStats,
     fan_out,
@@ -36,10 +38,8 @@ from gate_tui.cli.batch import (
     worker_pool,
     write_all,
 )
-from gate_tui.cli.blocks import read_blocks
-from gate_tui.cli.progress import progress_bar
-from gate_tui.cli.spill import SpillFolder
-from gate_tui.results.sources import is_many, parquet_files
+from gate_tui.runs.progress import progress_bar
+from gate_tui.runs.spill import SpillFolder
 
 BATCH_ROWS = 4096
 """Rows per output row group at most (~16 MB of results): bounded, so a reader streams too."""
@@ -72,7 +72,7 @@ class Job:
     columns: Columns
     want_lines: bool
     spill: str | None = None
-    """With ``-j N``: the stem of this job's files (:mod:`gate_tui.cli.spill`)."""
+    """With ``-j N``: the stem of this job's files (:mod:`gate_tui.runs.spill`)."""
 
 
 def run_files(source: str, in_format: str, sink: Any, out_format: str, settings: BatchSettings, columns: Columns, jobs: int, show_progress: bool, quiet: bool) -> int:
@@ -211,7 +211,7 @@ def _empty_job(source: str, in_format: str, columns: Columns) -> Job:
         import pyarrow.parquet as pq
 
         return Job(pq.read_schema(source).empty_table(), 1, columns, False)
-    from gate_tui.cli.blocks import Block
+    from gate_tui.runs.blocks import Block
 
     return Job(Block(1, b""), None, columns, False)
 
@@ -250,7 +250,7 @@ _WORKER_ROWS: RowChecker | None = None
 def work_job(job: Job) -> Checked:
     """A job in a worker process, with the worker's line checker (built once). A job with
     a ``spill`` stem reads its batch from that file (when it has none) and writes its
-    results beside it (:mod:`gate_tui.cli.spill`): only the counts come back by pipe."""
+    results beside it (:mod:`gate_tui.runs.spill`): only the counts come back by pipe."""
     global _WORKER_ROWS
     if _WORKER_ROWS is None:
         _WORKER_ROWS = RowChecker(worker_checker())

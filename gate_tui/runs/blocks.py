@@ -1,6 +1,6 @@
 """Reading a JSON Lines batch in blocks of whole lines, lazily and in constant memory.
 
-:mod:`gate_tui.cli.batch` checks blocks (in this process or in workers); this module
+:mod:`gate_tui.runs.engine` checks blocks (in this process or in workers); this module
 only cuts the input: about :data:`BLOCK_BYTES` at a time, at line ends, counting lines
 so every record keeps its input line number. A line longer than :data:`MAX_LINE_BYTES`
 is skipped without being held in memory (its record says so), and a UTF-8 byte order

@@ -8,7 +8,7 @@ truncated or tampered file is rebuilt, never served. :func:`start_server` runs
 ``python -m llama_cpp.server`` on a free loopback port and waits until ``/v1/models``
 answers. Everything here returns a reason instead of raising when a part is missing.
 
-    python -m gate_tui.model.local run -- gate-tui CONFIG   # server up, editor on it, server down
+    python -m gate_tui.llm.local run -- gate-tui CONFIG   # server up, editor on it, server down
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def local_env(base_url: str, environ: Mapping[str, str]) -> dict[str, str]:
 def main(argv: list[str]) -> int:
     """``run -- COMMAND…``: start the local server, run COMMAND with the endpoint set, stop."""
     if len(argv) < 2 or argv[0] != "run" or argv[1] != "--":
-        print("usage: python -m gate_tui.model.local run -- COMMAND [ARGS…]", file=sys.stderr)
+        print("usage: python -m gate_tui.llm.local run -- COMMAND [ARGS…]", file=sys.stderr)
         return 3
     problem = server_available()
     gguf, why = local_gguf() if problem is None else (None, problem)

@@ -7,7 +7,7 @@ never raises for the endpoint's sake; the :class:`Outcome` says what happened:
 
 * before any text: 429 is retried after ``Retry-After`` (at most :data:`RATE_LIMIT_TRIES`
   times, each wait capped), a 5xx once, and an error naming ``response_format`` moves to
-  the next structured form (:mod:`gate_tui.model.structured`);
+  the next structured form (:mod:`gate_tui.llm.structured`);
 * after text has arrived nothing is retried (that would duplicate text): a dropped
   connection, a stall past the read timeout or a stream that ends without
   ``finish_reason`` keeps the partial text and marks the outcome ``incomplete``.
@@ -24,10 +24,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gate_tui.model import structured
-from gate_tui.model.endpoint import endpoint_label
-from gate_tui.model.failures import MAX_RETRY_AFTER_S, Failure, classify
-from gate_tui.model.settings import ModelSettings
+from gate_tui.llm import structured
+from gate_tui.llm.endpoint import endpoint_label
+from gate_tui.llm.failures import MAX_RETRY_AFTER_S, Failure, classify
+from gate_tui.llm.settings import ModelSettings
 
 RATE_LIMIT_TRIES = 3
 SERVER_RETRY_WAIT_S = 0.5

@@ -7,12 +7,12 @@ as JSON text) and ``actor`` (``assistant`` / ``user``) columns, and returns a ta
 row's 1-based number, null when the caller cannot know it), ``ok``, ``pass``, ``reason``,
 ``next_gate``, ``error_codes``, ``repairs``, ``guessed``, ``warnings`` and ``result``.
 
-Every row goes through the line checker of ``check --jsonl`` (:mod:`gate_tui.cli.batch`),
+Every row goes through the line checker of ``check --jsonl`` (:mod:`gate_tui.runs.engine`),
 not a copy of it: ``result`` holds exactly the bytes that command writes as that line's
 ``"result"``, and :attr:`Checked.lines` the whole line when asked. Contract mode is the
-same call with contract settings (:func:`gate_tui.cli.contract_batch.contract_settings`).
+same call with contract settings (:func:`gate_tui.runs.contract_rows.contract_settings`).
 
-The arguments are plain data (:class:`~gate_tui.cli.batch.BatchSettings` holds the config
+The arguments are plain data (:class:`~gate_tui.runs.engine.BatchSettings` holds the config
 as its validated JSON), so the call pickles: a process pool, Ray or any engine that moves
 Arrow batches can run it. It lives in ``cli`` because the line checker does.
 """
@@ -23,9 +23,9 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gate_tui.cli.batch import BatchSettings, BatchStats, _id_json, make_checker
-from gate_tui.cli.blocks import Block
 from gate_tui.results.summary import summary
+from gate_tui.runs.blocks import Block
+from gate_tui.runs.engine import BatchSettings, BatchStats, _id_json, make_checker
 from gate_tui.safe_text import json_visible_bytes
 
 if TYPE_CHECKING:
@@ -233,7 +233,7 @@ class GateCheck:
         ds.map_batches(GateCheck, fn_constructor_args=(config_path,), batch_format="pyarrow", concurrency=N)
 
     ``config`` is a gate config file, or a contract file with ``contract=True``, or ready
-    :class:`~gate_tui.cli.batch.BatchSettings`. A bad file raises ``ValueError`` listing
+    :class:`~gate_tui.runs.engine.BatchSettings`. A bad file raises ``ValueError`` listing
     every problem, in the constructor, before any batch runs. Batches have no known place
     in the data, so ``line`` is null (see :func:`check_arrow`).
     """
@@ -250,8 +250,8 @@ class GateCheck:
 
 def _settings_from_file(path: str, contract: bool) -> BatchSettings:
     if contract:
-        from gate_tui.cli.contract_batch import contract_settings
         from gate_tui.contracts.loading import check_contract_file
+        from gate_tui.runs.contract_rows import contract_settings
 
         loaded, problems = check_contract_file(path)
         if loaded is None:
