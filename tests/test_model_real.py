@@ -25,7 +25,7 @@ from gate_tui.config.loading import load_config  # noqa: E402
 from gate_tui.decision import decide  # noqa: E402
 from gate_tui.llm.local import LocalServer  # noqa: E402
 from tests.conftest import CONFIGS  # noqa: E402
-from tests.helpers.local_model import local_model_server  # noqa: E402
+from tests.helpers.local_model import alive, local_model_server  # noqa: E402
 
 CONFIG = CONFIGS / "ml_project_intake.yaml"
 pytestmark = pytest.mark.slow
@@ -37,6 +37,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
         yield running
 
 
+@pytest.fixture(autouse=True)
+def live(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test that uses the server starts with it alive and ends naming its death if it died."""
+    if "server" not in request.fixturenames:
+        yield
+        return
+    server = request.getfixturevalue("server")
+    alive(server)
+    yield
+    alive(server)
+
+
 def test_gate_tui_ask_structured_streams_parses_and_the_system_decides(server: LocalServer, tmp_path: Path) -> None:
     state = tmp_path / "s.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL"))}
@@ -44,6 +56,7 @@ def test_gate_tui_ask_structured_streams_parses_and_the_system_decides(server: L
     command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIG), "--state", str(state), "--model", server.model,
                "--base-url", server.base_url, "--structured", "--format", "json", "We have two years of labelled tickets in the warehouse."]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=280)
+    alive(server)
     assert done.returncode in (0, 1, 2), done.stderr  # PASS, NO PASS or invalid: never an endpoint error
     records = [json.loads(line) for line in state.with_name(state.name + ".journal.jsonl").read_text().splitlines()]
     call = next(r for r in records if r["kind"] == "model_call")
@@ -92,8 +105,9 @@ async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(ser
         await pilot.press("f6")
         await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
         await pilot.press(*"The data is in the warehouse", "ctrl+j")
-        await wait_for(pilot, lambda: screen.asking.run is not None and screen.asking.run.live.chars > 0, timeout=240, message="text streaming in")
-        await wait_for(pilot, lambda: screen.asking.run.call is not None, timeout=280, message="the reply ended")
+        await wait_for(pilot, lambda: alive(server) and screen.asking.run is not None and screen.asking.run.live.chars > 0,
+                       timeout=240, message="text streaming in")
+        await wait_for(pilot, lambda: alive(server) and screen.asking.run.call is not None, timeout=280, message="the reply ended")
         call = screen.asking.run.call
         assert call.outcome.text and screen.reply_pane.text_area.text == call.outcome.text
         if call.result is not None and call.result.ok:
@@ -103,3 +117,12 @@ async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(ser
             assert (word(app) == "PASS") == app.session.decision.pass_  # the system's decision is what shows
     record = next(r for r in app.session.records if r["kind"] == "model_call")
     assert record["structured"] in ("json_object_schema", "json_schema", "none") and record["reply"]
+
+
+def test_the_installed_llama_cpp_is_the_portable_build() -> None:
+    """The wheel tools/portable_llama.py builds: no AVX-512 or AMX, which a machine may
+    advertise but its sandbox may not let a process use (a native build crashes there)."""
+    llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    info = llama_cpp.llama_print_system_info().decode()
+    assert "AVX2 = 1" in info or "AVX = 1" in info
+    assert "AVX512 = 1" not in info and "AMX" not in info

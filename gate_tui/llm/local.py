@@ -93,6 +93,14 @@ class LocalServer:
     model: str = LOCAL_MODEL_NAME
     log: Path | None = None
 
+    def death(self, lines: int = 20) -> str | None:
+        """None while the server runs; once it has exited, its status and the last lines of
+        its log (a crash in llama.cpp's CPU backend shows there, not in the client's error)."""
+        status = self.process.poll()
+        if status is None:
+            return None
+        return f"llama.cpp's server exited with status {status}" + log_tail(self.log, lines)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -101,6 +109,20 @@ class LocalServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+
+
+def log_tail(log: Path | None, lines: int = 20) -> str:
+    """The last lines of a server log, as a block to append to a message ('' when none)."""
+    if log is None:
+        return ""
+    try:
+        with open(log, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - 16_384))
+            tail = handle.read().decode("utf-8", "replace").splitlines()[-lines:]
+    except OSError:
+        return ""
+    return f"; last lines of {log}:\n" + "\n".join(tail) if tail else ""
 
 
 def start_server(gguf: Path, log: Path | None = None, timeout: float = READY_TIMEOUT_S) -> tuple[LocalServer | None, str | None]:
@@ -116,7 +138,7 @@ def start_server(gguf: Path, log: Path | None = None, timeout: float = READY_TIM
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            return None, f"llama.cpp's server exited with status {process.returncode} (log: {log})"
+            return None, f"llama.cpp's server exited with status {process.returncode}" + log_tail(log)
         try:
             with urllib.request.urlopen(f"{server.base_url}/models", timeout=2) as answer:
                 if answer.status == 200:

@@ -3,6 +3,10 @@
 ``local_model_server()`` gives a running llama.cpp server with the verified Gemma GGUF, or
 skips the test with what is missing — unless ``GATE_TUI_REQUIRE_MODEL`` is set (``.ci/run``
 sets it after installing the ``model-test`` extra), where a missing part fails the test.
+
+``alive(server)`` fails the test at once, with the server's exit status and the last lines of
+its log, when the server has died: a crashed llama.cpp (an illegal instruction in a natively
+built CPU backend, say) must be named as such, not waited on until a long timeout.
 """
 
 from __future__ import annotations
@@ -21,6 +25,15 @@ def unavailable(reason: str) -> None:
     if os.environ.get("GATE_TUI_REQUIRE_MODEL"):
         pytest.fail(f"GATE_TUI_REQUIRE_MODEL is set but the local model cannot run: {reason}")
     pytest.skip(f"local model not available: {reason}")
+
+
+def alive(server: LocalServer) -> bool:
+    """True while the server runs; a failed test naming its death otherwise. Usable inside a
+    polling condition: ``pytest.fail`` is not an ``Exception``, so a poll loop cannot swallow it."""
+    death = server.death()
+    if death is not None:
+        pytest.fail(death, pytrace=False)
+    return True
 
 
 @contextmanager
