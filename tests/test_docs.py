@@ -6,6 +6,11 @@ An example is a fenced ``python`` (or ``py``) block right after the line ``<!-- 
 root, in one namespace; an expression followed by ``  # VALUE`` (or by a line ``# VALUE``)
 must equal VALUE, a Python literal, which may be followed by prose (``# (False, 'x'): why``);
 a list ending ``…]`` gives its first items only. A comment that is not a literal is prose.
+
+A ``console`` block after the same marker is a terminal session: each ``$ gate-tui …`` line runs
+(as ``python -m gate_tui …``, from the repository root, no shell), and the lines after it are
+what it prints: each must appear in its output, in that order (a line ``…`` stands for lines
+left out); a last line ``[exit N]`` is its exit status.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +31,7 @@ from gate_tui.cli.registry import SUBCOMMANDS
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 EXAMPLE = re.compile(r"^<!-- example -->\n```(?:python|py)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+CONSOLE = re.compile(r"^<!-- example -->\n```console\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PAGES = sorted(DOCS.glob("*.md"))
 
 
@@ -126,6 +133,53 @@ def test_the_readme_one_liner_exits_as_it_says() -> None:
     out = subprocess.run([sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == int(status.group(1)), out.stderr
     assert "NO PASS" in out.stdout and "assistant claimed pass=true" in out.stdout
+
+
+def sessions(block: str) -> list[tuple[str, list[str], int | None]]:
+    """``(command, expected lines, exit status or None)`` per ``$`` line of a console block."""
+    found: list[tuple[str, list[str], int | None]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], [], None))
+        elif found and (status := re.fullmatch(r"\[exit (\d+)\]", line.strip())):
+            found[-1] = (found[-1][0], found[-1][1], int(status.group(1)))
+        elif found and line.strip() and line.strip() != "…":
+            found[-1][1].append(line)
+    return found
+
+
+def run_console(block: str) -> int:
+    """Run each command of a console example; return how many output lines it checked."""
+    checked = 0
+    for command, expected, status in sessions(block):
+        words = shlex.split(command)
+        assert words[0] == "gate-tui", f"a console example runs gate-tui only: {command}"
+        out = subprocess.run([sys.executable, "-m", "gate_tui", *words[1:]], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        printed = (out.stdout + out.stderr).splitlines()
+        at = 0
+        for line in expected:
+            while at < len(printed) and printed[at].rstrip() != line.rstrip():
+                at += 1
+            assert at < len(printed), f"{command}\n  did not print, in this order: {line!r}\n  it printed:\n{out.stdout}{out.stderr}"
+            checked += 1
+        if status is not None:
+            assert out.returncode == status, (command, out.returncode, out.stderr)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", *PAGES], ids=lambda p: p.name)
+def test_every_console_example_prints_what_it_shows(path: Path) -> None:
+    for block in CONSOLE.findall(path.read_text(encoding="utf-8")):
+        assert run_console(block) > 0
+
+
+def test_a_console_example_that_differs_fails() -> None:
+    assert run_console("$ gate-tui validate-config sample_configs/ml_project_intake.yaml\n[exit 0]") == 1
+    with pytest.raises(AssertionError, match="did not print"):
+        run_console("$ gate-tui validate-config sample_configs/ml_project_intake.yaml\nsomething it never says")
+    consoles = [block for path in [ROOT / "README.md", *PAGES] for block in CONSOLE.findall(path.read_text(encoding="utf-8"))]
+    assert len(consoles) >= 2
 
 
 # ------------------------------------------------------------------ the CLI reference
