@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run run-local test bench screenshots lint clean
+.PHONY: run run-local test bench screenshots docs lint clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,8 +52,18 @@ screenshots: $(VENV)/.installed-test
 	$(BIN)/python -m tests.helpers.browser screenshots/browser.png
 	$(BIN)/python -m tests.helpers.model_screenshot screenshots/model_stream.svg
 
+# The docs site (MkDocs, mkdocs-material) into site/; --strict: a broken link or anchor, a missing
+# page or a page left out of the nav fails. docs/cli.md is generated first from the CLI registry.
+$(VENV)/.installed-docs: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	touch $@
+
+docs: $(VENV)/.installed-docs
+	$(BIN)/python -m gate_tui.cli.reference docs/cli.md
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -d site
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) .pytest_cache build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache build dist site *.egg-info

@@ -1,7 +1,7 @@
 """The decision rule in words: the one text every surface states.
 
 :mod:`gate_tui.decision` applies the rule; this module says it. ``gate-tui prompt`` (what a
-model is taught), the README's "decision rules" section (a generated block), help (F1)
+model is taught), the docs' "decision rules" page (a generated block), help (F1)
 and ``gate-tui schema --decision-rules`` all show :data:`DECISION_RULES`, so a model that
 follows the prompt is never overruled for following it: above all, a model that honestly
 classifies a required gate as one of its blocking categories (``unavailable``,
@@ -46,9 +46,10 @@ def decision_rules_text() -> str:
 
 
 def readme_block() -> str:
-    """The README's generated block, markers included (a Markdown list, one rule a line).
+    """The docs' generated block (``docs/decision-rules.md``), markers included (a Markdown
+    list, one rule a line).
 
-    ``python -m gate_tui.decision_rules`` prints it; a test holds the README to it."""
+    ``python -m gate_tui.decision_rules`` prints it; a test holds the page to it."""
     lines = [README_BEGIN, DECISION_RULES_LEAD, ""]
     lines += [f"{number}. {rule}" for number, rule in enumerate(DECISION_RULES, start=1)]
     return "\n".join([*lines, README_END])

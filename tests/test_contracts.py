@@ -299,9 +299,9 @@ def test_check_contract_never_raises_for_any_object(value) -> None:
     result.model_dump_json()
 
 
-def test_the_readme_contract_example_prints_what_it_says(monkeypatch) -> None:
+def test_the_docs_contract_example_prints_what_it_says(monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Contracts", 1)[1]
+    section = (ROOT / "docs" / "contracts.md").read_text(encoding="utf-8").split("## Library", 1)[1]
     block = section.split("```py\n", 1)[1].split("```", 1)[0]
     namespace: dict = {}
     checked = 0
@@ -311,8 +311,8 @@ def test_the_readme_contract_example_prints_what_it_says(monkeypatch) -> None:
         if not code:
             continue
         if expected.startswith(("(", "'")):
-            assert repr(eval(code, namespace)) == expected, code  # noqa: S307 - our own README
+            assert repr(eval(code, namespace)) == expected, code  # noqa: S307 - our own docs
             checked += 1
         else:
-            exec(code, namespace)  # noqa: S102 - our own README
+            exec(code, namespace)  # noqa: S102 - our own docs
     assert checked == 2

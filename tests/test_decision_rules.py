@@ -1,4 +1,4 @@
-"""One decision rule, stated identically everywhere: ``gate-tui prompt``, the README,
+"""One decision rule, stated identically everywhere: ``gate-tui prompt``, the docs,
 help (F1) and ``gate-tui schema --decision-rules`` all show the text of
 :mod:`gate_tui.decision_rules`; and the prompt teaches blocking categories, so a model that
 classifies a blocking answer honestly is not overruled."""
@@ -56,9 +56,9 @@ def test_help_states_the_rule() -> None:
         assert squeezed(line) in shown
 
 
-def test_readme_holds_the_generated_block() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme_block() in readme, "run `python -m gate_tui.decision_rules` and paste its output into the README"
+def test_the_docs_hold_the_generated_block() -> None:
+    page = (ROOT / "docs" / "decision-rules.md").read_text(encoding="utf-8")
+    assert readme_block() in page, "run `python -m gate_tui.decision_rules` and paste its output into docs/decision-rules.md"
 
 
 def test_every_rule_is_one_plain_line() -> None:

@@ -1,8 +1,8 @@
-"""The README's "A 60-second walkthrough", followed literally in a real terminal (tmux).
+"""The docs' "A 60-second walkthrough" (docs/getting-started.md), followed literally in a real terminal (tmux).
 
-Each step sends the keys the README names and asserts on the captured screen what the
-README says the user sees. When the walkthrough's text changes, this test changes with
-it (the step numbers below are the README's).
+Each step sends the keys the page names and asserts on the captured screen what the
+page says the user sees. When the walkthrough's text changes, this test changes with
+it (the step numbers below are the page's).
 """
 
 from __future__ import annotations
@@ -17,15 +17,16 @@ from pathlib import Path
 from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: F401 - tmux is a fixture
 from tests.tui_helpers import REPLIES, ROOT
 
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "getting-started.md"
 DECISION_NO_PASS = re.compile(r"NO PASS · required gate (\S+) is missing")
 
 
 def walkthrough() -> str:
-    """The README's walkthrough section (the test follows these words)."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index("### A 60-second walkthrough")
-    return text[start : text.index("\n## ", start)]
+    """The page's walkthrough section (the test follows these words), to the next heading."""
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index("## A 60-second walkthrough")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
 
 
 def asked(screen: str) -> str | None:
