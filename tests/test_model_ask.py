@@ -120,10 +120,10 @@ def test_a_dropped_stream_is_checked_as_cut_off_and_changes_nothing(tmp_path: Pa
     state = tmp_path / "s.json"
     with ScriptedServer([Step(text=reply("ml_good.md"), chunk=50, drop_after=6)]) as server:
         done = gate_tui_ask(server, state, "go")
-    assert done.returncode == 2 and "ended the stream before the reply was finished" in done.stderr
+    assert done.returncode == 2 and "closed the connection mid-reply after 300 characters" in done.stderr
     records = journal(state)
     call = next(r for r in records if r["kind"] == "model_call")
-    assert call["outcome"] == "incomplete" and len(call["reply"]) == 300
+    assert call["outcome"] == "dropped" and len(call["reply"]) == 300
     assert not any(r["kind"] == "reply" for r in records)
 
 

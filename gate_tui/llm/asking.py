@@ -64,6 +64,15 @@ class Call:
         return "ok" if self.result.ok else "invalid"
 
     @property
+    def journal_outcome(self) -> str:
+        """The status, except that a dead endpoint is named by how it died (``server_gone``,
+        ``no_reply``, ``dropped``) so a journal tells it apart from a refused connection."""
+        failure = self.outcome.failure
+        if failure is not None and failure.dead_endpoint and not self.outcome.cancelled:
+            return failure.kind
+        return self.status
+
+    @property
     def retryable(self) -> bool:
         """A reply arrived and was not accepted: asking again with its errors can help."""
         return self.result is not None and not self.result.ok and not self.outcome.cancelled
@@ -104,7 +113,7 @@ class Asker:
             usage=outcome.usage,
             ttft_s=_rounded(outcome.ttft_s),
             total_s=_rounded(outcome.total_s),
-            outcome=call.status,
+            outcome=call.journal_outcome,
             error=outcome.error,
             structured=outcome.form if self.settings.structured else None,
         )

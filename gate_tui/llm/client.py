@@ -26,7 +26,13 @@ from typing import Any
 
 from gate_tui.llm import structured
 from gate_tui.llm.endpoint import endpoint_label
-from gate_tui.llm.failures import MAX_RETRY_AFTER_S, Failure, classify
+from gate_tui.llm.failures import (
+    MAX_RETRY_AFTER_S,
+    Failure,
+    classify,
+    dropped_failure,
+    no_reply_failure,
+)
 from gate_tui.llm.settings import ModelSettings
 
 RATE_LIMIT_TRIES = 3
@@ -107,7 +113,8 @@ async def stream_chat(
     except asyncio.CancelledError:
         out.cancelled = out.incomplete = True
     except Exception as exc:  # noqa: BLE001 - the last net: a fault is a value, never a traceback
-        out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env, settings.api_key(), settings.timeout_s, live.chars > 0)
+        out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env, settings.api_key(),
+                               settings.timeout_s, live.chars > 0, live.chars)
         out.incomplete = live.chars > 0
     out.text = live.text
     out.chunks = live.chunks
@@ -190,4 +197,4 @@ async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> No
             pass
     if out.finish_reason is None:
         out.incomplete = True
-        out.failure = Failure("dropped", f"{endpoint} ended the stream before the reply was finished (no finish_reason)")
+        out.failure = no_reply_failure(endpoint) if live.chars == 0 else dropped_failure(endpoint, live.chars)

@@ -22,7 +22,11 @@ SNIPPET = 160
 class Failure:
     """What went wrong: ``kind`` for code, ``message`` (one line) for people."""
 
-    kind: str  # connect, timeout, auth, not_found, rate_limit, server, bad_request, refused_format, dropped, garbage
+    # connect (nothing listening), server_gone (a connection taken, then closed unanswered: the
+    # server process exited or crashed), no_reply (a stream that ended before its first chunk),
+    # dropped (closed mid-reply), timeout, auth, not_found, rate_limit, server, bad_request,
+    # refused_format, garbage
+    kind: str
     message: str
     status: int | None = None
     retry_after: float | None = None
@@ -31,6 +35,43 @@ class Failure:
     @property
     def retryable_once(self) -> bool:
         return self.kind == "server"
+
+    @property
+    def dead_endpoint(self) -> bool:
+        """The endpoint stopped answering part-way: its journal outcome is the kind itself."""
+        return self.kind in DEAD_KINDS
+
+
+DEAD_KINDS = ("server_gone", "no_reply", "dropped")
+# What a client sees when the peer closes a connection it had accepted (httpx/httpcore and
+# the socket layer name it in these words), as opposed to a refused or unroutable connect.
+_CLOSED_WORDS = ("RemoteProtocol", "ReadError", "Closed", "Incomplete", "ConnectionReset", "BrokenPipe")
+_CLOSED_TEXT = ("disconnected without sending", "peer closed connection", "connection reset", "broken pipe")
+
+
+def closed_by_peer(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a connection the server closed, not one refused."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(seen) < 8:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    for item in seen:
+        name, text = type(item).__name__, str(item).lower()
+        if any(word in name for word in _CLOSED_WORDS) or any(word in text for word in _CLOSED_TEXT):
+            return True
+    return False
+
+
+def no_reply_failure(endpoint: str) -> Failure:
+    return Failure("no_reply", f"{endpoint} ended the stream without sending a single chunk: "
+                   "the server took the request and produced nothing (a crashed or stuck model "
+                   "server; its own log says why)")
+
+
+def dropped_failure(endpoint: str, chars: int) -> Failure:
+    return Failure("dropped", f"{endpoint} closed the connection mid-reply after {chars:,} characters: "
+                   "the reply is cut off (kept, never taken as whole); the server may have stopped")
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -87,8 +128,10 @@ def status_failure(exc: Any, endpoint: str, model: str, key_env: str, secret: st
     return Failure("bad_request", f"{endpoint} refused the request (HTTP {status}): {snippet}", status, body=body)
 
 
-def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret: str | None, timeout_s: float, streaming: bool) -> Failure:
-    """Anything raised while requesting or reading the stream, as a Failure."""
+def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret: str | None,
+             timeout_s: float, streaming: bool, chars: int = 0) -> Failure:
+    """Anything raised while requesting or reading the stream, as a Failure. ``streaming``:
+    text had arrived (``chars`` of it) when it was raised."""
     import openai
 
     if isinstance(exc, openai.APIStatusError):
@@ -98,12 +141,15 @@ def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret
     if isinstance(exc, openai.APITimeoutError) or "Timeout" in name:
         where = "stopped sending mid-reply for" if streaming else "did not answer within"
         return Failure("timeout", f"{endpoint} {where} {timeout_s:g} s (timeout_s)")
-    if isinstance(exc, openai.APIConnectionError) and not streaming:
+    if streaming and (isinstance(exc, openai.APIConnectionError) or closed_by_peer(exc)):
+        return dropped_failure(endpoint, chars)
+    if closed_by_peer(exc):
+        return Failure("server_gone", f"{endpoint} took the connection, then closed it without "
+                       "answering: the server process exited or crashed (its own log says why)")
+    if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
         reason = redact(str(cause), secret) if cause is not None and str(cause) else "connection failed"
-        return Failure("connect", f"cannot reach {endpoint}: {reason}")
-    if streaming and (isinstance(exc, openai.APIConnectionError) or any(w in name for w in ("Protocol", "ReadError", "Closed", "Incomplete"))):
-        return Failure("dropped", f"{endpoint} dropped the connection mid-reply ({detail})")
+        return Failure("connect", f"cannot reach {endpoint} (nothing answers there): {reason}")
     if isinstance(exc, ValueError | openai.APIError | KeyError | TypeError | AttributeError):
         return Failure("garbage", f"{endpoint} sent something that is not a chat-completions stream ({detail[:SNIPPET]})")
     return Failure("connect", f"talking to {endpoint} failed: {name}: {detail[:SNIPPET]}")

@@ -172,7 +172,11 @@ def main(argv: list[str]) -> int:
         print(f"local model: {why}", file=sys.stderr)
         return 3
     try:
-        return subprocess.call(argv[2:], env=local_env(server.base_url, os.environ))
+        status = subprocess.call(argv[2:], env=local_env(server.base_url, os.environ))
+        death = server.death()
+        if death is not None:  # the editor only saw a closed connection; say what closed it
+            print(f"local model: {death}", file=sys.stderr)
+        return status
     finally:
         server.stop()
 

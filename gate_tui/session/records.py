@@ -108,7 +108,8 @@ def model_call_record(seq: int, **fields: Any) -> Record:
     (character counts of the system prompt, earlier turns, state and message sent),
     ``reply`` (all text received, even cut off), ``finish_reason``, ``usage``,
     ``ttft_s`` / ``total_s`` (time to first token, total), ``outcome`` (``ok``,
-    ``invalid``, ``error``, ``cancelled``, ``incomplete``) and ``error`` (one line).
+    ``invalid``, ``error``, ``cancelled``, ``incomplete``; a dead endpoint as how it died:
+    ``server_gone``, ``no_reply``, ``dropped``) and ``error`` (one line).
     Whether it was applied is journaled where it happens: the ``reply`` (or ``rejected``)
     record of that reply carries this record's ``seq`` as its ``call``.
     """

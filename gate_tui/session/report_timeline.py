@@ -111,7 +111,10 @@ def model_call_entry(record: Record, timeline: Timeline) -> Entry:
     items.append(Item("Sent" if retry else "The user's message", as_text(record.get("message")), quoted=True))
     outcome = str(record.get("outcome") or "?")
     words = {"ok": "a valid reply", "invalid": "a reply that is not valid", "incomplete": "a cut-off reply (the stream stopped)",
-             "cancelled": "cancelled by the user", "error": "no reply"}
+             "cancelled": "cancelled by the user", "error": "no reply",
+             "server_gone": "no reply: the server closed the connection unanswered (it exited or crashed)",
+             "no_reply": "no reply: the stream ended before its first chunk",
+             "dropped": "a cut-off reply (the server closed the connection mid-reply)"}
     items.append(Item("Outcome", words.get(outcome, outcome) + (f": {record['error']}" if record.get("error") else ""), strong=outcome != "ok"))
     usage = record.get("usage") if isinstance(record.get("usage"), dict) else {}
     timing = [f"first token after {record['ttft_s']} s" if isinstance(record.get("ttft_s"), int | float) else "no token",
