@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gate_tui.limits import DEFAULT_MAX_CHARS
 from gate_tui.llm import structured
 from gate_tui.llm.endpoint import endpoint_label
 from gate_tui.llm.failures import (
@@ -33,9 +34,12 @@ from gate_tui.llm.failures import (
     dropped_failure,
     no_reply_failure,
 )
+from gate_tui.llm.secrets import Redactor
 from gate_tui.llm.settings import ModelSettings
+from gate_tui.llm.transport import http_client
 
 RATE_LIMIT_TRIES = 3
+MAX_REPLY_CHARS = DEFAULT_MAX_CHARS  # counted while streaming, never read past
 SERVER_RETRY_WAIT_S = 0.5
 
 
@@ -49,6 +53,10 @@ class LiveReply:
     started: float = field(default_factory=time.monotonic)
     first_at: float | None = None
     on_piece: Callable[[str], None] | None = None  # e.g. echo to a terminal as it arrives
+    # The key's redactor (set by stream_chat): what is read or echoed never holds the key,
+    # even when an endpoint echoes the Authorization header into its reply.
+    redact: Redactor | None = None
+    _pending: str = ""  # echo held back: the tail that may still be the start of a key
 
     def add(self, piece: str) -> None:
         if self.first_at is None:
@@ -57,13 +65,35 @@ class LiveReply:
         self.chars += len(piece)
         self.chunks += 1
         if self.on_piece is not None:
-            self.on_piece(piece)
+            self._echo(piece, self.on_piece)
+
+    def _echo(self, piece: str, show: Callable[[str], None]) -> None:
+        if self.redact is None or self.redact.longest == 0:
+            show(piece)
+            return
+        self._pending += piece
+        cut = len(self._pending) - self.redact.longest
+        if cut <= 0:
+            return
+        for match in self.redact.matches(self._pending):
+            if match.start() < cut < match.end():
+                cut = match.start()  # never split a key between what is shown and what waits
+        if cut > 0:
+            shown, self._pending = self._pending[:cut], self._pending[cut:]
+            show(self.redact(shown))
+
+    def flush_echo(self) -> None:
+        """Show what was held back (redacted) once the stream has ended."""
+        if self._pending and self.on_piece is not None:
+            pending, self._pending = self._pending, ""
+            self.on_piece(self.redact(pending) if self.redact is not None else pending)
 
     @property
     def text(self) -> str:
         if len(self.parts) > 1:  # join once, keep one part: reading stays linear overall
             self.parts[:] = ["".join(self.parts)]
-        return self.parts[0] if self.parts else ""
+        text = self.parts[0] if self.parts else ""
+        return self.redact(text) if self.redact is not None else text
 
 
 @dataclass
@@ -94,7 +124,8 @@ def make_client(settings: ModelSettings) -> Any:
     import openai
 
     timeout = openai.Timeout(settings.timeout_s, connect=settings.connect_timeout_s)
-    return openai.AsyncOpenAI(api_key=settings.api_key(), base_url=settings.base_url or None, timeout=timeout, max_retries=0)
+    return openai.AsyncOpenAI(api_key=settings.api_key(), base_url=settings.base_url or None, timeout=timeout,
+                              max_retries=0, http_client=http_client(timeout))
 
 
 async def stream_chat(
@@ -106,16 +137,25 @@ async def stream_chat(
 ) -> Outcome:
     """Send ``messages`` and stream the reply into ``live``; see the module docstring."""
     live = live if live is not None else LiveReply()
+    live.redact = Redactor(settings.raw_api_key())
     endpoint = endpoint_label(settings.base_url)
     out = Outcome()
     try:
-        await _run(settings, messages, schema, live, sleep, endpoint, out)
+        # timeout_s bounds the whole call, not each read: a server that sends a valid chunk
+        # every 0.2 s forever, or trickles its status line a byte at a time, still ends.
+        async with asyncio.timeout(settings.timeout_s):
+            await _run(settings, messages, schema, live, sleep, endpoint, out)
+    except TimeoutError:
+        out.failure = Failure("timeout", f"{endpoint} did not finish within {settings.timeout_s:g} s "
+                              "(timeout_s bounds the whole request; what came is kept)")
+        out.incomplete = live.chars > 0
     except asyncio.CancelledError:
         out.cancelled = out.incomplete = True
     except Exception as exc:  # noqa: BLE001 - the last net: a fault is a value, never a traceback
-        out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env, settings.api_key(),
-                               settings.timeout_s, live.chars > 0, live.chars)
+        out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env,
+                               settings.raw_api_key(), settings.timeout_s, live.chars > 0, live.chars)
         out.incomplete = live.chars > 0
+    live.flush_echo()
     out.text = live.text
     out.chunks = live.chunks
     out.total_s = time.monotonic() - live.started
@@ -140,7 +180,8 @@ async def _run(settings: ModelSettings, messages: list[dict[str, str]], schema: 
             try:
                 stream = await client.chat.completions.create(**body)
             except openai.APIStatusError as exc:
-                failure = classify(exc, endpoint, settings.model or "", settings.api_key_env, settings.api_key(), settings.timeout_s, False)
+                failure = classify(exc, endpoint, settings.model or "", settings.api_key_env,
+                                   settings.raw_api_key(), settings.timeout_s, False)
                 if out.form != "none" and structured.names_response_format(failure.status, failure.body):
                     form_index += 1
                     continue
@@ -188,6 +229,12 @@ async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> No
                 piece = choice.delta.content if choice.delta is not None else None
                 if piece:
                     live.add(piece)
+                    if live.chars > MAX_REPLY_CHARS:  # stop reading; keep what came, cut off
+                        out.failure = Failure("too_big", f"{endpoint} sent more than {MAX_REPLY_CHARS:,} "
+                                              "characters (the parser's limit): reading stopped, the "
+                                              "reply is kept cut off")
+                        out.incomplete = True
+                        return
                 if choice.finish_reason:
                     out.finish_reason = choice.finish_reason
     finally:

@@ -14,6 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from gate_tui.llm.secrets import Redactor
+from gate_tui.llm.transport import BodyTooLarge
+
 MAX_RETRY_AFTER_S = 30.0  # a longer wait is reported instead of slept through
 SNIPPET = 160
 
@@ -75,11 +78,11 @@ def dropped_failure(endpoint: str, chars: int) -> Failure:
 
 
 def redact(text: str, secret: str | None) -> str:
-    """``text`` with ``secret`` (when it is a real key) replaced, on one line."""
-    flat = " ".join(str(text).split())
-    if secret and len(secret) >= 4:
-        flat = flat.replace(secret, "***")
-    return flat
+    """``text`` with every shape of ``secret`` replaced (:mod:`gate_tui.llm.secrets`), on one
+    line: redacted before the whitespace is folded (a spaced-out echo) and after (a form the
+    folding joined)."""
+    redactor = Redactor(secret)
+    return redactor(" ".join(redactor(str(text)).split()))
 
 
 def retry_after(headers: Any) -> float | None:
@@ -116,6 +119,12 @@ def status_failure(exc: Any, endpoint: str, model: str, key_env: str, secret: st
     status = getattr(exc, "status_code", None)
     body = redact(_body_text(exc), secret)
     snippet = body if len(body) <= SNIPPET else body[: SNIPPET - 1] + "…"
+    if status is not None and 300 <= status < 400:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        target = redact(str(headers.get("location") or "?"), secret) if headers is not None else "?"
+        return Failure("redirect", f"{endpoint} redirected the request (HTTP {status}) to {target}: not "
+                       "followed, so the conversation went nowhere else; set the base URL to that "
+                       "address if you trust it", status, body=body)
     if status in (401, 403):
         return Failure("auth", f"{endpoint} refused the API key (HTTP {status}): set {key_env} to a valid key", status, body=body)
     if status == 404:
@@ -150,6 +159,8 @@ def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret
         cause = exc.__cause__ or exc.__context__
         reason = redact(str(cause), secret) if cause is not None and str(cause) else "connection failed"
         return Failure("connect", f"cannot reach {endpoint} (nothing answers there): {reason}")
+    if name == "BodyTooLarge" or isinstance(exc.__cause__ or exc.__context__, BodyTooLarge):
+        return Failure("too_big", f"{endpoint} sent too much: {detail[:SNIPPET]}; reading stopped")
     if isinstance(exc, ValueError | openai.APIError | KeyError | TypeError | AttributeError):
         return Failure("garbage", f"{endpoint} sent something that is not a chat-completions stream ({detail[:SNIPPET]})")
     return Failure("connect", f"talking to {endpoint} failed: {name}: {detail[:SNIPPET]}")

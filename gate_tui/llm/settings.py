@@ -32,6 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from gate_tui.llm.secrets import clean_key
+
 SETTINGS_FILE = "settings.toml"
 MAX_SETTINGS_BYTES = 65_536  # a settings file is a few lines; anything bigger is a mistake
 DEFAULT_TIMEOUT_S = 120.0
@@ -56,9 +58,22 @@ class ModelSettings:
     sources: Mapping[str, str] = field(default_factory=dict)  # field -> "flag" / "env VAR" / settings path
 
     def api_key(self, environ: Mapping[str, str] | None = None) -> str:
-        """The key from the environment (or a placeholder local servers ignore)."""
+        """The key from the environment, trimmed of whitespace and control characters around
+        it (never part of a key; sent as they are they break the header and an HTTP library's
+        error then spells the whole key), or a placeholder local servers ignore."""
         env = os.environ if environ is None else environ
-        return env.get(self.api_key_env) or PLACEHOLDER_KEY
+        key, _ = clean_key(env.get(self.api_key_env))
+        return key or PLACEHOLDER_KEY
+
+    def raw_api_key(self, environ: Mapping[str, str] | None = None) -> str | None:
+        """The key exactly as the environment holds it: what redaction must also look for."""
+        env = os.environ if environ is None else environ
+        return env.get(self.api_key_env)
+
+    def key_warning(self, environ: Mapping[str, str] | None = None) -> str | None:
+        """One line when the key had to be trimmed (naming the variable, never the key)."""
+        _, warning = clean_key(self.raw_api_key(environ))
+        return f"{self.api_key_env}: {warning}" if warning else None
 
     def has_key(self, environ: Mapping[str, str] | None = None) -> bool:
         env = os.environ if environ is None else environ

@@ -73,6 +73,23 @@ class ScriptedServer:
         self._server.server_close()
 
 
+def echo_auth(step: Step, auth: str) -> Step:
+    """A gateway that echoes the Authorization header: ``{AUTH}``, ``{AUTH_B64}`` (base64) and
+    ``{AUTH_SPACED}`` (one space between characters) in a step's text or error are replaced."""
+    import base64
+    from dataclasses import replace
+
+    forms = {"{AUTH}": auth, "{AUTH_B64}": base64.b64encode(auth.encode()).decode(),
+             "{AUTH_SPACED}": " ".join(auth)}
+
+    def fill(text: str) -> str:
+        for name, value in forms.items():
+            text = text.replace(name, value)
+        return text
+
+    return replace(step, text=fill(step.text), error=fill(step.error))
+
+
 def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -93,6 +110,7 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 body = {}
             step = owner.next_step(body, self.headers.get("Authorization"))
+            step = echo_auth(step, self.headers.get("Authorization") or "")
             rf = body.get("response_format")
             if step.reject_response_format and rf and (step.reject_response_format == "any" or rf.get("type") == step.reject_response_format):
                 self._json(500, {"error": {"message": "response_format: Input should be 'text' or 'json_object'"}})

@@ -66,6 +66,14 @@ def run(ns: argparse.Namespace) -> int:
     for problem in loaded.problems:
         say(f"gate-tui ask: {problem}")
     settings = loaded.settings
+    key_warning = settings.key_warning()
+    if key_warning is not None:
+        say(f"gate-tui ask: {key_warning}")
+    from gate_tui.llm.transport import proxy_in_use
+
+    proxy = proxy_in_use(settings.base_url)
+    if proxy is not None:
+        say(f"gate-tui ask: through the proxy {proxy} (from the environment)")
     problem = settings.missing() or url_problem(settings.base_url)
     if problem is not None:
         return usage("ask", problem)
