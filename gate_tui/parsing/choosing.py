@@ -171,7 +171,9 @@ class Chooser:
                 if found is None and closed and (found := self._doubled(start, stop, fence)) is not None:
                     restart = Fix("restarted_object", RESTART_MESSAGE, start)
                 if found is None:
-                    if not closed and opens_an_object(self.text, start):
+                    # An object that cannot be read holds its members: an object nested in
+                    # it is part of it, never the answer (unless the model restarted there).
+                    if opens_an_object(self.text, start):
                         outer = (start, stop)
                     continue
                 if restart is not None:
@@ -289,8 +291,14 @@ class Chooser:
     def _doubled(self, start: int, stop: int, fence: int) -> _Found | None:
         """``{{"a": 1}}`` (template braces a model copied): the strict-JSON inner object when
         the outer braces hold nothing else; a restart (see :func:`restarted`), never a repair."""
-        inner, end = first_non_blank(self.text, start + 1), len(self.text[: stop - 1].rstrip())
-        value = _loads_object(self.text[inner:end]) if self.text.startswith("{", inner) else None
+        # Blanks before the last `}` trimmed in place: a slice of the text from 0 per prose
+        # brace pair made `{ a } ` repeated quadratic.
+        if not self.text.startswith("{", inner := first_non_blank(self.text, start + 1)):
+            return None
+        end = stop - 1
+        while end > inner and self.text[end - 1] in " \t\r\n":
+            end -= 1
+        value = _loads_object(self.text[inner:end])
         return _Found(value, inner, end, fence, ()) if value else None
 
     def _line_start(self, start: int, at: int) -> int:
@@ -349,9 +357,16 @@ class Chooser:
             lead = start in leads
             if not lead and self.text.find("{", start, stop) < 0:
                 continue
-            decoded = self._decode_array(start, stop, closed)
+            # Not leading the reply and no `:` inside: it holds no member, so at best `[{}]`,
+            # read strictly — a repair per `[{]}` of prose cost 60 µs each.
+            bare = not lead and self.text.find(":", start, stop) < 0
+            decoded = self._decode_array(start, stop, closed, strict_only=bare)
             if decoded is not None and (lead or _holds_object(decoded[0])):
                 spans.append((start, decoded[1]))
+            elif decoded is None and not bare and self.text.startswith("{", first_non_blank(self.text, start + 1)):
+                # An array of objects that cannot be read (closers swapped, …) is still the
+                # reply's value: one of its elements is never the answer.
+                spans.append((start, stop))
         merged: list[tuple[int, int]] = []
         for start, end in spans:
             if merged and start < merged[-1][1]:
@@ -360,7 +375,7 @@ class Chooser:
                 merged.append((start, end))
         return merged
 
-    def _decode_array(self, start: int, stop: int, closed: bool) -> tuple[list[Any], int] | None:
+    def _decode_array(self, start: int, stop: int, closed: bool, *, strict_only: bool = False) -> tuple[list[Any], int] | None:
         text = self.text
         if closed:
             try:
@@ -369,6 +384,8 @@ class Chooser:
                 value = None
             if isinstance(value, list):
                 return value, stop
+        if strict_only:
+            return None
         outcome = self._repair(start, self._limit_after(start) if closed else stop, "array_budget")
         if outcome is None:
             return None

@@ -69,13 +69,13 @@ from gate_tui.parsing.markers import (
     first_opener,
     thinking_regions,
 )
-from gate_tui.parsing.repair.closers import continues_container
 from gate_tui.parsing.repair.lexing import DUPLICATES_SEEN
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.scanning import scan, text_is_blank
+from gate_tui.parsing.short_close import judge_close
 from gate_tui.warning_codes import TRUNCATED_REPLY
 
 if TYPE_CHECKING:
@@ -318,11 +318,17 @@ def apply_policy(
     value, error, source, span, records, notes = found
     if value is None:
         return found
-    if span is not None and continues_container(text, span[1], len(text), "{"):
-        # `{"a": {"b": 1}}, "c": 2}`: the object closed while its members go on — a closer too
-        # many before that point. Whatever it was meant to hold, this is not it: refused.
-        closed = f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow (a closer too many before that point)"
-        return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
+    if span is not None:
+        # `{"a": {"b": 1}}, "c": 2}` or `{"name": "old man "}", "age": 14}`: the object closed
+        # while its members go on. Read whole when an inner quote explains it, else refused.
+        verdict, whole, fix, end = judge_close(text, span[0], span[1])
+        if verdict == "refuse" or (verdict == "whole" and records):  # other repairs: offsets would blur
+            closed = f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow (a closer too many, or a quote that was text, before that point)"
+            return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
+        if verdict == "whole":
+            value, span = whole, (span[0], end)
+            records = repair_records(text, (fix,))
+            notes = {**notes, "others": [o for o in notes.get("others") or [] if o >= end]}
     if allow_guesses and len(notes) == 1 and not notes.get("others", True):
         return value, error, source, span, records, {"others": [], "warnings": []}  # the common reply: nothing to say
     warnings: list[dict[str, Any]] = []

@@ -286,7 +286,7 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         return True
     c = text[at]
     if c in _FOLLOWERS:
-        return True
+        return c not in "/#" or comment_closes(text, at, limit)
     if c == '"':
         return _KEY_AHEAD.match(text, at, limit) is not None
     if c not in " \t\r\n":
@@ -296,13 +296,32 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         return True
     c = text[after]
     if c in _FOLLOWERS:
-        return True
+        return c not in "/#" or comment_closes(text, after, limit)
     if "\n" not in text[at:after]:
         return c == '"' and _KEY_AHEAD.match(text, after, limit) is not None
     # On a new line: the next member or element (a missing comma is repaired later).
     if c in "\"'\u201c\u2018{[-0123456789":
         return True
     return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
+
+
+# Within a line after a comment marker: a quote that closes a string for sure (`", "b"`).
+_STRING_GOES_ON = re.compile(r'"[ \t]*+[,}\]:]')
+_COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs O(1)
+
+
+def comment_closes(text: str, at: int, limit: int) -> bool:
+    """Whether ``#`` / ``//`` / ``/*`` at ``at``, right after a quote, starts a comment (the
+    quote closed its string) rather than going on inside the string.
+
+    A ``/`` that opens no comment is text. A marker followed on its line by a quote that
+    closes a string for sure (``"the "q" // y", "b"``) is inside what can be a string: a
+    comment there would delete text and take a value short, so it is never one."""
+    if text[at] == "/" and not text.startswith(("//", "/*"), at):
+        return False
+    line_end = text.find("\n", at, min(limit, at + _COMMENT_LOOKAHEAD))
+    stop = line_end if line_end >= 0 else min(limit, at + _COMMENT_LOOKAHEAD)
+    return _STRING_GOES_ON.search(text, at, stop) is None
 
 
 def _next_closing(text: str, at: int, limit: int) -> int:
@@ -317,7 +336,9 @@ def _next_closing(text: str, at: int, limit: int) -> int:
         quote = found.start()
         slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
         if slashes % 2 == 0:
-            return quote
+            after = BLANK.match(text, quote + 1, limit).end()
+            if after >= limit or text[after] not in "/#" or comment_closes(text, after, limit):
+                return quote
         at = quote + 1
 
 
