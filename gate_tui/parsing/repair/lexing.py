@@ -286,6 +286,8 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         return True
     c = text[at]
     if c in _FOLLOWERS:
+        if c == ",":
+            return comma_ends_string(text, at, limit)
         return c not in "/#" or comment_closes(text, at, limit)
     if c == '"':
         return _KEY_AHEAD.match(text, at, limit) is not None
@@ -296,6 +298,8 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         return True
     c = text[after]
     if c in _FOLLOWERS:
+        if c == ",":
+            return comma_ends_string(text, after, limit)
         return c not in "/#" or comment_closes(text, after, limit)
     if "\n" not in text[at:after]:
         return c == '"' and _KEY_AHEAD.match(text, after, limit) is not None
@@ -308,6 +312,25 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
 # Within a line after a comment marker: a quote that closes a string for sure (`", "b"`).
 _STRING_GOES_ON = re.compile(r'"[ \t]*+[,}\]:]')
 _COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs O(1)
+
+
+# After a comma, on its line: what starts a member or an element (or a line break, the end).
+_AFTER_COMMA_STARTS = re.compile(
+    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|[\w$][\w$\-]*+[ \t]*+:|(?:true|false|null|True|False|None)\b[ \t]*+[,}\]\r\n])"""
+)
+
+
+def comma_ends_string(text: str, at: int, limit: int) -> bool:
+    """Whether a quote followed by the ``,`` at ``at`` closes its string.
+
+    It does, unless prose follows the comma on its line — a word that starts no member or
+    element — and a quote that closes a string for sure comes later on that line: then the
+    quote and the comma were text (``"the "dictator", waiting on it."``)."""
+    if _AFTER_COMMA_STARTS.match(text, at + 1, limit) is not None:
+        return True
+    line_end = text.find("\n", at, min(limit, at + _COMMENT_LOOKAHEAD))
+    stop = line_end if line_end >= 0 else min(limit, at + _COMMENT_LOOKAHEAD)
+    return _STRING_GOES_ON.search(text, at, stop) is None
 
 
 def comment_closes(text: str, at: int, limit: int) -> bool:
@@ -337,7 +360,7 @@ def _next_closing(text: str, at: int, limit: int) -> int:
         slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
         if slashes % 2 == 0:
             after = BLANK.match(text, quote + 1, limit).end()
-            if after >= limit or text[after] not in "/#" or comment_closes(text, after, limit):
+            if after >= limit or text[after] not in "/#," or (comment_closes if text[after] != "," else comma_ends_string)(text, after, limit):
                 return quote
         at = quote + 1
 

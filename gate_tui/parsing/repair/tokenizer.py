@@ -33,6 +33,7 @@ from gate_tui.parsing.repair.lexing import (
     TOKEN,
     TOKEN_WINDOW,
     end_of_content,
+    comma_ends_string,
     follows_a_value,
 )
 from gate_tui.parsing.repair.scalars import (
@@ -153,7 +154,7 @@ class _Repairer(Brackets):
                         state = self._missing_comma(state, kind)
                 if kind <= 2:  # a complete string on one line: a key or a value
                     end = token.end()
-                    if end < limit and text[end] not in ",:}]" and state > OBJ_KEY and not follows_a_value(text, end, limit):
+                    if end < limit and (text[end] not in ",:}]" or (text[end] == "," and not comma_ends_string(text, end, limit))) and state > OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
