@@ -309,14 +309,15 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
 
 
-# Within a line after a comment marker: a quote that closes a string for sure (`", "b"`).
-_STRING_GOES_ON = re.compile(r'"[ \t]*+[,}\]:]')
+# Within a line after a comment marker or a comma: the first quote (escapes skipped), when it
+# closes a string for sure (`", "b"`, `"}`): the text up to it can be the string's.
+_STRING_GOES_ON = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+[,}\]:]')
 _COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs O(1)
 
 
 # After a comma, on its line: what starts a member or an element (or a line break, the end).
 _AFTER_COMMA_STARTS = re.compile(
-    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|[\w$][\w$\-]*+[ \t]*+:|(?:true|false|null|True|False|None)\b[ \t]*+[,}\]\r\n])"""
+    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|[\w$][\w$\-]*+"?[ \t]*+:|(?:true|false|null|True|False|None)\b[ \t]*+[,}\]\r\n])"""
 )
 
 
@@ -328,9 +329,7 @@ def comma_ends_string(text: str, at: int, limit: int) -> bool:
     quote and the comma were text (``"the "dictator", waiting on it."``)."""
     if _AFTER_COMMA_STARTS.match(text, at + 1, limit) is not None:
         return True
-    line_end = text.find("\n", at, min(limit, at + _COMMENT_LOOKAHEAD))
-    stop = line_end if line_end >= 0 else min(limit, at + _COMMENT_LOOKAHEAD)
-    return _STRING_GOES_ON.search(text, at, stop) is None
+    return _STRING_GOES_ON.match(text, at, min(limit, at + _COMMENT_LOOKAHEAD)) is None
 
 
 def comment_closes(text: str, at: int, limit: int) -> bool:
@@ -342,9 +341,11 @@ def comment_closes(text: str, at: int, limit: int) -> bool:
     comment there would delete text and take a value short, so it is never one."""
     if text[at] == "/" and not text.startswith(("//", "/*"), at):
         return False
-    line_end = text.find("\n", at, min(limit, at + _COMMENT_LOOKAHEAD))
-    stop = line_end if line_end >= 0 else min(limit, at + _COMMENT_LOOKAHEAD)
-    return _STRING_GOES_ON.search(text, at, stop) is None
+    stop = min(limit, at + _COMMENT_LOOKAHEAD)
+    goes_on = _STRING_GOES_ON.match(text, at, stop)
+    if goes_on is None:
+        return True
+    return text.startswith("/*", at) and 0 <= text.find("*/", at + 2, goes_on.end()) < goes_on.end()
 
 
 def _next_closing(text: str, at: int, limit: int) -> int:

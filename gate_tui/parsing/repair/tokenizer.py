@@ -12,6 +12,8 @@ parts are tokenized. Linear, with a work budget from the caller; fixes are bound
 
 from __future__ import annotations
 
+import re
+
 from gate_tui.parsing.repair.brackets import (
     ARR_FIRST,
     ARR_NEXT,
@@ -28,13 +30,15 @@ from gate_tui.parsing.repair.fixlog import FixLog
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
+    CLOSED,
     LONG_TAIL,
     TAIL_PLACEHOLDER,
     TOKEN,
     TOKEN_WINDOW,
-    end_of_content,
     comma_ends_string,
+    end_of_content,
     follows_a_value,
+    locate_string,
 )
 from gate_tui.parsing.repair.scalars import (
     encode,
@@ -86,6 +90,11 @@ def repair_json(
         return repairer.failed(at, exc.args[1] if len(exc.args) > 1 else "")
     except (RecursionError, MemoryError, ValueError, IndexError):
         return repairer.failed(repairer.pos, "")
+
+
+# A key's colon ahead (blanks first); a key whose closing quote is missing before its colon.
+_COLON_NEXT = re.compile(r"[ \t]*+:")
+_KEY_UNCLOSED = re.compile(r'"([\w$][\w$\-]*+)[ \t]*+:')
 
 
 class _Repairer(Brackets):
@@ -147,7 +156,7 @@ class _Repairer(Brackets):
                 state = states[-1]
                 if state == OBJ_NEXT or state == ARR_NEXT:
                     if kind != 3 or text[pos] not in ",}])":
-                        if kind == 7 or (kind == 8 and text[pos] in ")`"):
+                        if kind == 7 or (kind == 8 and text[pos] in ")`\\"):
                             self._other(kind, state)
                             pos = self.pos
                             continue
@@ -156,6 +165,10 @@ class _Repairer(Brackets):
                     end = token.end()
                     if end < limit and (text[end] not in ",:}]" or (text[end] == "," and not comma_ends_string(text, end, limit))) and state > OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
+                        pos = self.pos
+                        continue
+                    if state <= OBJ_KEY and text[end - 2] == ":" and kind == 1 and not _COLON_NEXT.match(text, end, limit):
+                        self._other(4, state)  # `"key:"value"`: the key's closing quote is missing
                         pos = self.pos
                         continue
                     piece = token.group(kind)
@@ -258,6 +271,10 @@ class _Repairer(Brackets):
                 return self._close(")", state)
             elif c == "." and state in VALUE_STATES:
                 self._value(c)
+            elif c == "\\" and self.text.startswith(("\\n", "\\t", "\\r"), self.pos):
+                # `"view_range": \n[1, 2]`: an escaped line break written between tokens
+                self.log.add(Fix("literal_escape", "a literal \\n, \\t or \\r between tokens read as a blank", self.pos))
+                self.pos += 2
             else:
                 raise Fail(self.pos)
         elif state in KEY_STATES:
@@ -275,6 +292,8 @@ class _Repairer(Brackets):
 
     def _key(self, c: str) -> None:
         if c in _QUOTES:
+            if c == '"' and self._key_missing_closing_quote():
+                return
             token, self.pos, cut = read_string(self.text, self.pos, self.limit, self.log, key=True)
             if cut:
                 self.dropped = "a dangling key"
@@ -287,6 +306,13 @@ class _Repairer(Brackets):
             if after >= self.limit:
                 self.dropped = "a dangling key"
                 raise Cut
+            if self.text[after] == '"' and after == word.end() and _COLON_NEXT.match(self.text, after + 1, self.limit):
+                # `description":"…"`: the key's opening quote is missing
+                self.log.add(Fix("missing_quote", f"opened the key {word.group()!r}, whose opening quote is missing", self.pos))
+                self.out.append('"' + word.group() + '"')
+                self.pos = after + 1
+                self.states[-1] = OBJ_COLON
+                return
             if self.text[after] != ":":
                 raise Fail(self.pos)  # a bare word is a key only when a colon follows it
             token = '"' + word.group() + '"'
@@ -294,6 +320,22 @@ class _Repairer(Brackets):
             self.pos = word.end()
         self.out.append(token)
         self.states[-1] = OBJ_COLON
+
+    def _key_missing_closing_quote(self) -> bool:
+        """``"description:"Check"`` or ``"b: 2`` (a key whose closing quote is missing before its
+        colon): the key read up to the colon, a ``missing_quote`` guess; False when the key
+        string reads as one (its closing quote then followed by a colon)."""
+        found = _KEY_UNCLOSED.match(self.text, self.pos, self.limit)
+        if found is None:
+            return False
+        how, _end, after, _inner = locate_string(self.text, self.pos, self.limit, key=True)
+        if how == CLOSED and _COLON_NEXT.match(self.text, after, self.limit):
+            return False  # `"a:b": 1`: a key holding a colon, read as written
+        self.log.add(Fix("missing_quote", f"closed the key {found.group(1)!r}, whose closing quote is missing", found.end(1)))
+        self.out.append('"' + found.group(1) + '":')
+        self.pos = found.end()
+        self.states[-1] = OBJ_VALUE
+        return True
 
     def _value(self, c: str) -> None:
         if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
