@@ -34,6 +34,7 @@ from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord, certainty
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
+from gate_tui.parsing.short_close import comma_follows
 
 NO_OBJECT = "No JSON object found in text"
 
@@ -362,11 +363,13 @@ class Chooser:
             bare = not lead and self.text.find(":", start, stop) < 0
             decoded = self._decode_array(start, stop, closed, strict_only=bare)
             if decoded is not None and (lead or _holds_object(decoded[0])):
-                spans.append((start, decoded[1]))
+                # A comma after its last closers: it was closed early and holds the rest.
+                spans.append((start, len(self.text) if comma_follows(self.text, decoded[1]) else decoded[1]))
             elif decoded is None and not bare and self.text.startswith("{", first_non_blank(self.text, start + 1)):
                 # An array of objects that cannot be read (closers swapped, …) is still the
-                # reply's value: one of its elements is never the answer.
-                spans.append((start, stop))
+                # reply's value: one of its elements is never the answer (as above, a comma
+                # after its last closers: it holds the rest of the text).
+                spans.append((start, len(self.text) if comma_follows(self.text, stop) else stop))
         merged: list[tuple[int, int]] = []
         for start, end in spans:
             if merged and start < merged[-1][1]:

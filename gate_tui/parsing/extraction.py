@@ -76,7 +76,7 @@ from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.scanning import scan, text_is_blank
-from gate_tui.parsing.short_close import judge_close
+from gate_tui.parsing.short_close import closer_follows, judge_close
 from gate_tui.warning_codes import TRUNCATED_REPLY
 
 if TYPE_CHECKING:
@@ -337,6 +337,9 @@ def _more_after(text: str, end: int, fenced: bool) -> bool:
 # --- the policy: cut-off replies, guesses, several candidates ----------------------------
 
 
+_CLOSER_FIXES = frozenset({"missing_closer", "mismatched_closer"})
+
+
 def apply_policy(
     text: str, found: ExtractionParts, *, allow_guesses: bool, accept_truncated: bool, picked: bool = False, keys: tuple[str, ...] = PREFERRED_KEYS
 ) -> ExtractionParts:
@@ -351,6 +354,8 @@ def apply_policy(
         # `{"a": {"b": 1}}, "c": 2}` or `{"name": "old man "}", "age": 14}`: the object closed
         # while its members go on. Read whole when an inner quote explains it, else refused.
         verdict, whole, fix, end = judge_close(text, span[0], span[1])
+        if verdict == "ok" and any(r["code"] in _CLOSER_FIXES for r in records) and closer_follows(text, span[1]):
+            verdict = "refuse"  # a closer read as missing, and one too many after: one was mistyped
         if verdict == "refuse" or (verdict == "whole" and records):  # other repairs: offsets would blur
             closed = f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow (a closer too many, or a quote that was text, before that point)"
             return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}

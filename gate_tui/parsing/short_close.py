@@ -27,9 +27,10 @@ _KEY_AFTER = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+')[ \t
 # After the closer: the rest of the string whose quote before the closer was text, its
 # real closing quote, then a comma and a member, or the closers that end the value.
 _STRING_GOES_ON = re.compile(
-    r'([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"(?=[ \t\r\n]*+(?:,[ \t\r\n]*+' + _MEMBER + r"|[}\]][ \t\r\n}\]]*+(?:\Z|\n|```)))"
+    r'([^\n]*?)(?<!\\)"(?=[ \t\r\n]*+(?:,[ \t\r\n]*+' + _MEMBER + r"|[}\]][ \t\r\n}\]]*+(?:\Z|\n|```)))"
 )
 _DECODER = json.JSONDecoder()
+_LOOKAHEAD = 4096
 _CLOSER_RUN = re.compile(r"(?:[ \t\r\n]*+[}\]]){0,64}")
 
 
@@ -44,7 +45,9 @@ def judge_close(text: str, start: int, end: int) -> tuple[str, Any, Fix | None, 
     if after >= len(text):
         return "ok", None, None, end
     c = text[after]
-    goes_on = _STRING_GOES_ON.match(text, end)
+    # On the object's last line only, and at most a few KB of it: one bounded match per reply.
+    line_end = text.find("\n", end, end + _LOOKAHEAD)
+    goes_on = _STRING_GOES_ON.match(text, end, line_end if line_end >= 0 else min(len(text), end + _LOOKAHEAD))
     if goes_on is not None:
         whole = _inner_quote_whole(text, start, end, goes_on)
         if whole is not None:
@@ -59,6 +62,19 @@ def judge_close(text: str, start: int, end: int) -> tuple[str, Any, Fix | None, 
     if goes_on is not None and _ends_in_string(text, start, end) >= 0:
         return "refuse", None, None, end
     return "ok", None, None, end
+
+
+def comma_follows(text: str, end: int) -> bool:
+    """Whether a comma follows ``end`` after blanks and closers: the value goes on past them."""
+    after = _CLOSER_RUN.match(text, end).end()
+    after = BLANK.match(text, after).end()
+    return after < len(text) and text[after] == ","
+
+
+def closer_follows(text: str, end: int) -> bool:
+    """Whether a ``}`` or ``]`` follows ``end`` (after blanks): a closer the value left over."""
+    after = BLANK.match(text, end).end()
+    return after < len(text) and text[after] in "}]"
 
 
 def _ends_in_string(text: str, start: int, end: int) -> int:

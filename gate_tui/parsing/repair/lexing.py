@@ -280,6 +280,10 @@ def _unclosed(text: str, pos: int, limit: int, inner: int) -> tuple[int, int, in
     return CUT, limit, limit, inner
 
 
+_LITERAL_PAIRS = ("\\n", "\\t", "\\r")
+_LITERAL_BLANKS = re.compile(r"(?:[ \t\r\n]|\\[ntr])*+")
+
+
 def follows_a_value(text: str, at: int, limit: int) -> bool:
     """Whether a quote at ``at - 1`` can close its string: see :func:`locate_string`."""
     if at >= limit:
@@ -291,9 +295,10 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         return c not in "/#" or comment_closes(text, at, limit)
     if c == '"':
         return _KEY_AHEAD.match(text, at, limit) is not None
-    if c not in " \t\r\n":
+    if c not in " \t\r\n" and not (c == "\\" and text.startswith(_LITERAL_PAIRS, at)):
         return False
-    after = BLANK.match(text, at, limit).end()
+    # Blanks, and literal escape pairs between tokens (`"x" \n}`: see the tokenizer).
+    after = _LITERAL_BLANKS.match(text, at, limit).end()
     if after >= limit:
         return True
     c = text[after]
@@ -301,7 +306,7 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         if c == ",":
             return comma_ends_string(text, after, limit)
         return c not in "/#" or comment_closes(text, after, limit)
-    if "\n" not in text[at:after]:
+    if "\n" not in text[at:after] and "\\n" not in text[at:after]:
         return c == '"' and _KEY_AHEAD.match(text, after, limit) is not None
     # On a new line: the next member or element (a missing comma is repaired later).
     if c in "\"'\u201c\u2018{[-0123456789":
