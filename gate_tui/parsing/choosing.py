@@ -52,6 +52,7 @@ def failure(error: str, code: str = "invalid_json") -> ExtractionParts:
 TOP_LEVEL_ARRAY = "top-level array not allowed"
 
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
+_NOT_EMPTY_OBJECT = re.compile(r"\{(?![ \t\r\n]*+\})")
 
 
 # Characters after which the repair pass may see a value end later than the bracket scan did.
@@ -155,7 +156,13 @@ class Chooser:
         ):
             consumed = -1
             outer = (-1, -1)  # an unclosed object that could not be read: what it holds is its own
+            text, find = self.text, self.text.find
             for start, stop, fence, closed in group:
+                if closed and find(":", start, stop) < 0 and find("{", start + 1, stop) < 0:
+                    # `{ about }` in prose: no member, nothing nested, so at best `{}` (or a
+                    # comment or quote style the repair reads further): one check, not four.
+                    if _READS_FURTHER.search(text, start, stop) is None and not text_is_blank(text, start + 1, stop - 1):
+                        continue
                 if start < consumed or _inside(arrays, array_starts, start):
                     continue
                 restart = None
@@ -361,6 +368,8 @@ class Chooser:
             # Not leading the reply and no `:` inside: it holds no member, so at best `[{}]`,
             # read strictly — a repair per `[{]}` of prose cost 60 µs each.
             bare = not lead and self.text.find(":", start, stop) < 0
+            if bare and _NOT_EMPTY_OBJECT.search(self.text, start, stop) is not None:
+                continue  # a `{` not closed at once, and no member: never strict JSON
             decoded = self._decode_array(start, stop, closed, strict_only=bare)
             if decoded is not None and (lead or _holds_object(decoded[0])):
                 # A comma after its last closers: it was closed early and holds the rest.

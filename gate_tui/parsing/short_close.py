@@ -37,31 +37,38 @@ _CLOSER_RUN = re.compile(r"(?:[ \t\r\n]*+[}\]]){0,64}")
 def judge_close(text: str, start: int, end: int) -> tuple[str, Any, Fix | None, int]:
     """What follows the object ``text[start:end]`` (decoded as closing at ``end``) says.
 
-    Returns ``("ok", None, None, end)`` when nothing that goes on with it follows;
+    Returns ``("ok", None, None, -1)`` when nothing that goes on with it follows;
     ``("whole", value, fix, new_end)`` when it reads whole with an inner quote taken as
-    text; ``("refuse", None, None, end)`` when its members go on and it cannot be read whole.
+    text; ``("refuse", None, None, -1)`` when its members go on and it cannot be read whole.
     """
     after = BLANK.match(text, end).end()
     if after >= len(text):
-        return "ok", None, None, end
+        return _OK
     c = text[after]
-    # On the object's last line only, and at most a few KB of it: one bounded match per reply.
-    line_end = text.find("\n", end, end + _LOOKAHEAD)
-    goes_on = _STRING_GOES_ON.match(text, end, line_end if line_end >= 0 else min(len(text), end + _LOOKAHEAD))
-    if goes_on is not None:
-        whole = _inner_quote_whole(text, start, end, goes_on)
-        if whole is not None:
-            return whole
+    # Only when the object's last value is a string can its closer be inside that string.
+    goes_on = None
+    if _ends_in_string(text, start, end) >= 0:
+        # On the object's last line only, and at most a few KB of it: one bounded match per reply.
+        line_end = text.find("\n", end, end + _LOOKAHEAD)
+        goes_on = _STRING_GOES_ON.match(text, end, line_end if line_end >= 0 else min(len(text), end + _LOOKAHEAD))
+        if goes_on is not None:
+            whole = _inner_quote_whole(text, start, end, goes_on)
+            return whole if whole is not None else _REFUSE
+    if c not in _MAY_GO_ON:
+        return _OK  # prose, a fence, another object: nothing of this one
     # Closers first (a repair that closed too early leaves the real ones after it), then a
     # comma and a member: `{"a": [{"b": 1]]}}, "c": 2}`.
     closers = _CLOSER_RUN.match(text, end).end()
     if continues_container(text, closers, len(text), "{"):
-        return "refuse", None, None, end
+        return _REFUSE
     if c in "\"'" and _KEY_AFTER.match(text, after) is not None:
-        return "refuse", None, None, end
-    if goes_on is not None and _ends_in_string(text, start, end) >= 0:
-        return "refuse", None, None, end
-    return "ok", None, None, end
+        return _REFUSE
+    return _OK
+
+
+_OK: tuple[str, Any, Fix | None, int] = ("ok", None, None, -1)
+_REFUSE: tuple[str, Any, Fix | None, int] = ("refuse", None, None, -1)
+_MAY_GO_ON = frozenset(",}]\"'")
 
 
 def comma_follows(text: str, end: int) -> bool:
