@@ -86,8 +86,9 @@ def test_swapped_closers_never_give_another_value(value: dict, first: int, secon
     for shape in ("{}", "[{}]"):
         damaged = "".join(swapped) if shape == "{}" else "[" + "".join(swapped) + "]"
         result = extract_json(damaged)
-        if shape == "{}":
-            assert result.error is not None or result.value == value, (damaged, result.value)
+        if shape == "{}":  # another value only as a reported guess (the reviewer is told)
+            guessed = any(record["certainty"] == "guess" for record in result.repair_records)
+            assert result.error is not None or result.value == value or guessed, (damaged, result.value)
         else:
             assert result.value is None, (damaged, result.value)  # an element is never the answer
 

@@ -322,7 +322,7 @@ _COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs
 
 # After a comma, on its line: what starts a member or an element (or a line break, the end).
 _AFTER_COMMA_STARTS = re.compile(
-    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|\\[ntr]|[\w$][\w$\-]*+"?[ \t]*+:|(?:true|false|null|True|False|None)\b[ \t]*+(?:[,}\]\r\n]|\\[ntr]))"""
+    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|\\[ntr]|[\w$][\w$\-]*+"?[ \t]*+:|[\w$.+\-]++[ \t]*+(?:[,}\]\r\n]|\\[ntr]))"""
 )
 
 

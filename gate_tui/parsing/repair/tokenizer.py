@@ -167,7 +167,7 @@ class _Repairer(Brackets):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
-                    if state <= OBJ_KEY and text[end - 2] == ":" and kind == 1 and not _COLON_NEXT.match(text, end, limit):
+                    if state <= OBJ_KEY and kind == 1 and (end >= limit or text[end] != ":") and not _COLON_NEXT.match(text, end, limit) and _KEY_UNCLOSED.match(text, pos, end):
                         self._other(4, state)  # `"key:"value"`: the key's closing quote is missing
                         pos = self.pos
                         continue
