@@ -20,19 +20,17 @@ from gate_tui.parsing.candidates import (
     MAX_LISTED,
     PREFERRED_KEYS,
     RESTART_MESSAGE,
-    Candidate,
     describe_spot,
     has_preferred_key,
     locate,
     opens_an_object,
-    position,
     restarted,
 )
+from gate_tui.parsing.found import Found as _Found
+from gate_tui.parsing.found import decode_outcome
 from gate_tui.parsing.repair.lexing import DECODER
-from gate_tui.parsing.repair.positions import repair_records
-from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
-from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord, certainty
+from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
 from gate_tui.parsing.short_close import comma_follows
 
@@ -65,57 +63,6 @@ def _loads_object(candidate: str) -> dict[str, Any] | None:
     except _DECODE_ERRORS:
         return None
     return value if isinstance(value, dict) else None
-
-
-def decode_outcome(outcome: RepairOutcome) -> Any:
-    """The value of a successful repair (None if it does not decode after all)."""
-    try:
-        return decode_repaired(outcome)
-    except _DECODE_ERRORS:
-        return None
-
-
-class _Found:
-    """A decoded candidate: enough to build the :class:`Extraction` if it wins."""
-
-    __slots__ = ("value", "start", "end", "fence", "fixes", "outcome")
-
-    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...], outcome: RepairOutcome | None = None) -> None:
-        self.value = value
-        self.start = start
-        self.end = end
-        self.fence = fence
-        self.fixes = fixes
-        self.outcome = outcome
-
-    def candidate(self, text: str, index: int, used: bool, keys: tuple[str, ...]) -> Candidate:
-        line, column = position(text, self.start)
-        return Candidate(
-            index,
-            line,
-            column,
-            (self.start, self.end),
-            "fence" if self.fence >= 0 else "scan",
-            used,
-            has_preferred_key(self.value, keys) if keys else True,
-            bool(self.fixes),
-            any(certainty(fix.code) == "guess" for fix in self.fixes),
-            self.outcome is not None and self.outcome.cut_at >= 0,
-            self.value,
-        )
-
-    def extraction(self, text: str, others: list[int]) -> ExtractionParts:
-        source = "fence" if self.fence >= 0 else "scan"
-        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes), notes_of(self.outcome, others)
-
-
-def notes_of(outcome: RepairOutcome | None, others: list[int]) -> dict[str, Any]:
-    """The ``notes`` of a chosen candidate (see :data:`ExtractionParts`)."""
-    notes: dict[str, Any] = {"others": others}
-    if outcome is not None and outcome.cut_at >= 0:
-        notes["cut_at"] = outcome.cut_at
-        notes["cut_paths"] = outcome.cut_paths
-    return notes
 
 
 class Chooser:

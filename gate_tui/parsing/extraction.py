@@ -55,13 +55,12 @@ from gate_tui.parsing.choosing import (
     TOP_LEVEL_ARRAY,
     Chooser,
     ExtractionParts,
-    decode_outcome,
     failure,
     has_preferred_key,
     locate,
-    notes_of,
 )
 from gate_tui.parsing.duplicates import settle
+from gate_tui.parsing.found import decode_outcome, notes_of
 from gate_tui.parsing.markers import (
     Region,
     fence_body_lead,

@@ -25,10 +25,9 @@ from gate_tui.parsing.choosing import (
     TOP_LEVEL_ARRAY,
     Chooser,
     ExtractionParts,
-    decode_outcome,
     failure,
-    notes_of,
 )
+from gate_tui.parsing.found import decode_outcome, notes_of
 from gate_tui.parsing.repair.lexing import DECODER
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.scanning import first_non_blank, scan

@@ -12,8 +12,6 @@ parts are tokenized. Linear, with a work budget from the caller; fixes are bound
 
 from __future__ import annotations
 
-import re
-
 from gate_tui.parsing.repair.brackets import (
     ARR_FIRST,
     ARR_NEXT,
@@ -30,7 +28,6 @@ from gate_tui.parsing.repair.fixlog import FixLog
 from gate_tui.parsing.repair.lexing import (
     BARE_KEY,
     BLANK,
-    CLOSED,
     LONG_TAIL,
     TAIL_PLACEHOLDER,
     TOKEN,
@@ -38,14 +35,16 @@ from gate_tui.parsing.repair.lexing import (
     comma_ends_string,
     end_of_content,
     follows_a_value,
-    locate_string,
 )
 from gate_tui.parsing.repair.scalars import (
+    COLON_NEXT,
+    KEY_UNCLOSED,
     encode,
     read_number,
     read_string,
     read_word,
     skip_comment,
+    unclosed_key,
 )
 from gate_tui.parsing.repair.tail import detachable_tail
 from gate_tui.parsing.repair.truncation import open_paths, truncation_fix
@@ -92,9 +91,6 @@ def repair_json(
         return repairer.failed(repairer.pos, "")
 
 
-# A key's colon ahead (blanks first); a key whose closing quote is missing before its colon.
-_COLON_NEXT = re.compile(r"[ \t]*+:")
-_KEY_UNCLOSED = re.compile(r'"([\w$][\w$\-]*+)[ \t]*+:')
 
 
 class _Repairer(Brackets):
@@ -167,7 +163,7 @@ class _Repairer(Brackets):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
-                    if state <= OBJ_KEY and kind == 1 and (end >= limit or text[end] != ":") and not _COLON_NEXT.match(text, end, limit) and _KEY_UNCLOSED.match(text, pos, end):
+                    if state <= OBJ_KEY and kind == 1 and (end >= limit or text[end] != ":") and not COLON_NEXT.match(text, end, limit) and KEY_UNCLOSED.match(text, pos, end):
                         self._other(4, state)  # `"key:"value"`: the key's closing quote is missing
                         pos = self.pos
                         continue
@@ -306,7 +302,7 @@ class _Repairer(Brackets):
             if after >= self.limit:
                 self.dropped = "a dangling key"
                 raise Cut
-            if self.text[after] == '"' and after == word.end() and _COLON_NEXT.match(self.text, after + 1, self.limit):
+            if self.text[after] == '"' and after == word.end() and COLON_NEXT.match(self.text, after + 1, self.limit):
                 # `description":"…"`: the key's opening quote is missing
                 self.log.add(Fix("missing_quote", f"opened the key {word.group()!r}, whose opening quote is missing", self.pos))
                 self.out.append('"' + word.group() + '"')
@@ -322,18 +318,13 @@ class _Repairer(Brackets):
         self.states[-1] = OBJ_COLON
 
     def _key_missing_closing_quote(self) -> bool:
-        """``"description:"Check"`` or ``"b: 2`` (a key whose closing quote is missing before its
-        colon): the key read up to the colon, a ``missing_quote`` guess; False when the key
-        string reads as one (its closing quote then followed by a colon)."""
-        found = _KEY_UNCLOSED.match(self.text, self.pos, self.limit)
+        """``"description:"Check"``: see :func:`~gate_tui.parsing.repair.scalars.unclosed_key`."""
+        found = unclosed_key(self.text, self.pos, self.limit)
         if found is None:
             return False
-        how, _end, after, _inner = locate_string(self.text, self.pos, self.limit, key=True)
-        if how == CLOSED and _COLON_NEXT.match(self.text, after, self.limit):
-            return False  # `"a:b": 1`: a key holding a colon, read as written
-        self.log.add(Fix("missing_quote", f"closed the key {found.group(1)!r}, whose closing quote is missing", found.end(1)))
-        self.out.append('"' + found.group(1) + '":')
-        self.pos = found.end()
+        name, name_end, self.pos = found
+        self.log.add(Fix("missing_quote", f"closed the key {name!r}, whose closing quote is missing", name_end))
+        self.out.append('"' + name + '":')
         self.states[-1] = OBJ_VALUE
         return True
 
