@@ -24,10 +24,11 @@ from gate_tui.parsing.repair.vocabulary import GUESS_FIX_MESSAGES, Fix
 _MEMBER = r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|[\w$][\w$\-]*+)[ \t]*+:"""
 # A quoted key and a colon: a member written after the object closed (its comma lost too).
 _KEY_AFTER = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+')[ \t]*+:""")
-# After the closer: the rest of the string whose quote before the closer was text, its
-# real closing quote, then a comma and a member, or the closers that end the value.
+# After the closer: the rest of the string whose quote before the closer was text (no opener
+# in it: prose then another object is not a string), its real closing quote, then a comma
+# and a member, or the closers that end the value. Lazy, on one line of at most 4 KB.
 _STRING_GOES_ON = re.compile(
-    r'([^\n]*?)(?<!\\)"(?=[ \t\r\n]*+(?:,[ \t\r\n]*+' + _MEMBER + r"|[}\]][ \t\r\n}\]]*+(?:\Z|\n|```)))"
+    r'([^{\[\n]*?)(?<!\\)"(?=[ \t\r\n]*+(?:,[ \t\r\n]*+' + _MEMBER + r"|[}\]][ \t\r\n}\]]*+(?:\Z|\n|```)))"
 )
 _DECODER = json.JSONDecoder()
 _LOOKAHEAD = 4096
