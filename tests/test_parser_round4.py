@@ -223,3 +223,39 @@ def test_growth_per_doubling_is_linear(unit: str) -> None:
     ratios = [later / max(earlier, 1e-4) for earlier, later in zip(times, times[1:], strict=False)]
     assert min(ratios) < 3.5, (unit, times, ratios)  # the smaller ratio: noise on a loaded machine
     assert times[-1] / max(times[0], 1e-4) < 3.5 * 3.5, (unit, times)
+
+
+# --- accept_truncated_replies: a cut before (or inside) status loses nothing the model owns ---
+
+
+def _cut_replies() -> tuple[Any, Any, str, int]:
+    from pathlib import Path
+
+    from gate_tui import load_config
+
+    root = Path(__file__).resolve().parent.parent
+    strict = load_config(root / "sample_configs" / "ml_project_intake.yaml")
+    lenient = strict.model_copy(update={"policy": strict.policy.model_copy(update={"accept_truncated_replies": True})})
+    text = (root / "sample_configs" / "replies" / "ml_good.md").read_text(encoding="utf-8")
+    body = text[text.index("{") : text.rindex("}") + 1]
+    return strict, lenient, body, body.index('"status"')
+
+
+@pytest.mark.parametrize("extra", [0, 5, 12, 22])
+def test_a_reply_cut_at_its_status_is_accepted_when_cut_replies_are(extra: int) -> None:
+    from gate_tui import parse
+
+    strict, lenient, body, at = _cut_replies()
+    cut = body[: at + extra]
+    accepted = parse(cut, lenient)
+    assert accepted.ok, accepted.errors
+    assert "truncated_reply" in [warning.code for warning in accepted.warnings]
+    assert accepted.canonical_state.gates == parse(body, strict).canonical_state.gates
+    assert not parse(cut, strict).ok  # without the policy a cut reply decides nothing
+
+
+def test_a_reply_cut_inside_its_gates_is_still_refused() -> None:
+    from gate_tui import parse
+
+    _strict, lenient, body, at = _cut_replies()
+    assert not parse(body[: at - 40], lenient).ok
