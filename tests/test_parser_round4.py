@@ -259,3 +259,17 @@ def test_a_reply_cut_inside_its_gates_is_still_refused() -> None:
 
     _strict, lenient, body, at = _cut_replies()
     assert not parse(body[: at - 40], lenient).ok
+
+
+@SETTINGS
+@given(FLAT, WORDS, st.sampled_from([None, 2]), st.booleans())
+def test_a_quote_missing_before_the_final_closers_gives_the_document_or_refuses(value: dict, last: str, indent: Any, nested: bool) -> None:
+    original: dict = {**value, "zz_last": last}
+    if nested:
+        original = {"outer": original}
+    text = json.dumps(original, indent=indent)
+    closing = text.rindex('"')
+    damaged = text[:closing] + text[closing + 1 :]
+    result = _same_or_refused(damaged, original)
+    assert result.error is None, (damaged, result.error)  # read, not refused as cut off
+    assert "missing_quote" in [record["code"] for record in result.repair_records]

@@ -102,11 +102,15 @@ def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) 
     """
     if not closers:
         return -1
-    pattern = "[ \t]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
+    pattern = "[ \t\r\n]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
     found = re.compile(pattern).search(text, pos + 1, limit)
     if found is None:
         return -1
-    return found.start()  # blanks before the closers stay in the string: they may be its end
+    end = found.start()  # blanks before the closers stay in the string: they may be its end,
+    kept = end  # unless they break the line: the closers' own indentation (`"text⏎  }⏎}`)
+    while kept > pos + 1 and text[kept - 1] in " \t\r\n":
+        kept -= 1
+    return kept if "\n" in text[kept:end] else end
 
 
 def _cut(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> str:
