@@ -18,10 +18,16 @@ from hypothesis import strategies as st
 from gate_tui import extract_json
 from tests.test_repair_properties import OBJECTS, tokens
 
-WORDS = st.text(alphabet="abcdefgh ", min_size=1, max_size=8).filter(lambda word: word.strip() == word and word)
+WORDS = st.text(alphabet="abcdefgh ", min_size=1, max_size=8).filter(
+    lambda word: word.strip() == word and word
+)
 KEYS = st.text(alphabet="abcdefgh_", min_size=1, max_size=6)
 FLAT = st.dictionaries(KEYS, st.integers(0, 99) | WORDS, min_size=1, max_size=5)
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 
 
 def _same_or_refused(text: str, original: Any, *, want: str = "object") -> Any:
@@ -57,14 +63,18 @@ def test_an_object_that_closes_while_its_members_go_on_is_never_returned_short(t
 def test_an_inner_quote_and_brace_is_read_whole_as_a_guess() -> None:
     result = extract_json('{"name": "old man "}", "age": 14, "strength": 4}')
     assert result.value == {"name": 'old man "}', "age": 14, "strength": 4}
-    assert [(r["code"], r["certainty"]) for r in result.repair_records] == [("inner_quote", "guess")]
+    assert [(r["code"], r["certainty"]) for r in result.repair_records] == [
+        ("inner_quote", "guess")
+    ]
     refused = extract_json('{"name": "old man "}", "age": 14, "strength": 4}', allow_guesses=False)
     assert refused.value is None and refused.recovered is not None
 
 
 @SETTINGS
 @given(FLAT, st.integers(0, 20), st.sampled_from(['"}', '"}"', '"]', " // x", " # x", " /* x */"]))
-def test_a_string_holding_closers_or_comment_markers_unescaped_is_the_string_or_refused(value: dict, pick: int, inner: str) -> None:
+def test_a_string_holding_closers_or_comment_markers_unescaped_is_the_string_or_refused(
+    value: dict, pick: int, inner: str
+) -> None:
     keys = [key for key, item in value.items() if isinstance(item, str)]
     assume(keys)
     key = keys[pick % len(keys)]
@@ -88,7 +98,10 @@ def test_swapped_closers_never_give_another_value(value: dict, first: int, secon
         result = extract_json(damaged)
         if shape == "{}":  # another value only as a reported guess (the reviewer is told)
             guessed = any(record["certainty"] == "guess" for record in result.repair_records)
-            assert result.error is not None or result.value == value or guessed, (damaged, result.value)
+            assert result.error is not None or result.value == value or guessed, (
+                damaged,
+                result.value,
+            )
         else:
             assert result.value is None, (damaged, result.value)  # an element is never the answer
 
@@ -111,12 +124,28 @@ def _in_string(text: str, at: int) -> bool:
 @pytest.mark.parametrize(
     ("text", "value", "code"),
     [
-        ('{"notes": "Sent a message to the "dictator", waiting on response."}', {"notes": 'Sent a message to the "dictator", waiting on response.'}, "inner_quote"),
-        ('{"command":"git diff HEAD",description":"Check changes"}', {"command": "git diff HEAD", "description": "Check changes"}, "missing_quote"),
-        ('{"command":"git diff HEAD","description:"Check changes"}', {"command": "git diff HEAD", "description": "Check changes"}, "missing_quote"),
+        (
+            '{"notes": "Sent a message to the "dictator", waiting on response."}',
+            {"notes": 'Sent a message to the "dictator", waiting on response.'},
+            "inner_quote",
+        ),
+        (
+            '{"command":"git diff HEAD",description":"Check changes"}',
+            {"command": "git diff HEAD", "description": "Check changes"},
+            "missing_quote",
+        ),
+        (
+            '{"command":"git diff HEAD","description:"Check changes"}',
+            {"command": "git diff HEAD", "description": "Check changes"},
+            "missing_quote",
+        ),
         ('{"a": 1,\n"b: 2}', {"a": 1, "b": 2}, "missing_quote"),
         ('{"a": 1,\nb": 2}', {"a": 1, "b": 2}, "missing_quote"),
-        ('{"path": "a.py", "view_range": \\n[2142, 2250]\\n\\n}', {"path": "a.py", "view_range": [2142, 2250]}, "literal_escape"),
+        (
+            '{"path": "a.py", "view_range": \\n[2142, 2250]\\n\\n}',
+            {"path": "a.py", "view_range": [2142, 2250]},
+            "literal_escape",
+        ),
         ('{"items": ["abc \\",\n"## MARKDOWN TEXT here", "next"]}', None, "missing_quote"),
     ],
 )
@@ -131,7 +160,9 @@ def test_a_reader_reading(text: str, value: Any, code: str) -> None:
 
 @SETTINGS
 @given(st.lists(WORDS, min_size=2, max_size=4), WORDS, st.integers(0, 3))
-def test_inner_quotes_before_a_comma_in_prose_give_the_document_or_refuse(words: list[str], word: str, at: int) -> None:
+def test_inner_quotes_before_a_comma_in_prose_give_the_document_or_refuse(
+    words: list[str], word: str, at: int
+) -> None:
     assume(word.strip() and all(w.strip() for w in words))
     at = at % len(words)
     prose = " ".join(words[:at]) + f' "{word}", ' + " ".join(words[at:])
@@ -142,7 +173,9 @@ def test_inner_quotes_before_a_comma_in_prose_give_the_document_or_refuse(words:
 
 @SETTINGS
 @given(FLAT, st.integers(0, 20), st.sampled_from(["opening", "closing", "closing-newline"]))
-def test_a_key_missing_one_quote_gives_the_document_or_refuses(value: dict, pick: int, side: str) -> None:
+def test_a_key_missing_one_quote_gives_the_document_or_refuses(
+    value: dict, pick: int, side: str
+) -> None:
     keys = list(value)
     key = keys[pick % len(keys)]
     text = json.dumps(value, separators=(",\n" if side == "closing-newline" else ", ", ": "))
@@ -156,7 +189,9 @@ def test_a_key_missing_one_quote_gives_the_document_or_refuses(value: dict, pick
 
 @SETTINGS
 @given(OBJECTS, st.integers(0, 200), st.sampled_from(["\\n", "\\t", "\\r\\n", "\\n\\n"]))
-def test_literal_escape_pairs_between_tokens_give_the_document(value: dict, pick: int, pair: str) -> None:
+def test_literal_escape_pairs_between_tokens_give_the_document(
+    value: dict, pick: int, pair: str
+) -> None:
     toks = tokens(value)
     at = 1 + pick % (len(toks) - 1)
     text = "".join(toks[:at]) + " " + pair + " " + "".join(toks[at:])
@@ -203,7 +238,16 @@ def test_an_array_reply_with_a_trailing_comma_is_the_array(items: list, before: 
 
 # --- 4. linear on every shape ----------------------------------------------------------
 
-SHAPES = ["let me think { about } it ", "{ a } ", "[{]}", '{"a": "b"} ', "{ {", '"', '{"a": [', "} ] "]
+SHAPES = [
+    "let me think { about } it ",
+    "{ a } ",
+    "[{]}",
+    '{"a": "b"} ',
+    "{ {",
+    '"',
+    '{"a": [',
+    "} ] ",
+]
 
 
 def _seconds(text: str) -> float:
@@ -235,7 +279,9 @@ def _cut_replies() -> tuple[Any, Any, str, int]:
 
     root = Path(__file__).resolve().parent.parent
     strict = load_config(root / "sample_configs" / "ml_project_intake.yaml")
-    lenient = strict.model_copy(update={"policy": strict.policy.model_copy(update={"accept_truncated_replies": True})})
+    lenient = strict.model_copy(
+        update={"policy": strict.policy.model_copy(update={"accept_truncated_replies": True})}
+    )
     text = (root / "sample_configs" / "replies" / "ml_good.md").read_text(encoding="utf-8")
     body = text[text.index("{") : text.rindex("}") + 1]
     return strict, lenient, body, body.index('"status"')
@@ -263,7 +309,9 @@ def test_a_reply_cut_inside_its_gates_is_still_refused() -> None:
 
 @SETTINGS
 @given(FLAT, WORDS, st.sampled_from([None, 2]), st.booleans())
-def test_a_quote_missing_before_the_final_closers_gives_the_document_or_refuses(value: dict, last: str, indent: Any, nested: bool) -> None:
+def test_a_quote_missing_before_the_final_closers_gives_the_document_or_refuses(
+    value: dict, last: str, indent: Any, nested: bool
+) -> None:
     original: dict = {**value, "zz_last": last}
     if nested:
         original = {"outer": original}

@@ -61,7 +61,9 @@ def test_each_repair_example_reads_as_the_table_says(row: list[str]) -> None:
     code, certainty, reply, reads_as = _code(row[0]), row[1], _reply(row[2]), row[3]
     assert KINDS[code][0] == certainty, (code, KINDS[code][0])
     records = _check(reply, reads_as)
-    assert (code, certainty) in [(record["code"], record["certainty"]) for record in records], records
+    assert (code, certainty) in [(record["code"], record["certainty"]) for record in records], (
+        records
+    )
 
 
 def test_every_repair_code_is_in_the_table() -> None:

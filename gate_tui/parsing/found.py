@@ -32,7 +32,15 @@ class Found:
 
     __slots__ = ("value", "start", "end", "fence", "fixes", "outcome")
 
-    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...], outcome: RepairOutcome | None = None) -> None:
+    def __init__(
+        self,
+        value: Any,
+        start: int,
+        end: int,
+        fence: int,
+        fixes: tuple[Fix, ...],
+        outcome: RepairOutcome | None = None,
+    ) -> None:
         self.value = value
         self.start = start
         self.end = end
@@ -58,7 +66,14 @@ class Found:
 
     def extraction(self, text: str, others: list[int]) -> ExtractionParts:
         source = "fence" if self.fence >= 0 else "scan"
-        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes), notes_of(self.outcome, others)
+        return (
+            self.value,
+            None,
+            source,
+            (self.start, self.end),
+            repair_records(text, self.fixes),
+            notes_of(self.outcome, others),
+        )
 
 
 def notes_of(outcome: RepairOutcome | None, others: list[int]) -> dict[str, Any]:

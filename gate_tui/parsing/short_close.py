@@ -28,7 +28,9 @@ _KEY_AFTER = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+')[ \t
 # in it: prose then another object is not a string), its real closing quote, then a comma
 # and a member, or the closers that end the value. Lazy, on one line of at most 4 KB.
 _STRING_GOES_ON = re.compile(
-    r'([^{\[\n]*?)(?<!\\)"(?=[ \t\r\n]*+(?:,[ \t\r\n]*+' + _MEMBER + r"|[}\]][ \t\r\n}\]]*+(?:\Z|\n|```)))"
+    r'([^{\[\n]*?)(?<!\\)"(?=[ \t\r\n]*+(?:,[ \t\r\n]*+'
+    + _MEMBER
+    + r"|[}\]][ \t\r\n}\]]*+(?:\Z|\n|```)))"
 )
 _DECODER = json.JSONDecoder()
 _LOOKAHEAD = 4096
@@ -51,7 +53,9 @@ def judge_close(text: str, start: int, end: int) -> tuple[str, Any, Fix | None, 
     if _ends_in_string(text, start, end) >= 0:
         # On the object's last line only, and at most a few KB of it: one bounded match per reply.
         line_end = text.find("\n", end, end + _LOOKAHEAD)
-        goes_on = _STRING_GOES_ON.match(text, end, line_end if line_end >= 0 else min(len(text), end + _LOOKAHEAD))
+        goes_on = _STRING_GOES_ON.match(
+            text, end, line_end if line_end >= 0 else min(len(text), end + _LOOKAHEAD)
+        )
         if goes_on is not None:
             whole = _inner_quote_whole(text, start, end, goes_on)
             return whole if whole is not None else _REFUSE
@@ -93,7 +97,9 @@ def _ends_in_string(text: str, start: int, end: int) -> int:
     return quote if quote > start and text[quote] == '"' else -1
 
 
-def _inner_quote_whole(text: str, start: int, end: int, goes_on: re.Match[str]) -> tuple[str, Any, Fix, int] | None:
+def _inner_quote_whole(
+    text: str, start: int, end: int, goes_on: re.Match[str]
+) -> tuple[str, Any, Fix, int] | None:
     """The object read again with the string before its closer running to the next closing
     quote (``"old man "}"``), when that decodes strictly to an object; else None."""
     quote = _ends_in_string(text, start, end)

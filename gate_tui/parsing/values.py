@@ -103,7 +103,9 @@ def _first_array(text: str, result: Any) -> ExtractionParts | None:
             found = strict_value(text, start, stop, "array")
             if found is not None:
                 return found[0], None, source, (start, stop), [], {"others": []}
-        outcome = chooser._repair(start, chooser._limit_after(start) if closed else stop, "array_budget")
+        outcome = chooser._repair(
+            start, chooser._limit_after(start) if closed else stop, "array_budget"
+        )
         if outcome is None:
             continue
         value = decode_outcome(outcome)
