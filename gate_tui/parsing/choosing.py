@@ -320,7 +320,8 @@ class Chooser:
             decoded = self._decode_array(start, stop, closed, strict_only=bare)
             if decoded is not None and (lead or _holds_object(decoded[0])):
                 # A comma after its last closers: it was closed early and holds the rest.
-                spans.append((start, len(self.text) if comma_follows(self.text, decoded[1]) else decoded[1]))
+                end = len(self.text) if comma_follows(self.text, decoded[1]) else decoded[1]
+                spans.append((start, end))
             elif decoded is None and not bare and self.text.startswith("{", first_non_blank(self.text, start + 1)):
                 # An array of objects that cannot be read (closers swapped, …) is still the
                 # reply's value: one of its elements is never the answer (as above, a comma
@@ -334,7 +335,9 @@ class Chooser:
                 merged.append((start, end))
         return merged
 
-    def _decode_array(self, start: int, stop: int, closed: bool, *, strict_only: bool = False) -> tuple[list[Any], int] | None:
+    def _decode_array(
+        self, start: int, stop: int, closed: bool, *, strict_only: bool = False
+    ) -> tuple[list[Any], int] | None:
         text = self.text
         if closed:
             try:

@@ -353,10 +353,14 @@ def apply_policy(
         # `{"a": {"b": 1}}, "c": 2}` or `{"name": "old man "}", "age": 14}`: the object closed
         # while its members go on. Read whole when an inner quote explains it, else refused.
         verdict, whole, fix, end = judge_close(text, span[0], span[1])
-        if verdict == "ok" and any(r["code"] in _CLOSER_FIXES for r in records) and closer_follows(text, span[1]):
+        mended = any(r["code"] in _CLOSER_FIXES for r in records)
+        if verdict == "ok" and mended and closer_follows(text, span[1]):
             verdict = "refuse"  # a closer read as missing, and one too many after: one was mistyped
         if verdict == "refuse" or (verdict == "whole" and records):  # other repairs: offsets would blur
-            closed = f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow (a closer too many, or a quote that was text, before that point)"
+            closed = (
+                f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow"
+                " (a closer too many, or a quote that was text, before that point)"
+            )
             return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
         if verdict == "whole":
             value, span = whole, (span[0], end)

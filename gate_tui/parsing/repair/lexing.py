@@ -366,7 +366,8 @@ def _next_closing(text: str, at: int, limit: int) -> int:
         slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
         if slashes % 2 == 0:
             after = BLANK.match(text, quote + 1, limit).end()
-            if after >= limit or text[after] not in "/#," or (comment_closes if text[after] != "," else comma_ends_string)(text, after, limit):
+            judge = comma_ends_string if after < limit and text[after] == "," else comment_closes
+            if after >= limit or text[after] not in "/#," or judge(text, after, limit):
                 return quote
         at = quote + 1
 

@@ -159,11 +159,15 @@ class _Repairer(Brackets):
                         state = self._missing_comma(state, kind)
                 if kind <= 2:  # a complete string on one line: a key or a value
                     end = token.end()
-                    if end < limit and (text[end] not in ",:}]" or (text[end] == "," and not comma_ends_string(text, end, limit))) and state > OBJ_KEY and not follows_a_value(text, end, limit):
+                    odd = end < limit and (
+                        text[end] not in ",:}]" or (text[end] == "," and not comma_ends_string(text, end, limit))
+                    )
+                    if odd and state > OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
-                    if state <= OBJ_KEY and kind == 1 and (end >= limit or text[end] != ":") and not COLON_NEXT.match(text, end, limit) and KEY_UNCLOSED.match(text, pos, end):
+                    colon = end < limit and (text[end] == ":" or COLON_NEXT.match(text, end, limit))
+                    if state <= OBJ_KEY and kind == 1 and not colon and KEY_UNCLOSED.match(text, pos, end):
                         self._other(4, state)  # `"key:"value"`: the key's closing quote is missing
                         pos = self.pos
                         continue
