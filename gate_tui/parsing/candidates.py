@@ -131,7 +131,7 @@ def listed(
     line, column = position(text, span[0])
     guessed = any(record["certainty"] == "guess" for record in records)
     cut = notes.get("cut_at", -1) >= 0
-    state_like = has_preferred_key(value, keys) if keys else True
+    state_like = (isinstance(value, dict) and has_preferred_key(value, keys)) if keys else True
     return [Candidate(0, line, column, span, source or "scan", True, state_like, bool(records), guessed, cut, value)]
 
 
