@@ -52,6 +52,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--input-format", choices=("parquet", "jsonl"), help="the --input format (default: by extension)")
     data.add_argument("--reply-column", default="reply", metavar="NAME", help="--input: the column (or JSON key) of the replies (default: reply)")
     data.add_argument("--id-column", default="id", metavar="NAME", help="--input: the column (or JSON key) of the ids (default: id)")
+    data.add_argument("--finish-reason-column", default="finish_reason", metavar="NAME", help="--input: the provider's finish reason (length: the reply is cut off)")
+    data.add_argument("--usage-column", default="usage", metavar="NAME", help="--input: token usage (an object of *_tokens, or a number)")
+    data.add_argument(
+        "--carry-columns", default=None, metavar="A,B", help="--input with Parquet results: the input columns the results carry (default: all; '' none)"
+    )
     data.add_argument("--engine", choices=("local", "ray"), default="local", help="ray: run on the Ray cluster ray.init() finds (RAY_ADDRESS); Parquet in, Parquet out")
     from gate_tui.cli.contract_options import add_contract_options
 
@@ -112,8 +117,9 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         from gate_tui.cli.input_check import input_usage
 
         return input_usage(ns)
-    if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id"):
-        return "--engine, --input-format, --reply-column and --id-column apply only with --input"
+    signals = (ns.finish_reason_column, ns.usage_column, ns.carry_columns) != ("finish_reason", "usage", None)
+    if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id") or signals:
+        return "--engine, --input-format and the --*-column options apply only with --input"
     if ns.jsonl is not None:
         if ns.files:
             return "give either FILEs or --jsonl, not both"
