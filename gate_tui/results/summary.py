@@ -50,3 +50,26 @@ def is_cut_off(errors: Any, warnings: Any) -> bool:
     if any(warning.code == TRUNCATED_REPLY for warning in warnings):
         return True
     return any(CUT_OFF_WORDS in (getattr(error, "message", "") or "") for error in errors)
+
+
+def reply_fingerprint(text: str | None) -> str | None:
+    """A short fingerprint of a reply (or any text): what a verdict is keyed by, with the
+    row's id, so it never lands on a different reply (:mod:`gate_tui.results.verdicts`)."""
+    if text is None:
+        return None
+    import hashlib
+
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def fingerprint_column(replies: Any) -> Any:
+    """The fingerprints of an Arrow column of replies (text; anything else by its JSON)."""
+    import json
+
+    import pyarrow as pa
+
+    out = []
+    for value in replies.to_pylist():
+        text = value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+        out.append(reply_fingerprint(text))
+    return pa.array(out, pa.string())

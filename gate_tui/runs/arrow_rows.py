@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gate_tui.results.summary import SUMMARY_COLUMNS, summary
+from gate_tui.results.summary import SUMMARY_COLUMNS, fingerprint_column, reply_fingerprint, summary
 from gate_tui.runs.blocks import Block
 from gate_tui.runs.engine import BatchSettings, BatchStats, _id_json, make_checker
 from gate_tui.safe_text import json_visible_bytes
@@ -159,6 +159,7 @@ class RowChecker:
         checked = out.finish(id_column, len(replies), first_line)
         if keep_reply:
             checked.table = checked.table.append_column("reply", batch.column(columns.reply))
+            checked.table = checked.table.append_column("fingerprint", fingerprint_column(batch.column(columns.reply)))
         return checked
 
     def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False, carry: tuple[str, ...] = ()) -> Checked:
@@ -184,6 +185,7 @@ class RowChecker:
             import pyarrow as pa
 
             checked.table = checked.table.append_column("reply", pa.array(replies, pa.string()))
+            checked.table = checked.table.append_column("fingerprint", pa.array([reply_fingerprint(reply) for reply in replies], pa.string()))
             for values, name in zip(kept, carry, strict=True):
                 checked.table = checked.table.append_column(carried_label(name), pa.array(values, pa.string()))
         return checked

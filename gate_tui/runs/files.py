@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gate_tui.results.sources import is_many, parquet_files
+from gate_tui.results.summary import fingerprint_column
 from gate_tui.runs import interrupts, spill
 from gate_tui.runs.arrow_rows import Checked, Columns, RowChecker, carried_label, carried_names
 from gate_tui.runs.blocks import read_blocks
@@ -245,6 +246,7 @@ def _with_reply(table: Any, job: Job) -> Any:
     if job.first_line is None:
         return table
     table = table.append_column("reply", job.batch.column(job.columns.reply))
+    table = table.append_column("fingerprint", fingerprint_column(job.batch.column(job.columns.reply)))
     for name in job.columns.carry or ():
         table = table.append_column(carried_label(name), job.batch.column(name))
     return table
