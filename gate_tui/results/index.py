@@ -105,6 +105,12 @@ class ResultsIndex:
                 found[place] = reply_fingerprint(self.reply_text(row) or self.result_text(row))
         return found
 
+    def ids(self, rows: list[int]) -> list[str | None]:
+        """The ids of ``rows``."""
+        import pyarrow as pa
+
+        return self.table.column("id").take(pa.array(rows, pa.int64())).to_pylist() if rows else []
+
     def rows_with_ids(self, ids: list[str]) -> dict[str, list[int]]:
         """Where each of ``ids`` is in the results (a columnar pass, however many rows)."""
         import pyarrow as pa
@@ -253,6 +259,10 @@ def _with_column(table: Any, name: str, kind: Any) -> Any:
 
 def summarise(table: Any) -> Any:
     """A results table's (or batch's) summary columns, defaults filled, plus ``status``."""
+    import pyarrow as pa
+
+    for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
+        table = _with_column(table, column, kind)
     return _finish(table)
 
 

@@ -30,7 +30,7 @@ SYSTEM = ("PASS", "NO PASS", "VALID", "invalid")
 TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
 GROUNDING = "grounding"
 _KEYS = ("group", "status", "claimed", "next_gate", "repaired", "guessed", "cut_off", "several_states", "provider_cut")
-_NEEDED = ("ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "claimed",
+_NEEDED = ("id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "claimed",
            "cut_off", "several_states", "repair_codes", "finish_reason", *TOKENS, GROUNDING)
 OVERALL = "(all)"
 
