@@ -57,7 +57,7 @@ class ReviewScreen(Screen[None]):
     ]
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {review_palette}  # type: ignore[assignment]
 
-    def __init__(self, index: ResultsIndex, verdicts: VerdictStore, config: Any = None, contract: Any = None) -> None:
+    def __init__(self, index: ResultsIndex, verdicts: Any, config: Any = None, contract: Any = None, assign: Any = None) -> None:
         super().__init__()
         self.contract = contract
         self.index = index
@@ -67,6 +67,7 @@ class ReviewScreen(Screen[None]):
         self.shown = index.rows
         self.wanted = ResultFilter()
         self.noting: int | None = None  # the row whose note is being written
+        self.assign = assign
 
     def compose(self) -> ComposeResult:
         table = self.index.table
