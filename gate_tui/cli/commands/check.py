@@ -38,7 +38,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin")
     parser.add_argument("--previous", metavar="STATE", help="JSON file with the previous state (or a ParseResult from --format json)")
     parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
-    parser.add_argument("--format", choices=("text", "json"), default=None, help="text (default): a summary; json: the ParseResult, one per line")
+    parser.add_argument(
+        "--format", choices=("text", "json", "github"), default=None,
+        help="text (default): a summary; json: the ParseResult, one per line; github: workflow annotations (::error, ::warning)",
+    )
+    parser.add_argument("--junit", metavar="FILE", help="also write JUnit XML: one test case per reply")
+    parser.add_argument("--summary-md", metavar="FILE", help="also write a Markdown summary (a CI step summary)")
     parser.add_argument("--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs")
     parser.add_argument("-o", "--output", metavar="OUT", help="write results to OUT instead of stdout")
     parser.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N", help="worker processes for --jsonl (0: one per CPU; default 1)")
@@ -83,13 +88,17 @@ def run(ns: argparse.Namespace) -> int:
         previous, trouble = load_previous(ns.previous)
         if trouble is not None:
             return usage("check", f"--previous {trouble}")
+    from gate_tui.cli.check_ci import after_batch, run_files_ci, wants_ci
+
     if ns.jsonl is not None:
-        return check_jsonl(ns, config, previous)
+        return after_batch(ns, check_jsonl(ns, config, previous))
     if ns.input is not None:
         from gate_tui.cli.input_check import check_input
         from gate_tui.runs.arrow_rows import gate_settings
 
-        return check_input(ns, gate_settings(config, previous, ns.actor))
+        return after_batch(ns, check_input(ns, gate_settings(config, previous, ns.actor)))
+    if wants_ci(ns):
+        return to_text_output(ns.output, lambda out: run_files_ci(ns, config, previous, out))
     return check_files(ns, config, previous)
 
 
@@ -109,6 +118,11 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     inputs = [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
+    from gate_tui.cli.check_ci import ci_usage
+
+    problem = ci_usage(ns)
+    if problem is not None:
+        return problem
     if ns.contract is None and ns.envelope:
         return "--envelope applies only with --contract"
     if ns.contract is not None and (ns.previous or ns.actor != "assistant"):
