@@ -91,7 +91,7 @@ def run_stats(path: str | Path, by: str | None = None) -> tuple[RunStats | None,
     seen = {"tokens": False, "grounding": False}
     try:
         for batch in result_batches(path, by):
-            _count_batch(batch, groups, seen)
+            count_batch(batch, groups, seen)
     except KeyError as exc:
         return None, str(exc.args[0])
     except (OSError, ValueError, TypeError, pa.ArrowException) as exc:
@@ -156,7 +156,7 @@ def _constant(value: str, rows: int) -> Any:
     return pa.array([value], pa.string()).take(pa.array([0] * rows, pa.int32())) if rows else pa.array([], pa.string())
 
 
-def _count_batch(table: Any, groups: dict[str, GroupStats], seen: dict[str, bool]) -> None:
+def count_batch(table: Any, groups: dict[str, GroupStats], seen: dict[str, bool]) -> None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -240,3 +240,13 @@ def _count_grounding(table: Any, group: Any, groups: dict[str, GroupStats]) -> N
     pairs = pa.table({"group": owners, "value": values}).filter(pc.is_valid(values))
     for row in pairs.group_by(["group", "value"]).aggregate([([], "count_all")]).to_pylist():
         groups[row["group"]].grounding[row["value"]] += row["count_all"]
+
+
+def table_stats(table: Any) -> GroupStats:
+    """The counts of a review index's summary table (already in memory), in slices."""
+    groups: dict[str, GroupStats] = {}
+    seen = {"tokens": False, "grounding": False}
+    for start in range(0, table.num_rows, BATCH_ROWS):
+        part = table.slice(start, BATCH_ROWS)
+        count_batch(part.append_column("group", _constant(OVERALL, part.num_rows)), groups, seen)
+    return groups.get(OVERALL, GroupStats())
