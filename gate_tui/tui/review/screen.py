@@ -48,7 +48,7 @@ class ReviewScreen(Screen[None]):
     DEFAULT_CSS = """
     ReviewScreen #counts { height: 1; padding: 0 1; background: $panel; }
     ReviewScreen #filters { height: 3; }
-    ReviewScreen #filters Select { width: 22; }
+    ReviewScreen #filters Select { width: 20; }
     ReviewScreen #filter-text { width: 1fr; }
     ReviewScreen #header { height: 1; padding: 0 0 0 0; text-style: bold; color: $text-muted; }
     ReviewScreen #team { height: 1; padding: 0 1; color: $text-muted; }
@@ -93,9 +93,9 @@ class ReviewScreen(Screen[None]):
         with Horizontal(id="filters"):
             yield Select(statuses, prompt="any status", id="filter-status")
             yield Select(codes, prompt="any error", id="filter-code")
-            yield Select(gates, prompt="any next gate", id="filter-gate")
+            yield Select(gates, prompt="any gate", id="filter-gate")
             yield Select(flags, prompt="any flag", id="filter-flag")
-            yield Checkbox("guessed repairs", id="filter-guessed")
+            yield Checkbox("guessed", id="filter-guessed")
             yield Input(placeholder="search id, reason, gate, error code  (/)", id="filter-text")
         yield Static(id="header", markup=False)
         yield ResultsTable(self.index, self.verdicts, id="results")

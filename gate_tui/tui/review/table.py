@@ -73,8 +73,17 @@ def row_cells(summary: dict[str, Any], verdict: str | None) -> list[tuple[str, S
         (why, None),
         (repaired, GUESS_STYLE if summary["guessed"] else None),
         (flags_text(summary), FLAG_STYLE),
-        (verdict or "", VERDICT_STYLE.get(verdict or "")),
+        (verdict or "", VERDICT_STYLE.get((verdict or "").split(" ")[0])),
     ]
+
+
+def _verdict_word(verdicts: Any, row: int, verdict: Any) -> str | None:
+    """The reviewer's verdict; ``≠`` after it (or alone) when another reviewer's differs."""
+    mine = None if verdict is None else verdict.verdict
+    others = verdicts.shown_others(row) if hasattr(verdicts, "shown_others") else {}
+    if any(other.verdict != mine for other in others.values()):
+        return f"{mine or ''} ≠".strip()
+    return mine
 
 
 def fit(text: str, width: int) -> str:
@@ -196,7 +205,7 @@ class ResultsTable(ScrollView, can_focus=True):
             if len(self._page) > 512:
                 self._page.clear()
             verdict = self.verdicts.get(row)
-            cells = self._page[row] = row_cells(self.index.summary(row), None if verdict is None else verdict.verdict)
+            cells = self._page[row] = row_cells(self.index.summary(row), _verdict_word(self.verdicts, row, verdict))
         segments: list[Segment] = []
         for index, ((text, style), cell_width) in enumerate(zip(cells, widths(width), strict=True)):
             if index:
