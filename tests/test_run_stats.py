@@ -179,3 +179,25 @@ def test_html_is_one_self_contained_page(run: Path, tmp_path: Path) -> None:
     html = page.read_text(encoding="utf-8")
     assert html.count("<svg") >= 3 and "<script" not in html
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+
+
+def test_the_html_page_opens_in_headless_chromium_with_no_request_and_is_screenshotted(run: Path, tmp_path: Path) -> None:
+    from tests.helpers.browser import CHROMIUM, browser_page
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing")
+    page_file = tmp_path / "stats.html"
+    assert gate_tui("stats", str(run), "--by", "model", "--format", "html", "-o", str(page_file)).returncode == 0
+    requests: list[str] = []
+    with browser_page(1200, 900) as page:
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(page_file.as_uri())
+        assert page.title().startswith("gate-tui stats")
+        assert page.locator("svg").count() >= 3
+        bars = page.locator("svg rect")
+        assert bars.count() >= 5 and bars.first.bounding_box()["width"] > 0  # type: ignore[index]
+        assert "claimed PASS, system NO PASS" in page.inner_text("body")
+        shot = tmp_path / "stats.png"
+        page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    assert requests == [page_file.as_uri()]  # the page itself, nothing else
