@@ -35,7 +35,14 @@ def ci_usage(ns: argparse.Namespace) -> str | None:
 def run_files_ci(ns: argparse.Namespace, config: Any, previous: Any, out: IO[str]) -> int:
     """Check reply FILEs, printing annotations (``--format github``) or the usual text, and
     write the reports asked for; the worst exit status."""
-    from gate_tui.cli.check import check_reply, exit_status, readable_replies, render_json, render_text, worst
+    from gate_tui.cli.check import (
+        check_reply,
+        exit_status,
+        readable_replies,
+        render_json,
+        render_text,
+        worst,
+    )
     from gate_tui.json_text import model_json_bytes
     from gate_tui.results.ci import Case, annotations, files_markdown
 

@@ -50,7 +50,7 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> tuple[float | None, float |
 def agreement(judged: dict[str, dict[int, str]]) -> dict[str, Any] | None:
     """Reviewers' agreement on the rows every one of them judged (``judged``: reviewer ->
     row -> verdict), as data for ``stats`` and the review header; None for one reviewer."""
-    names = sorted(judged)
+    names = sorted(name for name in judged if judged[name])  # one who judged nothing is not a rater yet
     if len(names) < 2:
         return None
     shared = set.intersection(*(set(judged[name]) for name in names))
