@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate_tui.runs.signals import CUT_REASONS
+from gate_tui.results.summary import CUT_REASONS
 
 BATCH_ROWS = 1 << 16
 CLAIMS = ("PASS", "NO PASS", "none")

@@ -18,6 +18,8 @@ SUMMARY_COLUMNS = (
     "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings",
     "claimed", "cut_off", "several_states", "repair_codes",
 )
+CUT_REASONS = ("length", "max_tokens")
+"""The finish reasons that mean the provider cut the reply (OpenAI's, Anthropic's)."""
 CUT_OFF_WORDS = "cut off"
 """Every refusal of a cut-off reply says so (the parser's and the provider's alike)."""
 

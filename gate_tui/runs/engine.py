@@ -134,13 +134,9 @@ class LineChecker:
     reply: Any = None
     """The reply of the last well-formed line."""
     head_length = 0
-    finish_key = "finish_reason"
-    usage_key = "usage"
-    """The keys (columns) of the provider's signals (:mod:`gate_tui.runs.signals`)."""
-    item: Any = None
-    """The last well-formed line's object."""
-    signals: tuple[Any, ...] = NO_SIGNALS
-    """The last line's finish reason and token counts."""
+    finish_key, usage_key = "finish_reason", "usage"  # the provider's signals (runs.signals)
+    item: Any = None  # the last well-formed line's object
+    signals: tuple[Any, ...] = NO_SIGNALS  # the last line's finish reason and token counts
 
     def __init__(self, settings: BatchSettings) -> None:
         self.config = GateConfig.model_validate(settings.config)

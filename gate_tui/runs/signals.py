@@ -16,9 +16,8 @@ import json
 from typing import Any
 
 from gate_tui.models import ParseError, ParseResult
+from gate_tui.results.summary import CUT_REASONS
 
-CUT_REASONS = ("length", "max_tokens")
-"""The finish reasons that mean the provider cut the reply (OpenAI's, Anthropic's)."""
 NO_SIGNALS: tuple[Any, ...] = (None, None, None, None)
 MAX_TOKENS = 1 << 53
 
