@@ -49,13 +49,21 @@ def results_file(folder: Path, rows: int, name: str = "results.parquet") -> Path
     if not mix.exists():
         items = [json.loads(line) for line in "".join(lines(1000)).splitlines()]
         source = folder / "mix.parquet"
-        pq.write_table(pa.table({
-            "id": [str(item["id"]) for item in items],
-            "reply": [item["reply"] for item in items],
-            "model": [MODELS[n % 3] for n in range(len(items))],
-            "finish_reason": [FINISH[n % 4] for n in range(len(items))],
-            "usage": [{"prompt_tokens": 500, "completion_tokens": 100 + n % 50} for n in range(len(items))],
-        }), source)
+        pq.write_table(
+            pa.table(
+                {
+                    "id": [str(item["id"]) for item in items],
+                    "reply": [item["reply"] for item in items],
+                    "model": [MODELS[n % 3] for n in range(len(items))],
+                    "finish_reason": [FINISH[n % 4] for n in range(len(items))],
+                    "usage": [
+                        {"prompt_tokens": 500, "completion_tokens": 100 + n % 50}
+                        for n in range(len(items))
+                    ],
+                }
+            ),
+            source,
+        )
         cli_seconds(["--input", str(source), "--output", str(mix)], 1)
     checked = pq.read_table(mix)
     path = folder / name
@@ -63,7 +71,9 @@ def results_file(folder: Path, rows: int, name: str = "results.parquet") -> Path
         for start in range(0, rows, 4096):
             count = min(4096, rows - start)
             chunk = checked.take(pa.array([(start + n) % checked.num_rows for n in range(count)]))
-            chunk = chunk.set_column(0, "id", pa.array([f"r{start + n}" for n in range(count)], pa.string()))
+            chunk = chunk.set_column(
+                0, "id", pa.array([f"r{start + n}" for n in range(count)], pa.string())
+            )
             writer.write_table(chunk, row_group_size=count)
     return path
 
@@ -74,9 +84,23 @@ def stats_seconds(path: Path) -> tuple[float, float]:
     stats, problem = run_stats(path, "model")
     assert stats is not None, problem
     seconds = time.perf_counter() - started
-    assert stats.overall.rows == pq.read_metadata(path).num_rows and len(stats.groups) == len(MODELS), "stats counted the wrong rows"
+    assert stats.overall.rows == pq.read_metadata(path).num_rows and len(stats.groups) == len(
+        MODELS
+    ), "stats counted the wrong rows"
     started = time.perf_counter()
-    columns = ["ok", "pass", "next_gate", "error_codes", "repairs", "guessed", "claimed", "cut_off", "several_states", "repair_codes", "model"]
+    columns = [
+        "ok",
+        "pass",
+        "next_gate",
+        "error_codes",
+        "repairs",
+        "guessed",
+        "claimed",
+        "cut_off",
+        "several_states",
+        "repair_codes",
+        "model",
+    ]
     for batch in pq.ParquetFile(path).iter_batches(batch_size=1 << 16, columns=columns):
         batch.num_rows  # noqa: B018 - the read is the work
     return seconds, time.perf_counter() - started
@@ -86,13 +110,22 @@ def peak_rss_mb(path: Path) -> float:
     """The peak resident size of a fresh process running stats over ``path``."""
     code = (
         "import resource, sys; from gate_tui.results.stats import run_stats; "
-        f"run_stats({str(path)!r}, 'model'); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+        f"run_stats({str(path)!r}, 'model'); "
+        f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     return float(done.stdout.strip())
 
 
-def write_verdicts(path: Path, index: object, reviewers: tuple[str, ...], per_reviewer: int) -> None:
+def write_verdicts(
+    path: Path, index: object, reviewers: tuple[str, ...], per_reviewer: int
+) -> None:
     """Each reviewer's verdict file, as ``review`` writes it: ``per_reviewer`` rows spread
     over the run (every reviewer the same rows, verdicts that mostly agree)."""
     from gate_tui.results.verdicts import verdicts_path
@@ -103,11 +136,23 @@ def write_verdicts(path: Path, index: object, reviewers: tuple[str, ...], per_re
     words = ("accepted", "rejected", "needs-fix")
     for number, name in enumerate(reviewers):
         with open(verdicts_path(path, name), "w", encoding="utf-8") as out:
-            out.write(json.dumps({"kind": "header", "results": path.name, "format": 2, "reviewer": name}) + "\n")
+            out.write(
+                json.dumps({"kind": "header", "results": path.name, "format": 2, "reviewer": name})
+                + "\n"
+            )
             for place, (row, ident, fingerprint) in enumerate(zip(rows, ids, prints, strict=True)):
                 verdict = words[(place + (number if place % 7 == 0 else 0)) % 3]
-                record = {"kind": "verdict", "row": row, "id": ident, "verdict": verdict, "note": "", "at": "2026-01-01T00:00:00",
-                          "reviewer": name, "fingerprint": fingerprint, "run_id": None}
+                record = {
+                    "kind": "verdict",
+                    "row": row,
+                    "id": ident,
+                    "verdict": verdict,
+                    "note": "",
+                    "at": "2026-01-01T00:00:00",
+                    "reviewer": name,
+                    "fingerprint": fingerprint,
+                    "run_id": None,
+                }
                 out.write(json.dumps(record) + "\n")
 
 
@@ -152,15 +197,30 @@ def main() -> int:
         folder = Path(temp)
         path = results_file(folder, ns.rows)
         seconds, floor = stats_seconds(path)
-        judge(f"stats --by model, {ns.rows:,} rows", f"{seconds:.2f} s (reading the columns: {floor:.2f} s)", seconds <= GOAL_STATS_S, f"<= {GOAL_STATS_S} s")
+        judge(
+            f"stats --by model, {ns.rows:,} rows",
+            f"{seconds:.2f} s (reading the columns: {floor:.2f} s)",
+            seconds <= GOAL_STATS_S,
+            f"<= {GOAL_STATS_S} s",
+        )
         small = results_file(folder, ns.rows // 5, "small.parquet")
         low, high = peak_rss_mb(small), peak_rss_mb(path)
-        judge(f"stats memory, {ns.rows // 5:,} vs {ns.rows:,} rows", f"{low:.0f} MB vs {high:.0f} MB ({high / low:.2f}x)", high / low <= GOAL_MEMORY, f"<= {GOAL_MEMORY}x")
+        judge(
+            f"stats memory, {ns.rows // 5:,} vs {ns.rows:,} rows",
+            f"{low:.0f} MB vs {high:.0f} MB ({high / low:.2f}x)",
+            high / low <= GOAL_MEMORY,
+            f"<= {GOAL_MEMORY}x",
+        )
         index, _ = open_results(path)
         write_verdicts(path, index, ("ana", "ben", "cy"), ns.verdicts)
         opened, found = review_seconds(path)
         kappa = "n/a" if not found or found.get("kappa") is None else f"{found['kappa']:.3f}"
-        judge(f"review, 3 reviewers x {ns.verdicts:,} verdicts", f"{opened:.2f} s to the first screen (Fleiss {kappa})", opened <= GOAL_REVIEW_S, f"<= {GOAL_REVIEW_S} s")
+        judge(
+            f"review, 3 reviewers x {ns.verdicts:,} verdicts",
+            f"{opened:.2f} s to the first screen (Fleiss {kappa})",
+            opened <= GOAL_REVIEW_S,
+            f"<= {GOAL_REVIEW_S} s",
+        )
     return 1 if missed else 0
 
 

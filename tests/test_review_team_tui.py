@@ -29,7 +29,9 @@ async def started(pilot) -> ResultsTable:
     return pilot.app.focused
 
 
-async def test_slash_focuses_the_search_from_the_table_and_is_typed_inside_it(tmp_path: Path) -> None:
+async def test_slash_focuses_the_search_from_the_table_and_is_typed_inside_it(
+    tmp_path: Path,
+) -> None:
     app = make_review_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await started(pilot)
@@ -47,7 +49,13 @@ async def test_f1_shows_the_keys_and_closes_again(tmp_path: Path) -> None:
         await started(pilot)
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewHelp))
-        await wait_for(pilot, lambda: "Show every row again" in screen_text(app) and "Take its verdict back" in screen_text(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                "Show every row again" in screen_text(app)
+                and "Take its verdict back" in screen_text(app)
+            ),
+        )
         await pilot.press("f1")
         await wait_for(pilot, lambda: not isinstance(app.screen, ReviewHelp))
 
@@ -67,7 +75,10 @@ async def test_s_reaches_the_status_filter_and_c_clears_every_filter(tmp_path: P
         table.focus()
         await pilot.press("c")
         await wait_for(pilot, lambda: table.count == app.index.rows and table.has_focus)
-        assert not isinstance(status.value, str) and not app.screen.query_one("#filter-guessed", Checkbox).value
+        assert (
+            not isinstance(status.value, str)
+            and not app.screen.query_one("#filter-guessed", Checkbox).value
+        )
 
 
 async def test_the_guessed_checkbox_looks_different_on_and_off(tmp_path: Path) -> None:
@@ -89,21 +100,36 @@ async def test_the_guessed_checkbox_looks_different_on_and_off(tmp_path: Path) -
         assert abs(sum(off[0].triplet) - sum(off[1].triplet)) < 100  # type: ignore[union-attr]
 
 
-async def test_the_flag_filter_finds_the_claims_overruled_and_the_panel_draws_bars(tmp_path: Path) -> None:
+async def test_the_flag_filter_finds_the_claims_overruled_and_the_panel_draws_bars(
+    tmp_path: Path,
+) -> None:
     app = make_review_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         table = await started(pilot)
         app.screen.query_one("#filter-flag", Select).value = "false-pass"
-        await wait_for(pilot, lambda: table.count == 8)  # every 5th row is the reply that claims PASS falsely
-        assert all(app.index.summary(int(row))["claimed"] == "PASS" for row in table.rows.to_pylist())
+        await wait_for(
+            pilot, lambda: table.count == 8
+        )  # every 5th row is the reply that claims PASS falsely
+        assert all(
+            app.index.summary(int(row))["claimed"] == "PASS" for row in table.rows.to_pylist()
+        )
         await wait_for(pilot, lambda: "said PASS" in screen_text(app))
         table.focus()
         await pilot.press("p")
         panel = app.screen.query_one(SummaryPanel)
-        await wait_for(pilot, lambda: panel.has_class("-open") and "NO PASS by gate" in screen_text(app) and "█" in screen_text(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                panel.has_class("-open")
+                and "NO PASS by gate" in screen_text(app)
+                and "█" in screen_text(app)
+            ),
+        )
 
 
-async def test_two_reviewers_see_each_other_agreement_and_disagreements_unless_blind(tmp_path: Path) -> None:
+async def test_two_reviewers_see_each_other_agreement_and_disagreements_unless_blind(
+    tmp_path: Path,
+) -> None:
     index, _ = open_results(write_sample_results(tmp_path))
     assert index is not None
     ana = TeamVerdicts(index.path, index, "ana")
@@ -113,9 +139,14 @@ async def test_two_reviewers_see_each_other_agreement_and_disagreements_unless_b
     app = ReviewApp(index, TeamVerdicts(index.path, index, "ben"), blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
         table = await started(pilot)
-        await wait_for(pilot, lambda: "reviewer ben" in screen_text(app) and "others: ana" in screen_text(app))
+        await wait_for(
+            pilot, lambda: "reviewer ben" in screen_text(app) and "others: ana" in screen_text(app)
+        )
         await pilot.press("a", "a", "a", "a")  # rows 0-3: agrees on 1 and 3
-        await wait_for(pilot, lambda: "Cohen's kappa" in screen_text(app) and "4 shared rows" in screen_text(app))
+        await wait_for(
+            pilot,
+            lambda: "Cohen's kappa" in screen_text(app) and "4 shared rows" in screen_text(app),
+        )
         assert "raw agreement 50.0%" in screen_text(app)
         app.screen.query_one("#filter-flag", Select).value = "disagreements"
         await wait_for(pilot, lambda: table.count == 2 and table.rows.to_pylist() == [0, 2])
@@ -134,4 +165,10 @@ async def test_assign_shows_only_the_reviewers_share(tmp_path: Path) -> None:
         table = await started(pilot)
         await wait_for(pilot, lambda: table.count == 10)
         assert table.rows.to_pylist() == list(range(1, 40, 4))
-        await wait_for(pilot, lambda: "assigned share 2 of 4" in screen_text(app) and "showing 10 of 40" in screen_text(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                "assigned share 2 of 4" in screen_text(app)
+                and "showing 10 of 40" in screen_text(app)
+            ),
+        )

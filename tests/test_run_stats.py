@@ -19,11 +19,20 @@ from tests.test_cli_batch import gate_tui  # noqa: E402
 
 ML = CONFIGS / "ml_project_intake.yaml"
 GOOD = (REPLIES / "ml_good.md").read_text(encoding="utf-8")
-LYING = (REPLIES / "ml_lying_pass.md").read_text(encoding="utf-8")  # claims PASS; system: NO PASS at 2_use_case
-HONEST = LYING.replace('"status": {"pass": true', '"status": {"pass": false')  # claims NO PASS; system agrees
+LYING = (REPLIES / "ml_lying_pass.md").read_text(
+    encoding="utf-8"
+)  # claims PASS; system: NO PASS at 2_use_case
+HONEST = LYING.replace(
+    '"status": {"pass": true', '"status": {"pass": false'
+)  # claims NO PASS; system agrees
 GARBAGE = (REPLIES / "ml_garbage.md").read_text(encoding="utf-8")
-SEVERAL = (REPLIES / "ml_self_correcting.md").read_text(encoding="utf-8")  # two different states; PASS, claims PASS
-GUESSED = GOOD.replace('"raw": "Two years of labelled tickets in the warehouse"', '"raw": Two years of labelled tickets')
+SEVERAL = (REPLIES / "ml_self_correcting.md").read_text(
+    encoding="utf-8"
+)  # two different states; PASS, claims PASS
+GUESSED = GOOD.replace(
+    '"raw": "Two years of labelled tickets in the warehouse"',
+    '"raw": Two years of labelled tickets',
+)
 MODELS = ("alpha", "beta", "gamma")
 # kind -> (reply, finish_reason, expected status, claimed, guessed, cut_off, several)
 KINDS = {
@@ -31,7 +40,15 @@ KINDS = {
     "lying": (LYING, "stop", "NO PASS", "PASS", False, False, False),
     "honest": (HONEST, None, "NO PASS", "NO PASS", False, False, False),
     "garbage": (GARBAGE, "stop", "invalid", "none", False, False, False),
-    "cut": (GOOD, "length", "invalid", "PASS", False, True, False),  # parses whole; cut by the provider
+    "cut": (
+        GOOD,
+        "length",
+        "invalid",
+        "PASS",
+        False,
+        True,
+        False,
+    ),  # parses whole; cut by the provider
     "several": (SEVERAL, "stop", "PASS", "PASS", False, False, True),
     "guessed": (GUESSED, "stop", "PASS", "PASS", True, False, False),
 }
@@ -48,8 +65,20 @@ def _rows() -> list[dict[str, object]]:
     for model, kinds in PLAN.items():
         for number, kind in enumerate(kinds):
             reply, finish, *_ = KINDS[kind]
-            rows.append({"id": f"{model}-{number}", "reply": reply, "model": model, "kind": kind, "finish_reason": finish,
-                         "usage": {"prompt_tokens": 100, "completion_tokens": 10 + number, "total_tokens": 110 + number}})
+            rows.append(
+                {
+                    "id": f"{model}-{number}",
+                    "reply": reply,
+                    "model": model,
+                    "kind": kind,
+                    "finish_reason": finish,
+                    "usage": {
+                        "prompt_tokens": 100,
+                        "completion_tokens": 10 + number,
+                        "total_tokens": 110 + number,
+                    },
+                }
+            )
     return rows
 
 
@@ -57,7 +86,16 @@ def _rows() -> list[dict[str, object]]:
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("stats")
     pq.write_table(pa.Table.from_pylist(_rows()), folder / "in.parquet")
-    done = gate_tui("check", "--config", str(ML), "--input", str(folder / "in.parquet"), "--output", str(folder / "out.parquet"), "-q")
+    done = gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        str(folder / "in.parquet"),
+        "--output",
+        str(folder / "out.parquet"),
+        "-q",
+    )
     assert done.returncode == 2, done.stderr
     return folder / "out.parquet"
 
@@ -68,8 +106,14 @@ def _hand_count(rows: list[dict[str, object]]) -> dict[str, dict[str, int]]:
         _reply, _finish, status, claimed, guessed, cut, several = KINDS[str(row["kind"])]
         for group in ("(all)", str(row["model"])):
             mine = counts.setdefault(group, {})
-            for key in (f"status {status}", f"claim {claimed}/{status}", *(["guessed"] * guessed), *(["cut"] * cut),
-                        *(["several"] * several), "rows"):
+            for key in (
+                f"status {status}",
+                f"claim {claimed}/{status}",
+                *(["guessed"] * guessed),
+                *(["cut"] * cut),
+                *(["several"] * several),
+                "rows",
+            ):
                 mine[key] = mine.get(key, 0) + 1
             if (claimed, status) == ("PASS", "NO PASS"):
                 mine["false pass at 2_use_case"] = mine.get("false pass at 2_use_case", 0) + 1
@@ -84,7 +128,11 @@ def _check_group(data: dict[str, object], expected: dict[str, int]) -> None:
     claims = {f"claim {row['claimed']}/{row['system']}": row["rows"] for row in data["claims"]}  # type: ignore[attr-defined]
     assert claims == {key: value for key, value in expected.items() if key.startswith("claim ")}
     assert data["claimed_pass_system_no_pass"] == expected.get("claim PASS/NO PASS", 0)
-    assert data["false_pass_by_gate"] == ({"2_use_case": expected["false pass at 2_use_case"]} if "false pass at 2_use_case" in expected else {})
+    assert data["false_pass_by_gate"] == (
+        {"2_use_case": expected["false pass at 2_use_case"]}
+        if "false pass at 2_use_case" in expected
+        else {}
+    )
     counts = data["counts"]
     assert counts["guessed"] == expected.get("guessed", 0)  # type: ignore[index]
     assert counts["cut_off"] == counts["provider_cut"] == expected.get("cut", 0)  # type: ignore[index]
@@ -107,17 +155,37 @@ def test_a_mixed_run_of_three_models_matches_a_hand_count(run: Path) -> None:
 
 def test_check_carries_the_inputs_other_columns_and_the_provider_signals(run: Path) -> None:
     table = pq.read_table(run)
-    assert {"model", "kind", "finish_reason", "total_tokens", "fingerprint"} <= set(table.column_names)
+    assert {"model", "kind", "finish_reason", "total_tokens", "fingerprint"} <= set(
+        table.column_names
+    )
     assert "usage" not in table.column_names  # read into the token columns, not carried as is
     kinds = table.column("kind").to_pylist()
-    cut = [json.loads(text) for text, kind in zip(table.column("result").to_pylist(), kinds, strict=True) if kind == "cut"]
-    assert cut and all(not result["ok"] and "finish_reason: length" in result["errors"][0]["message"] for result in cut)
+    cut = [
+        json.loads(text)
+        for text, kind in zip(table.column("result").to_pylist(), kinds, strict=True)
+        if kind == "cut"
+    ]
+    assert cut and all(
+        not result["ok"] and "finish_reason: length" in result["errors"][0]["message"]
+        for result in cut
+    )
 
 
 def test_carry_columns_names_the_columns_kept(tmp_path: Path) -> None:
     pq.write_table(pa.Table.from_pylist(_rows()[:3]), tmp_path / "in.parquet")
     out = tmp_path / "out.parquet"
-    done = gate_tui("check", "--config", str(ML), "--input", str(tmp_path / "in.parquet"), "--output", str(out), "-q", "--carry-columns", "model")
+    done = gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        str(tmp_path / "in.parquet"),
+        "--output",
+        str(out),
+        "-q",
+        "--carry-columns",
+        "model",
+    )
     assert done.returncode in (0, 1, 2), done.stderr
     names = pq.read_schema(out).names
     assert "model" in names and "kind" not in names
@@ -125,7 +193,9 @@ def test_carry_columns_names_the_columns_kept(tmp_path: Path) -> None:
 
 def test_grouping_by_a_missing_column_is_a_clear_error(run: Path) -> None:
     done = gate_tui("stats", str(run), "--by", "no_such_column")
-    assert done.returncode == 3 and "no_such_column" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 3 and "no_such_column" in done.stderr and "Traceback" not in done.stderr
+    )
 
 
 def test_markdown_and_text_name_the_groups_and_the_false_claims(run: Path) -> None:
@@ -135,7 +205,10 @@ def test_markdown_and_text_name_the_groups_and_the_false_claims(run: Path) -> No
     assert any(line.startswith("| alpha | 10 |") for line in table_rows), done.stdout
     assert "| 2\\_use\\_case | 6 |" in done.stdout
     text = gate_tui("stats", str(run)).stdout
-    assert "claimed PASS    / system NO PASS" in text and "false PASS claims stopped at: 2_use_case 6" in text
+    assert (
+        "claimed PASS    / system NO PASS" in text
+        and "false PASS claims stopped at: 2_use_case 6" in text
+    )
 
 
 def test_two_runs_compared_on_ids(run: Path, tmp_path: Path) -> None:
@@ -148,7 +221,16 @@ def test_two_runs_compared_on_ids(run: Path, tmp_path: Path) -> None:
     rows = rows[::-1] + [{**rows[0], "id": "new-1"}]  # another order, one new row
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "in.parquet")
     second = tmp_path / "second.parquet"
-    gate_tui("check", "--config", str(ML), "--input", str(tmp_path / "in.parquet"), "--output", str(second), "-q")
+    gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        str(tmp_path / "in.parquet"),
+        "--output",
+        str(second),
+        "-q",
+    )
     done = gate_tui("stats", str(run), str(second), "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
@@ -157,7 +239,9 @@ def test_two_runs_compared_on_ids(run: Path, tmp_path: Path) -> None:
     assert data["matched"] == 28 and data["only_in_b"] == 1 and data["only_in_a"] == 0
 
 
-def test_jsonl_results_give_the_same_counts_as_parquet(run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jsonl_results_give_the_same_counts_as_parquet(
+    run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GATE_TUI_CACHE_DIR", str(tmp_path))
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(row) + "\n" for row in _rows()), encoding="utf-8")
@@ -181,13 +265,20 @@ def test_html_is_one_self_contained_page(run: Path, tmp_path: Path) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
 
 
-def test_the_html_page_opens_in_headless_chromium_with_no_request_and_is_screenshotted(run: Path, tmp_path: Path) -> None:
+def test_the_html_page_opens_in_headless_chromium_with_no_request_and_is_screenshotted(
+    run: Path, tmp_path: Path
+) -> None:
     from tests.helpers.browser import CHROMIUM, browser_page
 
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing")
     page_file = tmp_path / "stats.html"
-    assert gate_tui("stats", str(run), "--by", "model", "--format", "html", "-o", str(page_file)).returncode == 0
+    assert (
+        gate_tui(
+            "stats", str(run), "--by", "model", "--format", "html", "-o", str(page_file)
+        ).returncode
+        == 0
+    )
     requests: list[str] = []
     with browser_page(1200, 900) as page:
         page.on("request", lambda request: requests.append(request.url))

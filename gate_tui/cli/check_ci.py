@@ -26,7 +26,10 @@ def ci_usage(ns: argparse.Namespace) -> str | None:
     """What is wrong with the CI options in this combination, or None."""
     batch = ns.jsonl is not None or ns.input is not None
     if batch and wants_ci(ns) and ns.output in (None, "-"):
-        return "--format github, --junit and --summary-md of a batch read its results back: give -o RESULTS"
+        return (
+            "--format github, --junit and --summary-md of a batch read its results back: "
+            "give -o RESULTS"
+        )
     if ns.format == "github" and ns.contract is not None:
         return "--format github applies to gate configs"
     return None

@@ -40,7 +40,9 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> tuple[float | None, float |
         return None, None
     total = len(items) * raters
     shares = [sum(row[j] for row in items) / total for j in range(len(items[0]))]
-    agreement = sum((sum(n * n for n in row) - raters) / (raters * (raters - 1)) for row in items) / len(items)
+    agreement = sum(
+        (sum(n * n for n in row) - raters) / (raters * (raters - 1)) for row in items
+    ) / len(items)
     expected = sum(share * share for share in shares)
     if expected >= 1:
         return None, agreement
@@ -50,7 +52,9 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> tuple[float | None, float |
 def agreement(judged: dict[str, dict[int, str]]) -> dict[str, Any] | None:
     """Reviewers' agreement on the rows every one of them judged (``judged``: reviewer ->
     row -> verdict), as data for ``stats`` and the review header; None for one reviewer."""
-    names = sorted(name for name in judged if judged[name])  # one who judged nothing is not a rater yet
+    names = sorted(
+        name for name in judged if judged[name]
+    )  # one who judged nothing is not a rater yet
     if len(names) < 2:
         return None
     shared = set.intersection(*(set(judged[name]) for name in names))
@@ -60,10 +64,19 @@ def agreement(judged: dict[str, dict[int, str]]) -> dict[str, Any] | None:
         measure = "Cohen's kappa"
     else:
         labels = sorted({judged[name][row] for name in names for row in rows})
-        table = [[sum(1 for name in names if judged[name][row] == label) for label in labels] for row in rows]
+        table = [
+            [sum(1 for name in names if judged[name][row] == label) for label in labels]
+            for row in rows
+        ]
         kappa, raw = fleiss_kappa(table)
         measure = "Fleiss' kappa"
-    return {"reviewers": names, "items": len(rows), "measure": measure, "kappa": kappa, "raw_agreement": raw}
+    return {
+        "reviewers": names,
+        "items": len(rows),
+        "measure": measure,
+        "kappa": kappa,
+        "raw_agreement": raw,
+    }
 
 
 def run_agreement(results: Path) -> dict[str, Any] | None:
@@ -83,5 +96,7 @@ def run_agreement(results: Path) -> dict[str, Any] | None:
     judged = {}
     for name in files:
         store = VerdictStore(Path(results), name or None, index)
-        judged[name or "(unnamed)"] = {row: verdict.verdict for row, verdict in store.latest.items()}
+        judged[name or "(unnamed)"] = {
+            row: verdict.verdict for row, verdict in store.latest.items()
+        }
     return agreement(judged)

@@ -53,7 +53,13 @@ def status_of(result: dict[str, Any]) -> str:
 
 def _property(value: Any) -> str:
     text = str(value)
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+    return (
+        text.replace("%", "%25")
+        .replace("\r", "%0D")
+        .replace("\n", "%0A")
+        .replace(":", "%3A")
+        .replace(",", "%2C")
+    )
 
 
 def _data(value: Any) -> str:
@@ -62,7 +68,8 @@ def _data(value: Any) -> str:
 
 def command(kind: str, file: str, line: int, col: int, title: str, message: str) -> str:
     """One workflow command line."""
-    return f"::{kind} file={_property(file)},line={line},col={col},title={_property(title)}::{_data(message)}\n"
+    where = f"file={_property(file)},line={line},col={col},title={_property(title)}"
+    return f"::{kind} {where}::{_data(message)}\n"
 
 
 def annotations(case: Case) -> Iterator[str]:
@@ -79,21 +86,45 @@ def annotations(case: Case) -> Iterator[str]:
     for error in _items(result, "errors"):
         line, col, where = place(error.get("line"), error.get("column"))
         path = f"{error.get('field_path')}: " if error.get("field_path") else ""
-        yield command("error", case.file, line, col, f"gate-tui: {error.get('code', 'error')}", f"{case.name}: {path}{error.get('message', '')}{where}")
+        yield command(
+            "error",
+            case.file,
+            line,
+            col,
+            f"gate-tui: {error.get('code', 'error')}",
+            f"{case.name}: {path}{error.get('message', '')}{where}",
+        )
     for repair in _items(result, "repairs"):
         if repair.get("certainty") == "guess":
             line, col, where = place(repair.get("line"), repair.get("column"))
-            message = f"{case.name}: guessed repair, check it: {repair.get('message', '')} [{repair.get('code', '')}]{where}"
+            message = (
+                f"{case.name}: guessed repair, check it: {repair.get('message', '')} "
+                f"[{repair.get('code', '')}]{where}"
+            )
             yield command("warning", case.file, line, col, "gate-tui: guessed repair", message)
     for warning in _items(result, "warnings"):
         if any(word in str(warning.get("code", "")) for word in UNGROUNDED):
             line, col, where = place(warning.get("line"), warning.get("column"))
-            yield command("warning", case.file, line, col, "gate-tui: ungrounded answer", f"{case.name}: {warning.get('message', '')}{where}")
+            yield command(
+                "warning",
+                case.file,
+                line,
+                col,
+                "gate-tui: ungrounded answer",
+                f"{case.name}: {warning.get('message', '')}{where}",
+            )
     if status_of(result) == "NO PASS":
         decision = result["decision"]
         line, col, _where = place(1, 1)
         gate = f"; next gate: {decision.get('next_gate')}" if decision.get("next_gate") else ""
-        yield command("notice", case.file, line, col, "gate-tui: NO PASS", f"{case.name}: NO PASS ({decision.get('reason')}{gate})")
+        yield command(
+            "notice",
+            case.file,
+            line,
+            col,
+            "gate-tui: NO PASS",
+            f"{case.name}: NO PASS ({decision.get('reason')}{gate})",
+        )
 
 
 def _items(result: dict[str, Any], name: str) -> list[dict[str, Any]]:
@@ -123,8 +154,11 @@ def write_junit(cases: Iterable[Case], target: Path, suite: str = "gate-tui chec
             partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             with open(partial, "w", encoding="utf-8") as out:
                 out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
-                out.write(f"<testsuite name={quoteattr(suite)} tests=\"{counts['tests']}\" failures=\"{counts['failures']}\" "
-                          f"errors=\"{counts['errors']}\" skipped=\"0\">\n")
+                out.write(
+                    f'<testsuite name={quoteattr(suite)} tests="{counts["tests"]}" '
+                    f'failures="{counts["failures"]}" '
+                    f'errors="{counts["errors"]}" skipped="0">\n'
+                )
                 shutil.copyfileobj(body, out)
                 out.write("</testsuite>\n</testsuites>\n")
             os.replace(partial, target)
@@ -137,30 +171,49 @@ def _testcase(case: Case, counts: dict[str, int]) -> str:
     status = status_of(case.result)
     name = quoteattr(_xml(case.name)[:500])
     if status in ("PASS", "VALID"):
-        return f"<testcase classname=\"gate-tui\" name={name}/>\n"
+        return f'<testcase classname="gate-tui" name={name}/>\n'
     if status == "NO PASS":
         counts["failures"] += 1
         decision = case.result["decision"]
         text = f"NO PASS: {decision.get('reason')}; next gate: {decision.get('next_gate')}"
-        return f"<testcase classname=\"gate-tui\" name={name}><failure type=\"NO PASS\" message={quoteattr(_xml(text))}/></testcase>\n"
+        return (
+            f'<testcase classname="gate-tui" name={name}><failure type="NO PASS" '
+            f"message={quoteattr(_xml(text))}/></testcase>\n"
+        )
     counts["errors"] += 1
     errors = _items(case.result, "errors")
-    text = "; ".join(f"{error.get('code')}: {error.get('message')}" for error in errors)[:2000] or "invalid"
-    return (f"<testcase classname=\"gate-tui\" name={name}><error type=\"invalid\" message={quoteattr(_xml(text))}>"
-            f"{escape(_xml(text))}</error></testcase>\n")
+    text = (
+        "; ".join(f"{error.get('code')}: {error.get('message')}" for error in errors)[:2000]
+        or "invalid"
+    )
+    return (
+        f'<testcase classname="gate-tui" name={name}><error type="invalid" '
+        f"message={quoteattr(_xml(text))}>"
+        f"{escape(_xml(text))}</error></testcase>\n"
+    )
 
 
 def files_markdown(cases: list[Case]) -> str:
     """The Markdown summary of reply files: one table row each."""
     from gate_tui.results.stats_render import md_cell
 
-    out = ["## gate-tui check", "", "| reply | status | next gate | errors | repairs (guessed) |", "|---|---|---|---:|---:|"]
+    out = [
+        "## gate-tui check",
+        "",
+        "| reply | status | next gate | errors | repairs (guessed) |",
+        "|---|---|---|---:|---:|",
+    ]
     for case in cases:
-        decision = case.result.get("decision") if isinstance(case.result.get("decision"), dict) else {}
+        decision = (
+            case.result.get("decision") if isinstance(case.result.get("decision"), dict) else {}
+        )
         repairs = _items(case.result, "repairs")
         guessed = sum(1 for repair in repairs if repair.get("certainty") == "guess")
-        out.append(f"| {md_cell(case.name)} | {status_of(case.result)} | {md_cell(decision.get('next_gate') or '')} "
-                   f"| {len(_items(case.result, 'errors'))} | {len(repairs)} ({guessed}) |")
+        out.append(
+            f"| {md_cell(case.name)} | {status_of(case.result)} | "
+            f"{md_cell(decision.get('next_gate') or '')} "
+            f"| {len(_items(case.result, 'errors'))} | {len(repairs)} ({guessed}) |"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -173,12 +226,18 @@ def results_cases(path: Path, source: str) -> Iterator[Case]:
 
         for name in parquet_files(str(path)) if path.is_dir() else [str(path)]:
             parquet = pq.ParquetFile(name, pre_buffer=False)
-            wanted = [column for column in ("id", "line", "result") if column in parquet.schema_arrow.names]
+            wanted = [
+                column
+                for column in ("id", "line", "result")
+                if column in parquet.schema_arrow.names
+            ]
             for batch in parquet.iter_batches(batch_size=4096, columns=wanted):
                 columns = batch.to_pydict()
                 for number, text in enumerate(columns["result"]):
                     line = columns["line"][number] if "line" in columns else None
-                    yield _case(columns.get("id", [None] * (number + 1))[number], line, text, source)
+                    yield _case(
+                        columns.get("id", [None] * (number + 1))[number], line, text, source
+                    )
         return
     with open(path, "rb") as handle:
         for raw in handle:

@@ -29,9 +29,35 @@ CLAIMS = ("PASS", "NO PASS", "none")
 SYSTEM = ("PASS", "NO PASS", "VALID", "invalid")
 TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
 GROUNDING = "grounding"
-_KEYS = ("group", "status", "claimed", "next_gate", "repaired", "guessed", "cut_off", "several_states", "provider_cut")
-_NEEDED = ("id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "claimed",
-           "cut_off", "several_states", "repair_codes", "finish_reason", *TOKENS, GROUNDING)
+_KEYS = (
+    "group",
+    "status",
+    "claimed",
+    "next_gate",
+    "repaired",
+    "guessed",
+    "cut_off",
+    "several_states",
+    "provider_cut",
+)
+_NEEDED = (
+    "id",
+    "ok",
+    "pass",
+    "reason",
+    "next_gate",
+    "error_codes",
+    "repairs",
+    "guessed",
+    "warnings",
+    "claimed",
+    "cut_off",
+    "several_states",
+    "repair_codes",
+    "finish_reason",
+    *TOKENS,
+    GROUNDING,
+)
 OVERALL = "(all)"
 
 
@@ -60,7 +86,17 @@ class GroupStats:
 
     def add(self, other: GroupStats) -> None:
         self.rows += other.rows
-        for name in ("status", "claims", "false_pass_gates", "no_pass_gates", "flags", "error_codes", "repair_codes", "tokens", "grounding"):
+        for name in (
+            "status",
+            "claims",
+            "false_pass_gates",
+            "no_pass_gates",
+            "flags",
+            "error_codes",
+            "repair_codes",
+            "tokens",
+            "grounding",
+        ):
             getattr(self, name).update(getattr(other, name))
 
 
@@ -100,7 +136,9 @@ def run_stats(path: str | Path, by: str | None = None) -> tuple[RunStats | None,
     for group in groups.values():
         overall.add(group)
     ordered = dict(sorted(groups.items(), key=lambda item: item[0]))
-    return RunStats(str(path), by, overall, ordered if by else {}, seen["tokens"], seen["grounding"]), None
+    return RunStats(
+        str(path), by, overall, ordered if by else {}, seen["tokens"], seen["grounding"]
+    ), None
 
 
 def result_batches(path: Path, by: str | None) -> Iterator[Any]:
@@ -112,10 +150,14 @@ def result_batches(path: Path, by: str | None) -> Iterator[Any]:
 
     for table, names in raw_batches(path, by):
         if by is not None and by not in names:
-            raise KeyError(f"{path}: no column {by!r} to group by (columns: {', '.join(names)[:600]})")
+            raise KeyError(
+                f"{path}: no column {by!r} to group by (columns: {', '.join(names)[:600]})"
+            )
         out = summarise(table)
         group = pc.cast(table.column(by), "string") if by is not None else None
-        out = out.append_column("group", group if group is not None else _constant(OVERALL, table.num_rows))
+        out = out.append_column(
+            "group", group if group is not None else _constant(OVERALL, table.num_rows)
+        )
         for name in ("finish_reason", *TOKENS, GROUNDING):
             if name in table.column_names:
                 out = out.append_column(name, table.column(name))
@@ -134,7 +176,11 @@ def raw_batches(path: Path, by: str | None) -> Iterator[tuple[Any, list[str]]]:
             names = parquet.schema_arrow.names
             if "ok" not in names:
                 raise KeyError(f"{name}: no ok column: not a results file of gate-tui check")
-            wanted = [column for column in dict.fromkeys((*_NEEDED, *([by] if by else []))) if column in names]
+            wanted = [
+                column
+                for column in dict.fromkeys((*_NEEDED, *([by] if by else [])))
+                if column in names
+            ]
             try:
                 for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=wanted):
                     yield pa.Table.from_batches([batch]), names
@@ -153,7 +199,11 @@ def raw_batches(path: Path, by: str | None) -> Iterator[tuple[Any, list[str]]]:
 def _constant(value: str, rows: int) -> Any:
     import pyarrow as pa
 
-    return pa.array([value], pa.string()).take(pa.array([0] * rows, pa.int32())) if rows else pa.array([], pa.string())
+    return (
+        pa.array([value], pa.string()).take(pa.array([0] * rows, pa.int32()))
+        if rows
+        else pa.array([], pa.string())
+    )
 
 
 def count_batch(table: Any, groups: dict[str, GroupStats], seen: dict[str, bool]) -> None:
@@ -163,18 +213,24 @@ def count_batch(table: Any, groups: dict[str, GroupStats], seen: dict[str, bool]
     rows = table.num_rows
     if rows == 0:
         return
-    finish = table.column("finish_reason") if "finish_reason" in table.column_names else pa.nulls(rows, pa.string())
-    keys = pa.table({
-        "group": pc.fill_null(table.column("group"), "(none)"),
-        "status": table.column("status"),
-        "claimed": pc.fill_null(table.column("claimed"), "none"),
-        "next_gate": table.column("next_gate"),
-        "repaired": pc.greater(pc.fill_null(table.column("repairs"), 0), 0),
-        "guessed": table.column("guessed"),
-        "cut_off": table.column("cut_off"),
-        "several_states": table.column("several_states"),
-        "provider_cut": pc.fill_null(pc.is_in(finish, value_set=pa.array(CUT_REASONS)), False),
-    })
+    finish = (
+        table.column("finish_reason")
+        if "finish_reason" in table.column_names
+        else pa.nulls(rows, pa.string())
+    )
+    keys = pa.table(
+        {
+            "group": pc.fill_null(table.column("group"), "(none)"),
+            "status": table.column("status"),
+            "claimed": pc.fill_null(table.column("claimed"), "none"),
+            "next_gate": table.column("next_gate"),
+            "repaired": pc.greater(pc.fill_null(table.column("repairs"), 0), 0),
+            "guessed": table.column("guessed"),
+            "cut_off": table.column("cut_off"),
+            "several_states": table.column("several_states"),
+            "provider_cut": pc.fill_null(pc.is_in(finish, value_set=pa.array(CUT_REASONS)), False),
+        }
+    )
     for row in keys.group_by(list(_KEYS)).aggregate([([], "count_all")]).to_pylist():
         _tally(groups.setdefault(row["group"], GroupStats()), row, row["count_all"])
     for column, target in (("error_codes", "error_codes"), ("repair_codes", "repair_codes")):
@@ -182,8 +238,15 @@ def count_batch(table: Any, groups: dict[str, GroupStats], seen: dict[str, bool]
     present = [name for name in TOKENS if name in table.column_names]
     if present:
         seen["tokens"] = True
-        sums = pa.table({"group": keys.column("group"), **{name: pc.cast(table.column(name), pa.int64()) for name in present}})
-        for row in sums.group_by("group").aggregate([(name, "sum") for name in present]).to_pylist():
+        sums = pa.table(
+            {
+                "group": keys.column("group"),
+                **{name: pc.cast(table.column(name), pa.int64()) for name in present},
+            }
+        )
+        for row in (
+            sums.group_by("group").aggregate([(name, "sum") for name in present]).to_pylist()
+        ):
             for name in present:
                 groups[row["group"]].tokens[name] += row[f"{name}_sum"] or 0
     if GROUNDING in table.column_names:
@@ -234,7 +297,9 @@ def _count_grounding(table: Any, group: Any, groups: dict[str, GroupStats]) -> N
     else:
         owners, values = group, column
     if pa.types.is_struct(values.type):
-        values = pa.array([None if value is None else str(value) for value in values.to_pylist()], pa.string())
+        values = pa.array(
+            [None if value is None else str(value) for value in values.to_pylist()], pa.string()
+        )
     else:
         values = pc.cast(values, pa.string())
     pairs = pa.table({"group": owners, "value": values}).filter(pc.is_valid(values))

@@ -30,14 +30,30 @@ def compare_runs(first: str | Path, second: str | Path) -> tuple[dict[str, Any] 
     for table in tables:
         counts = table.group_by("id").aggregate([([], "count_all")])
         repeated = counts.filter(pc.greater(counts.column("count_all"), 1)).column("id")
-        keep = pc.and_(pc.is_valid(table.column("id")), pc.invert(pc.is_in(table.column("id"), value_set=repeated)))
-        parts.append((table.filter(keep), table.num_rows - pc.sum(pc.cast(keep, pa.int64())).as_py()))
+        keep = pc.and_(
+            pc.is_valid(table.column("id")),
+            pc.invert(pc.is_in(table.column("id"), value_set=repeated)),
+        )
+        parts.append(
+            (table.filter(keep), table.num_rows - pc.sum(pc.cast(keep, pa.int64())).as_py())
+        )
     (a, a_unmatched), (b, b_unmatched) = parts
-    joined = a.join(b, "id", join_type="full outer", left_suffix="_a", right_suffix="_b", coalesce_keys=True)
+    joined = a.join(
+        b, "id", join_type="full outer", left_suffix="_a", right_suffix="_b", coalesce_keys=True
+    )
     moves = joined.group_by(["status_a", "status_b"]).aggregate([([], "count_all")]).to_pylist()
-    changes = {f"{row['status_a'] or 'absent'} -> {row['status_b'] or 'absent'}": row["count_all"] for row in moves}
-    failing = pc.and_(pc.equal(joined.column("status_a"), "PASS"), pc.is_in(joined.column("status_b"), value_set=pa.array(["NO PASS", "invalid"])))
-    passing = pc.and_(pc.is_in(joined.column("status_a"), value_set=pa.array(["NO PASS", "invalid"])), pc.equal(joined.column("status_b"), "PASS"))
+    changes = {
+        f"{row['status_a'] or 'absent'} -> {row['status_b'] or 'absent'}": row["count_all"]
+        for row in moves
+    }
+    failing = pc.and_(
+        pc.equal(joined.column("status_a"), "PASS"),
+        pc.is_in(joined.column("status_b"), value_set=pa.array(["NO PASS", "invalid"])),
+    )
+    passing = pc.and_(
+        pc.is_in(joined.column("status_a"), value_set=pa.array(["NO PASS", "invalid"])),
+        pc.equal(joined.column("status_b"), "PASS"),
+    )
     failing, passing = (pc.fill_null(mask, False) for mask in (failing, passing))
     return {
         "a": str(first),
@@ -77,7 +93,9 @@ def _ids_and_status(path: Path) -> tuple[Any, str | None]:
     except (OSError, ValueError, TypeError, pa.ArrowException) as exc:
         return None, f"{path}: not a results file of gate-tui check: {str(exc)[:300]}"
     if not pieces:
-        return pa.table({"id": pa.array([], pa.string()), "status": pa.array([], pa.string())}), None
+        return pa.table(
+            {"id": pa.array([], pa.string()), "status": pa.array([], pa.string())}
+        ), None
     return pa.concat_tables(pieces), None
 
 
@@ -85,13 +103,21 @@ def compare_text(data: dict[str, Any]) -> str:
     """The comparison for a terminal."""
     out = [
         f"gate-tui stats: {data['a']} -> {data['b']}",
-        f"  {data['matched']:,} rows matched by id; {data['only_in_a']:,} only in A, {data['only_in_b']:,} only in B"
-        + (f"; {data['unmatchable_a'] + data['unmatchable_b']:,} without a unique id" if data["unmatchable_a"] + data["unmatchable_b"] else ""),
+        f"  {data['matched']:,} rows matched by id; {data['only_in_a']:,} only in A, "
+        f"{data['only_in_b']:,} only in B"
+        + (
+            f"; {data['unmatchable_a'] + data['unmatchable_b']:,} without a unique id"
+            if data["unmatchable_a"] + data["unmatchable_b"]
+            else ""
+        ),
         f"  newly failing: {data['newly_failing']:,}; newly passing: {data['newly_passing']:,}",
         "  changes (A -> B):",
     ]
     out += [f"    {move:<28} {count:>10,}" for move, count in data["changes"].items()]
-    for key, words in (("newly_failing_ids", "newly failing ids"), ("newly_passing_ids", "newly passing ids")):
+    for key, words in (
+        ("newly_failing_ids", "newly failing ids"),
+        ("newly_passing_ids", "newly passing ids"),
+    ):
         if data[key]:
             out.append(f"  {words}: " + ", ".join(repr(ident)[:60] for ident in data[key]))
     return "\n".join(out) + "\n"

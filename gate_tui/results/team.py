@@ -22,7 +22,9 @@ ADJUDICATOR = "adjudicated"
 class TeamVerdicts:
     """The verdicts of everyone on one results file, from one reviewer's seat."""
 
-    def __init__(self, results: Path, rows: Any, me: str, *, blind: bool = False, adjudicator: bool = False) -> None:
+    def __init__(
+        self, results: Path, rows: Any, me: str, *, blind: bool = False, adjudicator: bool = False
+    ) -> None:
         self.results = Path(results)
         self.me = me
         self.blind = blind and not adjudicator
@@ -33,8 +35,16 @@ class TeamVerdicts:
             if name != me or adjudicator:
                 self.others[name or "(unnamed)"] = VerdictStore(self.results, name or None, rows)
         final_path = verdicts_path(self.results, final=True)
-        self.final = self.mine if adjudicator else VerdictStore(self.results, None, rows, final=True) if final_path.is_file() else None
-        self.notices = list(self.mine.notices) + [notice for store in self.others.values() for notice in store.notices]
+        self.final = (
+            self.mine
+            if adjudicator
+            else VerdictStore(self.results, None, rows, final=True)
+            if final_path.is_file()
+            else None
+        )
+        self.notices = list(self.mine.notices) + [
+            notice for store in self.others.values() for notice in store.notices
+        ]
 
     # The screen's view: its own store's API, so the table and detail need nothing else.
     @property
@@ -65,7 +75,9 @@ class TeamVerdicts:
         """The others' verdicts on ``row`` as the screen may show them (none when blind)."""
         if self.blind:
             return {}
-        return {name: store.latest[row] for name, store in self.others.items() if row in store.latest}
+        return {
+            name: store.latest[row] for name, store in self.others.items() if row in store.latest
+        }
 
     def disagreements(self) -> list[int]:
         """The rows two reviewers gave different verdicts (never with ``--blind``)."""
@@ -81,7 +93,12 @@ class TeamVerdicts:
         """Cohen's or Fleiss' kappa and the raw agreement (None when blind or alone)."""
         if self.blind:
             return None
-        return agreement({name: {row: verdict.verdict for row, verdict in verdicts.items()} for name, verdicts in self.reviewers().items()})
+        return agreement(
+            {
+                name: {row: verdict.verdict for row, verdict in verdicts.items()}
+                for name, verdicts in self.reviewers().items()
+            }
+        )
 
     def exported(self) -> list[tuple[int, Verdict, str, str]]:
         """Per row with any verdict: the final verdict, where it came from, and who said what."""
@@ -113,7 +130,9 @@ def assigned_mask(rows: int, number: int, of: int, overlap: float = 0.0) -> Any:
     import pyarrow.compute as pc
 
     positions = pa.array(range(rows), pa.int64())
-    mine = pc.equal(pc.bit_wise_and(positions, 0) if of == 1 else _mod(positions, of), (number - 1) % of)
+    mine = pc.equal(
+        pc.bit_wise_and(positions, 0) if of == 1 else _mod(positions, of), (number - 1) % of
+    )
     if overlap <= 0:
         return mine
     mixed = _mod(pc.multiply(pc.bit_wise_xor(positions, 0x5BD1E995), 2654435761), 1 << 32)

@@ -54,12 +54,15 @@ class Verdict(NamedTuple):
 
 def reviewer_name(text: str | None) -> str | None:
     """A reviewer's name as it can appear in a file name (letters, digits, ``._-``), or None."""
-    cleaned = re.sub(r"[^\w.-]+", "-", (text or "").strip(), flags=re.ASCII).strip(".-")[:MAX_REVIEWER]
+    cleaned = re.sub(r"[^\w.-]+", "-", (text or "").strip(), flags=re.ASCII).strip(".-")[
+        :MAX_REVIEWER
+    ]
     return cleaned or None
 
 
 def default_reviewer() -> str:
-    """The reviewer when ``--reviewer`` is not given: ``GATE_TUI_REVIEWER``, else the user's name."""
+    """The reviewer when ``--reviewer`` is not given: ``GATE_TUI_REVIEWER``, else the
+    user's name."""
     for name in ("GATE_TUI_REVIEWER", "USER", "LOGNAME", "USERNAME"):
         cleaned = reviewer_name(os.environ.get(name))
         if cleaned:
@@ -84,7 +87,9 @@ def reviewer_files(results: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     prefix = results.name + ".verdicts."
     try:
-        names = sorted(entry.name for entry in os.scandir(results.parent) if entry.name.startswith(prefix))
+        names = sorted(
+            entry.name for entry in os.scandir(results.parent) if entry.name.startswith(prefix)
+        )
     except OSError:
         return found
     for name in names:
@@ -104,7 +109,9 @@ class VerdictStore:
     line each. ``rows`` (the results' index) places each verdict on its reply (see the
     module's docstring); without it a verdict stays on the row it names."""
 
-    def __init__(self, results: Path, reviewer: str | None = None, rows: Any = None, *, final: bool = False) -> None:
+    def __init__(
+        self, results: Path, reviewer: str | None = None, rows: Any = None, *, final: bool = False
+    ) -> None:
         self.results = Path(results)
         self.reviewer = reviewer
         self.final = final
@@ -125,7 +132,8 @@ class VerdictStore:
                 self.latest[verdict.row] = verdict
         if self.stale:
             self.notices.append(
-                f"{self.path.name}: {self.stale:,} verdict{'s' * (self.stale != 1)} set aside: the reply they were given on "
+                f"{self.path.name}: {self.stale:,} verdict{'s' * (self.stale != 1)} set "
+                f"aside: the reply they were given on "
                 "is no longer in the results (a rerun rewrote them)"
             )
 
@@ -150,9 +158,20 @@ class VerdictStore:
         assert self._writer is not None
         fingerprint = self.rows.fingerprints([row])[0] if self.rows is not None else None
         at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        given = Verdict(row, ident, verdict, note[:MAX_NOTE], at, self.reviewer or "", fingerprint, self.run_id)
-        record = {"kind": "verdict", "row": row, "id": ident, "verdict": verdict, "note": given.note, "at": at,
-                  "reviewer": given.reviewer, "fingerprint": fingerprint, "run_id": self.run_id}
+        given = Verdict(
+            row, ident, verdict, note[:MAX_NOTE], at, self.reviewer or "", fingerprint, self.run_id
+        )
+        record = {
+            "kind": "verdict",
+            "row": row,
+            "id": ident,
+            "verdict": verdict,
+            "note": given.note,
+            "at": at,
+            "reviewer": given.reviewer,
+            "fingerprint": fingerprint,
+            "run_id": self.run_id,
+        }
         error = self._writer.append(record)
         if error is not None:
             return error
@@ -164,7 +183,10 @@ class VerdictStore:
 
     def exported(self) -> list[tuple[int, Verdict, str, str]]:
         """What :func:`export_csv` writes: each row's verdict, its source and who gave it."""
-        return [(row, self.latest[row], "single", self.latest[row].reviewer) for row in sorted(self.latest)]
+        return [
+            (row, self.latest[row], "single", self.latest[row].reviewer)
+            for row in sorted(self.latest)
+        ]
 
     def close(self) -> None:
         if self._writer is not None:
@@ -177,8 +199,14 @@ class VerdictStore:
         if self._read.exists:
             self._writer, error = JournalWriter.reopen(self.path, self._read)
         else:
-            header = {"kind": "header", "results": self.results.name, "format": 2, "reviewer": self.reviewer,
-                      "final": self.final, "run_id": self.run_id}
+            header = {
+                "kind": "header",
+                "results": self.results.name,
+                "format": 2,
+                "reviewer": self.reviewer,
+                "final": self.final,
+                "run_id": self.run_id,
+            }
             self._writer, error = JournalWriter.create(self.path, header)
         return error
 
@@ -190,9 +218,15 @@ class VerdictStore:
         total = rows.rows
         here = [verdict for verdict in given if 0 <= verdict.row < total]
         named = sorted({verdict.row for verdict in here})
-        now = dict(zip(named, zip(rows.ids(named), rows.fingerprints(named), strict=True), strict=True))
+        now = dict(
+            zip(named, zip(rows.ids(named), rows.fingerprints(named), strict=True), strict=True)
+        )
         moved = [verdict for verdict in given if not self._holds(verdict, now)]
-        where = rows.rows_with_ids(sorted({verdict.id for verdict in moved if verdict.id is not None})) if moved else {}
+        where = (
+            rows.rows_with_ids(sorted({verdict.id for verdict in moved if verdict.id is not None}))
+            if moved
+            else {}
+        )
         placed: list[Verdict] = []
         for verdict in given:
             if self._holds(verdict, now):
@@ -215,7 +249,9 @@ class VerdictStore:
 
     def _find(self, verdict: Verdict, candidates: list[int]) -> int | None:
         """The row that holds a verdict's reply now (same id and fingerprint), or None."""
-        if verdict.fingerprint is None or (verdict.run_id is not None and self.run_id is not None and verdict.run_id != self.run_id):
+        if verdict.fingerprint is None or (
+            verdict.run_id is not None and self.run_id is not None and verdict.run_id != self.run_id
+        ):
             return None
         for row, fingerprint in zip(candidates, self.rows.fingerprints(candidates), strict=True):
             if fingerprint == verdict.fingerprint:
@@ -231,8 +267,16 @@ def _verdict_of(record: dict[str, Any]) -> Verdict | None:
     row, verdict = get("row"), get("verdict")
     if get("kind") != "verdict" or type(row) is not int or verdict not in _KNOWN:
         return None
-    return Verdict(row, _text(get("id")), verdict, _text(get("note")) or "", _text(get("at")) or "", _text(get("reviewer")) or "",
-                   _text(get("fingerprint")), _text(get("run_id")))
+    return Verdict(
+        row,
+        _text(get("id")),
+        verdict,
+        _text(get("note")) or "",
+        _text(get("at")) or "",
+        _text(get("reviewer")) or "",
+        _text(get("fingerprint")),
+        _text(get("run_id")),
+    )
 
 
 def _text(value: Any) -> str | None:
@@ -251,11 +295,25 @@ def export_csv(source: Any, target: Path, summary: Any = None) -> str | None:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["row", "line", "id", "status", "verdict", "note", "at", "reviewer", "source", "reviewers"])
+    writer.writerow(
+        ["row", "line", "id", "status", "verdict", "note", "at", "reviewer", "source", "reviewers"]
+    )
     for row, verdict, how, reviewers in source.exported():
         info = summary(row) if summary is not None else {}
-        writer.writerow([row, info.get("line", ""), _cell(verdict.id), info.get("status", ""), verdict.verdict, _cell(verdict.note),
-                         verdict.at, _cell(verdict.reviewer), how, _cell(reviewers)])
+        writer.writerow(
+            [
+                row,
+                info.get("line", ""),
+                _cell(verdict.id),
+                info.get("status", ""),
+                verdict.verdict,
+                _cell(verdict.note),
+                verdict.at,
+                _cell(verdict.reviewer),
+                how,
+                _cell(reviewers),
+            ]
+        )
     return atomic_write_text(Path(target), out.getvalue())
 
 

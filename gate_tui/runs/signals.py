@@ -52,13 +52,23 @@ def _count(value: Any) -> int | None:
 
 def cut_by_provider(result: Any, reason: str | None, accept_truncated: bool) -> Any:
     """``result``, refused when the provider cut the reply and the text still parsed."""
-    if reason not in CUT_REASONS or not isinstance(result, ParseResult) or not result.ok or accept_truncated:
+    if (
+        reason not in CUT_REASONS
+        or not isinstance(result, ParseResult)
+        or not result.ok
+        or accept_truncated
+    ):
         return result
     message = (
-        f"the reply is cut off: the provider stopped it at the token limit (finish_reason: {reason}); "
+        f"the reply is cut off: the provider stopped it at the token limit (finish_reason: "
+        f"{reason}); "
         "its text parses, but what the model meant to write after the cut is unknown"
     )
-    recovered = None if result.canonical_state is None else result.canonical_state.model_dump(mode="json", by_alias=True)
+    recovered = (
+        None
+        if result.canonical_state is None
+        else result.canonical_state.model_dump(mode="json", by_alias=True)
+    )
     return ParseResult(
         ok=False,
         errors=[ParseError(code="invalid_json", message=message)],

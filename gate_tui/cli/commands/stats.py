@@ -12,19 +12,39 @@ from pathlib import Path
 from gate_tui.cli.common import say, usage
 
 DESCRIPTION = (
-    "Statistics of a results file of gate-tui check: rows per status, what the model claimed against what the "
-    "system decided (overall and per gate), invalid / repaired / guessed / cut-off rates, top error and repair "
-    "codes, token usage, grounding findings and reviewers' agreement when present. --by groups by any column "
-    "(check --input carries the input's columns into its results). With two files: what changed, row by row on ids."
+    "Statistics of a results file of gate-tui check: rows per status, what the model "
+    "claimed against what the "
+    "system decided (overall and per gate), invalid / repaired / guessed / cut-off rates, "
+    "top error and repair "
+    "codes, token usage, grounding findings and reviewers' agreement when present. --by "
+    "groups by any column "
+    "(check --input carries the input's columns into its results). With two files: what "
+    "changed, row by row on ids."
 )
 FORMATS = ("text", "json", "md", "html")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("results", metavar="RESULTS", help="results of gate-tui check (.parquet, a folder of parts, or .jsonl)")
-    parser.add_argument("other", metavar="B", nargs="?", help="a second run's results: compare the two row by row on their ids")
-    parser.add_argument("--by", metavar="COLUMN", help="group by a column of the results (model, prompt, ...)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="text (default), json, md (Markdown) or html (one self-contained page)")
+    parser.add_argument(
+        "results",
+        metavar="RESULTS",
+        help="results of gate-tui check (.parquet, a folder of parts, or .jsonl)",
+    )
+    parser.add_argument(
+        "other",
+        metavar="B",
+        nargs="?",
+        help="a second run's results: compare the two row by row on their ids",
+    )
+    parser.add_argument(
+        "--by", metavar="COLUMN", help="group by a column of the results (model, prompt, ...)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text (default), json, md (Markdown) or html (one self-contained page)",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
 
@@ -33,13 +53,19 @@ def run(ns: argparse.Namespace) -> int:
 
     if ns.other is not None:
         if ns.by is not None or ns.format in ("md", "html"):
-            return usage("stats", "comparing two runs prints text or json; --by and md/html apply to one run")
+            return usage(
+                "stats", "comparing two runs prints text or json; --by and md/html apply to one run"
+            )
         from gate_tui.results.stats_compare import compare_runs, compare_text
 
         compared, problem = compare_runs(ns.results, ns.other)
         if compared is None:
             return usage("stats", problem or "cannot compare")
-        text = json.dumps(compared, indent=2, ensure_ascii=False) + "\n" if ns.format == "json" else compare_text(compared)
+        text = (
+            json.dumps(compared, indent=2, ensure_ascii=False) + "\n"
+            if ns.format == "json"
+            else compare_text(compared)
+        )
     else:
         text_or_problem = stats_text(ns.results, ns.by, ns.format)
         if text_or_problem[0] is None:

@@ -35,7 +35,10 @@ class ReviewHelp(ModalScreen[None]):
 
     DEFAULT_CSS = """
         ReviewHelp { align: center middle; }
-        #review-help { width: 90%; max-width: 90; height: 80%; border: round $accent; padding: 0 1; background: $surface; }
+        #review-help {
+            width: 90%; max-width: 90; height: 80%;
+            border: round $accent; padding: 0 1; background: $surface;
+        }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "close", "Close")]
 

@@ -41,10 +41,22 @@ def summary_text(stats: GroupStats, agreement: dict[str, Any] | None) -> Text:
             out.append(f"{bar(count, top):<{BAR + 1}}", style=colour or COLOURS.get(name, "cyan"))
             out.append(f" {count:,} ({100 * count / rows:.1f}%)\n")
 
-    section("status", [(name, stats.status[name]) for name in ("PASS", "NO PASS", "VALID", "invalid") if stats.status[name]])
+    section(
+        "status",
+        [
+            (name, stats.status[name])
+            for name in ("PASS", "NO PASS", "VALID", "invalid")
+            if stats.status[name]
+        ],
+    )
     section("NO PASS by gate", stats.no_pass_gates.most_common(), "red")
-    section("claimed PASS, system NO PASS, by gate", stats.false_pass_gates.most_common(), "magenta")
-    rates = [(RATE_WORDS[name], stats.status["invalid"] if name == "invalid" else stats.flags[name]) for name in RATES]
+    section(
+        "claimed PASS, system NO PASS, by gate", stats.false_pass_gates.most_common(), "magenta"
+    )
+    rates = [
+        (RATE_WORDS[name], stats.status["invalid"] if name == "invalid" else stats.flags[name])
+        for name in RATES
+    ]
     section("rates", [(name, count) for name, count in rates if count], "yellow")
     if agreement:
         out.append(agreement_line(agreement) + "\n", style="bold")
@@ -55,7 +67,10 @@ class SummaryPanel(Static):
     """The summary, shown or hidden by the screen."""
 
     DEFAULT_CSS = """
-    SummaryPanel { display: none; height: auto; max-height: 50%; border: round $accent; padding: 0 1; overflow-y: auto; }
+    SummaryPanel {
+        display: none; height: auto; max-height: 50%;
+        border: round $accent; padding: 0 1; overflow-y: auto;
+    }
     SummaryPanel.-open { display: block; }
     """
 
