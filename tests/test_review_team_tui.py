@@ -142,6 +142,10 @@ async def test_two_reviewers_see_each_other_agreement_and_disagreements_unless_b
         await wait_for(
             pilot, lambda: "reviewer ben" in screen_text(app) and "others: ana" in screen_text(app)
         )
+        await pilot.press("down")  # ana rejected row 0, accepted row 1
+        await wait_for(pilot, lambda: "others on this row: ana: accepted" in screen_text(app))
+        await pilot.press("up")
+        await wait_for(pilot, lambda: "others on this row: ana: rejected" in screen_text(app))
         await pilot.press("a", "a", "a", "a")  # rows 0-3: agrees on 1 and 3
         await wait_for(
             pilot,

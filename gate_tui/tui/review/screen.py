@@ -52,6 +52,8 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #filter-text { width: 1fr; }
     ReviewScreen #header { height: 1; padding: 0 0 0 0; text-style: bold; color: $text-muted; }
     ReviewScreen #team { height: 1; padding: 0 1; color: $text-muted; }
+    ReviewScreen #others { height: 1; padding: 0 1; display: none; }
+    ReviewScreen #others.-team { display: block; }
     ReviewScreen #filter-guessed > .toggle--button { color: $panel; background: $panel-darken-1; }
     ReviewScreen #filter-guessed.-on > .toggle--button { color: $text; background: $success; text-style: bold; }
     ReviewScreen #filter-guessed.-on { text-style: bold; }
@@ -99,6 +101,7 @@ class ReviewScreen(Screen[None]):
             yield Input(placeholder="search id, reason, gate, error code  (/)", id="filter-text")
         yield Static(id="header", markup=False)
         yield ResultsTable(self.index, self.verdicts, id="results")
+        yield Static(id="others", markup=False, classes="-team" if self.team_view else "")
         yield Input(placeholder="note for this verdict (Enter saves, Escape cancels)", id="note", max_length=4000)
         yield Footer()
 
@@ -161,6 +164,15 @@ class ReviewScreen(Screen[None]):
             if found:
                 parts.append(agreement_line(found))
         self.query_one("#team", Static).update(visible("  ·  ".join(parts), one_line=True))
+
+    def on_results_table_moved(self, event: ResultsTable.Moved) -> None:
+        """The other reviewers' verdicts and notes on the row under the cursor (team view)."""
+        if not self.team_view or event.row is None:
+            return
+        said = self.verdicts.shown_others(event.row)
+        words = [f"{name}: {given.verdict}" + (f" ({given.note})" if given.note else "") for name, given in sorted(said.items())]
+        text = "others on this row: " + ("; ".join(words) if words else "none yet")
+        self.query_one("#others", Static).update(visible(text, one_line=True))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.refilter()
