@@ -33,10 +33,10 @@ class ResultFilter:
 
 
 FLAGS = {
-    "overruled": "claim overruled (either way)",
-    "false-pass": "claimed PASS, system NO PASS",
-    "false-no-pass": "claimed NO PASS, system PASS",
-    "several-states": "several different states",
+    "overruled": "claim overruled",
+    "false-pass": "said PASS, is NO PASS",
+    "false-no-pass": "said NO PASS, is PASS",
+    "several-states": "several states",
     "cut-off": "cut off",
     "disagreements": "reviewers disagree",
 }

@@ -141,12 +141,15 @@ def text_report(data: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def agreement_line(agreement: dict[str, Any]) -> str:
-    """Reviewers' agreement in one line."""
+def agreement_line(agreement: dict[str, Any], short: bool = False) -> str:
+    """Reviewers' agreement in one line (``short``: for a header, the measure first)."""
     kappa = agreement.get("kappa")
     shown = "n/a" if kappa is None else f"{kappa:.3f}"
     raw = agreement.get("raw_agreement")
     raw_shown = "n/a" if raw is None else f"{100 * raw:.1f}%"
+    if short:
+        measure = agreement.get("measure", "kappa")
+        return f"{measure} {shown}, raw agreement {raw_shown} on {agreement.get('items', 0):,} shared rows"
     return (
         f"agreement of {len(agreement.get('reviewers', []))} reviewers on "
         f"{agreement.get('items', 0):,} shared rows: "

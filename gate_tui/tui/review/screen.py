@@ -49,6 +49,7 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #counts { height: 1; padding: 0 1; background: $panel; }
     ReviewScreen #filters { height: 3; }
     ReviewScreen #filters Select { width: 20; }
+    ReviewScreen #filters Select > SelectOverlay { width: 30; }
     ReviewScreen #filter-text { width: 1fr; }
     ReviewScreen #header { height: 1; padding: 0 0 0 0; text-style: bold; color: $text-muted; }
     ReviewScreen #team { height: 1; padding: 0 1; color: $text-muted; }
@@ -162,7 +163,7 @@ class ReviewScreen(Screen[None]):
                 parts.append("others: " + ", ".join(others))
             found = self.verdicts.agreement()
             if found:
-                parts.append(agreement_line(found))
+                parts.append(agreement_line(found, short=True))
         self.query_one("#team", Static).update(visible("  ·  ".join(parts), one_line=True))
 
     def on_results_table_moved(self, event: ResultsTable.Moved) -> None:

@@ -78,10 +78,12 @@ def row_cells(summary: dict[str, Any], verdict: str | None) -> list[tuple[str, S
 
 
 def _verdict_word(verdicts: Any, row: int, verdict: Any) -> str | None:
-    """The reviewer's verdict; ``≠`` after it (or alone) when another reviewer's differs."""
+    """The reviewer's verdict; ``≠`` after it (or alone) when the reviewers' verdicts on
+    the row differ (this reviewer's among them, when given)."""
     mine = None if verdict is None else verdict.verdict
     others = verdicts.shown_others(row) if hasattr(verdicts, "shown_others") else {}
-    if any(other.verdict != mine for other in others.values()):
+    words = {other.verdict for other in others.values()} | ({mine} if mine else set())
+    if len(words) > 1:
         return f"{mine or ''} ≠".strip()
     return mine
 
