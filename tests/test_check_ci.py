@@ -139,3 +139,16 @@ def test_an_unwritable_report_is_a_clear_error(flag: str, tmp_path: Path) -> Non
         str(tmp_path / "missing" / "x"),
     )
     assert done.returncode == 3 and "Traceback" not in done.stderr
+
+
+def test_the_ci_outputs_say_they_do_not_apply_to_contracts(tmp_path: Path) -> None:
+    contract = CONFIGS / "contracts" / "analyst_plan.yaml"
+    done = gate_tui(
+        "check",
+        "--contract",
+        str(contract),
+        str(REPLIES / "ml_good.md"),
+        "--junit",
+        str(tmp_path / "j.xml"),
+    )
+    assert done.returncode == 3 and "not to --contract" in done.stderr

@@ -292,3 +292,21 @@ def test_the_html_page_opens_in_headless_chromium_with_no_request_and_is_screens
         page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     assert requests == [page_file.as_uri()]  # the page itself, nothing else
+
+
+def test_a_contract_check_refuses_a_reply_the_provider_cut(tmp_path: Path) -> None:
+    contract = tmp_path / "contract.json"
+    contract.write_text(
+        json.dumps({"type": "object", "properties": {"label": {"type": "string"}}}),
+        encoding="utf-8",
+    )
+    rows = [
+        {"id": "a", "reply": '{"label": "x"}', "finish_reason": "stop"},
+        {"id": "b", "reply": '{"label": "x"}', "finish_reason": "length"},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    done = gate_tui("check", "--contract", str(contract), "--jsonl", str(source), "-q")
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["ok"] for record in records] == [True, False], done.stderr
+    assert "finish_reason: length" in records[1]["result"]["errors"][0]["message"]

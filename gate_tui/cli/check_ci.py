@@ -30,8 +30,8 @@ def ci_usage(ns: argparse.Namespace) -> str | None:
             "--format github, --junit and --summary-md of a batch read its results back: "
             "give -o RESULTS"
         )
-    if ns.format == "github" and ns.contract is not None:
-        return "--format github applies to gate configs"
+    if wants_ci(ns) and ns.contract is not None:
+        return "--format github, --junit and --summary-md apply to gate configs, not to --contract"
     return None
 
 
