@@ -159,9 +159,9 @@ def agreement_line(agreement: dict[str, Any], short: bool = False) -> str:
 
 def md_cell(value: Any) -> str:
     """A Markdown table cell: pipes, backslashes, markup and line breaks made inert."""
-    text = (
-        str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-    )
+    from gate_tui.safe_text import visible
+
+    text = visible(str(value), one_line=True).replace("\\", "\\\\").replace("|", "\\|")
     for mark in "`*_[]<>#!":
         text = text.replace(mark, "\\" + mark)
     return text[:200]
