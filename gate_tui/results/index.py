@@ -98,7 +98,11 @@ class ResultsIndex:
         if not rows:
             return []
         given = self.fingerprint_column
-        found = given.take(pa.array(rows, pa.int64())).to_pylist() if given is not None else [None] * len(rows)
+        found = (
+            given.take(pa.array(rows, pa.int64())).to_pylist()
+            if given is not None
+            else [None] * len(rows)
+        )
         for place, value in enumerate(found):
             if value is None:
                 row = rows[place]
@@ -117,7 +121,9 @@ class ResultsIndex:
         import pyarrow.compute as pc
 
         column = self.table.column("id")
-        hits = pc.indices_nonzero(pc.fill_null(pc.is_in(column, value_set=pa.array(ids, pa.string())), False)).to_pylist()
+        hits = pc.indices_nonzero(
+            pc.fill_null(pc.is_in(column, value_set=pa.array(ids, pa.string())), False)
+        ).to_pylist()
         where: dict[str, list[int]] = {}
         for row, ident in zip(hits, column.take(pa.array(hits, pa.int64())).to_pylist(), strict=True):
             where.setdefault(ident, []).append(row)
@@ -225,7 +231,9 @@ def _open_parquet(path: Path) -> ResultsIndex:
         missing = [column for column in ("ok", "result") if column not in names]
         if missing:
             raise KeyError(f"{name}: no {', '.join(missing)} column (columns: {', '.join(names)})")
-        table = parquet.read(columns=[column for column in (*SUMMARY, "fingerprint") if column in names])
+        table = parquet.read(
+            columns=[column for column in (*SUMMARY, "fingerprint") if column in names]
+        )
         if "fingerprint" not in table.column_names:
             table = table.append_column("fingerprint", pa.nulls(table.num_rows, pa.string()))
         for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
@@ -238,7 +246,14 @@ def _open_parquet(path: Path) -> ResultsIndex:
     table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
     fingerprints = table.column("fingerprint")
     fingerprints = None if fingerprints.null_count == len(fingerprints) else fingerprints
-    return ResultsIndex(path, "parquet", _finish(table), group_starts=starts, group_places=places, fingerprint_column=fingerprints)
+    return ResultsIndex(
+        path,
+        "parquet",
+        _finish(table),
+        group_starts=starts,
+        group_places=places,
+        fingerprint_column=fingerprints,
+    )
 
 
 def _with_column(table: Any, name: str, kind: Any) -> Any:
@@ -278,7 +293,9 @@ def _finish(table: Any) -> Any:
     ):
         table = _with_column(table, name, kind)
     for name in ("guessed", "cut_off", "several_states"):  # results from before these columns
-        table = table.set_column(table.column_names.index(name), name, pc.fill_null(table.column(name), False))
+        table = table.set_column(
+            table.column_names.index(name), name, pc.fill_null(table.column(name), False)
+        )
     ok = pc.fill_null(table.column("ok"), False)
     passed = table.column("pass")
     verdict = pc.if_else(pc.is_null(passed), "VALID", pc.if_else(pc.fill_null(passed, False), "PASS", "NO PASS"))

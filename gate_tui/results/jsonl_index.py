@@ -148,9 +148,18 @@ def _flatten(table: Any) -> Any:
         counts[entry["values"]] = entry["counts"]
     messages = _list_field(errors, "message")
     flat_codes = _list_field(warnings, "code")
-    cut = _rows_where(pc.match_substring(pc.list_flatten(messages), CUT_OFF_WORDS), messages, table.num_rows)
-    cut = pc.or_(cut, _rows_where(pc.equal(pc.list_flatten(flat_codes), TRUNCATED_REPLY), flat_codes, table.num_rows))
-    several = _rows_where(pc.equal(pc.list_flatten(flat_codes), DIFFERENT_STATES), flat_codes, table.num_rows)
+    cut = _rows_where(
+        pc.match_substring(pc.list_flatten(messages), CUT_OFF_WORDS), messages, table.num_rows
+    )
+    cut = pc.or_(
+        cut,
+        _rows_where(
+            pc.equal(pc.list_flatten(flat_codes), TRUNCATED_REPLY), flat_codes, table.num_rows
+        ),
+    )
+    several = _rows_where(
+        pc.equal(pc.list_flatten(flat_codes), DIFFERENT_STATES), flat_codes, table.num_rows
+    )
     claim = pc.struct_field(pc.struct_field(result, "claimed_status"), "pass")
     claimed = pc.if_else(claim, "PASS", "NO PASS")
     return pa.table({

@@ -72,6 +72,10 @@ def fingerprint_column(replies: Any) -> Any:
 
     out = []
     for value in replies.to_pylist():
-        text = value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+        text = (
+            value
+            if value is None or isinstance(value, str)
+            else json.dumps(value, ensure_ascii=False, default=str)
+        )
         out.append(reply_fingerprint(text))
     return pa.array(out, pa.string())

@@ -57,7 +57,14 @@ class Columns:
 def carried_names(names: list[str], columns: Columns) -> list[str]:
     """The input columns the results carry: those asked for (or all), less the ones the
     check reads itself (reply, id, previous state, actor, finish reason, usage)."""
-    own = {columns.reply, columns.id, columns.previous, columns.actor, columns.finish_reason, columns.usage}
+    own = {
+        columns.reply,
+        columns.id,
+        columns.previous,
+        columns.actor,
+        columns.finish_reason,
+        columns.usage,
+    }
     wanted = names if columns.carry is None else [name for name in columns.carry if name in names]
     return [name for name in dict.fromkeys(wanted) if name not in own]
 
@@ -125,7 +132,11 @@ class RowChecker:
         ids = batch.column(columns.id).to_pylist() if columns.id in names else None
         previous = batch.column(columns.previous).to_pylist() if columns.previous in names else None
         actors = batch.column(columns.actor).to_pylist() if columns.actor in names else None
-        finishes = batch.column(columns.finish_reason).to_pylist() if columns.finish_reason in names else None
+        finishes = (
+            batch.column(columns.finish_reason).to_pylist()
+            if columns.finish_reason in names
+            else None
+        )
         usages = batch.column(columns.usage).to_pylist() if columns.usage in names else None
         out = _Collector(want_lines)
         start = 1 if first_line is None else first_line
@@ -159,7 +170,9 @@ class RowChecker:
         checked = out.finish(id_column, len(replies), first_line)
         if keep_reply:
             checked.table = checked.table.append_column("reply", batch.column(columns.reply))
-            checked.table = checked.table.append_column("fingerprint", fingerprint_column(batch.column(columns.reply)))
+            checked.table = checked.table.append_column(
+                "fingerprint", fingerprint_column(batch.column(columns.reply))
+            )
         return checked
 
     def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False, carry: tuple[str, ...] = ()) -> Checked:
@@ -185,9 +198,14 @@ class RowChecker:
             import pyarrow as pa
 
             checked.table = checked.table.append_column("reply", pa.array(replies, pa.string()))
-            checked.table = checked.table.append_column("fingerprint", pa.array([reply_fingerprint(reply) for reply in replies], pa.string()))
+            checked.table = checked.table.append_column(
+                "fingerprint",
+                pa.array([reply_fingerprint(reply) for reply in replies], pa.string()),
+            )
             for values, name in zip(kept, carry, strict=True):
-                checked.table = checked.table.append_column(carried_label(name), pa.array(values, pa.string()))
+                checked.table = checked.table.append_column(
+                    carried_label(name), pa.array(values, pa.string())
+                )
         return checked
 
 

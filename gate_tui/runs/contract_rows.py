@@ -45,8 +45,11 @@ class ContractLineChecker(LineChecker):
         """A well-formed line (the gate batch checked its shape): the reply against the contract."""
         result = check_contract(reply, self.contract)
         if result.ok and self.signals[0] in CUT_REASONS:  # the provider cut it: refused, as in gate mode
-            message = f"the reply is cut off: the provider stopped it at the token limit (finish_reason: {self.signals[0]})"
-            result = ContractResult(ok=False, errors=[ContractError(code="invalid_json", message=message)])
+            message = (f"the reply is cut off: the provider stopped it at the token limit "
+                f"(finish_reason: {self.signals[0]})")
+            result = ContractResult(
+                ok=False, errors=[ContractError(code="invalid_json", message=message)]
+            )
         return self._emit(ident, number, result, stats)
 
     def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:

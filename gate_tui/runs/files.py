@@ -82,7 +82,11 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
     want_lines = out_format == "jsonl"
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
-    columns = _with_carry(source, in_format, columns) if out_format == "parquet" else replace(columns, carry=())
+    columns = (
+        _with_carry(source, in_format, columns)
+        if out_format == "parquet"
+        else replace(columns, carry=())
+    )
     total, jobs_in = _reader(source, in_format, columns, want_lines)
     writer = _ParquetOut(sink) if out_format == "parquet" else None
     in_flight: deque[Job] = deque()  # jobs sent, in order: their replies join the results here
@@ -154,8 +158,17 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
 
         names = parquet_files(source)  # parts in sorted order
         first_file, first_names = _parquet_file(names[0], columns)
-        own = (columns.id, columns.reply, columns.previous, columns.actor, columns.finish_reason, columns.usage)
-        wanted = [name for name in dict.fromkeys((*own, *(columns.carry or ()))) if name in first_names]
+        own = (
+            columns.id,
+            columns.reply,
+            columns.previous,
+            columns.actor,
+            columns.finish_reason,
+            columns.usage,
+        )
+        wanted = [
+            name for name in dict.fromkeys((*own, *(columns.carry or ()))) if name in first_names
+        ]
         # The total, for the progress bar, from each footer; each part is opened only when
         # its turn comes (a folder of thousands of parts must not hold thousands of files open).
         total = first_file.metadata.num_rows + sum(_parquet_file(name, columns, footer_only=True) for name in names[1:])
@@ -231,7 +244,9 @@ def _run(checker: RowChecker, job: Job) -> Checked:
     lines.reply_key, lines.id_key = job.columns.reply, job.columns.id
     lines.finish_key, lines.usage_key = job.columns.finish_reason, job.columns.usage
     if job.first_line is None:
-        done = checker.block(job.batch, job.want_lines, keep_reply=not job.want_lines, carry=job.columns.carry or ())
+        done = checker.block(
+            job.batch, job.want_lines, keep_reply=not job.want_lines, carry=job.columns.carry or ()
+        )
         done.consumed = len(job.batch.data)
         return done
     done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines)
@@ -246,7 +261,9 @@ def _with_reply(table: Any, job: Job) -> Any:
     if job.first_line is None:
         return table
     table = table.append_column("reply", job.batch.column(job.columns.reply))
-    table = table.append_column("fingerprint", fingerprint_column(job.batch.column(job.columns.reply)))
+    table = table.append_column(
+        "fingerprint", fingerprint_column(job.batch.column(job.columns.reply))
+    )
     for name in job.columns.carry or ():
         table = table.append_column(carried_label(name), job.batch.column(name))
     return table

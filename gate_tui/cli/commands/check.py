@@ -42,8 +42,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("text", "json", "github"), default=None,
         help="text (default): a summary; json: the ParseResult, one per line; github: workflow annotations (::error, ::warning)",
     )
-    parser.add_argument("--junit", metavar="FILE", help="also write JUnit XML: one test case per reply")
-    parser.add_argument("--summary-md", metavar="FILE", help="also write a Markdown summary (a CI step summary)")
+    parser.add_argument(
+        "--junit", metavar="FILE", help="also write JUnit XML: one test case per reply"
+    )
+    parser.add_argument(
+        "--summary-md", metavar="FILE", help="also write a Markdown summary (a CI step summary)"
+    )
     parser.add_argument("--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs")
     parser.add_argument("-o", "--output", metavar="OUT", help="write results to OUT instead of stdout")
     parser.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N", help="worker processes for --jsonl (0: one per CPU; default 1)")
@@ -57,8 +61,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--input-format", choices=("parquet", "jsonl"), help="the --input format (default: by extension)")
     data.add_argument("--reply-column", default="reply", metavar="NAME", help="--input: the column (or JSON key) of the replies (default: reply)")
     data.add_argument("--id-column", default="id", metavar="NAME", help="--input: the column (or JSON key) of the ids (default: id)")
-    data.add_argument("--finish-reason-column", default="finish_reason", metavar="NAME", help="--input: the provider's finish reason (length: the reply is cut off)")
-    data.add_argument("--usage-column", default="usage", metavar="NAME", help="--input: token usage (an object of *_tokens, or a number)")
+    data.add_argument(
+        "--finish-reason-column",
+        default="finish_reason",
+        metavar="NAME",
+        help="--input: the provider's finish reason (length: the reply is cut off)",
+    )
+    data.add_argument(
+        "--usage-column",
+        default="usage",
+        metavar="NAME",
+        help="--input: token usage (an object of *_tokens, or a number)",
+    )
     data.add_argument(
         "--carry-columns", default=None, metavar="A,B", help="--input with Parquet results: the input columns the results carry (default: all; '' none)"
     )
@@ -131,7 +145,11 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         from gate_tui.cli.input_check import input_usage
 
         return input_usage(ns)
-    signals = (ns.finish_reason_column, ns.usage_column, ns.carry_columns) != ("finish_reason", "usage", None)
+    signals = (ns.finish_reason_column, ns.usage_column, ns.carry_columns) != (
+        "finish_reason",
+        "usage",
+        None,
+    )
     if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id") or signals:
         return "--engine, --input-format and the --*-column options apply only with --input"
     if ns.jsonl is not None:

@@ -13,7 +13,8 @@ from gate_tui.exit_codes import EXIT_USAGE
 DESCRIPTION = (
     "Open a results file of gate-tui check (Parquet or JSON Lines) in a table of every reply: "
     "counts per status, filters, Enter for a reply's preview, a/r/n to accept, reject or mark "
-    "needs-fix. Each reviewer's verdicts are saved beside the results in RESULTS.verdicts.REVIEWER.jsonl; "
+    "needs-fix. Each reviewer's verdicts are saved beside the results in "
+    "RESULTS.verdicts.REVIEWER.jsonl; "
     "the header shows the reviewers' agreement (Cohen's or Fleiss' kappa). Needs gate-tui[data]."
 )
 
@@ -23,14 +24,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--config", metavar="CFG", help="the gate config the run was checked with: names the gates; an edited reply is checked again")
     which.add_argument("--contract", metavar="C", help="the contract the run was checked with: an edited reply is checked again")
-    parser.add_argument("--export", metavar="CSV", help="write the verdicts given so far to CSV and exit (final verdicts: adjudicated, agreed or disputed)")
+    parser.add_argument(
+        "--export",
+        metavar="CSV",
+        help=("write the verdicts given so far to CSV and exit (final verdicts: adjudicated, "
+            "agreed or disputed)"),
+    )
     team = parser.add_argument_group("team review")
-    team.add_argument("--reviewer", metavar="NAME", help="who is reviewing (default: GATE_TUI_REVIEWER or the user's name)")
-    team.add_argument("--blind", action="store_true", help="hide the other reviewers' verdicts and the agreement")
-    team.add_argument("--assign", type=int, metavar="N", help="review only your share of the rows: share N ...")
+    team.add_argument(
+        "--reviewer",
+        metavar="NAME",
+        help="who is reviewing (default: GATE_TUI_REVIEWER or the user's name)",
+    )
+    team.add_argument(
+        "--blind", action="store_true", help="hide the other reviewers' verdicts and the agreement"
+    )
+    team.add_argument(
+        "--assign", type=int, metavar="N", help="review only your share of the rows: share N ..."
+    )
     team.add_argument("--of", type=int, metavar="K", help="... of K (a fixed split of the rows)")
-    team.add_argument("--overlap", type=float, default=0.0, metavar="F", help="with --assign: a share 0..1 of rows every reviewer gets")
-    team.add_argument("--adjudicate", action="store_true", help="give final verdicts (RESULTS.adjudicated.jsonl) seeing everyone's")
+    team.add_argument(
+        "--overlap",
+        type=float,
+        default=0.0,
+        metavar="F",
+        help="with --assign: a share 0..1 of rows every reviewer gets",
+    )
+    team.add_argument(
+        "--adjudicate",
+        action="store_true",
+        help="give final verdicts (RESULTS.adjudicated.jsonl) seeing everyone's",
+    )
 
 
 def team_usage(ns: argparse.Namespace) -> str | None:

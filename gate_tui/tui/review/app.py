@@ -29,7 +29,9 @@ class ReviewApp(App[None]):
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
 
     def on_mount(self) -> None:
-        self.push_screen(ReviewScreen(self.index, self.verdicts, self.config, self.contract, self.assign))
+        self.push_screen(
+            ReviewScreen(self.index, self.verdicts, self.config, self.contract, self.assign)
+        )
 
     def on_unmount(self) -> None:
         self.verdicts.close()

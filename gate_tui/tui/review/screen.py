@@ -92,7 +92,11 @@ class ReviewScreen(Screen[None]):
         yield Static(id="counts", markup=False)
         yield Static(id="team", markup=False)
         yield SummaryPanel(id="summary")
-        flags = [(Content(words), flag) for flag, words in FLAGS.items() if flag != "disagreements" or self.team_view]
+        flags = [
+            (Content(words), flag)
+            for flag, words in FLAGS.items()
+            if flag != "disagreements" or self.team_view
+        ]
         with Horizontal(id="filters"):
             yield Select(statuses, prompt="any status", id="filter-status")
             yield Select(codes, prompt="any error", id="filter-code")
@@ -152,7 +156,10 @@ class ReviewScreen(Screen[None]):
             return
         from gate_tui.results.stats_render import agreement_line
 
-        parts = [f"reviewer {me}" + (" (adjudicator)" if getattr(self.verdicts, "adjudicator", False) else "")]
+        parts = [
+            f"reviewer {me}"
+            + (" (adjudicator)" if getattr(self.verdicts, "adjudicator", False) else "")
+        ]
         if self.assign is not None:
             parts.append(f"assigned share {self.assign[0]} of {self.assign[1]}")
         if getattr(self.verdicts, "blind", False):
@@ -171,7 +178,10 @@ class ReviewScreen(Screen[None]):
         if not self.team_view or event.row is None:
             return
         said = self.verdicts.shown_others(event.row)
-        words = [f"{name}: {given.verdict}" + (f" ({given.note})" if given.note else "") for name, given in sorted(said.items())]
+        words = [
+            f"{name}: {given.verdict}" + (f" ({given.note})" if given.note else "")
+            for name, given in sorted(said.items())
+        ]
         text = "others on this row: " + ("; ".join(words) if words else "none yet")
         self.query_one("#others", Static).update(visible(text, one_line=True))
 

@@ -207,7 +207,9 @@ class ResultsTable(ScrollView, can_focus=True):
             if len(self._page) > 512:
                 self._page.clear()
             verdict = self.verdicts.get(row)
-            cells = self._page[row] = row_cells(self.index.summary(row), _verdict_word(self.verdicts, row, verdict))
+            cells = self._page[row] = row_cells(
+                self.index.summary(row), _verdict_word(self.verdicts, row, verdict)
+            )
         segments: list[Segment] = []
         for index, ((text, style), cell_width) in enumerate(zip(cells, widths(width), strict=True)):
             if index:
