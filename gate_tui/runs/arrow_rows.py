@@ -173,6 +173,10 @@ class RowChecker:
             checked.table = checked.table.append_column(
                 "fingerprint", fingerprint_column(batch.column(columns.reply))
             )
+            for name in columns.carry or ():  # resolved by the caller (the Ray engine)
+                if name in names:
+                    label = carried_label(name)
+                    checked.table = checked.table.append_column(label, batch.column(name))
         return checked
 
     def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False, carry: tuple[str, ...] = ()) -> Checked:
