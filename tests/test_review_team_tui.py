@@ -6,6 +6,7 @@ the agreement in the header, the disagreements filter, ``--blind`` and ``--assig
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,35 @@ async def test_assign_shows_only_the_reviewers_share(tmp_path: Path) -> None:
                 and "showing 10 of 40" in screen_text(app)
             ),
         )
+
+
+async def test_the_summary_panel_draws_bars_per_group(tmp_path: Path) -> None:
+    index, _ = open_results(write_sample_results(tmp_path))
+    assert index is not None
+    models = pa.array(["alpha", "beta", "gamma", "delta"] * 10)
+    team = TeamVerdicts(index.path, index, "ana")
+    app = ReviewApp(index, team, blink=False, by=("model", models))
+    async with app.run_test(size=(120, 50)) as pilot:
+        await started(pilot)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: "NO PASS by model" in screen_text(app))
+        shown = screen_text(app)
+        assert "claimed PASS, system NO PASS by model" in shown
+        # NO PASS is replies 1 and 3 of every 5: rows 1, 3, 6, 8, ... (row % 4 is the group).
+        counts = {name: 0 for name in ("alpha", "beta", "gamma", "delta")}
+        for row in range(40):
+            if row % 5 in (1, 3):
+                counts[("alpha", "beta", "gamma", "delta")[row % 4]] += 1
+        for name, count in counts.items():
+            line = next(row for row in shown.splitlines() if f"  {name} " in row)
+            assert f"{count} of 10" in line and "█" in line
+
+
+def test_review_by_needs_parquet_results(tmp_path: Path) -> None:
+    from tests.test_cli_batch import gate_tui
+
+    results = tmp_path / "out.jsonl"
+    record = {"id": "a", "line": 1, "ok": False, "pass": None, "result": {"ok": False}}
+    results.write_text(json.dumps(record) + "\n")
+    done = gate_tui("review", str(results), "--by", "model")
+    assert done.returncode == 3 and "Parquet" in done.stderr

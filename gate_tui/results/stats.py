@@ -307,11 +307,21 @@ def _count_grounding(table: Any, group: Any, groups: dict[str, GroupStats]) -> N
         groups[row["group"]].grounding[row["value"]] += row["count_all"]
 
 
-def table_stats(table: Any) -> GroupStats:
-    """The counts of a review index's summary table (already in memory), in slices."""
+def table_stats(table: Any, group: Any = None) -> tuple[GroupStats, dict[str, GroupStats]]:
+    """The counts of a review index's summary table (already in memory), in slices: all
+    rows', and, given ``group`` (an Arrow array of each row's group), each group's."""
+    import pyarrow.compute as pc
+
     groups: dict[str, GroupStats] = {}
     seen = {"tokens": False, "grounding": False}
     for start in range(0, table.num_rows, BATCH_ROWS):
         part = table.slice(start, BATCH_ROWS)
-        count_batch(part.append_column("group", _constant(OVERALL, part.num_rows)), groups, seen)
-    return groups.get(OVERALL, GroupStats())
+        if group is None:
+            keys = _constant(OVERALL, part.num_rows)
+        else:
+            keys = pc.cast(group.slice(start, BATCH_ROWS), "string")
+        count_batch(part.append_column("group", keys), groups, seen)
+    overall = GroupStats()
+    for stats in groups.values():
+        overall.add(stats)
+    return overall, ({} if group is None else dict(sorted(groups.items())))

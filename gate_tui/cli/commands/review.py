@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from gate_tui.cli.common import cannot_start, load_config, say, usage
 from gate_tui.exit_codes import EXIT_USAGE
@@ -29,6 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="CSV",
         help=("write the verdicts given so far to CSV and exit (final verdicts: adjudicated, "
             "agreed or disputed)"),
+    )
+    parser.add_argument(
+        "--by", metavar="COLUMN", help="Parquet results: the summary panel (p) groups by this column"
     )
     team = parser.add_argument_group("team review")
     team.add_argument(
@@ -108,5 +112,33 @@ def run(ns: argparse.Namespace) -> int:
     except ImportError as exc:
         return cannot_start("the review screen", exc)
     assign = None if ns.assign is None else (ns.assign, ns.of, ns.overlap)
-    ReviewApp(index, verdicts, config=config, contract=contract, assign=assign).run()
+    by = None
+    if ns.by is not None:
+        by, problem = group_column(index, ns.by)
+        if by is None:
+            return usage("review", problem or f"--by {ns.by}: cannot read the column")
+    ReviewApp(index, verdicts, config=config, contract=contract, assign=assign, by=by).run()
     return 0
+
+
+def group_column(index: Any, name: str) -> tuple[tuple[str, Any] | None, str | None]:
+    """``(name, values)`` of a Parquet results' column, in the index's row order, or why not."""
+    if index.kind != "parquet":
+        return None, "--by needs Parquet results (JSON Lines results carry no other columns)"
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from gate_tui.results.sources import parquet_files
+
+    parts = []
+    try:
+        for place in parquet_files(str(index.path)) if index.path.is_dir() else [str(index.path)]:
+            parquet = pq.ParquetFile(place, pre_buffer=False)
+            if name not in parquet.schema_arrow.names:
+                names = ", ".join(parquet.schema_arrow.names)[:400]
+                return None, f"--by {name}: no such column (columns: {names})"
+            parts.append(parquet.read(columns=[name]).column(0))
+    except (OSError, pa.ArrowException) as exc:
+        return None, f"--by {name}: {exc}"
+    values = pa.chunked_array([chunk for part in parts for chunk in part.chunks], parts[0].type)
+    return (name, values), None

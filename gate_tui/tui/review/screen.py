@@ -66,7 +66,10 @@ class ReviewScreen(Screen[None]):
     ]
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {review_palette}  # type: ignore[assignment]
 
-    def __init__(self, index: ResultsIndex, verdicts: Any, config: Any = None, contract: Any = None, assign: Any = None) -> None:
+    def __init__(
+        self, index: ResultsIndex, verdicts: Any, config: Any = None, contract: Any = None,
+        assign: Any = None, by: Any = None,
+    ) -> None:
         super().__init__()
         self.contract = contract
         self.index = index
@@ -77,6 +80,7 @@ class ReviewScreen(Screen[None]):
         self.wanted = ResultFilter()
         self.noting: int | None = None  # the row whose note is being written
         self.assign = assign
+        self.by = by  # (a column's name, its values): the summary's groups
         self.within = None
         if assign is not None:
             from gate_tui.results.team import assigned_mask
@@ -255,7 +259,9 @@ class ReviewScreen(Screen[None]):
             from gate_tui.results.stats import table_stats
 
             found = self.verdicts.agreement() if self.team_view else None
-            panel.show_stats(table_stats(self.index.table), found)
+            by, values = self.by or ("", None)
+            overall, groups = table_stats(self.index.table, values)
+            panel.show_stats(overall, found, groups, by)
         panel.toggle_class("-open")
 
     def action_back_to_table(self) -> None:

@@ -25,8 +25,14 @@ def bar(count: int, top: int, width: int = BAR) -> str:
     return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
 
 
-def summary_text(stats: GroupStats, agreement: dict[str, Any] | None) -> Text:
-    """The panel's text (names from the results are data: made visible, never markup)."""
+def summary_text(
+    stats: GroupStats,
+    agreement: dict[str, Any] | None,
+    groups: dict[str, GroupStats] | None = None,
+    by: str = "",
+) -> Text:
+    """The panel's text (names from the results are data: made visible, never markup);
+    with ``groups``, each group's share of NO PASS and of false PASS claims too."""
     out = Text()
     rows = stats.rows or 1
 
@@ -53,6 +59,17 @@ def summary_text(stats: GroupStats, agreement: dict[str, Any] | None) -> Text:
     section(
         "claimed PASS, system NO PASS, by gate", stats.false_pass_gates.most_common(), "magenta"
     )
+    for title, count_of in (
+        ("NO PASS", lambda group: group.status["NO PASS"]),
+        ("claimed PASS, system NO PASS", lambda group: group.claims[("PASS", "NO PASS")]),
+    ):
+        if groups:
+            out.append(f"{title} by {visible(by, one_line=True)[:40]}\n", style="bold")
+            for name, group in list(groups.items())[:12]:
+                count, whole = count_of(group), group.rows or 1
+                out.append(f"  {visible(name, one_line=True)[:22]:<22} ")
+                out.append(f"{bar(count, whole):<{BAR + 1}}", style="red")
+                out.append(f" {count:,} of {group.rows:,} ({100 * count / whole:.1f}%)\n")
     rates = [
         (RATE_WORDS[name], stats.status["invalid"] if name == "invalid" else stats.flags[name])
         for name in RATES
@@ -74,5 +91,11 @@ class SummaryPanel(Static):
     SummaryPanel.-open { display: block; }
     """
 
-    def show_stats(self, stats: GroupStats, agreement: dict[str, Any] | None) -> None:
-        self.update(summary_text(stats, agreement))
+    def show_stats(
+        self,
+        stats: GroupStats,
+        agreement: dict[str, Any] | None,
+        groups: dict[str, GroupStats] | None = None,
+        by: str = "",
+    ) -> None:
+        self.update(summary_text(stats, agreement, groups, by))
