@@ -61,6 +61,7 @@ def carried_names(names: list[str], columns: Columns) -> list[str]:
         columns.reply,
         columns.id,
         columns.previous,
+        "previous",  # a JSON Lines record's previous state (the check reads it)
         columns.actor,
         columns.finish_reason,
         columns.usage,
