@@ -18,16 +18,24 @@ class ReviewApp(App[None]):
 
     TITLE = "gate-tui review"
 
-    def __init__(self, index: ResultsIndex, verdicts: VerdictStore, *, config: Any = None, contract: Any = None, blink: bool | None = None) -> None:
+    def __init__(self, index: ResultsIndex, verdicts: VerdictStore, *, config: Any = None, contract: Any = None, blink: bool | None = None,
+                 assign: tuple[int, int, float] | None = None,
+                 by: tuple[str, Any] | None = None) -> None:
         super().__init__()
         self.config = config
         self.contract = contract
         self.index = index
         self.verdicts = verdicts
+        self.assign = assign
+        self.by = by
         self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
 
     def on_mount(self) -> None:
-        self.push_screen(ReviewScreen(self.index, self.verdicts, self.config, self.contract))
+        self.push_screen(
+            ReviewScreen(
+                self.index, self.verdicts, self.config, self.contract, self.assign, self.by
+            )
+        )
 
     def on_unmount(self) -> None:
         self.verdicts.close()
