@@ -106,6 +106,7 @@ class AskActions:
         if state.run is None or not state.run.running:
             return
         state.run.cancelled = True
+        state.run.live.cancel()  # stops the read at once and closes the connection
         if state.worker is not None:
             state.worker.cancel()
 
