@@ -40,8 +40,13 @@ KEY = "sk-replies-SECRET-24680"
 
 
 def sse(delta: dict, finish: str | None = None, usage: dict | None = None) -> bytes:
-    body: dict = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
-                  "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    body: dict = {
+        "id": "x",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     if usage is not None:
         body["usage"] = usage
     return b"data: " + json.dumps(body).encode() + b"\n\n"
@@ -50,20 +55,41 @@ def sse(delta: dict, finish: str | None = None, usage: dict | None = None) -> by
 def answering(*events: bytes):
     def answer(conn: socket.socket, stop: threading.Event) -> None:
         conn.sendall(SSE + b"\r\n" + b"".join(events) + b"data: [DONE]\n\n")
+
     return answer
 
 
 def run(base_url: str, live: LiveReply | None = None, timeout_s: float = 20):
-    settings = ModelSettings(base_url=base_url, model="m", timeout_s=timeout_s, api_key_env="REPLIES_KEY")
-    return asyncio.run(stream_chat(settings, [{"role": "user", "content": "hi"}], None, live or LiveReply()))
+    settings = ModelSettings(
+        base_url=base_url, model="m", timeout_s=timeout_s, api_key_env="REPLIES_KEY"
+    )
+    return asyncio.run(
+        stream_chat(settings, [{"role": "user", "content": "hi"}], None, live or LiveReply())
+    )
 
 
 def ask(base_url: str, state: Path, message: str | bytes) -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL", "PYTHONWARN"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OPENAI_", "GATE_TUI_MODEL", "PYTHONWARN"))
+    }
     env.update(OPENAI_API_KEY=KEY, XDG_CONFIG_HOME=str(state.parent / "xdg"), LANG="C.UTF-8")
-    command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIG), "--state", str(state), "--model", "m",
-               "--base-url", base_url, message]
-    return subprocess.run(command, capture_output=True, env=env, timeout=120)  # type: ignore[arg-type]
+    command = [
+        sys.executable,
+        "-m",
+        "gate_tui",
+        "ask",
+        str(CONFIG),
+        "--state",
+        str(state),
+        "--model",
+        "m",
+        "--base-url",
+        base_url,
+        message,
+    ]
+    return subprocess.run(command, capture_output=True, env=env, timeout=120)  # type: ignore
 
 
 def journal(state: Path) -> list[dict]:
@@ -75,22 +101,42 @@ def journal(state: Path) -> list[dict]:
 
 
 def test_a_reasoning_only_reply_says_the_model_only_reasoned() -> None:
-    thinking = [sse({"role": "assistant", "reasoning_content": "Let me think " * 20}) for _ in range(3)]
+    thinking = [
+        sse({"role": "assistant", "reasoning_content": "Let me think " * 20}) for _ in range(3)
+    ]
     with raw_server(answering(*thinking, sse({}, "length"))) as base_url:
         outcome = run(base_url)
     assert outcome.failure is not None and outcome.failure.kind == "reasoning_only"
-    assert "only reasoning" in outcome.error and "reasoning_content" in outcome.error and "length" in outcome.error
+    assert (
+        "only reasoning" in outcome.error
+        and "reasoning_content" in outcome.error
+        and "length" in outcome.error
+    )
     assert outcome.text == "" and "Let me think" not in outcome.error
 
 
 def test_a_tool_call_only_reply_names_the_tool() -> None:
-    call = {"index": 0, "id": "c1", "type": "function", "function": {"name": "lookup_gate", "arguments": ""}}
+    call = {
+        "index": 0,
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "lookup_gate", "arguments": ""},
+    }
     more = {"index": 0, "function": {"arguments": '{"q": 1}'}}
-    with raw_server(answering(sse({"role": "assistant", "tool_calls": [call]}), sse({"tool_calls": [more]}),
-                              sse({}, "tool_calls"))) as base_url:
+    with raw_server(
+        answering(
+            sse({"role": "assistant", "tool_calls": [call]}),
+            sse({"tool_calls": [more]}),
+            sse({}, "tool_calls"),
+        )
+    ) as base_url:
         outcome = run(base_url)
     assert outcome.failure is not None and outcome.failure.kind == "tool_calls_only"
-    assert "1 tool call" in outcome.error and "'lookup_gate'" in outcome.error and "no reply text" in outcome.error
+    assert (
+        "1 tool call" in outcome.error
+        and "'lookup_gate'" in outcome.error
+        and "no reply text" in outcome.error
+    )
 
 
 def test_a_finished_reply_with_no_text_is_named_empty_not_unreachable() -> None:
@@ -114,7 +160,9 @@ def test_ask_prints_the_reasoning_only_message_and_journals_it(tmp_path: Path) -
 # --- the user's own text ----------------------------------------------------------------
 
 
-def test_a_non_utf8_message_from_the_shell_is_blamed_locally_and_nothing_is_sent(tmp_path: Path) -> None:
+def test_a_non_utf8_message_from_the_shell_is_blamed_locally_and_nothing_is_sent(
+    tmp_path: Path,
+) -> None:
     with ScriptedServer([Step(text=reply("ml_good.md"))]) as server:
         done = ask(server.base_url, tmp_path / "s.json", b"caf\xe9 is ready")
     err = done.stderr.decode()
@@ -125,8 +173,12 @@ def test_a_non_utf8_message_from_the_shell_is_blamed_locally_and_nothing_is_sent
 
 def test_stream_chat_refuses_text_it_cannot_encode_without_asking_the_endpoint() -> None:
     with ScriptedServer([Step(text="x")]) as server:
-        settings = ModelSettings(base_url=server.base_url, model="m", timeout_s=10, api_key_env="REPLIES_KEY")
-        outcome = asyncio.run(stream_chat(settings, [{"role": "user", "content": "a\udcffb"}], None))
+        settings = ModelSettings(
+            base_url=server.base_url, model="m", timeout_s=10, api_key_env="REPLIES_KEY"
+        )
+        outcome = asyncio.run(
+            stream_chat(settings, [{"role": "user", "content": "a\udcffb"}], None)
+        )
     assert outcome.failure is not None and outcome.failure.kind == "local_input"
     assert "0xff" in outcome.error and server.requests == []
 
@@ -140,13 +192,19 @@ def test_a_string_total_tokens_is_read_without_any_warning() -> None:
     with raw_server(answering(*events)) as base_url, warnings.catch_warnings():
         warnings.simplefilter("error")  # any warning fails the test
         outcome = run(base_url)
-    assert outcome.failure is None and outcome.usage == {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
+    assert outcome.failure is None and outcome.usage == {
+        "prompt_tokens": 5,
+        "completion_tokens": 7,
+        "total_tokens": 12,
+    }
 
 
 def test_ask_prints_no_library_warning_for_a_string_usage(tmp_path: Path) -> None:
     usage = {"prompt_tokens": "x", "completion_tokens": [1], "total_tokens": "12"}
     text = reply("ml_good.md")
-    events = [sse({"role": "assistant", "content": text[i : i + 400]}) for i in range(0, len(text), 400)]
+    events = [
+        sse({"role": "assistant", "content": text[i : i + 400]}) for i in range(0, len(text), 400)
+    ]
     with raw_server(answering(*events, sse({}, "stop", usage))) as base_url:
         done = ask(base_url, tmp_path / "s.json", "ready")
     err = done.stderr.decode()
@@ -169,7 +227,9 @@ def silent_after_first(conn: socket.socket, stop: threading.Event) -> None:
     stop.wait(30)
 
 
-@pytest.mark.parametrize("answer", [endless, silent_after_first], ids=["chunk-every-0.2s", "silent"])
+@pytest.mark.parametrize(
+    "answer", [endless, silent_after_first], ids=["chunk-every-0.2s", "silent"]
+)
 def test_cancel_from_another_thread_stops_the_stream_at_once(answer) -> None:
     live = LiveReply()
 
@@ -200,10 +260,14 @@ def test_cancel_before_the_stream_starts_sends_nothing() -> None:
 # --- stored once ---------------------------------------------------------------------------
 
 
-def test_a_refused_reply_is_stored_once_in_the_journal_and_shown_once_in_the_report(tmp_path: Path) -> None:
+def test_a_refused_reply_is_stored_once_in_the_journal_and_shown_once_in_the_report(
+    tmp_path: Path,
+) -> None:
     state = tmp_path / "s.json"
     marker = "UNIQUE-MARKER-"
-    big = "{" + "".join(f'"{marker}{i}": ' for i in range(3)) + ("x" * 200_000)  # not valid: refused
+    big = (
+        "{" + "".join(f'"{marker}{i}": ' for i in range(3)) + ("x" * 200_000)
+    )  # not valid: refused
     with ScriptedServer([Step(text=big, chunk=4096)]) as server:
         done = ask(server.base_url, state, "please")
     assert done.returncode == 2, done.stderr.decode()
@@ -212,10 +276,16 @@ def test_a_refused_reply_is_stored_once_in_the_journal_and_shown_once_in_the_rep
     records = journal(state)
     call = next(r for r in records if r["kind"] == "model_call")
     rejected = next(r for r in records if r["kind"] == "rejected")
-    assert call["reply"] == big and rejected["payload"] is None and rejected["payload_in_call"] is True
+    assert (
+        call["reply"] == big and rejected["payload"] is None and rejected["payload_in_call"] is True
+    )
     assert rejected["call"] == call["seq"] and rejected["errors"]
-    report = subprocess.run([sys.executable, "-m", "gate_tui", "report", str(state)],
-                            capture_output=True, text=True, timeout=120)
+    report = subprocess.run(
+        [sys.executable, "-m", "gate_tui", "report", str(state)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert report.returncode == 0, report.stderr
     assert report.stdout.count(marker + "0") == 1 and f"under call {call['seq']}" in report.stdout
 
@@ -228,4 +298,8 @@ def test_an_applied_reply_is_stored_once_too(tmp_path: Path) -> None:
     records = journal(state)
     call = next(r for r in records if r["kind"] == "model_call")
     applied = next(r for r in records if r["kind"] == "reply")
-    assert call["reply"] == reply("ml_good.md") and applied["payload"] is None and applied["payload_in_call"]
+    assert (
+        call["reply"] == reply("ml_good.md")
+        and applied["payload"] is None
+        and applied["payload_in_call"]
+    )

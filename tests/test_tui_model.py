@@ -220,12 +220,16 @@ async def test_a_key_with_whitespace_is_trimmed_with_one_toast_naming_no_key(mon
         app = make_app()
         said: list[str] = []
         notify = app.notify
-        monkeypatch.setattr(app, "notify", lambda message, *a, **k: (said.append(str(message)), notify(message, *a, **k)))
+        def recording(message, *args, **kwargs):
+            said.append(str(message))
+            return notify(message, *args, **kwargs)
+
+        monkeypatch.setattr(app, "notify", recording)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await ask(pilot, app)
             await wait_for(pilot, lambda: app.gate_screen.asking.run.call is not None, timeout=20)
             await ask(pilot, app, "again")
-            await wait_for(pilot, lambda: len(model_calls(app)) == 2, timeout=20, message="second call")
+            await wait_for(pilot, lambda: len(model_calls(app)) == 2, timeout=20, message="call 2")
             toasts = [m for m in said if "trimmed" in m]
             assert len(toasts) == 1 and "OPENAI_API_KEY" in toasts[0] and key not in toasts[0]
             assert key not in screen_text(app)

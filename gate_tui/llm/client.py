@@ -2,7 +2,8 @@
 
 :func:`stream_chat` sends the messages with ``stream=True`` through the official SDK's
 ``AsyncOpenAI`` and appends every piece of text to a :class:`LiveReply` as it arrives, so
-a caller that cancels the task (Esc in the editor) still holds everything received. It
+a caller that cancels (Esc in the editor: :meth:`LiveReply.cancel`, from any thread, stops
+the read at once and closes the connection) still holds everything received. It
 never raises for the endpoint's sake; the :class:`Outcome` says what happened:
 
 * before any text: 429 is retried after ``Retry-After`` (at most :data:`RATE_LIMIT_TRIES`
@@ -189,8 +190,15 @@ async def stream_chat(
     return out
 
 
-async def _bounded(settings: ModelSettings, messages: list[dict[str, str]], schema: dict[str, Any] | None,
-                   live: LiveReply, sleep: Sleep, endpoint: str, out: Outcome) -> None:
+async def _bounded(
+    settings: ModelSettings,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any] | None,
+    live: LiveReply,
+    sleep: Sleep,
+    endpoint: str,
+    out: Outcome,
+) -> None:
     """:func:`_run` inside the whole-request deadline; faults become ``out.failure``."""
     try:
         # timeout_s bounds the whole call, not each read: a server that sends a valid chunk

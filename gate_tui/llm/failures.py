@@ -181,9 +181,9 @@ def local_text_problem(messages: list[dict[str, str]]) -> str | None:
             shown = " ".join(_byte_name(c) for c in bad[:4])
             role = message.get("role", "text")
             who = "your message" if role == "user" else f"the {role} text"
-            return (f"{who} is not valid UTF-8 (bytes {shown} at character {exc.start + 1}): the text came "
-                    "from your shell or terminal in another encoding, nothing was sent to the endpoint; "
-                    "set a UTF-8 locale (e.g. LANG=C.UTF-8) or retype the text")
+            return (f"{who} is not valid UTF-8 (bytes {shown} at character {exc.start + 1}): "
+                    "the text came from your shell or terminal in another encoding, nothing was "
+                    "sent to the endpoint; set a UTF-8 locale (e.g. LANG=C.UTF-8) or retype it")
     return None
 
 

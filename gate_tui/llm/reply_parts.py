@@ -56,19 +56,32 @@ class OtherParts:
 
     def failure(self, endpoint: str, finish_reason: str | None) -> Failure:
         """The message for a stream that held no reply text."""
-        ended = f" (finish_reason {finish_reason})" if finish_reason else " (the stream ended unfinished)"
+        ended = (
+            f" (finish_reason {finish_reason})"
+            if finish_reason
+            else " (the stream ended unfinished)"
+        )
         if self.tool_calls:
             names = ", ".join(repr(n) for n in self.tool_names) or "unnamed"
-            return Failure("tool_calls_only", f"{endpoint} answered with {self.tool_calls} tool call(s) "
-                           f"({names}) and no reply text{ended}: gate-tui offers no tools; ask for the "
-                           "gate state as text, or use a model or template without tool calling")
+            return Failure(
+                "tool_calls_only",
+                f"{endpoint} answered with {self.tool_calls} tool call(s) "
+                f"({names}) and no reply text{ended}: gate-tui offers no tools; ask for the "
+                "gate state as text, or use a model or template without tool calling",
+            )
         if self.reasoning_chars:
-            return Failure("reasoning_only", f"{endpoint} sent only reasoning "
-                           f"({self.reasoning_chars:,} characters of reasoning_content) and no reply "
-                           f"text{ended}: the model spent its answer thinking; allow it more tokens, "
-                           "turn reasoning off for this model, or use a model without it")
-        return Failure("empty", f"{endpoint} finished without any reply text{ended}: the model "
-                       "answered with nothing; ask again, or try another model")
+            return Failure(
+                "reasoning_only",
+                f"{endpoint} sent only reasoning "
+                f"({self.reasoning_chars:,} characters of reasoning_content) and no reply "
+                f"text{ended}: the model spent its answer thinking; allow it more tokens, "
+                "turn reasoning off for this model, or use a model without it",
+            )
+        return Failure(
+            "empty",
+            f"{endpoint} finished without any reply text{ended}: the model "
+            "answered with nothing; ask again, or try another model",
+        )
 
 
 def usage_counts(usage: Any) -> dict[str, int]:

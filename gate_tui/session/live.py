@@ -116,7 +116,8 @@ class Session:
         """Journal a payload that was refused; the state does not change."""
         with self._mutex:
             in_call = self._in_call(payload, call)
-            record = rec.rejected_record(self._next_seq(), result, None if in_call else payload, actor, origin, call)
+            kept = None if in_call else payload
+            record = rec.rejected_record(self._next_seq(), result, kept, actor, origin, call)
             self._journal(rec.payload_in_call(record) if in_call else record)
 
     def record_model_call(self, **fields: Any) -> int:
@@ -245,7 +246,9 @@ class Session:
     def _record_transition(self, transition: Transition | None, origin: str | None = None, call: int | None = None) -> Transition | None:
         if transition is not None:
             record = rec.transition_record(self._next_seq(), transition, origin, call)
-            self._journal(rec.payload_in_call(record) if self._in_call(transition.payload, call) else record)
+            if self._in_call(transition.payload, call):
+                record = rec.payload_in_call(record)
+            self._journal(record)
             self._write_state()
         return transition
 

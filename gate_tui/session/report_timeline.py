@@ -95,7 +95,8 @@ def rejected_entry(record: Record, timeline: Timeline) -> Entry:
 
 def _in_call(record: Record) -> Item:
     """A reply stored once, in its model call's record (shown in full in that entry)."""
-    return Item("The reply as received", f"shown in full under call {record.get('call', '?')} above")
+    where = f"shown in full under call {record.get('call', '?')} above"
+    return Item("The reply as received", where)
 
 
 def event_entry(record: Record, timeline: Timeline) -> Entry:

@@ -20,8 +20,13 @@ SSE = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\
 
 
 def chunk(text: str) -> bytes:
-    body = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
-            "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+    body = {
+        "id": "x",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}],
+    }
     return b"data: " + json.dumps(body).encode() + b"\n\n"
 
 
@@ -62,5 +67,3 @@ def raw_server(answer: Callable[[socket.socket, threading.Event], None]) -> Iter
         stop.set()
         thread.join(10)
         listener.close()
-
-
