@@ -210,3 +210,27 @@ async def test_hostile_reply_text_and_model_name_are_shown_as_data(monkeypatch) 
             await ask(pilot, app, "again")
             await wait_for(pilot, lambda: "[/ [b]boom" in screen_text(app), timeout=20, message="the error shown literally")
             assert app.is_running
+
+
+async def test_a_key_with_whitespace_is_trimmed_with_one_toast_naming_no_key(monkeypatch) -> None:
+    key = "sk-tui-trim-SECRET-13579"
+    monkeypatch.setenv("OPENAI_API_KEY", f" {key}\r\n")
+    with ScriptedServer([Step(text=reply("ml_good.md")), Step(text=reply("ml_good.md"))]) as server:
+        use(monkeypatch, server)
+        app = make_app()
+        said: list[str] = []
+        notify = app.notify
+        def recording(message, *args, **kwargs):
+            said.append(str(message))
+            return notify(message, *args, **kwargs)
+
+        monkeypatch.setattr(app, "notify", recording)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await ask(pilot, app)
+            await wait_for(pilot, lambda: app.gate_screen.asking.run.call is not None, timeout=20)
+            await ask(pilot, app, "again")
+            await wait_for(pilot, lambda: len(model_calls(app)) == 2, timeout=20, message="call 2")
+            toasts = [m for m in said if "trimmed" in m]
+            assert len(toasts) == 1 and "OPENAI_API_KEY" in toasts[0] and key not in toasts[0]
+            assert key not in screen_text(app)
+    assert server.auth[0] == f"Bearer {key}"  # the trimmed key was sent

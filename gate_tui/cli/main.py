@@ -28,6 +28,7 @@ import gc
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -54,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gate-tui`` script and of ``python -m gate_tui``."""
     args = list(sys.argv[1:] if argv is None else argv)
     interrupts.install()  # Ctrl+C exits 130 even when Python drops the KeyboardInterrupt
+    if not sys.warnoptions:  # a library's warning (with its source line) is for developers who
+        warnings.simplefilter("ignore")  # ask with -W or PYTHONWARNINGS, never for the user
     command = BY_NAME.get(args[0]) if args else None
     try:
         if command is None and args and _unknown_command(args[0]):

@@ -106,6 +106,7 @@ class AskActions:
         if state.run is None or not state.run.running:
             return
         state.run.cancelled = True
+        state.run.live.cancel()  # stops the read at once and closes the connection
         if state.worker is not None:
             state.worker.cancel()
 
@@ -150,7 +151,8 @@ class AskActions:
 
         loaded = load_settings()
         problem = loaded.settings.missing() or url_problem(loaded.settings.base_url)
-        for note in [*loaded.problems, insecure_warning(loaded.settings.base_url)]:
+        notes = [*loaded.problems, insecure_warning(loaded.settings.base_url)]
+        for note in [*notes, loaded.settings.key_warning()]:  # a trimmed key: said once
             if note:
                 screen.notify(visible(note), severity="warning", markup=False, timeout=10)
         if problem is not None:
