@@ -92,9 +92,9 @@ async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(ser
         await pilot.press("f6")
         await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
         await pilot.press(*"The data is in the warehouse", "ctrl+j")
-        await wait_for(pilot, lambda: screen.asking.run is not None and screen.asking.run.live.chars > 0, timeout=240, message="text streaming in")
-        await wait_for(pilot, lambda: screen.asking.run.call is not None, timeout=280, message="the reply ended")
-        call = screen.asking.run.call
+        await wait_for(pilot, lambda: screen.workbench.asking.run is not None and screen.workbench.asking.run.live.chars > 0, timeout=240, message="text streaming in")
+        await wait_for(pilot, lambda: screen.workbench.asking.run.call is not None, timeout=280, message="the reply ended")
+        call = screen.workbench.asking.run.call
         assert call.outcome.text and screen.reply_pane.text_area.text == call.outcome.text
         if call.result is not None and call.result.ok:
             await pilot.press("ctrl+j")
