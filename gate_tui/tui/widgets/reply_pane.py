@@ -103,14 +103,18 @@ class ReplyPane(Vertical):
         if self._timer is not None:
             self._timer.stop()
         if self.delay <= 0:
-            self.refresh_preview()
+            self.preview_new_text()
         else:
-            self._timer = self.set_timer(self.delay, self.refresh_preview)
+            self._timer = self.set_timer(self.delay, self.preview_new_text)
+
+    def preview_new_text(self) -> None:
+        """The text changed: preview it (the workbench skips a text it previewed already)."""
+        self.refresh_preview()
 
     def _first_preview(self) -> None:
         if getattr(self.app, "blink", True) is False and self.query("#reply"):  # tests and screenshots need stable frames
             self.text_area.cursor_blink = False
-        self.refresh_preview()
+        self.preview_new_text()
 
     def refresh_preview(self) -> None:
         """Run the preview on the pane's text now and show it."""

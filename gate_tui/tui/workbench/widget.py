@@ -20,6 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from textual import on
+from textual.widgets import TextArea
+
 from gate_tui.tui.text import visible
 from gate_tui.tui.widgets.reply_pane import ReplyPane
 from gate_tui.tui.workbench.messages import (
@@ -93,6 +96,20 @@ class Workbench(ReplyPane):
     def candidate(self, text: str) -> int | None:
         """The candidate picked in ``text`` (None: the parser's own; a new text drops the pick)."""
         return self._choice[1] if self._choice is not None and self._choice[0] == text else None
+
+    @on(TextArea.Changed, "#reply")
+    def _drop_pick(self) -> None:
+        """Any new text (a re-paste of the same reply too) starts from the parser's own choice."""
+        self._choice = None
+
+    def preview_new_text(self) -> None:
+        """A text change: previewed unless the preview is of this very text already (a
+        paste may report its change twice; only a changed state parses it again)."""
+        if self.reusable(self.text_area.text) is None or self.streaming:
+            self.refresh_preview()
+        elif self._timer is not None:
+            self._timer.stop()
+            self._timer = None
 
     def _preview(self, text: str) -> tuple[Content | None, bool | None]:
         return self._keep(self.host.preview_reply(text, self.candidate(text)))
