@@ -91,7 +91,7 @@ async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(ser
         screen = app.gate_screen
         await pilot.press("f6")
         await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
-        await pilot.press(*"The data is in the warehouse", "ctrl+j")
+        await pilot.press(*"The data is in the warehouse", "enter")
         await wait_for(pilot, lambda: screen.workbench.asking.run is not None and screen.workbench.asking.run.live.chars > 0, timeout=240, message="text streaming in")
         await wait_for(pilot, lambda: screen.workbench.asking.run.call is not None, timeout=280, message="the reply ended")
         call = screen.workbench.asking.run.call

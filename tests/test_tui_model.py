@@ -33,7 +33,7 @@ async def ask(pilot, app, message: str = "We have labelled tickets") -> None:
     await pilot.press("f6")
     await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
     await pilot.press(*message)
-    await pilot.press("ctrl+j")
+    await pilot.press("enter")
     await wait_for(pilot, lambda: app.gate_screen.workbench.asking.run is not None, message="request started")
 
 
@@ -184,7 +184,7 @@ async def test_the_contract_editor_asks_with_the_contracts_prompt_and_schema(mon
             screen = app.contract_screen
             await pilot.press("f6")
             await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
-            await pilot.press(*"classify this", "ctrl+j")
+            await pilot.press(*"classify this", "enter")
             await wait_for(pilot, lambda: screen.workbench.asking.run is not None and screen.workbench.asking.run.call is not None, timeout=20)
             assert screen.workbench.asking.run.call.status == "ok"
             await wait_for(pilot, lambda: screen.workbench.text_area.text == good)

@@ -25,7 +25,7 @@ EXTRA_KEYS = (
     ("Enter (gate list)", "edit the selected gate"),
     ("Enter (gate field)", "record the edit now (in Raw too; {raw_newline} starts a new line)"),
     ("Enter (timeline)", "restore the state after that row (undoable)"),
-    ("F7 (reply pane, Raw)", "select all the text (then type or paste over it, or Delete)"),
+    ("Ctrl+A (reply pane, Raw)", "select all the text (then type or paste over it, or Delete); Home: line start"),
     ("Ctrl+X / C / V", "cut, copy, paste in a text field"),
     ("Esc (category list)", "close the list without choosing"),
 )

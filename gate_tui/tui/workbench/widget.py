@@ -17,14 +17,16 @@ it gave up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
+from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
 
 from gate_tui.tui.text import visible
-from gate_tui.tui.widgets.reply_pane import ReplyPane
+from gate_tui.tui.widgets.reply_pane import PreviewText, ReplyPane
+from gate_tui.tui.workbench.asking import AUTO_RETRIES, TICK_S, AskState, ask_report, stream_mark
 from gate_tui.tui.workbench.messages import (
     AskFinished,
     AskStarted,
@@ -35,48 +37,15 @@ from gate_tui.tui.workbench.messages import (
 
 if TYPE_CHECKING:
     from textual.content import Content
-    from textual.timer import Timer
-    from textual.worker import Worker
 
     from gate_tui.llm.asking import Asker, Call
     from gate_tui.tui.ask_run import AskRun
     from gate_tui.tui.workbench.target import Previewed, ReplyHost
 
-AUTO_RETRIES = 2
-TICK_S = 0.1  # appending and redrawing 10 times a second keeps up with any stream
-NO_MODEL_HINT = (
-    "Is the server running? Check base_url in the settings, OPENAI_BASE_URL or"
-    " gate-tui --base-url; {key} opens the message box again with your message."
-)
-
-
-@dataclass
-class AskState:
-    """The model requests of one workbench."""
-
-    asker: Asker | None = None
-    run: AskRun | None = None
-    worker: Worker[Any] | None = None
-    timer: Timer | None = None
-    auto_retry: bool = False
-    rounds: int = 0  # automatic retries done for the current message
-    sub_title: str | None = None  # the title bar's text before the request
-    last_message: str = ""  # what the user last typed (F6 after a failure reopens with it)
-
-    def call_for(self, text: str) -> int | None:
-        """The seq of the model call whose reply ``text`` is (unchanged), else None."""
-        call = self.run.call if self.run is not None else None
-        if call is None or call.outcome.text != text:
-            return None
-        return call.seq
-
-    @property
-    def running(self) -> bool:
-        return self.run is not None and self.run.running
-
-
 class Workbench(ReplyPane):
     """The reply pane with its preview, candidates, apply and the model in the loop."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+g", "go_to_line", "Go to line", show=False)]
 
     def __init__(self, host: ReplyHost, *, delay: float = 0.15, **kwargs: Any) -> None:
         super().__init__(self._preview, delay=delay, **kwargs)
@@ -161,11 +130,42 @@ class Workbench(ReplyPane):
         self._choice = (text, shown.next_choice)
         self.refresh_preview()
 
+    # ------------------------------------------------------ positions, go to line
+
+    @on(PreviewText.GoTo)
+    def _go_to_position(self, event: PreviewText.GoTo) -> None:
+        self.goto(event.line, event.column)
+
+    def goto(self, line_no: int, column: int) -> None:
+        """Put the cursor at a 1-based position of the reply (clamped to the text) and
+        highlight the span there: the run of characters up to the next space."""
+        area = self.text_area
+        document = area.document
+        row = min(max(line_no, 1), document.line_count) - 1
+        text = document.get_line(row)
+        start = min(max(column, 1) - 1, len(text))
+        rest = text[start:]
+        length = max(1, len(rest) - len(rest.lstrip())) if rest[:1].isspace() else len(rest.split(" ", 1)[0] or " ")
+        end = min(start + length, len(text))
+        area.selection = Selection((row, start), (row, end))
+        area.focus()
+        area.scroll_cursor_visible(center=True, animate=False)
+
+    def action_go_to_line(self) -> None:
+        from gate_tui.tui.workbench.goto import GoToLine
+
+        def chosen(position: tuple[int, int] | None) -> None:
+            if position is not None:
+                self.goto(*position)
+
+        self.app.push_screen(GoToLine(self.text_area.document.line_count), chosen)
+
     def run_command(self, command: str) -> None:
         """A key of the workbench's, as the screen's key table names it (``workbench('ask')``)."""
         commands = {
             "apply": self.apply, "next": self.next_candidate, "clear": self.clear_reply, "ask": self.ask,
             "again": self.ask_again, "auto_retry": self.toggle_auto_retry, "cancel": self.cancel_ask,
+            "go_to_line": self.action_go_to_line,
         }
         run = commands.get(command)
         if run is not None:
@@ -248,7 +248,7 @@ class Workbench(ReplyPane):
         from gate_tui.llm.settings import load_settings
 
         loaded = load_settings()
-        problem = loaded.settings.missing() or url_problem(loaded.settings.base_url)
+        problem = loaded.settings.missing(flags=False) or url_problem(loaded.settings.base_url)
         for note in [*loaded.problems, insecure_warning(loaded.settings.base_url)]:
             if note:
                 self.notify(visible(note), severity="warning", markup=False, timeout=10)
@@ -333,7 +333,7 @@ class Workbench(ReplyPane):
             fresh = run.take()
             if fresh:
                 self.append_stream(fresh, run.live.chars)
-            self.end_stream(self._mark(call))
+            self.end_stream(stream_mark(call))
             text = self.text_area.text
             if call.result is not None and call.outcome.text == text:
                 # The stream's own parse is the preview's: the same text is not read again.
@@ -345,41 +345,12 @@ class Workbench(ReplyPane):
             self.notify(visible(notice), markup=False, timeout=8)
         retry = state.auto_retry and call.retryable and not call.outcome.cancelled
         gave_up = retry and state.rounds >= AUTO_RETRIES
-        self._report(call, gave_up)
+        model = self.asking.run.model if self.asking.run is not None else "model"
+        message, title, severity = ask_report(call, gave_up, model, self.host.key_hint)
+        self.notify(message, title=title, severity=severity, markup=False, timeout=12 if severity == "error" else 8)
         self.post_message(AskFinished(call, gave_up))
         if retry and not gave_up:
             message = state.asker.again_message(call) if state.asker is not None else None
             if message is not None:
                 state.rounds += 1
                 self._start(message, "retry")
-
-    @staticmethod
-    def _mark(call: Call) -> str | None:
-        if call.outcome.cancelled:
-            return "cancelled: the partial reply is kept, nothing was applied"
-        if call.outcome.incomplete:
-            return "incomplete: the stream stopped before the reply ended; checked as a cut-off reply"
-        return None
-
-    def _report(self, call: Call, gave_up: bool) -> None:
-        keys = self.host.key_hint
-        if call.outcome.cancelled:
-            self.notify("Request cancelled; nothing was applied.", markup=False)
-        elif call.result is None:
-            error = visible(call.outcome.error or "no reply")
-            hint = NO_MODEL_HINT.format(key=keys("ask_model"))
-            self.notify(f"{error}\n{hint}", title="Model error", severity="error", markup=False, timeout=12)
-        elif call.result.ok:
-            model = self.asking.run.model if self.asking.run is not None else "model"
-            self.notify(f"Reply ready: {keys('apply_reply')} applies it.", title=f"{visible(model, one_line=True)} replied", markup=False)
-        elif gave_up:
-            self.notify(
-                f"Auto-retry gave up after {AUTO_RETRIES} rounds: the reply is still not valid; see the preview.",
-                title="Auto-retry gave up", severity="warning", markup=False, timeout=10,
-            )
-        else:
-            count = len(call.result.errors)
-            self.notify(
-                f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with them.",
-                title="Reply not valid", severity="warning", markup=False,
-            )
