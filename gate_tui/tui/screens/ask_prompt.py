@@ -11,32 +11,23 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gate_tui.tui.key_order import settle
 from gate_tui.tui.render import BAD_STYLE, DIM
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.safe_fields import SafeTextArea
 
 
-class AskScreen(ModalScreen[str | None]):
+class AskScreen(CenteredModal[str | None]):
     """Type a message for the model; Enter sends, Esc cancels (dismisses with None)."""
 
     SCOPED_CSS = False
     DEFAULT_CSS = """
-        AskScreen {
-            align: center middle;
-        }
 
         #ask-box {
             width: 72;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
         }
 
         #ask-input {
@@ -57,7 +48,7 @@ class AskScreen(ModalScreen[str | None]):
         self.default = default
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="ask-box"):
+        with Vertical(id="ask-box", classes="modal-box"):
             yield Static(plain("Ask the model", "bold"))
             yield Static(line(("To ", DIM), self.target), id="ask-target")
             yield SafeTextArea(self.default, id="ask-input", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")

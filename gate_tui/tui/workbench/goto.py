@@ -7,10 +7,10 @@ import re
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from gate_tui.tui.render import BAD_STYLE, DIM
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.text import line, plain
 
 POSITION = re.compile(r"\s*(\d{1,9})\s*(?:[:.,]\s*(\d{1,9}))?\s*")
@@ -24,13 +24,10 @@ def read_position(text: str) -> tuple[int, int] | None:
     return int(found.group(1)), int(found.group(2) or 1)
 
 
-class GoToLine(ModalScreen[tuple[int, int] | None]):
+class GoToLine(CenteredModal[tuple[int, int] | None]):
     """Ask for a line (and column) of the reply; Enter goes there, Esc cancels."""
 
-    DEFAULT_CSS = """
-        GoToLine { align: center middle; }
-        GoToLine #goto-box { width: 40; height: auto; border: round $accent; padding: 0 1; background: $surface; }
-    """
+    DEFAULT_CSS = "GoToLine #goto-box { width: 40; }"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, lines: int) -> None:
@@ -38,7 +35,7 @@ class GoToLine(ModalScreen[tuple[int, int] | None]):
         self.lines = lines
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="goto-box"):
+        with Vertical(id="goto-box", classes="modal-box"):
             yield Static(plain(f"Go to line (1–{self.lines}), or line:column", "bold"))
             yield Input(placeholder="144 or 144:31", id="goto-input")
             yield Static(line(("Enter goes there · Esc cancels", DIM)), id="goto-message")
