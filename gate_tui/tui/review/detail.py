@@ -81,11 +81,7 @@ def recheck_with(config: Any = None, contract: Any = None) -> Recheck | None:
 class DetailScreen(Screen[str | None]):
     """One row in the reply pane; a verdict key gives the verdict and goes back to the table."""
 
-    DEFAULT_CSS = """
-    DetailScreen #detail-title { height: auto; padding: 0 1; background: $panel; }
-    DetailScreen ReplyPane { height: 1fr; border: round $panel-lighten-2; }
-    DetailScreen ReplyPane #reply { max-height: 12; }
-    """
+    CSS_PATH = "detail.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss(None)", "Back"),
         Binding("a", "dismiss('accepted')", "Accept"),
