@@ -210,3 +210,32 @@ async def test_hostile_reply_text_and_model_name_are_shown_as_data(monkeypatch) 
             await ask(pilot, app, "again")
             await wait_for(pilot, lambda: "[/ [b]boom" in screen_text(app), timeout=20, message="the error shown literally")
             assert app.is_running
+
+
+async def test_auto_retry_says_its_round_and_when_it_gave_up(monkeypatch) -> None:
+    bad = '{"summary": "x", "gates": {"1_data_availability": {"raw": "r", "classified": "plenty"}}, "status": {"pass": true}}'
+    with ScriptedServer([Step(text=bad), Step(text=bad), Step(text=bad)]) as server:
+        use(monkeypatch, server)
+        app = make_app()
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: app.gate_screen.workspace.reply() is not None, message="the reply pane")
+            bench = app.gate_screen.workbench
+            await pilot.press("f8")
+            await wait_for(pilot, lambda: bench.asking.auto_retry, message="auto-retry on")
+            await ask(pilot, app)
+            await wait_for(pilot, lambda: len(server.requests) == 3 and "gave up" in screen_text(app), timeout=30, message="gave up")
+            assert bench.asking.rounds == 2 and [c["call_kind"] for c in model_calls(app)] == ["ask", "retry", "retry"]
+
+
+async def test_a_dead_endpoint_says_what_to_check_and_f6_keeps_the_message(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # the discard port: nothing listens
+    app = make_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ask(pilot, app, "labelled tickets")
+        bench = app.gate_screen.workbench
+        await wait_for(pilot, lambda: bench.asking.run is not None and not bench.asking.run.running, timeout=30, message="the request failed")
+        await wait_for(pilot, lambda: "Is the model server running" in screen_text(app), message="the hint")
+        assert "--model" not in screen_text(app)
+        await pilot.press("f6")
+        await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="the message box again")
+        assert app.screen.query_one("#ask-input").text == "labelled tickets"

@@ -198,10 +198,12 @@ class ContractScreen(Screen[None]):
         else:
             self.notify(nothing, markup=False, timeout=2)
 
-    def on_value_tree_edit_as_json(self, event: ValueTree.EditAsJson) -> None:
+    @on(ValueTree.EditAsJson)
+    def _edit_as_json(self, event: ValueTree.EditAsJson) -> None:
         self.open_json_editor(event.path)
 
-    def on_value_tree_remove(self, event: ValueTree.Remove) -> None:
+    @on(ValueTree.Remove)
+    def _remove(self, event: ValueTree.Remove) -> None:
         self.remove_path(event.path)
 
     def remove_path(self, path: str) -> None:
@@ -210,7 +212,8 @@ class ContractScreen(Screen[None]):
 
     # --- leaf editing -------------------------------------------------------------
 
-    def on_tree_node_selected(self, event: ValueTree.NodeSelected) -> None:
+    @on(ValueTree.NodeSelected, "#value-tree")
+    def _node_selected(self, event: ValueTree.NodeSelected) -> None:
         path = event.node.data
         if path is None or self.editor.value is None:
             return
@@ -270,10 +273,10 @@ class ContractScreen(Screen[None]):
             if child.id != "edit-hint":
                 child.remove()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.editing is None or event.input.id != "edit-input":
-            return
-        self._commit_text(event.value)
+    @on(Input.Submitted, "#edit-input")
+    def _leaf_typed(self, event: Input.Submitted) -> None:
+        if self.editing is not None:
+            self._commit_text(event.value)
 
     def _commit_text(self, text: str) -> None:
         assert self.editing is not None
@@ -285,8 +288,9 @@ class ContractScreen(Screen[None]):
             return
         self._finish_edit(problem, path)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.editing is None or event.option_list.id != "edit-choices":
+    @on(OptionList.OptionSelected, "#edit-choices")
+    def _leaf_picked(self, event: OptionList.OptionSelected) -> None:
+        if self.editing is None:
             return
         path, _kind, choices = self.editing
         _result, problem = self.editor.set_value(path, choices[event.option_index])

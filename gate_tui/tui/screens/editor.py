@@ -236,8 +236,7 @@ class GateScreen(Screen[None]):
         self.focus_gate_field()
 
     @property
-    def pending(self) -> PendingEdit | None:
-        """The edit shown live but not recorded yet (see :class:`EditController`)."""
+    def pending(self) -> PendingEdit | None:  # the edit shown live, not recorded yet
         return None if self.session is None else self.controller.pending
 
     def commit_pending(self) -> None:
@@ -247,8 +246,7 @@ class GateScreen(Screen[None]):
     # ------------------------------------------- replies: the workbench's host
 
     @property
-    def preview_result(self) -> ParseResult | None:
-        """The reply pane's last parse (what the preview shows)."""
+    def preview_result(self) -> ParseResult | None:  # the reply pane's last parse
         pane = self.workspace.reply()
         return None if pane is None else pane.preview_result
 
@@ -294,8 +292,10 @@ class GateScreen(Screen[None]):
     def action_workbench(self, command: str) -> None:
         """A key of the workbench's (apply, next candidate, clear, ask…): it runs there."""
         pane = self.workspace.reply()
-        if pane is not None:
-            pane.run_command(command)
+        if pane is None:  # it mounts right after the first frame: the key waits for it
+            self.call_after_refresh(self.action_workbench, command)
+            return
+        pane.run_command(command)
 
     # ---------------------------------------------------------- pages, gates
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -112,10 +113,9 @@ class ReplyPane(Vertical):
     def text_area(self) -> ReplyArea:
         return self.query_one("#reply", ReplyArea)
 
-    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+    @on(TextArea.Changed, "#reply")
+    def _text_changed(self) -> None:
         """Typing or a paste: preview after a short pause (at once with no delay)."""
-        if event.text_area.id != "reply":
-            return
         if self._timer is not None:
             self._timer.stop()
         if self.delay <= 0:

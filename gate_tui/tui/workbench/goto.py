@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -40,7 +41,8 @@ class GoToLine(CenteredModal[tuple[int, int] | None]):
             yield Input(placeholder="144 or 144:31", id="goto-input")
             yield Static(line(("Enter goes there · Esc cancels", DIM)), id="goto-message")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#goto-input")
+    def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         position = read_position(event.value)
         if position is None:
