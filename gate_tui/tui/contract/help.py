@@ -67,5 +67,3 @@ class ContractHelp(CenteredModal[None]):
             yield Static(Content.styled("gate-tui contract mode", "bold"))
             yield Static(help_renderable(), id="contract-help-text")
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)

@@ -92,5 +92,3 @@ class HelpScreen(CenteredModal[None]):
         # The scrollable body takes the focus: PageDown, Down and End scroll it at once.
         self.query_one("#help-body").focus()
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
