@@ -40,14 +40,22 @@ def gate_app() -> GateApp:
 
 async def paste_into_reply(pilot: Any, app: Any, text: str) -> Workbench:
     await pilot.press("f2")
-    await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+    await wait_for(
+        pilot,
+        lambda: app.focused is not None and app.focused.id == "reply",
+        message="the reply pane",
+    )
     app.post_message(events.Paste(text))
     bench = app.screen.query_one(Workbench)
-    await wait_for(pilot, lambda: bench.shown is not None and bench.shown.text == text, message="the preview")
+    await wait_for(
+        pilot, lambda: bench.shown is not None and bench.shown.text == text, message="the preview"
+    )
     return bench
 
 
-async def test_a_gate_reply_is_parsed_once_for_its_preview_and_its_apply(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_gate_reply_is_parsed_once_for_its_preview_and_its_apply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app = gate_app()
     text = reply("ml_good.md")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -61,7 +69,9 @@ async def test_a_gate_reply_is_parsed_once_for_its_preview_and_its_apply(monkeyp
         assert bench.text_area.text == "" and bench.shown is None or bench.shown.text == ""
 
 
-async def test_a_reply_is_parsed_again_when_the_state_changed_under_its_preview(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_reply_is_parsed_again_when_the_state_changed_under_its_preview(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app = gate_app()
     text = reply("ml_good.md")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -83,7 +93,9 @@ def _raw(app: GateApp) -> Any:
     return FieldRef("raw", app.gate_screen.gate_editor.key)
 
 
-async def test_a_contract_reply_is_checked_once_for_its_preview_and_its_apply(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_contract_reply_is_checked_once_for_its_preview_and_its_apply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import gate_tui.editing.contract_editor as contract_editor
 
     contract = load_contract(CONTRACT)
@@ -109,9 +121,17 @@ async def test_a_repaste_of_the_same_reply_drops_the_earlier_pick() -> None:
         first = bench.shown
         assert first is not None and first.next_choice is not None
         await pilot.press("f9")
-        await wait_for(pilot, lambda: bench.shown is not None and bench.shown.candidate == first.next_choice, message="the pick")
+        await wait_for(
+            pilot,
+            lambda: bench.shown is not None and bench.shown.candidate == first.next_choice,
+            message="the pick",
+        )
         app.post_message(events.Paste(text))  # the same reply pasted again: the parser's own choice
-        await wait_for(pilot, lambda: bench.shown is not None and bench.shown.candidate is None, message="the pick dropped")
+        await wait_for(
+            pilot,
+            lambda: bench.shown is not None and bench.shown.candidate is None,
+            message="the pick dropped",
+        )
 
 
 async def test_the_message_box_sends_on_enter_and_ctrl_j_or_shift_enter_add_a_line() -> None:
@@ -146,9 +166,13 @@ async def test_a_position_jumps_to_its_place_with_the_span_highlighted() -> None
         await wait_for(pilot, lambda: bench.text_area.selection.start == (2, 2), message="the jump")
         assert bench.text_area.selected_text == "bad_key:"
         await pilot.press("ctrl+g")
-        await wait_for(pilot, lambda: app.screen.query("#goto-input"), message="the go-to-line prompt")
+        await wait_for(
+            pilot, lambda: app.screen.query("#goto-input"), message="the go-to-line prompt"
+        )
         await pilot.press(*"2:5", "enter")
-        await wait_for(pilot, lambda: bench.text_area.selection.start == (1, 4), message="went to 2:5")
+        await wait_for(
+            pilot, lambda: bench.text_area.selection.start == (1, 4), message="went to 2:5"
+        )
 
 
 def test_go_to_line_reads_a_line_or_line_and_column() -> None:
@@ -163,7 +187,15 @@ def test_repairs_are_labelled_exact_or_guess() -> None:
     from gate_tui.models import Repair
     from gate_tui.tui.render import repair_rows
 
-    rows = [row.plain for row in repair_rows([Repair(code="c", message="m", line=1, column=2), Repair(code="g", message="n", line=3, column=4, certainty="guess")])]
+    rows = [
+        row.plain
+        for row in repair_rows(
+            [
+                Repair(code="c", message="m", line=1, column=2),
+                Repair(code="g", message="n", line=3, column=4, certainty="guess"),
+            ]
+        )
+    ]
     assert "exact m" in rows[0] and "GUESS n" in rows[1]
 
 
@@ -173,7 +205,11 @@ def test_the_contract_panel_shows_the_replys_verdict_as_its_claim_not_the_decisi
 
     contract = load_contract(ROOT / "sample_configs" / "contracts" / "guardian_report.yaml")
     result = check_contract(contract.sample_path("lying").read_text(), contract)
-    assert not result.ok and result.value is not None and result.value.get(contract.verdict_field) == "PASS"
+    assert (
+        not result.ok
+        and result.value is not None
+        and result.value.get(contract.verdict_field) == "PASS"
+    )
     shown = decision(contract, result, (1, 2)).plain.splitlines()
     assert shown[0].startswith("INVALID")
     claim = next(row for row in shown if '"PASS"' in row)

@@ -30,28 +30,51 @@ def cleared_rows(paths: list[str]) -> list[Content]:
     if not paths:
         return []
     count = len(paths)
-    names = ", ".join(path.removeprefix("gates.").removesuffix(".raw").removesuffix(".classified") for path in paths)
-    return [line(("⚠ This reply clears ", WARN_STYLE), (f"{count} answer{'s' * (count != 1)} you typed", WARN_STYLE), (f" ({names})", "bold"))]
+    names = ", ".join(
+        path.removeprefix("gates.").removesuffix(".raw").removesuffix(".classified")
+        for path in paths
+    )
+    return [
+        line(
+            ("⚠ This reply clears ", WARN_STYLE),
+            (f"{count} answer{'s' * (count != 1)} you typed", WARN_STYLE),
+            (f" ({names})", "bold"),
+        )
+    ]
 
 
 def gate_previewed(
-    controller: EditController, keys: KeyHints, config: ConfigView, text: str, candidate: int | None, result: ParseResult | None
+    controller: EditController,
+    keys: KeyHints,
+    config: ConfigView,
+    text: str,
+    candidate: int | None,
+    result: ParseResult | None,
 ) -> Previewed:
     """The workbench's preview of ``result`` (None: a blank pane, the hint)."""
     if result is None:
         return Previewed(text, candidate, None, None, False)
     notes = cleared_rows(controller.cleared_typed_answers(result)) if result.ok else []
     shown = preview(result, keys, config, candidate_rows(result, keys["next_candidate"]), notes)
-    return Previewed(text, candidate, result, shown, result.ok, controller.session.state, next_candidate(result))
+    return Previewed(
+        text, candidate, result, shown, result.ok, controller.session.state, next_candidate(result)
+    )
 
 
 def apply_gate_reply(
-    controller: EditController, keys: KeyHints, config: ConfigView, reply: tuple[str, int | None, Previewed | None, int | None]
+    controller: EditController,
+    keys: KeyHints,
+    config: ConfigView,
+    reply: tuple[str, int | None, Previewed | None, int | None],
 ) -> Applied:
     """Apply ``(text, candidate, previewed, call)``: the preview's result is used while the
     state it was read against is still the current one (one parse per text)."""
     text, candidate, previewed, call = reply
-    parsed = previewed.result if previewed is not None and previewed.basis is controller.session.state else None
+    parsed = (
+        previewed.result
+        if previewed is not None and previewed.basis is controller.session.state
+        else None
+    )
     outcome = controller.apply_reply(text, candidate, call, parsed)
     if outcome.kind == "rejected":
         assert outcome.result is not None

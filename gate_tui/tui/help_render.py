@@ -31,7 +31,9 @@ def heading(text: str) -> Text:
     return Text(text, style="bold underline")
 
 
-def key_rows(actions: Iterable[KeyAction], keys_of: Callable[[KeyAction], str]) -> list[tuple[Text, Text]]:
+def key_rows(
+    actions: Iterable[KeyAction], keys_of: Callable[[KeyAction], str]
+) -> list[tuple[Text, Text]]:
     """Two rows an action: its keys (as bound now) and name, then its help line, dimmed.
     An action listed twice (bound in two places) is listed once."""
     rows: list[tuple[Text, Text]] = []

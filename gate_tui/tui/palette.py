@@ -54,6 +54,8 @@ class ActionPalette(Provider):
         for entry in self.entries():
             score = matcher.match(entry.name)
             if score > 0:
-                yield Hit(score, matcher.highlight(entry.name), self._runner(entry), help=entry.help)
+                yield Hit(
+                    score, matcher.highlight(entry.name), self._runner(entry), help=entry.help
+                )
         for hit in self.extra_hits(matcher):
             yield hit

@@ -50,7 +50,6 @@ class AskState:
         return self.run is not None and self.run.running
 
 
-
 def stream_mark(call: Call) -> str | None:
     """The pane's border note when a stream was cut short (None: it ended normally)."""
     if call.outcome.cancelled:
@@ -60,7 +59,9 @@ def stream_mark(call: Call) -> str | None:
     return None
 
 
-def ask_report(call: Call, gave_up: bool, model: str, keys: Callable[[str], str]) -> tuple[str, str, str]:
+def ask_report(
+    call: Call, gave_up: bool, model: str, keys: Callable[[str], str]
+) -> tuple[str, str, str]:
     """(message, title, severity) of the toast once a request ended. A failed request says
     what to check and that F6 reopens the box with the message kept; auto-retry says when
     it gave up."""
@@ -72,8 +73,20 @@ def ask_report(call: Call, gave_up: bool, model: str, keys: Callable[[str], str]
         hint = NO_MODEL_HINT.format(key=keys("ask_model"), settings=settings_path())
         return f"{visible(call.outcome.error or 'no reply')}\n{hint}", "Model error", "error"
     if call.result.ok:
-        return f"Reply ready: {keys('apply_reply')} applies it.", f"{visible(model, one_line=True)} replied", "information"
+        return (
+            f"Reply ready: {keys('apply_reply')} applies it.",
+            f"{visible(model, one_line=True)} replied",
+            "information",
+        )
     if gave_up:
-        return f"Auto-retry gave up after {AUTO_RETRIES} rounds: the reply is still not valid; see the preview.", "Auto-retry gave up", "warning"
+        return (
+            f"Auto-retry gave up after {AUTO_RETRIES} rounds: the reply is still not valid; see the preview.",
+            "Auto-retry gave up",
+            "warning",
+        )
     count = len(call.result.errors)
-    return f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with them.", "Reply not valid", "warning"
+    return (
+        f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with them.",
+        "Reply not valid",
+        "warning",
+    )

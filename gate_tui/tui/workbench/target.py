@@ -61,7 +61,9 @@ class ReplyHost(Protocol):
         the end of a model stream, shown without parsing again)."""
         ...
 
-    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
+    def apply_reply(
+        self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None
+    ) -> Applied:
         """Apply ``text`` (``previewed``: the preview of this very text, to reuse)."""
         ...
 

@@ -7,12 +7,9 @@ candidate, and the model's ask / stream / retry (F6, F7, F8, Esc). Its screen is
 ``host`` (:class:`~gate_tui.tui.workbench.target.ReplyHost`); it tells the screen what
 happened through the messages of :mod:`gate_tui.tui.workbench.messages`.
 
-Asking: F6 opens the message box; the request runs in a worker on the app's event loop
-(the SDK is async), a 0.1 s timer appends the text that arrived (only the new part) and
-shows the throttled "so far" preview, never a decision. Esc stops the stream at once
-(the partial text stays, nothing is applied); "ask again" sends the parser's errors
-back; auto-retry does so at most :data:`AUTO_RETRIES` times and says its round and when
-it gave up.
+Asking: the request runs in a worker (the SDK is async); a 0.1 s timer appends what
+arrived and shows "so far", never a decision. Esc stops it at once (the partial text
+stays); auto-retry says its round and when it gave up.
 """
 
 from __future__ import annotations
@@ -22,11 +19,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
-from textual.widgets.text_area import Selection
 
 from gate_tui.tui.text import visible
 from gate_tui.tui.widgets.reply_pane import PreviewText, ReplyPane
 from gate_tui.tui.workbench.asking import AUTO_RETRIES, TICK_S, AskState, ask_report, stream_mark
+from gate_tui.tui.workbench.goto import select_position
 from gate_tui.tui.workbench.messages import (
     AskFinished,
     AskStarted,
@@ -42,17 +39,22 @@ if TYPE_CHECKING:
     from gate_tui.tui.ask_run import AskRun
     from gate_tui.tui.workbench.target import Previewed, ReplyHost
 
+
 class Workbench(ReplyPane):
     """The reply pane with its preview, candidates, apply and the model in the loop."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+g", "go_to_line", "Go to line", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+g", "go_to_line", "Go to line", show=False)
+    ]
 
     def __init__(self, host: ReplyHost, *, delay: float = 0.15, **kwargs: Any) -> None:
         super().__init__(self._preview, delay=delay, **kwargs)
         self.host = host
         self.shown: Previewed | None = None
         """The last preview (its result is what apply reuses)."""
-        self._choice: tuple[str, int] | None = None  # (the reply's text, the candidate picked in it)
+        self._choice: tuple[str, int] | None = (
+            None  # (the reply's text, the candidate picked in it)
+        )
         self.asking = AskState()
 
     # ------------------------------------------------------------- preview
@@ -102,7 +104,9 @@ class Workbench(ReplyPane):
     def apply(self) -> None:
         """Apply the reply in the pane through the host; a refused reply stays in the pane."""
         text = self.text_area.text
-        applied = self.host.apply_reply(text, self.candidate(text), self.reusable(text), self.asking.call_for(text))
+        applied = self.host.apply_reply(
+            text, self.candidate(text), self.reusable(text), self.asking.call_for(text)
+        )
         if applied.kind == "accepted":
             self._choice = None
             self.clear()
@@ -113,12 +117,23 @@ class Workbench(ReplyPane):
                 self.show_preview(*self._keep(applied.shown))
             # One line: the preview lists every error; a long toast would hide the decision panel.
             count = applied.problems
-            self.notify(f"{count} error{'s' * (count != 1)}, see the preview", title="Reply rejected", severity="error", markup=False)
+            self.notify(
+                f"{count} error{'s' * (count != 1)}, see the preview",
+                title="Reply rejected",
+                severity="error",
+                markup=False,
+            )
             self.post_message(ReplyRejected(text, applied.result))
         elif applied.kind == "error":
-            self.notify(visible(applied.error), title="Session error", severity="error", markup=False)
+            self.notify(
+                visible(applied.error), title="Session error", severity="error", markup=False
+            )
         elif applied.kind == "empty":
-            self.notify(f"The reply pane is empty: paste a model reply first ({self.host.key_hint('focus_reply')}).", severity="warning", markup=False)
+            self.notify(
+                f"The reply pane is empty: paste a model reply first ({self.host.key_hint('focus_reply')}).",
+                severity="warning",
+                markup=False,
+            )
 
     def next_candidate(self) -> None:
         """Use the reply's next JSON object (the preview lists them)."""
@@ -137,19 +152,8 @@ class Workbench(ReplyPane):
         self.goto(event.line, event.column)
 
     def goto(self, line_no: int, column: int) -> None:
-        """Put the cursor at a 1-based position of the reply (clamped to the text) and
-        highlight the span there: the run of characters up to the next space."""
-        area = self.text_area
-        document = area.document
-        row = min(max(line_no, 1), document.line_count) - 1
-        text = document.get_line(row)
-        start = min(max(column, 1) - 1, len(text))
-        rest = text[start:]
-        length = max(1, len(rest) - len(rest.lstrip())) if rest[:1].isspace() else len(rest.split(" ", 1)[0] or " ")
-        end = min(start + length, len(text))
-        area.selection = Selection((row, start), (row, end))
-        area.focus()
-        area.scroll_cursor_visible(center=True, animate=False)
+        """Put the cursor at a 1-based position of the reply with the span there selected."""
+        select_position(self.text_area, line_no, column)
 
     def action_go_to_line(self) -> None:
         from gate_tui.tui.workbench.goto import GoToLine
@@ -163,8 +167,13 @@ class Workbench(ReplyPane):
     def run_command(self, command: str) -> None:
         """A key of the workbench's, as the screen's key table names it (``workbench('ask')``)."""
         commands = {
-            "apply": self.apply, "next": self.next_candidate, "clear": self.clear_reply, "ask": self.ask,
-            "again": self.ask_again, "auto_retry": self.toggle_auto_retry, "cancel": self.cancel_ask,
+            "apply": self.apply,
+            "next": self.next_candidate,
+            "clear": self.clear_reply,
+            "ask": self.ask,
+            "again": self.ask_again,
+            "auto_retry": self.toggle_auto_retry,
+            "cancel": self.cancel_ask,
             "go_to_line": self.action_go_to_line,
         }
         run = commands.get(command)
@@ -183,19 +192,27 @@ class Workbench(ReplyPane):
         if asker is None:
             return
         if self.asking.running:
-            self.notify("The model is still answering: Esc cancels it first.", severity="warning", markup=False)
+            self.notify(
+                "The model is still answering: Esc cancels it first.",
+                severity="warning",
+                markup=False,
+            )
             return
         from gate_tui.llm.endpoint import endpoint_label
         from gate_tui.tui.screens.ask_prompt import AskScreen
 
         target = f"{asker.settings.model} at {endpoint_label(asker.settings.base_url)}"
         retry = f"auto-retry {'on' if self.asking.auto_retry else 'off'} ({self.host.key_hint('toggle_auto_retry')})"
-        self.app.push_screen(AskScreen(visible(target, one_line=True), retry, self._kept_message()), self._send)
+        self.app.push_screen(
+            AskScreen(visible(target, one_line=True), retry, self._kept_message()), self._send
+        )
 
     def _kept_message(self) -> str:
         """The message to reopen with: the last one, when its request got no reply."""
         run = self.asking.run
-        failed = run is not None and not run.running and (run.call is None or run.call.result is None)
+        failed = (
+            run is not None and not run.running and (run.call is None or run.call.result is None)
+        )
         return self.asking.last_message if failed else ""
 
     def ask_again(self) -> None:
@@ -205,7 +222,10 @@ class Workbench(ReplyPane):
             return
         message = asker.again_message()
         if message is None:
-            self.notify("Nothing to correct: the last model reply was valid, or there was none.", markup=False)
+            self.notify(
+                "Nothing to correct: the last model reply was valid, or there was none.",
+                markup=False,
+            )
             return
         self.asking.rounds = 0
         self._start(message, "retry")
@@ -213,7 +233,11 @@ class Workbench(ReplyPane):
     def toggle_auto_retry(self) -> None:
         state = self.asking
         state.auto_retry = not state.auto_retry
-        word = f"on: an invalid reply is sent back with its errors up to {AUTO_RETRIES} times" if state.auto_retry else "off"
+        word = (
+            f"on: an invalid reply is sent back with its errors up to {AUTO_RETRIES} times"
+            if state.auto_retry
+            else "off"
+        )
         self.notify(f"Auto-retry {word}.", markup=False)
 
     def cancel_ask(self) -> bool:
@@ -241,7 +265,11 @@ class Workbench(ReplyPane):
         try:
             import openai  # noqa: F401
         except ImportError:
-            self.notify('The model extra is not installed: pip install "gate-tui[model]".', severity="error", markup=False)
+            self.notify(
+                'The model extra is not installed: pip install "gate-tui[model]".',
+                severity="error",
+                markup=False,
+            )
             return None
         from gate_tui.llm.asking import Asker
         from gate_tui.llm.endpoint import insecure_warning, url_problem
@@ -253,7 +281,9 @@ class Workbench(ReplyPane):
             if note:
                 self.notify(visible(note), severity="warning", markup=False, timeout=10)
         if problem is not None:
-            self.notify(visible(problem), title="No model", severity="error", markup=False, timeout=10)
+            self.notify(
+                visible(problem), title="No model", severity="error", markup=False, timeout=10
+            )
             return None
         state.asker = Asker(target, loaded.settings)
         return state.asker
@@ -273,7 +303,9 @@ class Workbench(ReplyPane):
         from gate_tui.tui.ask_run import AskRun
 
         self.host.commit_pending()  # a half-typed edit is recorded before the model sees the state
-        state.run = AskRun(asker.settings.model or "model", message, kind, PartialPreview(asker.target.parse))
+        state.run = AskRun(
+            asker.settings.model or "model", message, kind, PartialPreview(asker.target.parse)
+        )
         self._choice = None
         self.begin_stream()
         if state.rounds:
@@ -281,7 +313,9 @@ class Workbench(ReplyPane):
         if state.sub_title is None:
             state.sub_title = self.app.sub_title
         state.timer = self.set_interval(TICK_S, self._tick)
-        state.worker = self.run_worker(self._stream(state.run), group="ask", exclusive=True, exit_on_error=False)
+        state.worker = self.run_worker(
+            self._stream(state.run), group="ask", exclusive=True, exit_on_error=False
+        )
         self.post_message(AskStarted(kind, state.rounds))
 
     async def _stream(self, run: AskRun) -> None:
@@ -297,7 +331,11 @@ class Workbench(ReplyPane):
             self._stop_timer()
             self.end_stream("failed: the partial reply is kept, nothing was applied")
             self._restore_title()
-            self.notify(visible(f"asking the model failed: {type(exc).__name__}: {exc}"), severity="error", markup=False)
+            self.notify(
+                visible(f"asking the model failed: {type(exc).__name__}: {exc}"),
+                severity="error",
+                markup=False,
+            )
             self.post_message(AskFinished(None))
 
     def _stop_timer(self) -> None:
@@ -347,7 +385,13 @@ class Workbench(ReplyPane):
         gave_up = retry and state.rounds >= AUTO_RETRIES
         model = self.asking.run.model if self.asking.run is not None else "model"
         message, title, severity = ask_report(call, gave_up, model, self.host.key_hint)
-        self.notify(message, title=title, severity=severity, markup=False, timeout=12 if severity == "error" else 8)
+        self.notify(
+            message,
+            title=title,
+            severity=severity,
+            markup=False,
+            timeout=12 if severity == "error" else 8,
+        )
         self.post_message(AskFinished(call, gave_up))
         if retry and not gave_up:
             message = state.asker.again_message(call) if state.asker is not None else None
