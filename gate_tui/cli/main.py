@@ -32,7 +32,6 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from gate_tui import __version__
 from gate_tui.cli.common import (
     Parser,
     cannot_start,
@@ -46,6 +45,7 @@ from gate_tui.cli.registry import BY_NAME, Subcommand, epilog
 from gate_tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
 from gate_tui.runs import interrupts
 from gate_tui.safe_text import visible
+from gate_tui.version import __version__
 
 EXIT_CONFIG = EXIT_USAGE
 """The editor's status for a missing or invalid config (as for every other command)."""
