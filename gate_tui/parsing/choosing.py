@@ -26,21 +26,16 @@ from gate_tui.parsing.candidates import (
     opens_an_object,
     restarted,
 )
+from gate_tui.parsing.found import ExtractionParts, decode_outcome
 from gate_tui.parsing.found import Found as _Found
-from gate_tui.parsing.found import decode_outcome
 from gate_tui.parsing.repair.lexing import DECODER
 from gate_tui.parsing.repair.tokenizer import repair_json
-from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord
+from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
 from gate_tui.parsing.short_close import comma_follows
 
 NO_OBJECT = "No JSON object found in text"
 
-ExtractionParts = tuple[dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord], dict[str, Any]]
-"""The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs, notes)``,
-with each repair as a ``Repair``-shaped dict. ``notes`` holds what the policy step needs:
-``error_code``, ``cut_at`` / ``cut_paths`` (offset and fields of a cut), ``others`` (offsets
-of the candidates not used)."""
 
 
 def failure(error: str, code: str = "invalid_json") -> ExtractionParts:

@@ -6,17 +6,22 @@ chooser keeps of each candidate it decodes, enough to build the result if it win
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gate_tui.parsing.candidates import Candidate, has_preferred_key, position
 from gate_tui.parsing.repair.positions import repair_records
 from gate_tui.parsing.repair.tail import decode_repaired
-from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, certainty
-
-if TYPE_CHECKING:
-    from gate_tui.parsing.choosing import ExtractionParts
+from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord, certainty
 
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
+
+ExtractionParts = tuple[
+    dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord], dict[str, Any]
+]
+"""The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs, notes)``,
+with each repair as a ``Repair``-shaped dict. ``notes`` holds what the policy step needs:
+``error_code``, ``cut_at`` / ``cut_paths`` (offset and fields of a cut), ``others`` (offsets
+of the candidates not used)."""
 
 
 def decode_outcome(outcome: RepairOutcome) -> Any:
