@@ -44,6 +44,17 @@ class ResultsIndex:
     group_starts: list[int] = field(default_factory=list)  # Parquet: first row of each row group
     group_places: list[tuple[Path, int]] = field(default_factory=list)  # Parquet: each group's file and number in it
     _groups: dict[int, Any] = field(default_factory=dict)
+    marker: Any = None
+    """The run's completion marker (:mod:`gate_tui.results.completion`), None when absent."""
+
+    @property
+    def run_id(self) -> str | None:
+        """The id of the run that wrote the file (None for a file without a marker)."""
+        return None if self.marker is None else self.marker.run_id
+
+    def incomplete(self) -> str | None:
+        """``run incomplete: N of M rows`` when the run that wrote the file did not finish."""
+        return None if self.marker is None else self.marker.incomplete(self.rows)
 
     @property
     def rows(self) -> int:
@@ -121,13 +132,16 @@ def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
     if not path.is_file() and not path.is_dir():
         return None, f"{path}: no such results file"
     try:
-        if path.is_dir():  # `check --engine ray` writes a folder of Parquet parts
-            return _open_parquet(path), None
-        if path.suffix.lower() in (".parquet", ".pq"):
-            return _open_parquet(path), None
-        return _open_jsonl(path), None
+        if path.is_dir() or path.suffix.lower() in (".parquet", ".pq"):  # Ray writes a folder of parts
+            index = _open_parquet(path)
+        else:
+            index = _open_jsonl(path)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return None, f"{path}: not a results file of gate-tui check: {str(exc)[:300]}"
+    from gate_tui.results.completion import read_marker
+
+    index.marker = read_marker(path)
+    return index, None
 
 
 def _open_parquet(path: Path) -> ResultsIndex:
