@@ -203,10 +203,10 @@ def _parquet_file(name: str, columns: Columns, *, footer_only: bool = False) -> 
 
     source: Any = name
     if "://" in name:
-        import pyarrow.fs as pafs
+        from gate_tui.results.sources import bounded, remote_filesystem
 
-        filesystem, path = pafs.FileSystem.from_uri(name)
-        source = filesystem.open_input_file(path)
+        filesystem, path = remote_filesystem(name)
+        source = bounded(lambda: filesystem.open_input_file(path), name)
     if footer_only:
         return pq.read_metadata(source).num_rows
     parquet = pq.ParquetFile(source, pre_buffer=False)
