@@ -33,7 +33,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with (folder / "big.jsonl").open("w", encoding="utf-8") as out:
         line = json.dumps({"reply": REPLY})
         for number in range(BIG):
-            out.write('{"id": %d, ' % number + line[1:] + "\n")
+            out.write(f'{{"id": {number}, ' + line[1:] + "\n")
     pq.write_table(pa.table({"id": ["a", "b"], "reply": [REPLY, REPLY]}), folder / "small.parquet")
     return {"parquet": folder / "big.parquet", "jsonl": folder / "big.jsonl", "small": folder / "small.parquet"}
 

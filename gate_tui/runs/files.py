@@ -25,7 +25,13 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gate_tui.results.completion import RunMarker, finish_parquet, new_marker, partial_path, start_parquet
+from gate_tui.results.completion import (
+    RunMarker,
+    finish_parquet,
+    new_marker,
+    partial_path,
+    start_parquet,
+)
 from gate_tui.results.sources import is_many, parquet_files
 from gate_tui.runs import interrupts, spill
 from gate_tui.runs.arrow_rows import Checked, Columns, RowChecker
