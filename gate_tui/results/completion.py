@@ -123,6 +123,9 @@ def partial_path(path: str | Path, marker: RunMarker) -> Path:
 def start_parquet(path: str | Path) -> None:
     """Remove the file a previous run left at ``path`` (as truncating it would): after a
     run that never closes (``kill -9``) no old finished file may stand in for the new run."""
+    folder = Path(path).parent
+    if not folder.is_dir():  # named as the user wrote it, not as the partial file
+        raise FileNotFoundError(2, "No such file or directory", str(path))
     with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
         if not Path(path).is_dir():
             os.unlink(path)
