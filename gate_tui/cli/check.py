@@ -155,7 +155,7 @@ def total_line(statuses: list[int], words: tuple[tuple[int, str], ...] = GATE_TO
 def render_text(name: str, result: ParseResult, color: bool = False, config: GateConfig | None = None) -> str:
     """A plain human summary: verdict, reason, next question, every outstanding required
     gate (given the ``config``), errors, repairs, warnings."""
-    lines = [f"{visible(name, one_line=True)}: {_verdict(result, color)}"]
+    lines = [f"{name}: "]  # the verdict's own colour codes join after visible(): kept as colours
     decision = result.decision
     if decision is not None:
         lines.append(f"  reason: {REASONS.get(decision.reason, decision.reason)}")
@@ -173,7 +173,9 @@ def render_text(name: str, result: ParseResult, color: bool = False, config: Gat
     warnings = [w for w in result.warnings if not is_repair(w.code)]
     lines += listed("warnings", [f"{_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings])
     # Model and user text is data: no control character or bidi override reaches the terminal.
-    return "\n".join(visible(row, one_line=True) for row in lines) + "\n"
+    shown = [visible(row, one_line=True) for row in lines]
+    shown[0] += _verdict(result, color)
+    return "\n".join(shown) + "\n"
 
 
 def listed(title: str, items: list[str]) -> list[str]:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: GateState | None, settings: Any = None) -> int:
+    from gate_tui.results.completion import jsonl_run
     from gate_tui.runs.engine import WorkerDied, run_batch
     from gate_tui.runs.progress import input_size
 
@@ -35,12 +36,14 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: Gat
     workers = ns.jobs if ns.jobs is not None else 1
     progress = isatty(sys.stderr) and (sink is not sys.stdout.buffer or not isatty(sys.stdout))
     try:
-        try:
-            return run_batch(source, sink, config, previous, ns.actor, workers, input_size(source), progress, ns.quiet, settings)
-        finally:
-            for stream in (source, sink):
-                if stream not in (sys.stdin.buffer, sys.stdout.buffer):
-                    stream.close()
+        # The sidecar marker says "unfinished" until the last record is flushed and closed.
+        with jsonl_run(None if sink is sys.stdout.buffer else ns.output) as marker:
+            try:
+                return run_batch(source, sink, config, previous, ns.actor, workers, input_size(source), progress, ns.quiet, settings, marker)
+            finally:
+                for stream in (source, sink):
+                    if stream not in (sys.stdin.buffer, sys.stdout.buffer):
+                        stream.close()
     except WorkerDied as exc:
         say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
         return EXIT_INTERNAL

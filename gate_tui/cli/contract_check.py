@@ -43,11 +43,13 @@ def result_for(reply: Reply, contract: Contract) -> ContractResult:
 
 def render_text(name: str, result: ContractResult, contract: Contract, color: bool = False) -> str:
     """A plain human summary: verdict, every error at its path, repairs, warnings."""
-    lines = [f"{visible(name, one_line=True)}: {_verdict(result, contract, color)}"]
+    lines = [f"{name}: "]  # the verdict's own colour codes join after visible(): kept as colours
     lines += listed("errors", [describe_error(error) for error in result.errors])
     lines += listed("repairs applied", [repair_line(repair) for repair in result.repairs])
     lines += listed("warnings", [f"{warning.message} [{warning.code}]" for warning in result.warnings])
-    return "\n".join(visible(row, one_line=True) for row in lines) + "\n"
+    shown = [visible(row, one_line=True) for row in lines]
+    shown[0] += _verdict(result, contract, color)
+    return "\n".join(shown) + "\n"
 
 
 def describe_error(error: ContractError) -> str:
@@ -67,7 +69,7 @@ def _verdict(result: ContractResult, contract: Contract, color: bool) -> str:
     word, paint = ("VALID", "1;32") if result.ok else (f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})", "1;31")
     shown = f"\x1b[{paint}m{word}\x1b[0m" if color else word
     verdict = verdict_value(result, contract)
-    return shown + (f" — {contract.verdict_field}: {verdict}" if verdict is not None else "")
+    return shown + (visible(f" — {contract.verdict_field}: {verdict}", one_line=True) if verdict is not None else "")
 
 
 def render_json(result: ContractResult, envelope: bool = False, name: str | None = None) -> str:

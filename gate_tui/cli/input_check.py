@@ -80,6 +80,7 @@ def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
 def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jobs: int, in_format: str, out_format: str) -> int:
     import pyarrow as pa
 
+    from gate_tui.results.completion import jsonl_run
     from gate_tui.runs.files import run_files
 
     to_stdout = ns.output in (None, "-")
@@ -89,11 +90,12 @@ def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jo
         return usage("check", f"--output {ns.output}: {exc.strerror or exc}")
     progress = isatty(sys.stderr) and (not to_stdout or not isatty(sys.stdout))
     try:
-        try:
-            return run_files(ns.input, in_format, sink, out_format, settings, columns, jobs, progress, ns.quiet)
-        finally:
-            if out_format == "jsonl" and not to_stdout:
-                sink.close()
+        with jsonl_run(None if out_format == "parquet" or to_stdout else ns.output) as marker:
+            try:
+                return run_files(ns.input, in_format, sink, out_format, settings, columns, jobs, progress, ns.quiet, marker)
+            finally:
+                if out_format == "jsonl" and not to_stdout:
+                    sink.close()
     except WorkerDied as exc:
         say(f"gate-tui check: a worker process died, the output is incomplete: {exc}")
         return EXIT_INTERNAL

@@ -67,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         with guarded_stdout(active=command is not None):
             status = _dispatch(command, args)
             flush()  # a closed pipe or a full device shows up here, not as a warning at exit
-        return _interrupted() if interrupts.was_interrupted() else status
+        if interrupts.was_interrupted():
+            return _interrupted()
+        ended = interrupts.ended_by()  # a SIGTERM whose exception was lost on the way
+        return _terminated(ended) if ended is not None and status < 128 else status
     except KeyboardInterrupt:
         return _interrupted()
     except interrupts.Terminated as exc:

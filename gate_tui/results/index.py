@@ -52,6 +52,12 @@ class ResultsIndex:
     _groups_meta: dict[str, Any] = field(default_factory=dict)
     fingerprint_column: Any = None
     """Parquet results of ``check --input``: each reply's fingerprint (else None)."""
+    marker: Any = None
+    """The run's completion marker (:mod:`gate_tui.results.completion`), None when absent."""
+
+    def incomplete(self) -> str | None:
+        """``run incomplete: N of M rows`` when the run that wrote the file did not finish."""
+        return None if self.marker is None else self.marker.incomplete(self.rows)
 
     @property
     def rows(self) -> int:
@@ -131,8 +137,11 @@ class ResultsIndex:
 
     @property
     def run_id(self) -> str | None:
-        """The run id the results file carries (Parquet metadata ``gate_tui.run_id`` or
-        ``run_id``, or a ``run_id`` column), or None."""
+        """The run id the results file carries: its completion marker's (the run that wrote
+        it), else Parquet metadata ``gate_tui.run_id`` or ``run_id``, or a ``run_id`` column;
+        None when none."""
+        if self.marker is not None and self.marker.run_id:
+            return str(self.marker.run_id)[:200]
         if "_run_id" not in self._groups_meta:
             self._groups_meta["_run_id"] = _run_id_of(self)
         return self._groups_meta["_run_id"]
@@ -208,13 +217,16 @@ def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
     if not path.is_file() and not path.is_dir():
         return None, f"{path}: no such results file"
     try:
-        if path.is_dir():  # `check --engine ray` writes a folder of Parquet parts
-            return _open_parquet(path), None
-        if path.suffix.lower() in (".parquet", ".pq"):
-            return _open_parquet(path), None
-        return _open_jsonl(path), None
+        if path.is_dir() or path.suffix.lower() in (".parquet", ".pq"):  # Ray writes a folder of parts
+            index = _open_parquet(path)
+        else:
+            index = _open_jsonl(path)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return None, f"{path}: not a results file of gate-tui check: {str(exc)[:300]}"
+    from gate_tui.results.completion import read_marker
+
+    index.marker = read_marker(path)
+    return index, None
 
 
 def _open_parquet(path: Path) -> ResultsIndex:

@@ -15,7 +15,11 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+from collections.abc import Callable
 from pathlib import PurePosixPath
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _WILDCARDS = "*?["
 _PARQUET = (".parquet", ".pq")
@@ -33,7 +37,7 @@ def is_many(source: str) -> bool:
 def parquet_files(source: str) -> list[str]:
     """The Parquet files ``source`` names, sorted; FileNotFoundError naming ``source`` when none."""
     if "://" in source:
-        found = _remote(source)
+        found = bounded(lambda: _remote(source), source)
     elif has_wildcard(source):
         found = sorted(path for path in glob.glob(os.path.expanduser(source), recursive=True) if os.path.isfile(path) and _is_part(path))
     elif os.path.isdir(source):
@@ -55,7 +59,7 @@ def _remote(source: str) -> list[str]:
     import pyarrow.fs as pafs
 
     scheme = source.split("://", 1)[0]
-    filesystem, path = pafs.FileSystem.from_uri(source)
+    filesystem, path = remote_filesystem(source)
     if not has_wildcard(path):
         info = filesystem.get_file_info(path)
         if info.type == pafs.FileType.File:
@@ -81,3 +85,68 @@ def _hidden_below(top: str, folder: str) -> bool:
     """Whether ``folder`` (under ``top``) is inside a hidden one (a writer's temp folder)."""
     relative = os.path.relpath(folder, top)
     return relative != "." and any(part.startswith((".", "_")) for part in relative.split(os.sep))
+
+
+REMOTE_TIMEOUT_S = 20.0
+"""The most a remote listing or footer may take before the run gives up (no network, a
+firewall that drops packets): a clear error instead of a silent wait."""
+
+
+def bounded(work: Callable[[], T], source: str, seconds: float = REMOTE_TIMEOUT_S) -> T:
+    """``work()`` for a remote ``source``, or TimeoutError naming it after ``seconds``. The
+    call runs in a daemon thread (a blocked socket cannot be interrupted); it never keeps
+    the process alive."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="gate-tui-remote", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TimeoutError(f"{source}: no answer in {seconds:.0f} s (no network, or no access to it)")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _has_aws_credentials() -> bool:
+    names = ("AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI")
+    if any(os.environ.get(name) for name in names):
+        return True
+    home = os.path.expanduser("~/.aws")
+    files = (os.environ.get("AWS_SHARED_CREDENTIALS_FILE"), os.environ.get("AWS_CONFIG_FILE"), os.path.join(home, "credentials"), os.path.join(home, "config"))
+    return any(name and os.path.isfile(name) for name in files)
+
+
+def _has_gcs_credentials() -> bool:
+    if os.environ.get("GOOGLE_APPLICATION_CREDENTIALS"):
+        return True
+    folder = os.environ.get("CLOUDSDK_CONFIG") or os.path.expanduser("~/.config/gcloud")
+    return os.path.isfile(os.path.join(folder, "application_default_credentials.json"))
+
+
+def remote_filesystem(source: str) -> tuple[Any, str]:
+    """pyarrow's filesystem for a URI and the path in it, with short network timeouts and,
+    unless the user configured cloud credentials, no probe of the cloud metadata address
+    (AWS: ``AWS_EC2_METADATA_DISABLED``; GCS: anonymous access)."""
+    import pyarrow.fs as pafs
+
+    scheme, rest = source.split("://", 1)
+    if scheme == "s3":
+        if not _has_aws_credentials():
+            os.environ.setdefault("AWS_EC2_METADATA_DISABLED", "true")
+        filesystem = pafs.S3FileSystem(connect_timeout=5, request_timeout=10, retry_strategy=pafs.AwsStandardS3RetryStrategy(max_attempts=2))
+        return filesystem, rest
+    if scheme in ("gs", "gcs"):
+        from datetime import timedelta
+
+        filesystem = pafs.GcsFileSystem(anonymous=not _has_gcs_credentials(), retry_time_limit=timedelta(seconds=5))
+        return filesystem, rest
+    return pafs.FileSystem.from_uri(source)

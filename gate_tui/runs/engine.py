@@ -295,11 +295,13 @@ def run_batch(
     show_progress: bool = False,
     quiet: bool = False,
     settings: BatchSettings | None = None,
+    marker: Any = None,
 ) -> int:
     """Check every line of ``source``, write records to ``sink``, return the exit status.
 
     ``settings`` replaces the ones built from ``config``/``previous``/``actor`` (contract
-    mode passes its own checker this way)."""
+    mode passes its own checker this way). ``marker``
+    (:class:`gate_tui.results.completion.RunMarker`) counts the records written."""
     if settings is None:
         assert config is not None, "a gate batch needs its config"
         settings = BatchSettings(
@@ -317,6 +319,8 @@ def run_batch(
             with interrupts.deferred():
                 write_all(sink, done[0])
             stats.add(done[1])
+            if marker is not None:
+                marker.rows_written = stats.records
             if bar is not None:
                 bar.records(stats.records)
 

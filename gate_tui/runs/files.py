@@ -25,6 +25,13 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gate_tui.results.completion import (
+    RunMarker,
+    finish_parquet,
+    new_marker,
+    partial_path,
+    start_parquet,
+)
 from gate_tui.results.sources import is_many, parquet_files
 from gate_tui.results.summary import fingerprint_column
 from gate_tui.runs import interrupts, spill
@@ -76,9 +83,11 @@ class Job:
     """With ``-j N``: the stem of this job's files (:mod:`gate_tui.runs.spill`)."""
 
 
-def run_files(source: str, in_format: str, sink: Any, out_format: str, settings: BatchSettings, columns: Columns, jobs: int, show_progress: bool, quiet: bool) -> int:
+def run_files(source: str, in_format: str, sink: Any, out_format: str, settings: BatchSettings, columns: Columns, jobs: int, show_progress: bool, quiet: bool, marker: RunMarker | None = None) -> int:
     """Check every row of ``source``, write the results to ``sink`` (a path for Parquet,
-    a binary stream for JSONL), return the exit status. pyarrow errors propagate."""
+    a binary stream for JSONL), return the exit status. pyarrow errors propagate.
+    ``marker`` (:mod:`gate_tui.results.completion`) is the run's completion marker: it
+    goes into a Parquet file's footer, or counts the rows of JSON Lines."""
     want_lines = out_format == "jsonl"
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
@@ -88,7 +97,11 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
         else replace(columns, carry=())
     )
     total, jobs_in = _reader(source, in_format, columns, want_lines)
-    writer = _ParquetOut(sink) if out_format == "parquet" else None
+    marker = marker or new_marker(None)
+    if in_format == "parquet":
+        marker.rows_expected = total
+    writer = _ParquetOut(sink, marker) if out_format == "parquet" else None
+    finished = False
     in_flight: deque[Job] = deque()  # jobs sent, in order: their replies join the results here
 
     def sent(jobs_out: Iterator[Job]) -> Iterator[Job]:
@@ -110,6 +123,7 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
                 else:
                     write_all(sink, done.lines)
             stats.add(done.stats)
+            marker.rows_written = stats.records
             if bar is not None:
                 bar.bytes_read(done.consumed)
                 bar.records(stats.records)
@@ -141,8 +155,12 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
                     emit(done)
 
                 fan_out(pool, by_file(sent(jobs_in)), landed, jobs * IN_FLIGHT_PER_JOB, work=work_job)
+            finished = True
         finally:
-            if writer is not None:  # a valid file even when stopped part-way: its footer is written
+            # A readable file even when stopped part-way (its footer is written), but its
+            # marker says finished only when every row was checked.
+            if writer is not None:
+                marker.finished = finished
                 writer.close(lambda: _empty_schema(source, in_format, columns, settings))
     interrupts.check()
     if writer is None:
@@ -207,10 +225,10 @@ def _parquet_file(name: str, columns: Columns, *, footer_only: bool = False) -> 
 
     source: Any = name
     if "://" in name:
-        import pyarrow.fs as pafs
+        from gate_tui.results.sources import bounded, remote_filesystem
 
-        filesystem, path = pafs.FileSystem.from_uri(name)
-        source = filesystem.open_input_file(path)
+        filesystem, path = remote_filesystem(name)
+        source = bounded(lambda: filesystem.open_input_file(path), name)
     if footer_only:
         return pq.read_metadata(source).num_rows
     parquet = pq.ParquetFile(source, pre_buffer=False)
@@ -325,8 +343,11 @@ class _ParquetOut:
     from the checked batches in order (opened on the first one). The row groups depend on
     the batches alone, never on ``-j``: the file is the same byte for byte."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, marker: RunMarker) -> None:
         self.path = path
+        self.marker = marker
+        self.partial = partial_path(path, marker)
+        start_parquet(path)
         self.writer: Any = None
         self.pending: list[Any] = []
         self.rows = 0
@@ -345,7 +366,7 @@ class _ParquetOut:
 
         table = self.pending[0] if len(self.pending) == 1 else pa.concat_tables(self.pending)
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.path, table.schema)
+            self.writer = pq.ParquetWriter(self.partial, table.schema)
         self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
         self.pending, self.rows = [], 0
 
@@ -356,5 +377,5 @@ class _ParquetOut:
         if self.pending:
             self._flush()
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.path, schema())
-        self.writer.close()
+            self.writer = pq.ParquetWriter(self.partial, schema())
+        finish_parquet(self.writer, self.partial, self.path, self.marker)

@@ -28,6 +28,7 @@ from types import FrameType
 _interrupted = threading.Event()
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 _pending: list[int] = []  # an ending signal that arrived inside deferred()
+_ended: list[int] = []  # every ending signal inside terminable(): remembered, as SIGINT is
 _deferring = [0]
 
 
@@ -41,6 +42,9 @@ class Terminated(BaseException):  # noqa: N818 - named like KeyboardInterrupt, i
 
 
 def _on_ending_signal(signum: int, frame: FrameType | None) -> None:
+    # Remembered first: raised inside a __del__ or a weakref callback, the exception is
+    # printed as "Exception ignored" and lost, and the run would go on to exit 0.
+    _ended.append(signum)
     if _deferring[0]:
         _pending.append(signum)
         return
@@ -56,6 +60,7 @@ def terminable() -> Iterator[None]:
         yield
         return
     previous = {signum: signal.getsignal(signum) for signum in ENDING_SIGNALS}
+    _ended.clear()
     for signum, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(signum, _on_ending_signal)
@@ -97,6 +102,7 @@ def install() -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         return
     _interrupted.clear()
+    _ended.clear()
     signal.signal(signal.SIGINT, _on_sigint)
 
 
@@ -105,7 +111,16 @@ def was_interrupted() -> bool:
     return _interrupted.is_set()
 
 
+def ended_by() -> int | None:
+    """The ending signal (SIGTERM, SIGHUP) that arrived in the last :func:`terminable`
+    block, if any (even if its exception was lost)."""
+    return _ended[-1] if _ended else None
+
+
 def check() -> None:
-    """Raise ``KeyboardInterrupt`` now if one was lost on the way (call between blocks)."""
+    """Raise ``KeyboardInterrupt`` (or :class:`Terminated`) now if one was lost on the way
+    (call between blocks)."""
     if _interrupted.is_set():
         raise KeyboardInterrupt
+    if _ended:
+        raise Terminated(_ended[-1])

@@ -32,6 +32,27 @@ from gate_tui.tui.web_guard import clamp_size, host_allowed, origin_allowed, tok
 from gate_tui.tui.web_process import EditorProcess
 
 log = logging.getLogger("gate-tui.serve")
+DOWNLOAD_COOKIE = "gate_tui_token"
+
+
+class TokenFilter(logging.Filter):
+    """Every log record as one line without the token: the message is formatted here with
+    the token replaced, and the traceback (which quotes request lines) is dropped."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a record that cannot be formatted is still said
+            text = str(record.msg)
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__})"
+        record.msg, record.args = text.replace(self.token, "[token]"), None
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
 MAX_MESSAGE = 1 << 20  # one websocket message from the page (a paste) at most 1 MiB
 
 # The page's terminal (xterm.js) sends Shift+Enter as a plain Enter ("\r"), and a browser
@@ -97,6 +118,10 @@ class GuardedServer(Server):
     def initialize_logging(self) -> None:
         # Plain log lines: textual-serve's handler prints tracebacks with local variables.
         logging.basicConfig(level=logging.WARNING, format="gate-tui serve: %(message)s")
+        # aiohttp logs a bad request (a NUL byte in its request line) with a traceback
+        # quoting the line, token and all: every record loses its traceback and the token.
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(TokenFilter(self.token))
 
     async def on_startup(self, app: web.Application) -> None:
         """The command line has printed the URL (with the token); nothing more to say."""
@@ -166,7 +191,18 @@ class GuardedServer(Server):
         response.text = page.replace("</head>", SHIFT_ENTER_SCRIPT + "</head>", 1)
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL carries the token
         response.headers["Cache-Control"] = "no-store"
+        # Downloads are opened by the page's script without the token in their URL: the
+        # page's cookie carries it (only to /download, never to another site).
+        response.set_cookie(DOWNLOAD_COOKIE, self.token, path="/download", httponly=True, samesite="Strict")
         return response
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+        """A file the editor offers, only with the token (cookie or ``?token=``)."""
+        given = request.query.get("token") or request.cookies.get(DOWNLOAD_COOKIE)
+        refused = self._refusal(request, given)
+        if refused is not None:
+            return refused
+        return await super().handle_download(request)
 
     # ------------------------------------------------------------- the websocket
 

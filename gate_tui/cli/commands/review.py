@@ -98,6 +98,9 @@ def run(ns: argparse.Namespace) -> int:
     index, problem = open_results(ns.results)
     if index is None:
         return usage("review", problem or "cannot open the results")
+    incomplete = index.incomplete()
+    if incomplete:  # said before the screen and before an export: the file is not the whole run
+        say(f"gate-tui review: {ns.results}: {incomplete}")
     verdicts = TeamVerdicts(index.path, index, reviewer, blind=ns.blind, adjudicator=ns.adjudicate)
     for notice in verdicts.notices:
         say(f"gate-tui review: {notice}")

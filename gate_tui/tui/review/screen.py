@@ -143,6 +143,9 @@ class ReviewScreen(Screen[None]):
             if self.totals[status]:
                 parts += [(status, STATUS_STYLE[status]), f" {self.totals[status]:,}   "]
         parts.append(f"showing {self.shown:,} of {self.index.rows:,}")
+        incomplete = self.index.incomplete()
+        if incomplete:  # a run that stopped part-way never looks finished
+            parts += ["   ", (incomplete, "bold red")]
         given = self.verdicts.counts()
         if any(given.values()):
             parts.append("   verdicts: " + ", ".join(f"{name} {count:,}" for name, count in given.items() if count))
