@@ -45,7 +45,7 @@ class PaletteCommand:
 FILE_COMMANDS: tuple[PaletteCommand, ...] = (
     PaletteCommand("Save state as…", "Write the current state to a file you name", "save_state_as"),
     PaletteCommand("Export state JSON", "Write the canonical state as JSON next to the session", "export_state"),
-    PaletteCommand("Export review report", "Write a Markdown review report of this session", "export_report"),
+    PaletteCommand("Export review report", "Write the review report (HTML for .html, text for .txt, else Markdown)", "export_report"),
     PaletteCommand("Open state…", "Load a state file as a user edit (the system decides)", "open_state"),
     PaletteCommand("Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
 )
