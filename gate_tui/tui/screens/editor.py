@@ -223,7 +223,11 @@ class GateScreen(AskActions, Screen[None]):
         self.show_view(self.session.state.gates, self.session.decision, extra)
 
     def after_transition(self, *, reload_form: bool) -> None:
-        """Refresh everything that depends on the session's current state."""
+        """Refresh everything that depends on the session's current state.
+
+        A toast shown now is about the state before ("Reply applied · Decision: PASS"):
+        it goes, so it never stands beside a decision it no longer describes."""
+        self.app.clear_notifications()
         if reload_form:
             state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
         self.show_current()
