@@ -1,0 +1,47 @@
+"""#28 item 4: rough edges of the gate editor found walking it as a new user would."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate_tui import load_config
+from gate_tui.session.live import Session
+from gate_tui.tui.app import GateApp
+from gate_tui.tui.widgets.choice_field import ChoiceField
+from tests.tui_helpers import ML_CONFIG, wait_for
+
+
+def make_app() -> GateApp:
+    config = load_config(ML_CONFIG)
+    return GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (60, 20)])
+async def test_at_start_typing_answers_the_first_gate(size: tuple[int, int]) -> None:
+    """At start the gate list had the focus and typed letters did nothing."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="Raw focused")
+        await pilot.press(*"labelled")
+        await wait_for(pilot, lambda: app.query_one("#raw").text == "labelled", message="typed into Raw")
+
+
+def _background(widget: ChoiceField) -> tuple[int, int, int]:
+    color = widget.rich_style.bgcolor
+    assert color is not None
+    triplet = color.get_truecolor()
+    return (triplet.red, triplet.green, triplet.blue)
+
+
+async def test_a_focused_category_field_looks_focused() -> None:
+    """Classified's focus shade was 235 on 234: no one could see where the keys went."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        field = app.query_one("#classified-select", ChoiceField)
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="Raw focused")
+        blurred = _background(field)
+        field.focus()
+        await wait_for(pilot, lambda: app.focused is field, message="Classified focused")
+        await wait_for(pilot, lambda: _background(field) != blurred, message="a focus shade")
+        distance = sum(abs(a - b) for a, b in zip(_background(field), blurred, strict=True))
+        assert distance >= 60, f"a visible focus shade ({blurred} -> {_background(field)})"
