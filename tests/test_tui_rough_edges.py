@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate_tui import load_config
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
+from gate_tui.tui.render import fitted_values
+from gate_tui.tui.text import apart
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from tests.tui_helpers import ML_CONFIG, wait_for
 
@@ -45,3 +49,24 @@ async def test_a_focused_category_field_looks_focused() -> None:
         await wait_for(pilot, lambda: _background(field) != blurred, message="a focus shade")
         distance = sum(abs(a - b) for a, b in zip(_background(field), blurred, strict=True))
         assert distance >= 60, f"a visible focus shade ({blurred} -> {_background(field)})"
+
+
+def test_a_cut_before_and_after_show_where_they_differ() -> None:
+    """#28: a middle cut made "Lift@10%…nt rules" → "Lift@10%…nt rules" of two answers."""
+    before = "Lift@10% above 2.0 on the holdout set, measured under the agreement rules"
+    after = "Lift@10% above 3.5 on the holdout set, measured under the agreement rules"
+    for room in (20, 30, 40):
+        shown_before, shown_after = fitted_values(before, after, room)
+        assert shown_before != shown_after
+        assert "2.0" in shown_before and "3.5" in shown_after
+        assert len(shown_before) + len(shown_after) <= room
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab", max_size=60), st.text(alphabet="ab", max_size=60), st.integers(3, 30), st.integers(3, 30))
+def test_apart_keeps_a_difference_in_view(before: str, after: str, room_before: int, room_after: int) -> None:
+    cut_before, cut_after = apart(before, after, room_before, room_after)
+    assert len(cut_before) <= max(room_before, 1) or cut_before == before
+    assert len(cut_after) <= max(room_after, 1) or cut_after == after
+    if before != after and room_before == room_after:
+        assert cut_before != cut_after
