@@ -70,3 +70,23 @@ def test_apart_keeps_a_difference_in_view(before: str, after: str, room_before: 
     assert len(cut_after) <= max(room_after, 1) or cut_after == after
     if before != after and room_before == room_after:
         assert cut_before != cut_after
+
+
+def _in_view(app: GateApp, widget_id: str) -> bool:
+    widget = app.query_one(f"#{widget_id}")
+    try:
+        geometry = app.screen.find_widget(widget)
+    except Exception:  # not on screen at all (a hidden page)
+        return False
+    return geometry.region.height > 0 and geometry.visible_region == geometry.region
+
+
+async def test_a_focused_field_is_scrolled_into_view_after_a_resize() -> None:
+    """#28: a focused field below the fold stayed there after the terminal shrank."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="Raw focused")
+        app.query_one("#summary").focus()
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "summary", message="Summary focused")
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: _in_view(app, "summary"), message="the summary field in view")

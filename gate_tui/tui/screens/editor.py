@@ -121,6 +121,12 @@ class GateScreen(AskActions, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         # The footer drops the palette key first when narrow (styles.tcss, "-cramped").
         self.set_class(event.size.width < FULL_FOOTER_WIDTH, "-cramped")
+        # The focused field stays in view: a smaller terminal can push it below the fold.
+        self.call_after_refresh(self._focus_in_view)
+
+    def _focus_in_view(self) -> None:
+        if self.focused is not None and self.focused.is_attached:
+            self.focused.scroll_visible(animate=False, immediate=True)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         """Skip the first restyle: each widget was styled as it mounted, right before (about
