@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,16 +19,6 @@ def make_app() -> GateApp:
     return GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
 
 
-@pytest.mark.parametrize("size", [(120, 40), (60, 20)])
-async def test_at_start_typing_answers_the_first_gate(size: tuple[int, int]) -> None:
-    """At start the gate list had the focus and typed letters did nothing."""
-    app = make_app()
-    async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="Raw focused")
-        await pilot.press(*"labelled")
-        await wait_for(pilot, lambda: app.query_one("#raw").text == "labelled", message="typed into Raw")
-
-
 def _background(widget: ChoiceField) -> tuple[int, int, int]:
     color = widget.rich_style.bgcolor
     assert color is not None
@@ -42,7 +31,7 @@ async def test_a_focused_category_field_looks_focused() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         field = app.query_one("#classified-select", ChoiceField)
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="Raw focused")
+        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key is not None, message="a gate shown")
         blurred = _background(field)
         field.focus()
         await wait_for(pilot, lambda: app.focused is field, message="Classified focused")
@@ -85,7 +74,7 @@ async def test_a_focused_field_is_scrolled_into_view_after_a_resize() -> None:
     """#28: a focused field below the fold stayed there after the terminal shrank."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw", message="Raw focused")
+        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key is not None, message="a gate shown")
         app.query_one("#summary").focus()
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "summary", message="Summary focused")
         await pilot.resize_terminal(60, 20)

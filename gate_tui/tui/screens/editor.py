@@ -74,8 +74,7 @@ def gate_commands() -> type[Provider]:
 class GateScreen(AskActions, Screen[None]):
     """The gate editor. ``session`` is None until the app's boot attaches one."""
 
-    # The first answer field of the gate asked first: at start, typing answers it (#28).
-    AUTO_FOCUS = "#raw"
+    AUTO_FOCUS = "#gate-list"
     BINDINGS = keymap.bindings()
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {gate_commands}  # type: ignore[assignment]
     EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
@@ -103,7 +102,7 @@ class GateScreen(AskActions, Screen[None]):
         yield DecisionPanel(self.config, id="decision")
         yield PageBar(id="pages")
         with Workspace(id="workspace"):
-            # "-focused" marks the pane holding the focus; its Raw field has it first (AUTO_FOCUS).
+            # "-focused" marks the pane holding the focus; the gate list has it first (AUTO_FOCUS).
             with Vertical(id="gates-pane", classes="pane -focused") as gates:
                 gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
                 with GateForm(id="gates-body"):

@@ -6,9 +6,9 @@ overruled" notice and the live-edit marker.
 
 Nothing ever covers the verdict and its reason: the screen's toasts (docked at the top
 right, ``styles.tcss``, clear of the big word on the left) start on the row under the
-reason and the next gate, wherever the panel is (:meth:`keep_clear`, after every resize and
-every change of the lines above or in it) — over the next gate's question for a few
-seconds, never over the verdict, the next gate or the panes below.
+reason, wherever the panel is (:meth:`keep_clear`, after every resize and every change of
+the lines above or in it) — over the next gate's lines for a few seconds, never over the
+panes below.
 """
 
 from __future__ import annotations
@@ -69,12 +69,11 @@ class DecisionPanel(Horizontal):
             self.show(*self._shown)
 
     def keep_clear(self) -> None:
-        """Start the toasts on the row under the verdict's reason and the next gate."""
+        """Start the toasts on the row under the verdict and its reason."""
         racks = self.screen.query(ToastRack)
         if not racks or not self.is_attached:
             return
-        has_next = self._shown is not None and self._shown[0].next_gate in self.config.gates
-        top = self.region.y + (2 if has_next else 1)
+        top = self.region.y + 1
         rack = racks.first()
         if rack.styles.margin.top != top:
             rack.styles.margin = (top, 0, 0, 0)
