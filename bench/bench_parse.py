@@ -73,6 +73,10 @@ def adversarial(size: int) -> dict[str, str]:
         "raw line breaks in one string": '{"summary": "' + "line of text\n" * (size // 13) + '"}',
         "inner quotes": '{"summary": "' + 'a "b" ' * (size // 6) + '"}',
         "100k missing commas": "{" + "\n".join(f'"k{i}": {i}' for i in range(size // 10)) + "}",
+        # Issue 31: brace pairs that are not JSON, and arrays of unclosable objects.
+        "prose braces": ("let me think { about } it " * (size // 26 + 1))[:size],
+        "{ a } pairs": ("{ a } " * (size // 6 + 1))[:size],
+        "[{]} repeated": ("[{]}" * (size // 4 + 1))[:size],
     }
 
 

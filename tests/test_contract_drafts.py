@@ -182,21 +182,32 @@ def test_the_meta_regex_check_agrees_with_the_compiler() -> None:
         assert (contract_from_schema({"type": "object", "properties": {"a": {"pattern": pattern}}})[0] is not None) == compiles, pattern
 
 
-# --- object roots only (#21 item 5) -----------------------------------------------------
+# --- roots of any type load (#31 item 3; #21 refused them); a root admitting nothing does not
 
 
 @pytest.mark.parametrize(
-    "schema",
+    ("schema", "want", "reply", "value"),
     [
-        {"type": "array", "items": {"type": "object"}},
-        {"type": "string"},
-        {"type": ["number", "integer"]},
-        {"$ref": "#/$defs/list", "$defs": {"list": {"type": "array"}}},
+        ({"type": "array", "items": {"type": "object"}}, "array", 'Here:\n```json\n[{"a": 1},]\n```', [{"a": 1}]),
+        ({"type": "string"}, "any", '"hello"', "hello"),
+        ({"type": ["number", "integer"]}, "any", "42", 42),
+        ({"$ref": "#/$defs/list", "$defs": {"list": {"type": "array"}}}, "any", "Sure: [1, 2, 3]", [1, 2, 3]),
     ],
 )
+def test_a_root_of_any_type_loads_and_reads_its_replies(schema, want, reply, value) -> None:
+    from gate_tui.contracts.checking import check_contract
+
+    contract, problems = contract_from_schema(schema)
+    assert contract is not None, problems
+    assert contract.want == want
+    result = check_contract(reply, contract)
+    assert result.ok and result.value == value, result
+
+
+@pytest.mark.parametrize("schema", [{"not": {}}, {"enum": []}])
 def test_a_root_no_reply_can_satisfy_is_refused_in_one_line(tmp_path, schema) -> None:
     found = problems_of(schema, tmp_path)
-    assert len(found) == 1 and "a reply must be a JSON object" in found[0] and '{"type": "object"}' in found[0]
+    assert len(found) == 1 and "admits nothing" in found[0]
 
 
 @pytest.mark.parametrize("schema", [{"type": "object"}, {"type": ["object", "null"]}, {"oneOf": [{"type": "object"}]}, {"properties": {}}])

@@ -5,13 +5,14 @@ suite's verdict on every case.
 How a case is run:
 
 * its schema is loaded as a contract (``contract_from_schema``, draft 7 given as
-  ``LoadOptions(draft=7)``, the library's ``--draft 7``). A root that is not an object (or a
-  boolean root) is refused at load by design, since no reply could pass it; those schemas
-  are compiled directly with the same draft's validator, so the CHECKER is still measured;
+  ``LoadOptions(draft=7)``, the library's ``--draft 7``), whatever its root's type: a reply
+  is read as the root asks (an object, an array, any value). Only a boolean root (a
+  contract file is a JSON object) is compiled directly with the same draft's validator;
 * EVERY instance is checked as a value (``check_value``: objects, arrays, strings, numbers,
-  booleans, null, as they are); an instance that is an object is ALSO checked as a reply
-  (``check_contract`` on its JSON text, through extraction), since only objects can be
-  replies (a ``str`` given to ``check_contract`` is reply text, never a value);
+  booleans, null, as they are) and ALSO as a reply (``check_contract`` on its JSON text,
+  through extraction) when the contract's root reads that kind of reply: an object for an
+  object root, an array for an array root, any value for the others (a ``str`` given to
+  ``check_contract`` is reply text, never a value);
 * groups whose schemas live elsewhere (the suite's ``localhost:1234`` server, or a ``$ref``
   to a meta-schema by URL) are skipped, since contracts never reach the network, and counted;
 * formats count separately: contracts ENFORCE ``format`` (what contract authors expect), so
@@ -59,8 +60,8 @@ def _refuse(uri: str) -> Any:
 def _contract(schema: Any, draft: int | None) -> Contract | None:
     """The suite schema as a contract; None when it refers to a schema elsewhere (offline only).
 
-    A root that is not an object is refused at load by design (no reply could pass it), so
-    those schemas (and boolean roots) are compiled directly: the CHECKER is still measured.
+    Every offline object schema loads, whatever its root's type (arrays, strings, numbers:
+    no root is refused for not being an object); a boolean root is compiled directly.
     """
     if isinstance(schema, dict):
         contract, problems = contract_from_schema(schema, options=LoadOptions(draft=draft))
@@ -68,7 +69,7 @@ def _contract(schema: Any, draft: int | None) -> Contract | None:
             return contract
         if all("is a remote schema" in problem.message for problem in problems):
             return None
-        assert root_problems(schema), problems  # every other offline suite schema is a loadable contract
+        assert root_problems(schema), problems  # only a root admitting nothing at all is refused
     validator = _VALIDATOR[draft](schema, validate_formats=True, retriever=_refuse)
     return Contract(schema if isinstance(schema, dict) else {}, "<suite>", validator)
 
@@ -86,11 +87,31 @@ def _run(draft: str, name: str) -> tuple[list[str], int, int]:
         for test in group["tests"]:
             ran += 1
             verdicts = [check_value(test["data"], contract).ok]
-            if isinstance(test["data"], dict):
+            if _reads_as_reply(test["data"], contract.want):
                 verdicts.append(check_contract(json.dumps(test["data"]), contract).ok)
             if any(verdict != test["valid"] for verdict in verdicts):
                 wrong.append(f"{group['description']} / {test['description']}")
     return wrong, ran, skipped
+
+
+def _reads_as_reply(data: Any, want: str) -> bool:
+    """Whether a reply holding ``data`` is read as that value for a root asking ``want``."""
+    return want == "any" or (want == "object" and isinstance(data, dict)) or (want == "array" and isinstance(data, list))
+
+
+def test_non_object_roots_load_and_read_their_replies() -> None:
+    """No suite schema is refused for its root's type, and array and scalar roots get replies checked."""
+    wants: dict[str, int] = {}
+    for draft in DRAFTS:
+        for name in _files(draft):
+            for group in json.loads((SUITE / draft / name).read_text(encoding="utf-8")):
+                schema = group["schema"]
+                if isinstance(schema, dict) and _offline(schema, DRAFTS[draft]):
+                    contract, problems = contract_from_schema(schema, options=LoadOptions(draft=DRAFTS[draft]))
+                    assert contract is not None or root_problems(schema), problems  # only roots admitting nothing
+                    if contract is not None:
+                        wants[contract.want] = wants.get(contract.want, 0) + 1
+    assert wants.get("array", 0) > 0 and wants.get("any", 0) > 0, wants
 
 
 @pytest.mark.parametrize(("draft", "name"), [(draft, name) for draft in DRAFTS for name in _files(draft) if name != "format.json"])

@@ -75,11 +75,11 @@ def _check(reply: Any, contract: Contract) -> ContractResult:
     if not isinstance(reply, str):
         error = _ERROR(code="invalid_type", path="", message=f"expected reply text or a JSON object, got {type(reply).__name__}", expected="text or object", actual=type(reply).__name__)
         return _result(False, None, [error], [], [], None, None)
-    found = extract_reply(reply)
+    found = extract_reply(reply, want=contract.want)
     notes = [ContractWarning(code=w["code"], path="", message=w["message"]) for w in found.warnings]
-    if found.value is None:
+    if found.error is not None:  # (a `null` reply to a root that admits it has no value and no error)
         code = found.error_code if found.error_code in ("invalid_json", "invalid_value") else "invalid_json"
-        error = _ERROR(code=code, path="", message=found.error or "no JSON object found", expected="one JSON object", actual=None)
+        error = _ERROR(code=code, path="", message=found.error or "no JSON object found", expected="one JSON object" if contract.want == "object" else f"one JSON value ({contract.want})", actual=None)
         return _result(False, None, [error], notes, list(found.repairs), None, reply)
     suspect = _SUSPECT.search(reply) is not None or not _encodable(reply)
     result = _validate(found.value, contract, list(found.repairs), found.source, reply, suspect=suspect)

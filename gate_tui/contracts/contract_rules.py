@@ -1,8 +1,8 @@
-"""What a contract must be beyond a valid JSON Schema: an object root and a well-formed ``x-gate-tui`` block.
+"""What a contract must be beyond a valid JSON Schema: a root some reply can pass and a well-formed ``x-gate-tui`` block.
 
-A reply is a JSON object (the extractor and the seed's adapter refuse a top-level array), so
-a schema whose root describes an array, a string or a number would load and then fail every
-reply; :func:`root_problems` refuses it at load, in one line saying what to do. The
+A reply is read as the root's type (:func:`root_want`: an object, an array, or any JSON
+value for a scalar root); a root that admits nothing at all is refused at load by
+:func:`root_problems`, in one line. The
 ``x-gate-tui`` block is the contract's own settings (title, prompt, samples, verdict field,
 the draft of a schema without ``$schema``, and a schema store folder inside the contract's).
 """
@@ -22,22 +22,33 @@ _Found = list[tuple[list[str | int], str]]
 
 
 def root_problems(schema: dict[str, Any], draft: int = 20) -> _Found:
-    """A root that admits no JSON object: its ``type``, a local ``$ref`` target's, every branch of a
-    ``oneOf``/``anyOf``, one ``allOf`` part, an ``enum``/``const`` of no object, or ``not`` of every object.
+    """A root that admits no value at all (``"not": {}``, ``"type": []``, ``"enum": []``): no
+    reply could ever pass it. A root of any other type loads (see :func:`root_want`)."""
+    if schema.get("not") is True or schema.get("not") == {}:
+        return [(["not"], "the root admits nothing (not of everything), so no reply could ever pass")]
+    for word in ("type", "enum"):
+        if schema.get(word) == []:
+            return [([word], f"the root admits nothing (an empty {word}), so no reply could ever pass")]
+    if schema.get("type") in ("object", ["object"]):
+        found = _no_object(schema, schema, [], draft, {})
+        if found is not None:  # an object root whose other keywords admit no object: nothing
+            where, described = found
+            return [(where, f"the root is an object whose schema here describes {described}, so no reply could ever pass")]
+    return []
 
-    Conservative (a root this cannot decide loads) and linear: each schema node is judged once.
-    """
-    found = _no_object(schema, schema, [], draft, {})
-    if found is None:
-        return []
-    where, described = found
-    return [
-        (
-            where,
-            f"the root describes {described}, but a reply must be a JSON object, so no reply could ever pass; "
-            'make the root {"type": "object"} and put this schema under one of its properties',
-        )
-    ]
+
+def root_want(schema: dict[str, Any], draft: int = 20) -> str:
+    """What a reply to this contract is, as ``extract_json``'s ``want``: ``"object"`` when the
+    root admits objects and names no other type, ``"array"`` when it admits arrays only,
+    else ``"any"`` (a scalar root, or several types).
+
+    Conservative and linear: each schema node is judged once (a root this cannot decide
+    keeps the object reading every contract had before)."""
+    kinds = schema.get("type")
+    names = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else None
+    if _no_object(schema, schema, [], draft, {}) is None:
+        return "object" if names is None or set(names) <= {"object"} else "any"
+    return "array" if names == ["array"] else "any"
 
 
 def _no_object(node: Any, schema: dict[str, Any], where: list[str | int], draft: int, seen: dict[int, Any]) -> tuple[list[str | int], str] | None:

@@ -89,6 +89,14 @@ class Contract:
     """Compiles the validators of every subschema (``jsonschema_rs.validator_map_for`` with the
     validator's own options), so a big array can be checked item by item; None if unknown."""
 
+    want: str = field(default="object", init=False, repr=False)
+    """What a reply to it is, as ``extract_json``'s ``want`` (object, array or any): from its root."""
+
+    def __post_init__(self) -> None:
+        from gate_tui.contracts.contract_rules import root_want
+
+        object.__setattr__(self, "want", root_want(self.schema, self.draft) if isinstance(self.schema, dict) else "any")
+
     @property
     def meta(self) -> dict[str, Any]:
         block = self.schema.get(META_KEY)

@@ -89,7 +89,7 @@ def candidate_warning(text: str, listed: list[Candidate], others: list[int], pic
     if len(states) >= 2:
         first_state = next(c for c in listed if c.state_like)
         if picked:
-            how = f"using candidate {used.index} as chosen, at {where}"
+            how = f"using #{used.index + 1} as chosen, at {where}"  # numbered from 1, as the preview lists them
         elif used is first_state:
             how = f"using the first, at {where}"
         else:
@@ -131,7 +131,7 @@ def listed(
     line, column = position(text, span[0])
     guessed = any(record["certainty"] == "guess" for record in records)
     cut = notes.get("cut_at", -1) >= 0
-    state_like = has_preferred_key(value, keys) if keys else True
+    state_like = (isinstance(value, dict) and has_preferred_key(value, keys)) if keys else True
     return [Candidate(0, line, column, span, source or "scan", True, state_like, bool(records), guessed, cut, value)]
 
 

@@ -20,20 +20,19 @@ from gate_tui.parsing.candidates import (
     MAX_LISTED,
     PREFERRED_KEYS,
     RESTART_MESSAGE,
-    Candidate,
     describe_spot,
     has_preferred_key,
     locate,
     opens_an_object,
-    position,
     restarted,
 )
+from gate_tui.parsing.found import Found as _Found
+from gate_tui.parsing.found import decode_outcome
 from gate_tui.parsing.repair.lexing import DECODER
-from gate_tui.parsing.repair.positions import repair_records
-from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
-from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord, certainty
+from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
+from gate_tui.parsing.short_close import comma_follows
 
 NO_OBJECT = "No JSON object found in text"
 
@@ -51,6 +50,7 @@ def failure(error: str, code: str = "invalid_json") -> ExtractionParts:
 TOP_LEVEL_ARRAY = "top-level array not allowed"
 
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
+_NOT_EMPTY_OBJECT = re.compile(r"\{(?![ \t\r\n]*+\})")
 
 
 # Characters after which the repair pass may see a value end later than the bracket scan did.
@@ -63,57 +63,6 @@ def _loads_object(candidate: str) -> dict[str, Any] | None:
     except _DECODE_ERRORS:
         return None
     return value if isinstance(value, dict) else None
-
-
-def decode_outcome(outcome: RepairOutcome) -> Any:
-    """The value of a successful repair (None if it does not decode after all)."""
-    try:
-        return decode_repaired(outcome)
-    except _DECODE_ERRORS:
-        return None
-
-
-class _Found:
-    """A decoded candidate: enough to build the :class:`Extraction` if it wins."""
-
-    __slots__ = ("value", "start", "end", "fence", "fixes", "outcome")
-
-    def __init__(self, value: Any, start: int, end: int, fence: int, fixes: tuple[Fix, ...], outcome: RepairOutcome | None = None) -> None:
-        self.value = value
-        self.start = start
-        self.end = end
-        self.fence = fence
-        self.fixes = fixes
-        self.outcome = outcome
-
-    def candidate(self, text: str, index: int, used: bool, keys: tuple[str, ...]) -> Candidate:
-        line, column = position(text, self.start)
-        return Candidate(
-            index,
-            line,
-            column,
-            (self.start, self.end),
-            "fence" if self.fence >= 0 else "scan",
-            used,
-            has_preferred_key(self.value, keys) if keys else True,
-            bool(self.fixes),
-            any(certainty(fix.code) == "guess" for fix in self.fixes),
-            self.outcome is not None and self.outcome.cut_at >= 0,
-            self.value,
-        )
-
-    def extraction(self, text: str, others: list[int]) -> ExtractionParts:
-        source = "fence" if self.fence >= 0 else "scan"
-        return self.value, None, source, (self.start, self.end), repair_records(text, self.fixes), notes_of(self.outcome, others)
-
-
-def notes_of(outcome: RepairOutcome | None, others: list[int]) -> dict[str, Any]:
-    """The ``notes`` of a chosen candidate (see :data:`ExtractionParts`)."""
-    notes: dict[str, Any] = {"others": others}
-    if outcome is not None and outcome.cut_at >= 0:
-        notes["cut_at"] = outcome.cut_at
-        notes["cut_paths"] = outcome.cut_paths
-    return notes
 
 
 class Chooser:
@@ -154,7 +103,13 @@ class Chooser:
         ):
             consumed = -1
             outer = (-1, -1)  # an unclosed object that could not be read: what it holds is its own
+            text, find = self.text, self.text.find
             for start, stop, fence, closed in group:
+                if closed and find(":", start, stop) < 0 and find("{", start + 1, stop) < 0:
+                    # `{ about }` in prose: no member, nothing nested, so at best `{}` (or a
+                    # comment or quote style the repair reads further): one check, not four.
+                    if _READS_FURTHER.search(text, start, stop) is None and not text_is_blank(text, start + 1, stop - 1):
+                        continue
                 if start < consumed or _inside(arrays, array_starts, start):
                     continue
                 restart = None
@@ -171,7 +126,9 @@ class Chooser:
                 if found is None and closed and (found := self._doubled(start, stop, fence)) is not None:
                     restart = Fix("restarted_object", RESTART_MESSAGE, start)
                 if found is None:
-                    if not closed and opens_an_object(self.text, start):
+                    # An object that cannot be read holds its members: an object nested in
+                    # it is part of it, never the answer (unless the model restarted there).
+                    if opens_an_object(self.text, start):
                         outer = (start, stop)
                     continue
                 if restart is not None:
@@ -289,8 +246,14 @@ class Chooser:
     def _doubled(self, start: int, stop: int, fence: int) -> _Found | None:
         """``{{"a": 1}}`` (template braces a model copied): the strict-JSON inner object when
         the outer braces hold nothing else; a restart (see :func:`restarted`), never a repair."""
-        inner, end = first_non_blank(self.text, start + 1), len(self.text[: stop - 1].rstrip())
-        value = _loads_object(self.text[inner:end]) if self.text.startswith("{", inner) else None
+        # Blanks before the last `}` trimmed in place: a slice of the text from 0 per prose
+        # brace pair made `{ a } ` repeated quadratic.
+        if not self.text.startswith("{", inner := first_non_blank(self.text, start + 1)):
+            return None
+        end = stop - 1
+        while end > inner and self.text[end - 1] in " \t\r\n":
+            end -= 1
+        value = _loads_object(self.text[inner:end])
         return _Found(value, inner, end, fence, ()) if value else None
 
     def _line_start(self, start: int, at: int) -> int:
@@ -349,9 +312,21 @@ class Chooser:
             lead = start in leads
             if not lead and self.text.find("{", start, stop) < 0:
                 continue
-            decoded = self._decode_array(start, stop, closed)
+            # Not leading the reply and no `:` inside: it holds no member, so at best `[{}]`,
+            # read strictly — a repair per `[{]}` of prose cost 60 µs each.
+            bare = not lead and self.text.find(":", start, stop) < 0
+            if bare and _NOT_EMPTY_OBJECT.search(self.text, start, stop) is not None:
+                continue  # a `{` not closed at once, and no member: never strict JSON
+            decoded = self._decode_array(start, stop, closed, strict_only=bare)
             if decoded is not None and (lead or _holds_object(decoded[0])):
-                spans.append((start, decoded[1]))
+                # A comma after its last closers: it was closed early and holds the rest.
+                end = len(self.text) if comma_follows(self.text, decoded[1]) else decoded[1]
+                spans.append((start, end))
+            elif decoded is None and not bare and self.text.startswith("{", first_non_blank(self.text, start + 1)):
+                # An array of objects that cannot be read (closers swapped, …) is still the
+                # reply's value: one of its elements is never the answer (as above, a comma
+                # after its last closers: it holds the rest of the text).
+                spans.append((start, len(self.text) if comma_follows(self.text, stop) else stop))
         merged: list[tuple[int, int]] = []
         for start, end in spans:
             if merged and start < merged[-1][1]:
@@ -360,7 +335,9 @@ class Chooser:
                 merged.append((start, end))
         return merged
 
-    def _decode_array(self, start: int, stop: int, closed: bool) -> tuple[list[Any], int] | None:
+    def _decode_array(
+        self, start: int, stop: int, closed: bool, *, strict_only: bool = False
+    ) -> tuple[list[Any], int] | None:
         text = self.text
         if closed:
             try:
@@ -369,6 +346,8 @@ class Chooser:
                 value = None
             if isinstance(value, list):
                 return value, stop
+        if strict_only:
+            return None
         outcome = self._repair(start, self._limit_after(start) if closed else stop, "array_budget")
         if outcome is None:
             return None

@@ -55,13 +55,12 @@ from gate_tui.parsing.choosing import (
     TOP_LEVEL_ARRAY,
     Chooser,
     ExtractionParts,
-    decode_outcome,
     failure,
     has_preferred_key,
     locate,
-    notes_of,
 )
 from gate_tui.parsing.duplicates import settle
+from gate_tui.parsing.found import decode_outcome, notes_of
 from gate_tui.parsing.markers import (
     Region,
     fence_body_lead,
@@ -76,6 +75,7 @@ from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.scanning import scan, text_is_blank
+from gate_tui.parsing.short_close import closer_follows, judge_close
 from gate_tui.warning_codes import TRUNCATED_REPLY
 
 if TYPE_CHECKING:
@@ -108,7 +108,8 @@ class _Fields:
 class Extraction(_Fields):
     """The result of looking for one JSON object in free text.
 
-    ``value`` is set exactly when ``error`` is None. ``source`` is ``"fence"`` or
+    ``value`` is set exactly when ``error`` is None (but for a ``null`` reply read with
+    ``want="any"``, whose value is None). ``source`` is ``"fence"`` or
     ``"scan"``; ``span`` is ``(start, end)`` of the candidate in the original text;
     ``repairs`` lists what the repair pass changed, with 1-based line and column and
     certainty. ``error_code`` is the :class:`~gate_tui.models.ParseError` code an error
@@ -176,13 +177,16 @@ def extract_json(
     allow_guesses: bool = True,
     accept_truncated: bool = False,
     candidate: int | None = None,
+    want: str = "object",
 ) -> Extraction:
     """Extract the JSON object of a model reply; see the module docstring for the rules.
 
     ``candidate=K`` uses the K-th (0-based) of :attr:`Extraction.candidates` instead of
     the default winner; a K the reply does not hold is an ``invalid_value`` error.
+    ``want="array"`` reads the reply's array instead, ``want="any"`` its value of any JSON
+    type (:mod:`gate_tui.parsing.values`); gate mode keeps the default, an object.
     """
-    parts = extract_parts(text, max_chars, prefer_keys=prefer_keys, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate)
+    parts = extract_parts(text, max_chars, prefer_keys=prefer_keys, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate, want=want)
     value, error, source, span, records, notes = parts
     return _made(
         value,
@@ -206,6 +210,7 @@ def extract_parts(
     allow_guesses: bool = True,
     accept_truncated: bool = False,
     candidate: int | None = None,
+    want: str = "object",
 ) -> ExtractionParts:
     """:func:`extract_json` as a plain tuple of the :class:`Extraction` fields.
 
@@ -215,6 +220,9 @@ def extract_parts(
     everything else in one go rather than one model at a time.
     """
     try:
+        if want != "object":
+            found = _extract_other(text, max_chars, prefer_keys, want)
+            return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated, keys=prefer_keys)
         seen = DUPLICATES_SEEN[0]
         found = _extract(text, max_chars, prefer_keys, candidate)
         if DUPLICATES_SEEN[0] != seen:  # the decoder met a repeated key somewhere
@@ -240,6 +248,23 @@ def _extract(text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEY
     if found[0] is None and found[1] == NO_OBJECT and result.soft_thinking_used:
         found = Chooser(text, scan(text, soft_thinking=False), keys).choose(pick)
     return found
+
+
+def _extract_other(text: object, max_chars: int, keys: tuple[str, ...], want: str) -> ExtractionParts:
+    """``want="array"`` or ``"any"``: see :mod:`gate_tui.parsing.values`."""
+    from gate_tui.parsing.values import WANTS, array_parts
+
+    if want not in WANTS:
+        return failure(f"want must be one of {', '.join(WANTS)}, not {want!r}", "invalid_value")
+    if not isinstance(text, str) or len(text) > max_chars:
+        return _extract(text, max_chars, keys)  # the same refusal as for an object
+    objects = None
+    if want == "any":
+        seen = DUPLICATES_SEEN[0]
+        objects = _extract(text, max_chars, keys)
+        if DUPLICATES_SEEN[0] != seen:
+            objects = settle(text, objects)
+    return array_parts(text, objects)
 
 
 # --- fast path: one candidate, no Python-level scanning ----------------------------------
@@ -311,6 +336,9 @@ def _more_after(text: str, end: int, fenced: bool) -> bool:
 # --- the policy: cut-off replies, guesses, several candidates ----------------------------
 
 
+_CLOSER_FIXES = frozenset({"missing_closer", "mismatched_closer"})
+
+
 def apply_policy(
     text: str, found: ExtractionParts, *, allow_guesses: bool, accept_truncated: bool, picked: bool = False, keys: tuple[str, ...] = PREFERRED_KEYS
 ) -> ExtractionParts:
@@ -318,11 +346,26 @@ def apply_policy(
     value, error, source, span, records, notes = found
     if value is None:
         return found
-    if span is not None and continues_container(text, span[1], len(text), "{"):
-        # `{"a": {"b": 1}}, "c": 2}`: the object closed while its members go on — a closer too
-        # many before that point. Whatever it was meant to hold, this is not it: refused.
-        closed = f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow (a closer too many before that point)"
+    if span is not None and isinstance(value, list) and continues_container(text, span[1], len(text), "["):
+        closed = f"the JSON array closes at {locate(text, span[1] - 1)} while more of its elements follow"
         return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
+    if span is not None and isinstance(value, dict):
+        # `{"a": {"b": 1}}, "c": 2}` or `{"name": "old man "}", "age": 14}`: the object closed
+        # while its members go on. Read whole when an inner quote explains it, else refused.
+        verdict, whole, fix, end = judge_close(text, span[0], span[1])
+        mended = any(r["code"] in _CLOSER_FIXES for r in records)
+        if verdict == "ok" and mended and closer_follows(text, span[1]):
+            verdict = "refuse"  # a closer read as missing, and one too many after: one was mistyped
+        if verdict == "refuse" or (verdict == "whole" and records):  # other repairs: offsets would blur
+            closed = (
+                f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow"
+                " (a closer too many, or a quote that was text, before that point)"
+            )
+            return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
+        if verdict == "whole":
+            value, span = whole, (span[0], end)
+            records = repair_records(text, (fix,))
+            notes = {**notes, "others": [o for o in notes.get("others") or [] if o >= end]}
     if allow_guesses and len(notes) == 1 and not notes.get("others", True):
         return value, error, source, span, records, {"others": [], "warnings": []}  # the common reply: nothing to say
     warnings: list[dict[str, Any]] = []

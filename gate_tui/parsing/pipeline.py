@@ -100,7 +100,10 @@ class GateJsonParser:
             errors = [_error("invalid_value", f"{message} at {path or 'the top level'}", path) for path, message in bad]
             return _failed(errors, repairs=repairs, source=source), found, previous
         if actor == "assistant":
-            proposal = validate_assistant(data, gate_config)
+            status_cut = accept_truncated and _cut_at_status(extra)
+            if status_cut:  # what the cut left of the status is not the model's claim
+                data = {key: value for key, value in data.items() if key != "status"}
+            proposal = validate_assistant(data, gate_config, status_cut=status_cut)
         else:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
         return _finish(proposal.summarised(), gate_config, previous, actor, repairs, source, extra.get("warnings")), found, previous
@@ -129,6 +132,15 @@ class GateJsonParser:
 
 
 _NO_NOTES: dict[str, Any] = {}
+
+
+def _cut_at_status(notes: Mapping[str, Any]) -> bool:
+    """Whether the reply was cut after its last complete gate: at the top level (before
+    ``status``) or inside ``status``. The system writes the status anyway, so such a cut
+    loses nothing the model owns; a cut anywhere else keeps its refusal or warning."""
+    if notes.get("cut_at", -1) < 0:
+        return False
+    return all(path == "status" or path.startswith("status.") for path in notes.get("cut_paths") or ())
 
 
 _DEFAULT_PARSER = GateJsonParser()

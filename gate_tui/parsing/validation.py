@@ -233,13 +233,14 @@ def unknown_gate(key: Any, actor: str, config: GateConfig, out: Proposal) -> Non
     out.error("invalid_key", f"{shown!r} is not a gate of this config", path, expected="one of " + ", ".join(config.gate_order), actual=key)
 
 
-def validate_assistant(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
-    """Check a full state sent by a model."""
+def validate_assistant(data: Mapping[Any, Any], config: GateConfig, *, status_cut: bool = False) -> Proposal:
+    """Check a full state sent by a model. ``status_cut``: the reply was cut before (or inside)
+    its ``status`` block and the caller accepts cut replies: the system writes the status."""
     plain = _plain_assistant_state(data, config)
-    return plain if plain is not None else check_assistant_fully(data, config)
+    return plain if plain is not None else check_assistant_fully(data, config, status_cut=status_cut)
 
 
-def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig) -> Proposal:
+def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig, *, status_cut: bool = False) -> Proposal:
     """:func:`validate_assistant` without its one-pass shortcut: every check, every message."""
     out = Proposal()
     check_envelope(data, config, out)
@@ -255,8 +256,10 @@ def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig) -> Propos
     else:
         _assistant_gates(gates, config, out)
     status = data.get("status", ABSENT)
-    if status is ABSENT:
+    if status is ABSENT and not status_cut:
         out.error("missing_key", "status is missing", "status", expected="object")
+    elif status is ABSENT:
+        out.claimed_status = {}  # nothing claimed: the decision writes the status
     else:
         _assistant_status(status, config, out)
     if not out.errors:

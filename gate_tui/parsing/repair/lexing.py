@@ -280,29 +280,77 @@ def _unclosed(text: str, pos: int, limit: int, inner: int) -> tuple[int, int, in
     return CUT, limit, limit, inner
 
 
+_LITERAL_PAIRS = ("\\n", "\\t", "\\r")
+_LITERAL_BLANKS = re.compile(r"(?:[ \t\r\n]|\\[ntr])*+")
+
+
 def follows_a_value(text: str, at: int, limit: int) -> bool:
     """Whether a quote at ``at - 1`` can close its string: see :func:`locate_string`."""
     if at >= limit:
         return True
     c = text[at]
     if c in _FOLLOWERS:
-        return True
+        if c == ",":
+            return comma_ends_string(text, at, limit)
+        return c not in "/#" or comment_closes(text, at, limit)
     if c == '"':
         return _KEY_AHEAD.match(text, at, limit) is not None
-    if c not in " \t\r\n":
+    if c not in " \t\r\n" and not (c == "\\" and text.startswith(_LITERAL_PAIRS, at)):
         return False
-    after = BLANK.match(text, at, limit).end()
+    # Blanks, and literal escape pairs between tokens (`"x" \n}`: see the tokenizer).
+    after = _LITERAL_BLANKS.match(text, at, limit).end()
     if after >= limit:
         return True
     c = text[after]
     if c in _FOLLOWERS:
-        return True
-    if "\n" not in text[at:after]:
+        if c == ",":
+            return comma_ends_string(text, after, limit)
+        return c not in "/#" or comment_closes(text, after, limit)
+    if "\n" not in text[at:after] and "\\n" not in text[at:after]:
         return c == '"' and _KEY_AHEAD.match(text, after, limit) is not None
     # On a new line: the next member or element (a missing comma is repaired later).
     if c in "\"'\u201c\u2018{[-0123456789":
         return True
     return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
+
+
+# Within a line after a comment marker or a comma: the first quote (escapes skipped), when it
+# closes a string for sure (`", "b"`, `"}`): the text up to it can be the string's.
+_STRING_GOES_ON = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+[,}\]:]')
+_COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs O(1)
+
+
+# After a comma, on its line: what starts a member or an element (or a line break, the end).
+_AFTER_COMMA_STARTS = re.compile(
+    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|\\[ntr]|[\w$][\w$\-]*+"?[ \t]*+:|[\w$.+\-]++[ \t]*+(?:[,}\]\r\n]|\\[ntr]))"""
+)
+
+
+def comma_ends_string(text: str, at: int, limit: int) -> bool:
+    """Whether a quote followed by the ``,`` at ``at`` closes its string.
+
+    It does, unless prose follows the comma on its line — a word that starts no member or
+    element — and a quote that closes a string for sure comes later on that line: then the
+    quote and the comma were text (``"the "dictator", waiting on it."``)."""
+    if _AFTER_COMMA_STARTS.match(text, at + 1, limit) is not None:
+        return True
+    return _STRING_GOES_ON.match(text, at, min(limit, at + _COMMENT_LOOKAHEAD)) is None
+
+
+def comment_closes(text: str, at: int, limit: int) -> bool:
+    """Whether ``#`` / ``//`` / ``/*`` at ``at``, right after a quote, starts a comment (the
+    quote closed its string) rather than going on inside the string.
+
+    A ``/`` that opens no comment is text. A marker followed on its line by a quote that
+    closes a string for sure (``"the "q" // y", "b"``) is inside what can be a string: a
+    comment there would delete text and take a value short, so it is never one."""
+    if text[at] == "/" and not text.startswith(("//", "/*"), at):
+        return False
+    stop = min(limit, at + _COMMENT_LOOKAHEAD)
+    goes_on = _STRING_GOES_ON.match(text, at, stop)
+    if goes_on is None:
+        return True
+    return text.startswith("/*", at) and 0 <= text.find("*/", at + 2, goes_on.end()) < goes_on.end()
 
 
 def _next_closing(text: str, at: int, limit: int) -> int:
@@ -317,7 +365,10 @@ def _next_closing(text: str, at: int, limit: int) -> int:
         quote = found.start()
         slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
         if slashes % 2 == 0:
-            return quote
+            after = BLANK.match(text, quote + 1, limit).end()
+            judge = comma_ends_string if after < limit and text[after] == "," else comment_closes
+            if after >= limit or text[after] not in "/#," or judge(text, after, limit):
+                return quote
         at = quote + 1
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gate_tui.parsing.repair.lexing import CUT, MISSING_QUOTE, finite_float, locate_string
+from gate_tui.parsing.repair.lexing import CLOSED, CUT, MISSING_QUOTE, finite_float, locate_string
 from gate_tui.parsing.repair.vocabulary import (
     GUESS_FIX_MESSAGES,
     LITERALS,
@@ -42,6 +42,24 @@ _VALUE_RUN = re.compile(r"[^,}\]\n]*+")
 # `"key":` or an opener followed by a quote (`["db"`, `{"k"`). Possessive: linear.
 _STRUCTURE = re.compile(r'"[^"\n]*+"[ \t]*+:|[\[{][ \t]*+["\']')
 _NON_FINITE = frozenset({"NaN", "Infinity", "nan", "inf", "Inf", "NAN", "INFINITY"})
+
+
+# A key's colon ahead (blanks first); a key whose closing quote is missing before its colon.
+COLON_NEXT = re.compile(r"[ \t]*+:")
+KEY_UNCLOSED = re.compile(r'"([\w$][\w$\-]*+)[ \t]*+:')
+
+
+def unclosed_key(text: str, pos: int, limit: int) -> tuple[str, int, int] | None:
+    """``"description:"Check"`` or ``"b: 2`` (a key whose closing quote is missing before its
+    colon): ``(name, end of the name, offset past the colon)``, a ``missing_quote`` guess; None
+    when the key string reads as one (its closing quote then followed by a colon)."""
+    found = KEY_UNCLOSED.match(text, pos, limit)
+    if found is None:
+        return None
+    how, _end, after, _inner = locate_string(text, pos, limit, key=True)
+    if how == CLOSED and COLON_NEXT.match(text, after, limit):
+        return None  # `"a:b": 1`: a key holding a colon, read as written
+    return found.group(1), found.end(1), found.end()
 
 
 def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False, kinds: list[str] | None = None) -> tuple[str, int, bool]:
@@ -84,11 +102,15 @@ def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) 
     """
     if not closers:
         return -1
-    pattern = "[ \t]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
+    pattern = "[ \t\r\n]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
     found = re.compile(pattern).search(text, pos + 1, limit)
     if found is None:
         return -1
-    return found.start()  # blanks before the closers stay in the string: they may be its end
+    end = found.start()  # blanks before the closers stay in the string: they may be its end,
+    kept = end  # unless they break the line: the closers' own indentation (`"text⏎  }⏎}`)
+    while kept > pos + 1 and text[kept - 1] in " \t\r\n":
+        kept -= 1
+    return kept if "\n" in text[kept:end] else end
 
 
 def _cut(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> str:

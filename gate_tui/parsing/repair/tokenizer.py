@@ -32,15 +32,19 @@ from gate_tui.parsing.repair.lexing import (
     TAIL_PLACEHOLDER,
     TOKEN,
     TOKEN_WINDOW,
+    comma_ends_string,
     end_of_content,
     follows_a_value,
 )
 from gate_tui.parsing.repair.scalars import (
+    COLON_NEXT,
+    KEY_UNCLOSED,
     encode,
     read_number,
     read_string,
     read_word,
     skip_comment,
+    unclosed_key,
 )
 from gate_tui.parsing.repair.tail import detachable_tail
 from gate_tui.parsing.repair.truncation import open_paths, truncation_fix
@@ -85,6 +89,8 @@ def repair_json(
         return repairer.failed(at, exc.args[1] if len(exc.args) > 1 else "")
     except (RecursionError, MemoryError, ValueError, IndexError):
         return repairer.failed(repairer.pos, "")
+
+
 
 
 class _Repairer(Brackets):
@@ -146,15 +152,23 @@ class _Repairer(Brackets):
                 state = states[-1]
                 if state == OBJ_NEXT or state == ARR_NEXT:
                     if kind != 3 or text[pos] not in ",}])":
-                        if kind == 7 or (kind == 8 and text[pos] in ")`"):
+                        if kind == 7 or (kind == 8 and text[pos] in ")`\\"):
                             self._other(kind, state)
                             pos = self.pos
                             continue
                         state = self._missing_comma(state, kind)
                 if kind <= 2:  # a complete string on one line: a key or a value
                     end = token.end()
-                    if end < limit and text[end] not in ",:}]" and state > OBJ_KEY and not follows_a_value(text, end, limit):
+                    odd = end < limit and (
+                        text[end] not in ",:}]" or (text[end] == "," and not comma_ends_string(text, end, limit))
+                    )
+                    if odd and state > OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
+                        pos = self.pos
+                        continue
+                    colon = end < limit and (text[end] == ":" or COLON_NEXT.match(text, end, limit))
+                    if state <= OBJ_KEY and kind == 1 and not colon and KEY_UNCLOSED.match(text, pos, end):
+                        self._other(4, state)  # `"key:"value"`: the key's closing quote is missing
                         pos = self.pos
                         continue
                     piece = token.group(kind)
@@ -257,6 +271,10 @@ class _Repairer(Brackets):
                 return self._close(")", state)
             elif c == "." and state in VALUE_STATES:
                 self._value(c)
+            elif c == "\\" and self.text.startswith(("\\n", "\\t", "\\r"), self.pos):
+                # `"view_range": \n[1, 2]`: an escaped line break written between tokens
+                self.log.add(Fix("literal_escape", "a literal \\n, \\t or \\r between tokens read as a blank", self.pos))
+                self.pos += 2
             else:
                 raise Fail(self.pos)
         elif state in KEY_STATES:
@@ -274,6 +292,8 @@ class _Repairer(Brackets):
 
     def _key(self, c: str) -> None:
         if c in _QUOTES:
+            if c == '"' and self._key_missing_closing_quote():
+                return
             token, self.pos, cut = read_string(self.text, self.pos, self.limit, self.log, key=True)
             if cut:
                 self.dropped = "a dangling key"
@@ -286,6 +306,13 @@ class _Repairer(Brackets):
             if after >= self.limit:
                 self.dropped = "a dangling key"
                 raise Cut
+            if self.text[after] == '"' and after == word.end() and COLON_NEXT.match(self.text, after + 1, self.limit):
+                # `description":"…"`: the key's opening quote is missing
+                self.log.add(Fix("missing_quote", f"opened the key {word.group()!r}, whose opening quote is missing", self.pos))
+                self.out.append('"' + word.group() + '"')
+                self.pos = after + 1
+                self.states[-1] = OBJ_COLON
+                return
             if self.text[after] != ":":
                 raise Fail(self.pos)  # a bare word is a key only when a colon follows it
             token = '"' + word.group() + '"'
@@ -293,6 +320,17 @@ class _Repairer(Brackets):
             self.pos = word.end()
         self.out.append(token)
         self.states[-1] = OBJ_COLON
+
+    def _key_missing_closing_quote(self) -> bool:
+        """``"description:"Check"``: see :func:`~gate_tui.parsing.repair.scalars.unclosed_key`."""
+        found = unclosed_key(self.text, self.pos, self.limit)
+        if found is None:
+            return False
+        name, name_end, self.pos = found
+        self.log.add(Fix("missing_quote", f"closed the key {name!r}, whose closing quote is missing", name_end))
+        self.out.append('"' + name + '":')
+        self.states[-1] = OBJ_VALUE
+        return True
 
     def _value(self, c: str) -> None:
         if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():

@@ -59,6 +59,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "comment": (EXACT, "`// line`, `/* block */` and `# line` comments removed"),
     "unquoted_key": (EXACT, "`summary: …` — a bare word is quoted as a key only before a `:`"),
     "control_character": (EXACT, "a raw line break, tab or other control character inside a string → its escape"),
+    "literal_escape": (EXACT, "a literal `\\n` / `\\t` / `\\r` pair between tokens (outside any string) → a blank"),
     "missing_comma": (EXACT, "two complete members or elements with no comma between them"),
     "mismatched_closer": (EXACT, "`]` where `}` was due (or the reverse) → the closer that was due; what follows is kept"),
     "missing_opener": (GUESS, "a row of a list of lists with its `[` forgotten (`[[1, 2], 3, 4], [5, 6]]`): opened after the row before"),
