@@ -102,14 +102,17 @@ async def test_quitting_records_the_pending_edit(tmp_path: Path) -> None:
 async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> None:
     config = load_config(ML_CONFIG)
     app = GateApp(config, ML_CONFIG, state_file=tmp_path / "intake.json", blink=False)
-    copy, report = tmp_path / "copy.json", tmp_path / "review.md"
+    copy, report, page = tmp_path / "copy.json", tmp_path / "review.md", tmp_path / "x.html"
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.session.persistent)
-        for command, target in (("Save state as", copy), ("Export review report", report)):
+        steps = (("Save state as", copy), ("Export review report", report), ("Export review report", page))
+        for command, target in steps:
             await run_command(pilot, app, command)
             await answer_path(pilot, app, target)
             await wait_for(pilot, lambda target=target: target.exists(), message=f"{target.name} written")
         assert report.read_text(encoding="utf-8").startswith("#")
+        # the format the extension names, as ``gate-tui report -o x.html`` writes it
+        assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
         assert json.loads(copy.read_text(encoding="utf-8"))
 
 

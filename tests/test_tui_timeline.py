@@ -47,3 +47,14 @@ def rows(app: GateApp) -> list[str]:
         if len(cells) >= 2 and cells[0].isdigit() and cells[1] in ("PASS", "NO"):
             found.append(" ".join(cells))
     return found
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 20)])
+async def test_an_opened_session_shows_its_latest_change_in_the_timeline(size: tuple[int, int]) -> None:
+    """#28: after resume the timeline showed #7-#11 while the last change was #12."""
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, session=session_with_edits(12), blink=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: app.gate_screen.history_pane.ready, message="the timeline")
+        await pilot.press("f4")  # the history tab on a small terminal (the same pane on a wide one)
+        await wait_for(pilot, lambda: any(row.split()[0] == "12" for row in rows(app)), message="row 12 on screen")

@@ -22,7 +22,7 @@ from gate_tui.session.history import History, Transition
 from gate_tui.session.journal import JournalWriter
 from gate_tui.session.lock import SessionLock
 from gate_tui.session.paths import folder_paths, remove_session_files, resolved
-from gate_tui.session.report import journal_report, render_report
+from gate_tui.session.report import format_for_path, journal_report, render_report
 from gate_tui.session.store import (
     read_state_file,
     state_document,
@@ -206,9 +206,9 @@ class Session:
         return render_report(self.header, self.records, name=self.name, notices=self.notices, fmt=fmt, config=self.config)
 
     def export_report(self, path: Path) -> str | None:
-        """Write the review report to ``path``."""
+        """Write the review report to ``path``, in the format its extension names (Markdown by default)."""
         with self._mutex:
-            error = atomic_write_text(Path(path), self.report_markdown())
+            error = atomic_write_text(Path(path), self.report_markdown(format_for_path(path)))
             if error is None:
                 self._event("export", what="review report", path=resolved(path))
             return error

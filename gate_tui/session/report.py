@@ -37,6 +37,14 @@ if TYPE_CHECKING:
     from gate_tui.models import GateConfig
 
 FORMATS: dict[str, Callable[[], Renderer]] = {"text": TextRenderer, "markdown": MarkdownRenderer, "html": HtmlRenderer}
+BY_SUFFIX = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
+
+
+def format_for_path(path: Path | str, default: str = "markdown") -> str:
+    """The format a file's extension names (``x.html`` -> html), else ``default``.
+
+    One table for the CLI's ``-o`` and the editor's export, so both write what the name says."""
+    return BY_SUFFIX.get(Path(path).suffix.lower(), default)
 
 
 def render_report(

@@ -41,7 +41,7 @@ PaletteCommand = PaletteEntry
 FILE_COMMANDS: tuple[PaletteCommand, ...] = (
     PaletteCommand("Save state as…", "Write the current state to a file you name", "file('save_as')"),
     PaletteCommand("Export state JSON", "Write the canonical state as JSON next to the session", "file('export_state')"),
-    PaletteCommand("Export review report", "Write a Markdown review report of this session", "file('export_report')"),
+    PaletteCommand("Export review report", "Write the review report (HTML for .html, text for .txt, else Markdown)", "file('export_report')"),
     PaletteCommand("Open state…", "Load a state file as a user edit (the system decides)", "file('open_state')"),
     PaletteCommand("Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "file('copy_state')"),
 )

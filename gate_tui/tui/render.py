@@ -16,7 +16,7 @@ from textual.content import Content
 
 from gate_tui.decision import gate_blocked, gate_complete
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
-from gate_tui.tui.text import line, lines, middle, plain, shown, visible
+from gate_tui.tui.text import apart, line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import shown_elsewhere
 
 if TYPE_CHECKING:
@@ -160,7 +160,8 @@ def change_row(change: FieldChange, width: int | None = None) -> Content:
     values lose their middle, so both ends of both sides and the arrow stay visible."""
     path = visible(change["path"].removeprefix("gates."), one_line=True)
     if width is None:
-        before, after = shown(change["before"], VALUE_CELLS), shown(change["after"], VALUE_CELLS)
+        pair = shown(change["before"], VALUE_CELLS), shown(change["after"], VALUE_CELLS)
+        before, after = distinct(change["before"], change["after"], pair)
     else:  # 7 cells: the indent, the gap and " → "
         values = len(shown(change["before"], width)) + len(shown(change["after"], width))
         path = middle(path, max(width - 7 - values, width * 2 // 5, 12))  # cut only when the values need the room
@@ -176,10 +177,21 @@ def fitted_values(before: object, after: object, room: int) -> tuple[str, str]:
         return full_before, full_after
     half = room // 2
     if len(full_before) <= half:
-        return full_before, shown(after, room - len(full_before))
-    if len(full_after) <= half:
-        return shown(before, room - len(full_after)), full_after
-    return shown(before, half), shown(after, room - half)
+        pair = full_before, shown(after, room - len(full_before))
+    elif len(full_after) <= half:
+        pair = shown(before, room - len(full_after)), full_after
+    else:
+        pair = shown(before, half), shown(after, room - half)
+    return distinct(before, after, pair)
+
+
+def distinct(before: object, after: object, pair: tuple[str, str]) -> tuple[str, str]:
+    """``pair`` (the two values as cut), unless the cut took out their difference: then
+    the same widths showing where the two texts differ (#28: "Lift@10%…nt rules" twice)."""
+    if pair[0] != pair[1] or not isinstance(before, str) or not isinstance(after, str) or before == after:
+        return pair
+    cut = apart(visible(before, one_line=True), visible(after, one_line=True), len(pair[0]) - 2, len(pair[1]) - 2)
+    return f"“{cut[0]}”", f"“{cut[1]}”"  # quotes: 2 cells of each side
 
 
 def field_changes(diff: GateDiff | None) -> list[FieldChange]:

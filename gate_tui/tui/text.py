@@ -16,7 +16,7 @@ from textual.content import Content
 from gate_tui.safe_text import ESCAPE_PICTURE
 from gate_tui.safe_text import visible as safe_visible
 
-__all__ = ["ESCAPE_PICTURE", "line", "lines", "middle", "plain", "shown", "visible"]
+__all__ = ["ESCAPE_PICTURE", "apart", "line", "lines", "middle", "plain", "shown", "visible"]
 
 
 def visible(text: str, *, one_line: bool = False) -> str:
@@ -55,6 +55,36 @@ def middle(text: str, limit: int) -> str:
     head = (limit - 1 + 1) // 2
     tail = limit - 1 - head
     return text[:head].rstrip() + "…" + (text[-tail:].lstrip() if tail else "")
+
+
+def apart(before: str, after: str, room_before: int, room_after: int) -> tuple[str, str]:
+    """Two different texts, each in its room, cut so that where they differ shows.
+
+    :func:`middle` keeps both ends; when the texts differ only in the middle it cut out,
+    ``Lift@10%…nt rules`` → ``Lift@10%…nt rules`` told nothing. Here both keep the same
+    window, from a little before the first differing character (``…``
+    marking what is cut), so the first difference is in view on both sides. Linear in the
+    texts' lengths.
+    """
+    first = 0
+    end = min(len(before), len(after))
+    while first < end and before[first] == after[first]:
+        first += 1
+    context = min(first, max(min(room_before, room_after) // 3, 1))
+    start = first - context
+    return _window(before, start, room_before), _window(after, start, room_after)
+
+
+def _window(text: str, start: int, room: int) -> str:
+    """``text`` from ``start`` in ``room`` cells, an ``…`` at each end cut off."""
+    if len(text) <= room:
+        return text
+    start = max(min(start, len(text) - room + 1), 0)  # no room left empty at the end
+    lead = "…" if start > 0 else ""
+    body = room - len(lead)
+    if start + body < len(text):
+        return lead + text[start : start + max(body - 1, 0)] + "…"
+    return lead + text[start:]
 
 
 def plain(text: str, style: str = "", *, one_line: bool = False) -> Content:

@@ -77,6 +77,34 @@ SHIFT_ENTER_SCRIPT = """<script>
 })();
 </script>
 """
+# The page's terminal took keys only after a click, and until then Textual (told the app has
+# no focus) drew no footer. This script focuses the terminal as soon as it exists, and again
+# whenever the tab comes back, so keys work at once and the footer shows its keys.
+FOCUS_SCRIPT = """<script>
+(() => {
+  // Focus moves are told to the app over the websocket: one made before it opened is lost,
+  // so the terminal is focused (again) once the socket is open.
+  const focusTerminal = () => {
+    const area = document.querySelector(".xterm-helper-textarea");
+    if (!area) return false;
+    if (document.activeElement === area) area.blur();
+    area.focus();
+    return true;
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("open", () => {
+        let tries = 0;
+        const timer = setInterval(() => { if (focusTerminal() || ++tries > 300) clearInterval(timer); }, 100);
+      });
+    }
+  };
+  window.addEventListener("focus", () => setTimeout(focusTerminal, 0));
+})();
+</script>
+"""
 # textual-serve's page fetches its font from Google; the package ships the font itself, so
 # the page asks nothing of any other site (no third party learns who runs an editor).
 _REMOTE_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>", re.DOTALL)
@@ -188,7 +216,7 @@ class GuardedServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         page = _REMOTE_FONT.sub(LOCAL_FONT, response.text or "", count=1)
-        response.text = page.replace("</head>", SHIFT_ENTER_SCRIPT + "</head>", 1)
+        response.text = page.replace("</head>", SHIFT_ENTER_SCRIPT + FOCUS_SCRIPT + "</head>", 1)
         response.headers["Referrer-Policy"] = "no-referrer"  # the URL carries the token
         response.headers["Cache-Control"] = "no-store"
         # Downloads are opened by the page's script without the token in their URL: the

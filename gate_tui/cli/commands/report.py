@@ -14,7 +14,6 @@ DESCRIPTION = (
     "markdown (the default otherwise), html (one self-contained file to attach to a ticket)."
 )
 FORMATS = ("text", "markdown", "html")
-_BY_SUFFIX = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +33,9 @@ def report_format(ns: argparse.Namespace) -> str:
     if ns.format:
         return str(ns.format)
     if ns.output:
-        return _BY_SUFFIX.get(Path(ns.output).suffix.lower(), "markdown")
+        from gate_tui.session.report import format_for_path
+
+        return format_for_path(ns.output)
     return "text" if isatty(sys.stdout) else "markdown"
 
 

@@ -112,6 +112,12 @@ class GateScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         # The footer drops the palette key first when narrow (styles.tcss, "-cramped").
         self.set_class(event.size.width < FULL_FOOTER_WIDTH, "-cramped")
+        # The focused field stays in view: a smaller terminal can push it below the fold.
+        self.call_after_refresh(self._focus_in_view)
+
+    def _focus_in_view(self) -> None:
+        if self.focused is not None and self.focused.is_attached:
+            self.focused.scroll_visible(animate=False, immediate=True)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         """Skip the first restyle: each widget was styled as it mounted, right before (about
@@ -195,7 +201,11 @@ class GateScreen(Screen[None]):
         self.show_view(self.session.state.gates, self.session.decision, extra)
 
     def after_transition(self, *, reload_form: bool) -> None:
-        """Refresh everything that depends on the session's current state."""
+        """Refresh everything that depends on the session's current state.
+
+        A toast shown now is about the state before ("Reply applied · Decision: PASS"):
+        it goes, so it never stands beside a decision it no longer describes."""
+        self.app.clear_notifications()
         if reload_form:
             state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
         self.show_current()
