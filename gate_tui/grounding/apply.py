@@ -1,0 +1,116 @@
+"""Grounding applied to a parse result: a pure function run after ``parse``.
+
+``parse`` stays pure and knows nothing of conversations; :func:`ground` takes the result,
+the conversation and the policy as explicit inputs and returns a new result: findings in
+``result.grounding``, a warning per value that does not trace to the user (and a note per
+near match), and under ``require`` the decision recomputed with those gates not counting.
+Deterministic; linear in the conversation's length for a given number of gates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gate_tui.decision import decision_dict
+from gate_tui.grounding.conversation import user_turns
+from gate_tui.grounding.matching import trace
+from gate_tui.grounding.models import GroundingFinding, GroundingPolicy, GroundingReport
+from gate_tui.grounding.positions import value_position
+from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult, ParseWarning
+
+WARNING_CODES = {"ungrounded": "ungrounded_raw", "classified_ungrounded": "classified_ungrounded", "near": "near_grounded"}
+
+
+def effective_policy(config: GateConfig, conversation: Any) -> GroundingPolicy:
+    """The config's ``grounding``, or its default: ``warn`` with a conversation, else ``off``."""
+    chosen = config.policy.grounding
+    if chosen is not None:
+        return chosen
+    return "warn" if conversation is not None else "off"
+
+
+def find(
+    state: GateState, conversation: Any, reply_text: str | None = None, previous: GateState | None = None
+) -> tuple[list[GroundingFinding], int, str | None]:
+    """Every checked value's finding, the number of user turns, and a conversation problem.
+
+    Checked: each ``raw`` the reply set or changed (one equal to the previous state's was
+    accepted before), and each ``classified`` whose gate has no grounded ``raw``."""
+    turns, problem = user_turns(conversation if conversation is not None else [])
+    before = previous.gates if previous is not None else {}
+    findings: list[GroundingFinding] = []
+    for key, value in state.gates.items():
+        old = before.get(key)
+        raw_new = value.raw is not None and value.raw.strip() and (old is None or old.raw != value.raw)
+        raw_kind = "grounded"
+        if raw_new:
+            raw_kind, span = trace(value.raw or "", turns)
+            findings.append(_finding(key, "raw", raw_kind, value.raw or "", span, reply_text))
+        elif value.raw is None or not value.raw.strip():
+            raw_kind = "absent"
+        cls_new = value.classified is not None and (old is None or old.classified != value.classified or bool(raw_new))
+        if cls_new and raw_kind in ("absent", "ungrounded"):
+            findings.append(_finding(key, "classified", "classified_ungrounded", value.classified or "", None, reply_text))
+    return findings, len(turns), problem
+
+
+def _finding(key: str, field: str, kind: str, value: str, span: Any, reply_text: str | None) -> GroundingFinding:
+    line, column = value_position(reply_text, key, field, value) if reply_text else (None, None)
+    path = f"gates.{key}.{field}"
+    return GroundingFinding(gate=key, path=path, kind=kind, value=value, line=line, column=column, closest=span)  # type: ignore[arg-type]
+
+
+def finding_message(finding: GroundingFinding) -> str:
+    """One line for people: what the value is and the closest thing the user said."""
+    said = ""
+    if finding.closest is not None:
+        span = finding.closest
+        said = f"; closest: your message #{span.turn}: {span.text[:120]!r} (score {span.score:g})"
+    if finding.kind == "near":
+        return f"{finding.value[:120]!r} is near the user's words, not exact{said}"
+    if finding.kind == "classified_ungrounded":
+        return f"classified as {finding.value[:80]!r} but the user never gave this gate's answer"
+    if finding.kind == "grounded":
+        return f"the user's words{said}"
+    return f"{finding.value[:120]!r} is not the user's words{said}"
+
+
+def ground(
+    result: ParseResult,
+    config: GateConfig,
+    conversation: Any,
+    reply_text: str | None = None,
+    previous: GateState | Mapping[str, Any] | None = None,
+    policy: GroundingPolicy | None = None,
+) -> ParseResult:
+    """``result`` checked against the user's words in ``conversation`` (chat messages)."""
+    chosen = policy or effective_policy(config, conversation)
+    if chosen == "off" or not result.ok or result.canonical_state is None:
+        return result
+    if isinstance(previous, Mapping):
+        previous = GateState.model_validate(previous)
+    if reply_text is None and isinstance(result.source, str):
+        reply_text = result.source
+    findings, count, problem = find(result.canonical_state, conversation, reply_text, previous)
+    report = GroundingReport(policy=chosen, user_turns=count, findings=findings)
+    warnings = list(result.warnings)
+    if problem is not None:
+        warnings.append(ParseWarning(code="conversation_unreadable", message=problem))
+    for finding in findings:
+        if finding.kind in WARNING_CODES:
+            code = WARNING_CODES[finding.kind]
+            message = finding_message(finding)
+            warnings.append(ParseWarning(code=code, message=message, field_path=finding.path, line=finding.line, column=finding.column))
+    decision = result.decision
+    if chosen == "require" and decision is not None and decision.reason != "user_override":
+        bad = frozenset(f.gate for f in findings if not f.counts)
+        plain = {k: {"raw": v.raw, "classified": v.classified} for k, v in result.canonical_state.gates.items()}
+        decision = GateDecision.model_validate(decision_dict(config, plain, bad))
+    grounding = report.model_dump(mode="json") | {"summary": report.summary}
+    return result.model_copy(update={"warnings": warnings, "decision": decision, "grounding": grounding})
+
+
+def summary_of(result: ParseResult) -> str | None:
+    """The ``grounding`` results column: ``grounded`` / ``near`` / ``ungrounded`` / ``unchecked``."""
+    return None if result.grounding is None else result.grounding.get("summary")
