@@ -12,12 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gate_tui.decision import decision_dict
+from gate_tui.decision import decision_dict, status_dict
 from gate_tui.grounding.conversation import user_turns
 from gate_tui.grounding.matching import trace
 from gate_tui.grounding.models import GroundingFinding, GroundingPolicy, GroundingReport
 from gate_tui.grounding.positions import value_position
-from gate_tui.models import GateConfig, GateDecision, GateState, ParseResult, ParseWarning
+from gate_tui.models import (
+    GateConfig,
+    GateDecision,
+    GateState,
+    ParseResult,
+    ParseWarning,
+    StatusInfo,
+)
 
 WARNING_CODES = {"ungrounded": "ungrounded_raw", "classified_ungrounded": "classified_ungrounded", "near": "near_grounded"}
 
@@ -102,13 +109,19 @@ def ground(
             code = WARNING_CODES[finding.kind]
             message = finding_message(finding)
             warnings.append(ParseWarning(code=code, message=message, field_path=finding.path, line=finding.line, column=finding.column))
+    update: dict[str, Any] = {"warnings": warnings}
     decision = result.decision
     if chosen == "require" and decision is not None and decision.reason != "user_override":
         bad = frozenset(f.gate for f in findings if not f.counts)
-        plain = {k: {"raw": v.raw, "classified": v.classified} for k, v in result.canonical_state.gates.items()}
-        decision = GateDecision.model_validate(decision_dict(config, plain, bad))
-    grounding = report.model_dump(mode="json") | {"summary": report.summary}
-    return result.model_copy(update={"warnings": warnings, "decision": decision, "grounding": grounding})
+        state = result.canonical_state
+        plain = {k: {"raw": v.raw, "classified": v.classified} for k, v in state.gates.items()}
+        decided = decision_dict(config, plain, bad)
+        update["decision"] = GateDecision.model_validate(decided)
+        # The state's status block is the system's: it states the decision it now has.
+        status = StatusInfo.model_validate(status_dict(decided))
+        update["canonical_state"] = state.model_copy(update={"status": status})
+    update["grounding"] = report.model_dump(mode="json") | {"summary": report.summary}
+    return result.model_copy(update=update)
 
 
 def summary_of(result: ParseResult) -> str | None:

@@ -5,7 +5,9 @@
 as JSON text) and ``actor`` (``assistant`` / ``user``) columns, and returns a table of
 :data:`OUTPUT_COLUMNS` in the same order: ``id`` (the input's, unchanged), ``line`` (the
 row's 1-based number, null when the caller cannot know it), ``ok``, ``pass``, ``reason``,
-``next_gate``, ``error_codes``, ``repairs``, ``guessed``, ``warnings`` and ``result``.
+``next_gate``, ``error_codes``, ``repairs``, ``guessed``, ``warnings``, ``grounding`` and
+``result``. A ``messages`` column (a conversation, OpenAI chat format, as JSON text or a
+list) checks each reply's ``raw`` answers against the user's words (docs/grounding.md).
 
 Every row goes through the line checker of ``check --jsonl`` (:mod:`gate_tui.runs.engine`),
 not a copy of it: ``result`` holds exactly the bytes that command writes as that line's
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 
     from gate_tui.models import GateConfig, GateState
 
-OUTPUT_COLUMNS = ("id", "line", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "result")
+OUTPUT_COLUMNS = ("id", "line", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "grounding", "result")
 ACTORS = ("assistant", "user")
 
 
@@ -45,6 +47,7 @@ class Columns:
     id: str = "id"
     previous: str = "previous_state"
     actor: str = "actor"
+    messages: str = "messages"
 
 
 @dataclass
@@ -105,6 +108,7 @@ class RowChecker:
         ids = batch.column(columns.id).to_pylist() if columns.id in names else None
         previous = batch.column(columns.previous).to_pylist() if columns.previous in names else None
         actors = batch.column(columns.actor).to_pylist() if columns.actor in names else None
+        messages = batch.column(columns.messages).to_pylist() if columns.messages in names else None
         out = _Collector(want_lines)
         start = 1 if first_line is None else first_line
         lines, stats = self.lines, out.stats
@@ -117,6 +121,10 @@ class RowChecker:
             if previous is not None and previous[index] is not None:
                 item["previous"], problem = _json_value(previous[index], number, columns.previous)
                 where = columns.previous
+            if messages is not None and messages[index] is not None and problem is None:
+                cell = messages[index]
+                item["messages"], problem = _json_value(cell, number, columns.messages) if isinstance(cell, str) else (cell, None)
+                where = columns.messages
             if actors is not None and problem is None:
                 actor = actors[index] or self.default_actor
                 if actor not in ACTORS:
@@ -180,7 +188,8 @@ class _Collector:
     def finish(self, id_column: Any, rows: int, first_line: int | None) -> Checked:
         import pyarrow as pa
 
-        ok, passed, reason, next_gate, codes, repairs, guessed, warnings = zip(*self.summaries, strict=True) if self.summaries else ([],) * 8
+        columns = zip(*self.summaries, strict=True) if self.summaries else ([],) * 9
+        ok, passed, reason, next_gate, codes, repairs, guessed, warnings, grounding = columns
         if self.ids is not None:
             ident: Any = pa.array(self.ids, pa.string())
             line: Any = pa.array(self.numbers, pa.int64())
@@ -198,6 +207,7 @@ class _Collector:
             pa.array(repairs, pa.int32()),
             pa.array(guessed, pa.bool_()),
             pa.array(warnings, pa.int32()),
+            pa.array(grounding, pa.string()),
             pa.array(self.results, pa.string()),
         ]
         table = pa.Table.from_arrays(arrays, names=list(OUTPUT_COLUMNS))

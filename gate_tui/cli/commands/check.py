@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gate_tui.cli.check_streams import check_jsonl, to_text_output
 from gate_tui.cli.common import isatty, load_config, same_file, usage
@@ -37,6 +37,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract instead of a gate config: exit 0 all valid, 2 some invalid")
     parser.add_argument("files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin")
     parser.add_argument("--previous", metavar="STATE", help="JSON file with the previous state (or a ParseResult from --format json)")
+    parser.add_argument(
+        "--conversation",
+        metavar="FILE",
+        help="a JSON list of chat messages (OpenAI format): each raw answer is checked against the user's words",
+    )
     parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
     parser.add_argument("--format", choices=("text", "json"), default=None, help="text (default): a summary; json: the ParseResult, one per line")
     parser.add_argument("--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs")
@@ -78,6 +83,13 @@ def run(ns: argparse.Namespace) -> int:
         previous, trouble = load_previous(ns.previous)
         if trouble is not None:
             return usage("check", f"--previous {trouble}")
+    conversation = None
+    if getattr(ns, "conversation", None):
+        from gate_tui.cli.check import load_conversation
+
+        conversation, trouble = load_conversation(ns.conversation)
+        if trouble is not None:
+            return usage("check", f"--conversation {trouble}")
     if ns.jsonl is not None:
         return check_jsonl(ns, config, previous)
     if ns.input is not None:
@@ -85,7 +97,7 @@ def run(ns: argparse.Namespace) -> int:
         from gate_tui.runs.arrow_rows import gate_settings
 
         return check_input(ns, gate_settings(config, previous, ns.actor))
-    return check_files(ns, config, previous)
+    return check_files(ns, config, previous, conversation)
 
 
 def jobs(text: str) -> int:
@@ -104,6 +116,8 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     inputs = [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
+    if getattr(ns, "conversation", None) and (ns.jsonl is not None or ns.input is not None or ns.contract is not None):
+        return "--conversation applies to FILEs; batches carry a messages column (key) per reply"
     if ns.contract is None and ns.envelope:
         return "--envelope applies only with --contract"
     if ns.contract is not None and (ns.previous or ns.actor != "assistant"):
@@ -127,7 +141,11 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     return None
 
 
-def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
+def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None, conversation: Any = None) -> int:
     from gate_tui.cli.check import run_check
 
-    return to_text_output(ns.output, lambda out: run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer))
+    def write(out: Any) -> int:
+        fmt = ns.format or "text"
+        return run_check(ns.files or ["-"], config, previous, ns.actor, fmt, out, sys.stderr, sys.stdin.buffer, conversation)
+
+    return to_text_output(ns.output, write)
