@@ -109,7 +109,7 @@ class Session:
         ``call``: the seq of the model call whose reply this is."""
         with self._mutex:
             transition = self.history.accept(result, payload, actor)
-            self._record_transition(transition, origin, call)
+            self._record_transition(transition, origin, call, result.grounding)
             return transition
 
     def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> None:
@@ -240,9 +240,11 @@ class Session:
 
     # --- internals -----------------------------------------------------------------
 
-    def _record_transition(self, transition: Transition | None, origin: str | None = None, call: int | None = None) -> Transition | None:
+    def _record_transition(
+        self, transition: Transition | None, origin: str | None = None, call: int | None = None, grounding: Any = None
+    ) -> Transition | None:
         if transition is not None:
-            self._journal(rec.transition_record(self._next_seq(), transition, origin, call))
+            self._journal(rec.transition_record(self._next_seq(), transition, origin, call, grounding))
             self._write_state()
         return transition
 

@@ -62,6 +62,8 @@ class ReportFacts:
     moves: Counter[str] = field(default_factory=Counter)
     rejected: int = 0
     final: Record | None = None  # the last accepted/undo/redo/jump record
+    said: dict[str, str] = field(default_factory=dict)
+    """Per gate, who last wrote its answer and when (and, for a model, whose words it was)."""
 
     @classmethod
     def of(cls, header: Record | None, records: Iterable[Record]) -> ReportFacts:
@@ -75,6 +77,8 @@ class ReportFacts:
         if kind in ACCEPT_KINDS or kind in MOVE_KINDS:
             self.moves[str(kind)] += 1
             self.final = record
+        if kind in ACCEPT_KINDS:
+            self.said.update(provenance(record))
         elif kind == "rejected":
             self.rejected += 1
 
@@ -142,7 +146,7 @@ def build_top(facts: ReportFacts, name: str, notices: list[str], state: Any, con
         sections.append(Section("Notes", tuple(Item(text=f"⚠ {notice}") for notice in notices)))
     if isinstance(state, dict):
         sections.append(outstanding_section(state, facts.final.get("decision") if facts.final else None, config))
-        sections.append(final_state_section(state, config))
+        sections.append(final_state_section(state, config, facts.said))
     title = f"Review report: {header.get('config_title') or 'gate session'}"
     return Top(title, overview, tuple(sections))
 
@@ -171,12 +175,44 @@ def outstanding_section(state: dict[str, Any], decision: Any, config: GateConfig
     return Section("Outstanding gates", tuple(items), intro)
 
 
-def final_state_section(state: dict[str, Any], config: GateConfig | None) -> Section:
+def provenance(record: Record) -> dict[str, str]:
+    """Who wrote each answer an accepted record changed, and when: the user (an edit), or
+    the model with where the user said it (or that the user never did)."""
+    diff = record.get("diff") if isinstance(record.get("diff"), dict) else {}
+    changed = diff.get("gates_raw_changed") if isinstance(diff.get("gates_raw_changed"), list) else []
+    at = when(record.get("at"))
+    grounding = record.get("grounding") if isinstance(record.get("grounding"), dict) else {}
+    findings = grounding.get("findings") if isinstance(grounding.get("findings"), list) else []
+    by_path = {f.get("path"): f for f in findings if isinstance(f, dict)}
+    out: dict[str, str] = {}
+    for key in changed:
+        if record.get("actor") == "user":
+            out[str(key)] = f"the user (their own edit), {at}"
+            continue
+        finding = by_path.get(f"gates.{key}.raw")
+        out[str(key)] = f"the model, {at}: " + _traced(finding) if finding else f"the model, {at} (not checked against the user's words)"
+    return out
+
+
+def _traced(finding: dict[str, Any]) -> str:
+    span = finding.get("closest") if isinstance(finding.get("closest"), dict) else None
+    quote = f"message #{span.get('turn')}: {as_text(span.get('text'))[:160]!r}" if span else ""
+    kind = finding.get("kind")
+    if kind == "grounded":
+        return f"the user's words, from their {quote}" if quote else "the user's words"
+    if kind == "near":
+        return f"near the user's words (score {span.get('score') if span else '?'}), from their {quote}"
+    return "NOT the user's words" + (f" (closest: {quote})" if quote else "")
+
+
+def final_state_section(state: dict[str, Any], config: GateConfig | None, said: dict[str, str] | None = None) -> Section:
     items = [Item("Summary", as_text(state.get("summary")), quoted=True)]
     gates = state.get("gates")
     for key, value in (gates.items() if isinstance(gates, dict) else ()):
         value = value if isinstance(value, dict) else {}
         children = [Item("answer", as_text(value.get("raw")), quoted=True)]
+        if said and key in said and value.get("raw") is not None:
+            children.append(Item("said by", said[key]))
         categorical = config is not None and key in config.gates and config.gates[key].categorical
         if categorical or value.get("classified") is not None:
             children.append(Item("category", as_text(value.get("classified")), quoted=True))
