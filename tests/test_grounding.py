@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from gate_tui.decision_rules import decision_rules_text
 from gate_tui.grounding.apply import ground
-from gate_tui.grounding.conversation import user_turns
+from gate_tui.grounding.conversation import normal_forms, user_turns
 from gate_tui.grounding.matching import trace
-from gate_tui.grounding.normalise import normalise, normalise_mapped
+from gate_tui.grounding.normalise import normal_form, normalise, normalise_mapped
 from gate_tui.models import GateConfig
 from gate_tui.parsing.pipeline import parse
 
@@ -158,3 +158,15 @@ def test_a_random_long_string_absent_from_the_turns_is_not_grounded(turns: list[
         return
     kind, _ = trace(word, user_turns([{"role": "user", "content": t} for t in turns])[0])
     assert kind == "ungrounded"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=80))
+def test_the_fast_normal_form_and_the_mapped_one_agree(text: str) -> None:
+    assert normalise_mapped(text)[0] == normal_form(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(st.text(max_size=40), max_size=5))
+def test_a_whole_conversation_normalised_at_once_equals_each_turn_normalised(texts: list[str]) -> None:
+    assert normal_forms(texts) == [normal_form(text) for text in texts]

@@ -15,7 +15,7 @@ from typing import Any
 from gate_tui.decision import decision_dict, status_dict
 from gate_tui.grounding.conversation import user_turns
 from gate_tui.grounding.matching import trace
-from gate_tui.grounding.models import GroundingFinding, GroundingPolicy, GroundingReport
+from gate_tui.grounding.models import GroundingPolicy
 from gate_tui.grounding.positions import value_position
 from gate_tui.models import (
     GateConfig,
@@ -39,48 +39,64 @@ def effective_policy(config: GateConfig, conversation: Any) -> GroundingPolicy:
 
 def find(
     state: GateState, conversation: Any, reply_text: str | None = None, previous: GateState | None = None
-) -> tuple[list[GroundingFinding], int, str | None]:
-    """Every checked value's finding, the number of user turns, and a conversation problem.
+) -> tuple[list[dict[str, Any]], int, str | None]:
+    """Every checked value's finding (``GroundingFinding``-shaped dicts: built for every
+    reply of a batch, so no model per finding), the number of user turns, and a
+    conversation problem.
 
     Checked: each ``raw`` the reply set or changed (one equal to the previous state's was
     accepted before), and each ``classified`` whose gate has no grounded ``raw``."""
     turns, problem = user_turns(conversation if conversation is not None else [])
     before = previous.gates if previous is not None else {}
-    findings: list[GroundingFinding] = []
+    findings: list[dict[str, Any]] = []
     for key, value in state.gates.items():
         old = before.get(key)
-        raw_new = value.raw is not None and value.raw.strip() and (old is None or old.raw != value.raw)
+        raw_new = bool(value.raw and value.raw.strip()) and (old is None or old.raw != value.raw)
         raw_kind = "grounded"
         if raw_new:
             raw_kind, span = trace(value.raw or "", turns)
             findings.append(_finding(key, "raw", raw_kind, value.raw or "", span, reply_text))
-        elif value.raw is None or not value.raw.strip():
+        elif not (value.raw and value.raw.strip()):
             raw_kind = "absent"
-        cls_new = value.classified is not None and (old is None or old.classified != value.classified or bool(raw_new))
+        cls_new = value.classified is not None and (old is None or old.classified != value.classified or raw_new)
         if cls_new and raw_kind in ("absent", "ungrounded"):
             findings.append(_finding(key, "classified", "classified_ungrounded", value.classified or "", None, reply_text))
     return findings, len(turns), problem
 
 
-def _finding(key: str, field: str, kind: str, value: str, span: Any, reply_text: str | None) -> GroundingFinding:
+def _finding(key: str, field: str, kind: str, value: str, span: Any, reply_text: str | None) -> dict[str, Any]:
     line, column = value_position(reply_text, key, field, value) if reply_text else (None, None)
-    path = f"gates.{key}.{field}"
-    return GroundingFinding(gate=key, path=path, kind=kind, value=value, line=line, column=column, closest=span)  # type: ignore[arg-type]
+    closest = None if span is None else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
+    return {
+        "gate": key, "path": f"gates.{key}.{field}", "kind": kind, "value": value,
+        "line": line, "column": column, "closest": closest,
+    }
 
 
-def finding_message(finding: GroundingFinding) -> str:
+def summary(policy: str, findings: list[dict[str, Any]]) -> str:
+    """One word for a results column: the worst finding (``unchecked`` when off)."""
+    if policy == "off":
+        return "unchecked"
+    kinds = {f["kind"] for f in findings}
+    if kinds & {"ungrounded", "classified_ungrounded"}:
+        return "ungrounded"
+    return "near" if "near" in kinds else "grounded"
+
+
+def finding_message(finding: dict[str, Any]) -> str:
     """One line for people: what the value is and the closest thing the user said."""
     said = ""
-    if finding.closest is not None:
-        span = finding.closest
-        said = f"; closest: your message #{span.turn}: {span.text[:120]!r} (score {span.score:g})"
-    if finding.kind == "near":
-        return f"{finding.value[:120]!r} is near the user's words, not exact{said}"
-    if finding.kind == "classified_ungrounded":
-        return f"classified as {finding.value[:80]!r} but the user never gave this gate's answer"
-    if finding.kind == "grounded":
+    span = finding.get("closest")
+    if span:
+        said = f"; closest: your message #{span['turn']}: {span['text'][:120]!r} (score {span['score']:g})"
+    value = finding["value"]
+    if finding["kind"] == "near":
+        return f"{value[:120]!r} is near the user's words, not exact{said}"
+    if finding["kind"] == "classified_ungrounded":
+        return f"classified as {value[:80]!r} but the user never gave this gate's answer"
+    if finding["kind"] == "grounded":
         return f"the user's words{said}"
-    return f"{finding.value[:120]!r} is not the user's words{said}"
+    return f"{value[:120]!r} is not the user's words{said}"
 
 
 def ground(
@@ -100,19 +116,18 @@ def ground(
     if reply_text is None and isinstance(result.source, str):
         reply_text = result.source
     findings, count, problem = find(result.canonical_state, conversation, reply_text, previous)
-    report = GroundingReport(policy=chosen, user_turns=count, findings=findings)
     warnings = list(result.warnings)
     if problem is not None:
         warnings.append(ParseWarning(code="conversation_unreadable", message=problem))
     for finding in findings:
-        if finding.kind in WARNING_CODES:
-            code = WARNING_CODES[finding.kind]
-            message = finding_message(finding)
-            warnings.append(ParseWarning(code=code, message=message, field_path=finding.path, line=finding.line, column=finding.column))
+        code = WARNING_CODES.get(finding["kind"])
+        if code is not None:
+            where = {"field_path": finding["path"], "line": finding["line"], "column": finding["column"]}
+            warnings.append(ParseWarning(code=code, message=finding_message(finding), **where))
     update: dict[str, Any] = {"warnings": warnings}
     decision = result.decision
     if chosen == "require" and decision is not None and decision.reason != "user_override":
-        bad = frozenset(f.gate for f in findings if not f.counts)
+        bad = frozenset(f["gate"] for f in findings if f["kind"] in ("ungrounded", "classified_ungrounded"))
         state = result.canonical_state
         plain = {k: {"raw": v.raw, "classified": v.classified} for k, v in state.gates.items()}
         decided = decision_dict(config, plain, bad)
@@ -120,7 +135,8 @@ def ground(
         # The state's status block is the system's: it states the decision it now has.
         status = StatusInfo.model_validate(status_dict(decided))
         update["canonical_state"] = state.model_copy(update={"status": status})
-    update["grounding"] = report.model_dump(mode="json") | {"summary": report.summary}
+    # The shape of GroundingReport (GroundingReport.model_validate reads it), plus its summary.
+    update["grounding"] = {"policy": chosen, "user_turns": count, "findings": findings, "summary": summary(chosen, findings)}
     return result.model_copy(update=update)
 
 

@@ -48,7 +48,7 @@ class GroundingFinding(BaseModel):
 class GroundingReport(BaseModel):
     """Every finding of one reply, the policy applied, and how many user turns were known."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")  # ParseResult.grounding adds its "summary"
 
     policy: GroundingPolicy
     user_turns: int = 0
