@@ -116,7 +116,7 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     inputs = [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
-    if getattr(ns, "conversation", None) and (ns.jsonl is not None or ns.input is not None or ns.contract is not None):
+    if getattr(ns, "conversation", None) and (ns.jsonl is not None or ns.input is not None):
         return "--conversation applies to FILEs; batches carry a messages column (key) per reply"
     if ns.contract is None and ns.envelope:
         return "--envelope applies only with --contract"
