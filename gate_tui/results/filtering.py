@@ -2,7 +2,8 @@
 ``pyarrow.compute`` (a million rows in a few tens of milliseconds), never a Python loop
 over rows.
 
-A filter is a status, an error code, a next gate, "only guessed repairs" and free text
+A filter is a status, an error code, a next gate, "only guessed repairs", a grounding
+summary (``grounded`` / ``near`` / ``ungrounded``) and free text
 (matched, ignoring case, in the id, the reason, the next gate and the error codes); an
 empty part keeps every row. :func:`matching_rows` gives the kept rows' positions in file
 order, which is all a virtualised table needs to show any window of them.
@@ -23,6 +24,8 @@ class ResultFilter:
     gate: str | None = None
     guessed: bool = False
     text: str = ""
+    grounding: str | None = None
+    """``grounded`` / ``near`` / ``ungrounded`` / ``unchecked``: the results' grounding column."""
 
     @property
     def empty(self) -> bool:
@@ -43,6 +46,8 @@ def matching_rows(table: Any, wanted: ResultFilter) -> Any:
         masks.append(pc.equal(table.column("next_gate"), wanted.gate))
     if wanted.guessed:
         masks.append(table.column("guessed"))
+    if wanted.grounding:
+        masks.append(pc.equal(table.column("grounding"), wanted.grounding))
     if wanted.code:
         masks.append(_any_code(table, lambda codes: pc.equal(codes, wanted.code)))
     if wanted.text:

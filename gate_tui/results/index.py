@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 INDEX_FORMAT = 1
-SUMMARY = ("line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings")
+SUMMARY = ("line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "grounding")
 STATUSES = ("PASS", "NO PASS", "VALID", "invalid")
 
 
@@ -177,7 +177,8 @@ def _finish(table: Any) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    for name, kind in (("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32())):
+    for name, kind in (("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
+                       ("grounding", pa.string())):  # grounding: null where no conversation came with a reply
         table = _with_column(table, name, kind)
     ok = pc.fill_null(table.column("ok"), False)
     passed = table.column("pass")

@@ -101,6 +101,7 @@ def _schema() -> Any:
         ("errors", coded),
         ("warnings", coded),
         ("repairs", pa.list_(pa.struct([("certainty", pa.string())]))),
+        ("grounding", pa.struct([("summary", pa.string())])),
     ])
     return pa.schema([("ok", pa.bool_()), ("pass", pa.bool_()), ("result", result)])
 
@@ -153,6 +154,7 @@ def _flatten(table: Any) -> Any:
         "repairs": pc.cast(pc.fill_null(pc.list_value_length(repairs), 0), pa.int32()),
         "guessed": guessed,
         "warnings": pa.array(counts, pa.int32()),
+        "grounding": pc.struct_field(pc.struct_field(result, "grounding"), "summary"),
     })
 
 
@@ -183,6 +185,7 @@ def _slow_summaries(path: Path, offsets: list[int]) -> Any:
     return pa.Table.from_pylist(rows, schema=pa.schema([
         ("ok", pa.bool_()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string()),
         ("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
+        ("grounding", pa.string()),
     ]))
 
 
@@ -199,4 +202,10 @@ def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
         "repairs": len(listed["repairs"]),
         "guessed": any(item.get("certainty") == "guess" for item in listed["repairs"]),
         "warnings": sum(1 for item in listed["warnings"] if not is_repair(str(item.get("code", "")))),
+        "grounding": _grounding_summary(result.get("grounding")),
     }
+
+
+def _grounding_summary(grounding: Any) -> str | None:
+    summary = grounding.get("summary") if isinstance(grounding, dict) else None
+    return summary if isinstance(summary, str) else None
