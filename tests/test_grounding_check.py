@@ -85,6 +85,16 @@ def test_batches_carry_messages_and_workers_agree(tmp_path: Path) -> None:
     table = pq.read_table(tmp_path / "out.parquet")
     assert table.column("grounding").to_pylist()[:3] == ["ungrounded", "grounded", "ungrounded"]
     assert table.column("grounding").to_pylist()[-1] is None
+    from gate_tui.results.filtering import ResultFilter, matching_rows
+    from gate_tui.results.index import open_results
+
+    for results in ("out.parquet", "out.jsonl"):
+        if results == "out.jsonl":
+            (tmp_path / "out.jsonl").write_text(one.stdout, encoding="utf-8")
+        index, problem = open_results(tmp_path / results)
+        assert problem is None
+        kept = matching_rows(index.table, ResultFilter(grounding="ungrounded")).to_pylist()
+        assert kept == list(range(0, 40, 2)), results
 
 
 def test_a_contract_field_marked_x_grounded_must_quote_the_user(tmp_path: Path) -> None:

@@ -79,6 +79,9 @@ class ReviewScreen(Screen[None]):
             yield Select(statuses, prompt="any status", id="filter-status")
             yield Select(codes, prompt="any error", id="filter-code")
             yield Select(gates, prompt="any next gate", id="filter-gate")
+            grounding = [(Content(kind), kind) for kind in choices(table, "grounding")]
+            if grounding:  # only results checked against a conversation have this column filled
+                yield Select(grounding, prompt="any grounding", id="filter-grounding")
             yield Checkbox("guessed repairs", id="filter-guessed")
             yield Input(placeholder="search id, reason, gate, error code  (/)", id="filter-text")
         yield Static(id="header", markup=False)
@@ -138,6 +141,7 @@ class ReviewScreen(Screen[None]):
             gate=picked("#filter-gate"),
             guessed=self.query_one("#filter-guessed", Checkbox).value,
             text=self.query_one("#filter-text", Input).value.strip(),
+            grounding=picked("#filter-grounding") if self.query("#filter-grounding") else None,
         )
 
     def refilter(self) -> None:
