@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from gate_tui.decision import answered
 from gate_tui.safe_text import visible
 from gate_tui.session.journal_stream import JournalStream
+from gate_tui.session.provenance import record_provenance
 from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
 from gate_tui.session.report_doc import Item, Renderer, Section, Top, as_text
 from gate_tui.session.report_html import HtmlRenderer
@@ -176,33 +177,9 @@ def outstanding_section(state: dict[str, Any], decision: Any, config: GateConfig
 
 
 def provenance(record: Record) -> dict[str, str]:
-    """Who wrote each answer an accepted record changed, and when: the user (an edit), or
-    the model with where the user said it (or that the user never did)."""
-    diff = record.get("diff") if isinstance(record.get("diff"), dict) else {}
-    changed = diff.get("gates_raw_changed") if isinstance(diff.get("gates_raw_changed"), list) else []
-    at = when(record.get("at"))
-    grounding = record.get("grounding") if isinstance(record.get("grounding"), dict) else {}
-    findings = grounding.get("findings") if isinstance(grounding.get("findings"), list) else []
-    by_path = {f.get("path"): f for f in findings if isinstance(f, dict)}
-    out: dict[str, str] = {}
-    for key in changed:
-        if record.get("actor") == "user":
-            out[str(key)] = f"the user (their own edit), {at}"
-            continue
-        finding = by_path.get(f"gates.{key}.raw")
-        out[str(key)] = f"the model, {at}: " + _traced(finding) if finding else f"the model, {at} (not checked against the user's words)"
-    return out
-
-
-def _traced(finding: dict[str, Any]) -> str:
-    span = finding.get("closest") if isinstance(finding.get("closest"), dict) else None
-    quote = f"message #{span.get('turn')}: {as_text(span.get('text'))[:160]!r}" if span else ""
-    kind = finding.get("kind")
-    if kind == "grounded":
-        return f"the user's words, from their {quote}" if quote else "the user's words"
-    if kind == "near":
-        return f"near the user's words (score {span.get('score') if span else '?'}), from their {quote}"
-    return "NOT the user's words" + (f" (closest: {quote})" if quote else "")
+    """Who wrote each answer an accepted record changed, and when (see
+    :mod:`gate_tui.session.provenance`)."""
+    return {key: said.describe(when(said.at)) for key, said in record_provenance(record).items()}
 
 
 def final_state_section(state: dict[str, Any], config: GateConfig | None, said: dict[str, str] | None = None) -> Section:
