@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gate_tui.session.records import ACCEPT_KINDS, Record
+Record = dict[str, Any]
 
 
 class Said(NamedTuple):
@@ -42,6 +42,9 @@ class Said(NamedTuple):
 
 def record_provenance(record: Record) -> dict[str, Said]:
     """What one record says about the gates whose ``raw`` it changed (nothing for others)."""
+    # Imported here: the editor's first frame is drawn before pydantic (which records needs).
+    from gate_tui.session.records import ACCEPT_KINDS
+
     if record.get("kind") not in ACCEPT_KINDS:
         return {}
     diff = record.get("diff") if isinstance(record.get("diff"), dict) else {}

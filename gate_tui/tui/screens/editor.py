@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from gate_tui.decision import decision_parts
+from gate_tui.session.provenance import ProvenanceTracker
 from gate_tui.tui import keymap
 from gate_tui.tui.ask_actions import AskActions
 from gate_tui.tui.controller import EditController, PendingEdit
@@ -91,6 +92,7 @@ class GateScreen(AskActions, Screen[None]):
         self.replies = ReplyCommands(self)
         self.navigation = Navigation(self)
         self.timeline = TimelineCommands(self)
+        self._provenance = ProvenanceTracker()  # who said each answer, from the journal
         self._notices = notices  # the app's own (an unknown keymap id): shown in the warning bar
         self._shown_before = False
 
@@ -208,10 +210,12 @@ class GateScreen(AskActions, Screen[None]):
     def show_view(self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]) -> None:
         """Decision panel, gate list marks and the editor's title line for one state's gates."""
         self.decision_panel.show(decision, extra)
-        self.gate_list.show(gates, decision.next_gate)
+        said = self._provenance.update(self.session.records) if self.session is not None else {}
+        self.gate_list.show(gates, decision.next_gate, {key: s.kind for key, s in said.items()})
         key = self.gate_editor.key
         if key is not None:
-            self.gate_editor.show_marks(gates.get(key) or NO_VALUE, key == decision.next_gate)
+            told = said[key].describe(said[key].at[11:16] or said[key].at) if key in said else None
+            self.gate_editor.show_marks(gates.get(key) or NO_VALUE, key == decision.next_gate, told)
 
     def show_current(self) -> None:
         """Show the session's state and decision (plus the overrule notice of a reply behind it)."""
