@@ -133,8 +133,13 @@ def test_a_conversation_that_is_not_a_message_list_is_a_warning_not_an_exception
 
 
 def test_the_rule_is_written_once_and_taught() -> None:
+    from gate_tui.config.prompt_export import prompt_text
+    from gate_tui.decision import verdict_text
+
     text = decision_rules_text()
     assert "required_ungrounded" in text and "Copy the user's words into \"raw\"" in text
+    assert text in prompt_text(config())
+    assert verdict_text(False, "required_ungrounded", "2_data") == "NO PASS: 2_data is not the user's words"
 
 
 letters = st.text(alphabet=string.ascii_letters + " .,'\"’“”-\n", min_size=1, max_size=200)

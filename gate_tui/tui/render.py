@@ -71,6 +71,8 @@ def reason_text(decision: DecisionView) -> str:
         return "every required gate is answered"
     if decision.reason == "required_blocked":
         return f"required gate {decision.next_gate} is blocked: {decision.blocked_value}"
+    if decision.reason == "required_ungrounded":
+        return f"required gate {decision.next_gate}'s answer is not the user's words (grounding: require)"
     return f"required gate {decision.next_gate} is missing"
 
 
@@ -82,6 +84,8 @@ def short_reason(decision: DecisionView) -> str:
         return "all required gates answered"
     if decision.reason == "required_blocked":
         return f"{decision.next_gate} blocked: {decision.blocked_value}"
+    if decision.reason == "required_ungrounded":
+        return f"{decision.next_gate} not the user's words"
     return f"{decision.next_gate} missing"
 
 
