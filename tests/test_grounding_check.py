@@ -110,3 +110,17 @@ def test_a_contract_field_marked_x_grounded_must_quote_the_user(tmp_path: Path) 
     done = gate_tui("check", "--contract", "c.json", "--conversation", "conv.json", "r.json", "--format", "json", cwd=tmp_path)
     result = json.loads(done.stdout)
     assert done.returncode == 2 and [(e["path"], e["code"]) for e in result["errors"]] == [("/tags/1", "rule_failed")]
+
+
+def test_the_arrow_batch_function_that_ray_runs_reads_messages_as_a_list_or_as_json_text() -> None:
+    pa = pytest.importorskip("pyarrow")
+    from gate_tui.models import GateConfig
+    from gate_tui.runs.arrow_rows import check_arrow, gate_settings
+
+    config = GateConfig.model_validate({"gates": {"1_goal": {"question": "g"}, "2_data": {"question": "d"}}})
+    replies = [reply("cut support time", "invented"), reply("cut support time", "two years of labelled tickets")]
+    as_list = pa.table({"id": ["a", "b"], "reply": replies, "messages": [CONVERSATION, CONVERSATION]})
+    as_text = pa.table({"id": ["a", "b"], "reply": replies, "messages": [json.dumps(CONVERSATION)] * 2})
+    outs = [check_arrow(table, gate_settings(config)) for table in (as_list, as_text)]
+    assert [out.column("grounding").to_pylist() for out in outs] == [["ungrounded", "grounded"]] * 2
+    assert outs[0].column("result").to_pylist() == outs[1].column("result").to_pylist()
