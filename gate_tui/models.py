@@ -62,7 +62,8 @@ class Policy(_Model):
     allow_guessed_repairs: bool = True
     """A reply that needs a judgment call (an inner quote, an unquoted value, a missing
     quote) is accepted with the guess shown; False makes it ``invalid_json`` naming it."""
-    grounding: Literal["off", "warn", "require"] | None = None
+    # Left out of dumps when unset: a config's fingerprint (its dump's hash) stays what it was.
+    grounding: Literal["off", "warn", "require"] | None = Field(default=None, exclude_if=lambda value: value is None)
     """Whether a ``raw`` answer must trace to the user's words (see docs/grounding.md):
     ``warn`` reports one that does not, ``require`` also lets it not count (NO PASS,
     ``required_ungrounded``). Unset: ``warn`` when a conversation is known, else ``off``."""
