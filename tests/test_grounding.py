@@ -111,6 +111,8 @@ def test_off_and_no_conversation_check_nothing_and_parse_stays_pure() -> None:
     reply = state_reply("invented", "invented too", None)
     assert grounded(reply, "off").grounding is None
     cfg = config()
+    assert "grounding" not in cfg.model_dump()["policy"]  # an unset policy keeps old fingerprints
+    assert config("require").model_dump()["policy"]["grounding"] == "require"
     plain = parse(reply, cfg)
     assert plain.grounding is None and "grounding" not in plain.model_dump_json()
     assert ground(plain, cfg, None).grounding is None  # default off without a conversation
