@@ -101,21 +101,31 @@ class Turns(list):  # type: ignore[type-arg]
         return turn, offset, turn.text[offset : offset + len(needle)]
 
 
-def user_turns(messages: Any) -> tuple[Turns, str | None]:
-    """The user's messages in order, and a problem when ``messages`` is not a chat list."""
-    if not isinstance(messages, Sequence) or isinstance(messages, (str, bytes)):
-        return Turns(), "the conversation is not a JSON list of chat messages"
+def _user_texts(messages: Sequence[Any]) -> tuple[list[str], str | None]:
+    """The user messages' texts, up to the first message without a role (the problem)."""
+    # The common case in comprehensions (this runs for every reply of a batch): every
+    # message a dict with a role, user contents plain strings.
+    if all(type(m) is dict and type(m.get("role")) is str for m in messages):
+        users = [m.get("content") for m in messages if m["role"] == "user"]
+        if all(type(c) is str for c in users):
+            return [c[:MAX_TURN_CHARS] for c in users], None
     texts: list[str] = []
-    problem = None
     for message in messages:
         if not isinstance(message, dict) or not isinstance(message.get("role"), str):
-            problem = "every message of the conversation needs a role"
-            break
+            return texts, "every message of the conversation needs a role"
         if message["role"] != "user":
             continue
         text = message_text(message.get("content"))
         if text is not None:
             texts.append(text[:MAX_TURN_CHARS])
+    return texts, None
+
+
+def user_turns(messages: Any) -> tuple[Turns, str | None]:
+    """The user's messages in order, and a problem when ``messages`` is not a chat list."""
+    if type(messages) is not list and (not isinstance(messages, Sequence) or isinstance(messages, (str, bytes))):
+        return Turns(), "the conversation is not a JSON list of chat messages"
+    texts, problem = _user_texts(messages)
     turns = Turns(UserTurn(number, text) for number, text in enumerate(texts, 1))
     joined = SEPARATOR.join(texts)
     loose = loose_form(joined)
