@@ -82,6 +82,7 @@ _HOMES = {
     "gate_tui.parsing.entry": ("parse",),  # the pipeline (and pydantic) load on the first call
     "gate_tui.parsing.pipeline": ("GateJsonParser", "empty_state"),
     "gate_tui.runs.arrow_rows": ("GateCheck", "check_arrow", "gate_settings"),
+    "gate_tui.version": ("__version__",),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -128,7 +129,6 @@ __all__ = [
     "parse",
 ]
 
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:

@@ -30,7 +30,7 @@ def test_only_the_ui_package_imports_textual() -> None:
 
 
 # Which layer may import which: a package of gate_tui may import only the names listed.
-LOWER = {"models", "views", "limits", "decision", "decision_rules", "exit_codes", "safe_text", "json_text", "safe_read", "atomic", "warning_codes", "__init__"}
+LOWER = {"version", "models", "views", "limits", "decision", "decision_rules", "exit_codes", "safe_text", "json_text", "safe_read", "atomic", "warning_codes", "__init__"}
 ALLOWED = {
     "parsing": LOWER | {"parsing"},
     "grounding": LOWER | {"grounding"},
@@ -124,15 +124,11 @@ def test_readme_python_example_runs_as_documented() -> None:
 
 # ------------------------------------------------------------------- import circles
 #
-# Decision: every import counts, at module level and inside functions alike ("lazy"
-# imports, which keep the first frame fast, are still a dependency of the module: a
-# circle through one is a circle in the design). Imports under ``if TYPE_CHECKING:`` do
-# not count: they never run, and type hints may point anywhere.
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+# Decision: every import counts, at module level, inside functions ("lazy" imports,
+# which keep the first frame fast, are still a dependency of the module) and under
+# ``if TYPE_CHECKING:`` alike (a type hint naming a module is a dependency of the design
+# too: two modules that name each other are one part, whichever way it is written). A
+# part that needs its host names what it needs in a ``typing.Protocol`` instead.
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -141,7 +137,7 @@ def _module_name(path: Path, root: Path) -> str:
 
 
 def import_graph(root: Path, package: str) -> dict[str, set[str]]:
-    """Module → the package's modules it imports (anywhere but under TYPE_CHECKING)."""
+    """Module → the package's modules it imports (anywhere, type-only imports included)."""
     paths = {_module_name(path, root): path for path in (root / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
@@ -151,9 +147,6 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
         while pending:
             node = pending.pop()
             for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.If) and _is_type_checking(child):
-                    pending.extend(child.orelse)
-                    continue
                 if isinstance(child, ast.Import):
                     found.update(alias.name for alias in child.names)
                 elif isinstance(child, ast.ImportFrom):
@@ -222,6 +215,17 @@ def test_the_circle_check_finds_a_circle_through_a_lazy_import(tmp_path: Path) -
     (package / "sub" / "__init__.py").write_text("")
     (package / "a.py").write_text("from pkg.sub import b\n")
     (package / "sub" / "b.py").write_text("def f():\n    from ..c import g\n    return g\n")
-    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import d\nimport pkg.a\n")
-    (package / "d.py").write_text("import pkg.c\n")
+    (package / "c.py").write_text("import pkg.a\n")
     assert import_circles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
+
+
+def test_the_circle_check_counts_type_only_imports(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "screen.py").write_text("from pkg.helper import Helper\n")
+    (package / "helper.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.screen import Screen\n"
+    )
+    (package / "free.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.helper\n")
+    assert import_circles(import_graph(tmp_path, "pkg")) == [["pkg.helper", "pkg.screen"]]

@@ -30,6 +30,9 @@ COMMANDS = {
     # another reply column: the file batch of check --input, not check --jsonl, writes the records
     "check --input": ["check", "--config", ML, "--input", str(REPLIES / "ml_good.md"), "--input-format", "jsonl", "--reply-column", "text"],
     "ask": ["ask", "--help"],
+    "stats": ["stats", "RESULTS"],
+    "stats --format html": ["stats", "RESULTS", "--format", "html"],
+    "check --format github": ["check", "--config", ML, "--format", "github", str(REPLIES / "ml_garbage.md")],
     "--help": ["--help"],
     "--version": ["--version"],
     "check --help": ["check", "--help"],
@@ -53,6 +56,16 @@ def session_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(file)
 
 
+@pytest.fixture(scope="module")
+def results_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = tmp_path_factory.mktemp("results")
+    source = folder / "in.jsonl"
+    source.write_text('{"id": 1, "reply": "no json"}\n', encoding="utf-8")
+    out = folder / "out.jsonl"
+    subprocess.run([sys.executable, "-m", "gate_tui", "check", "--config", ML, "--jsonl", str(source), "-o", str(out), "-q"], timeout=120)
+    return str(out)
+
+
 def run(args: list[str], how: str) -> subprocess.CompletedProcess[str]:
     if how == "full":
         with open("/dev/full", "w") as full:
@@ -66,8 +79,9 @@ def run(args: list[str], how: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("how", ["full", "closed"])
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_a_failed_write_is_one_clear_error(name: str, how: str, session_file: str) -> None:
-    args = [session_file if word == "REPORT" else word for word in COMMANDS[name]]
+def test_a_failed_write_is_one_clear_error(name: str, how: str, session_file: str, results_file: str) -> None:
+    places = {"REPORT": session_file, "RESULTS": results_file}
+    args = [places.get(word, word) for word in COMMANDS[name]]
     done = run(args, how)
     assert done.returncode == 3, done.stderr
     lines = done.stderr.splitlines()

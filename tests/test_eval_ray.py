@@ -15,6 +15,7 @@ ray = pytest.importorskip("ray")
 
 from gate_tui import GateCheck, load_config  # noqa: E402 - GateCheck: the README recipe's name
 from gate_tui.runs.arrow_rows import Columns, gate_settings  # noqa: E402
+from tests.conftest import REPLIES  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_parquet  # noqa: E402
 from tests.test_cli_batch import gate_tui  # noqa: E402
 
@@ -97,3 +98,20 @@ def test_ray_engine_expands_a_wildcard_and_review_opens_its_folder(local_ray: No
     assert error is None and index is not None and index.rows == len(rows)
     assert sorted(index.table.column("id").to_pylist()) == sorted(row["id"] for row in rows)
     assert index.result_text(index.rows - 1) is not None
+
+
+def test_ray_engine_carries_the_inputs_columns_and_signals(local_ray: None, tmp_path: Path) -> None:
+    from gate_tui.runs.ray_run import run_on_ray
+
+    good = (REPLIES / "ml_good.md").read_text(encoding="utf-8")
+    table = pa.table({
+        "id": ["a", "b"], "reply": [good, good], "model": ["m1", "m2"],
+        "finish_reason": ["stop", "length"], "usage": [{"total_tokens": 7}, {"total_tokens": 9}],
+    })
+    pq.write_table(table, tmp_path / "in.parquet")
+    settings = gate_settings(load_config(ML))
+    status = run_on_ray(str(tmp_path / "in.parquet"), str(tmp_path / "out"), settings, Columns(), jobs=1, quiet=True)
+    out = pq.read_table(tmp_path / "out").sort_by("id")
+    assert status == 2 and out.column("model").to_pylist() == ["m1", "m2"]
+    assert out.column("ok").to_pylist() == [True, False]  # b: cut by the provider
+    assert out.column("total_tokens").to_pylist() == [7, 9]

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import json
 import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
 
@@ -25,53 +23,7 @@ from gate_tui.llm import client as client_module  # noqa: E402
 from gate_tui.llm.client import LiveReply, stream_chat  # noqa: E402
 from gate_tui.llm.settings import ModelSettings  # noqa: E402
 from gate_tui.llm.transport import MAX_BODY_BYTES, proxy_in_use  # noqa: E402
-
-SSE = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
-
-
-def chunk(text: str) -> bytes:
-    body = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
-            "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
-    return b"data: " + json.dumps(body).encode() + b"\n\n"
-
-
-@contextmanager
-def raw_server(answer: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
-    """One connection at a time; ``answer`` writes whatever it likes; stops within 30 s."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(4)
-    listener.settimeout(0.2)
-    stop = threading.Event()
-    hits: list[int] = []
-
-    def serve() -> None:
-        deadline = time.monotonic() + 30
-        while not stop.is_set() and time.monotonic() < deadline:
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            hits.append(1)
-            conn.settimeout(5)
-            try:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    data += conn.recv(65536)
-                answer(conn, stop)
-            except OSError:
-                pass
-            finally:
-                conn.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
-    finally:
-        stop.set()
-        thread.join(10)
-        listener.close()
+from tests.helpers.raw_http import SSE, chunk, raw_server  # noqa: E402
 
 
 def stream(base_url: str, timeout_s: float = 20):

@@ -104,11 +104,12 @@ async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(ser
         screen = app.gate_screen
         await pilot.press("f6")
         await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
-        await pilot.press(*"The data is in the warehouse", "ctrl+j")
-        await wait_for(pilot, lambda: alive(server) and screen.asking.run is not None and screen.asking.run.live.chars > 0,
+        await pilot.press(*"The data is in the warehouse", "enter")
+        asking = screen.workbench.asking
+        await wait_for(pilot, lambda: alive(server) and asking.run is not None and asking.run.live.chars > 0,
                        timeout=240, message="text streaming in")
-        await wait_for(pilot, lambda: alive(server) and screen.asking.run.call is not None, timeout=280, message="the reply ended")
-        call = screen.asking.run.call
+        await wait_for(pilot, lambda: alive(server) and asking.run.call is not None, timeout=280, message="the reply ended")
+        call = asking.run.call
         assert call.outcome.text and screen.reply_pane.text_area.text == call.outcome.text
         if call.result is not None and call.result.ok:
             await pilot.press("ctrl+j")

@@ -71,7 +71,7 @@ def test_candidate_one_reads_the_correction(ml_config: GateConfig) -> None:
     assert result.decision is not None and result.decision.pass_
     assert [c.used for c in result.candidates] == [False, True]
     [warning] = [w for w in result.warnings if w.code == "different_states"]
-    assert "using candidate 1 as chosen" in warning.message
+    assert "using #2 as chosen" in warning.message  # one numbering: the preview lists it as #2
 
 
 def test_extract_json_takes_the_same_choice() -> None:

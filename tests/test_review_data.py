@@ -129,7 +129,7 @@ def test_verdicts_are_journaled_beside_the_results_and_exported(tmp_path: Path) 
     target = tmp_path / "verdicts.csv"
     assert export_csv(again, target, lambda row: {"line": row + 1, "status": "PASS"}) is None
     lines = target.read_text().splitlines()
-    assert lines[0] == "row,line,id,status,verdict,note,at"
+    assert lines[0] == "row,line,id,status,verdict,note,at,reviewer,source,reviewers"
     assert lines[1].startswith("3,4,r3,PASS,needs-fix,gate 2 is vague,") and lines[2].startswith("5,6,'=cmd(),PASS,rejected,,")
 
 

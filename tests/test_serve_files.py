@@ -62,21 +62,21 @@ async def test_save_as_export_and_open_outside_the_folder_write_and_read_nothing
     async with app.run_test(size=(120, 40)) as pilot:
         before = _everything_under(tmp_path)
         screen = app.gate_screen
-        for action in (screen.action_save_state_as, screen.action_export_state, screen.action_export_report):
+        for action in (lambda: screen.action_file("save_as"), lambda: screen.action_file("export_state"), lambda: screen.action_file("export_report")):
             action()
             await wait_for(pilot, lambda: str(folder.resolve()) in _prompt_text(app), message="the prompt names the folder")
             for name in (*OUTSIDE_NAMES, str(stray), "~/.bashrc"):
                 await _refused(pilot, app, name)
             await pilot.press("escape")
             await wait_for(pilot, lambda: not isinstance(app.screen, PathScreen), message="prompt closed")
-        screen.action_open_state()
+        screen.action_file("open_state")
         for name in ("../outside-state.json", str(outside_state)):
             await _refused(pilot, app, name)
         await pilot.press("escape")
         assert _everything_under(tmp_path) == before and not stray.exists()
         assert app.session.state.summary != "from outside"
         # A plain name is taken inside the folder.
-        screen.action_save_state_as()
+        screen.action_file("save_as")
         await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")
         app.screen.query_one("#path-input", Input).value = "kept.json"
         await pilot.press("enter")

@@ -45,7 +45,7 @@ async def test_the_resume_question_takes_the_editors_keys() -> None:
 async def test_a_path_prompt_takes_the_editors_keys() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        app.gate_screen.action_save_state_as()
+        app.gate_screen.action_file("save_as")
         await wait_for(pilot, lambda: isinstance(app.screen, PathScreen) and app.screen.query("#path-input"), message="the path prompt")
         field = app.screen.query_one("#path-input", Input)
         before = field.value

@@ -47,7 +47,7 @@ def test_ask_watch_the_stream_apply_quit_and_the_report_shows_the_turn(tmux: Tmu
         tmux.run("send-keys", "F6")
         tmux.wait_for(lambda s: "Ask the model" in s and "scripted at http://127.0.0.1" in s, "the message box")
         tmux.run("send-keys", "-l", "Tickets are labelled in the warehouse")
-        tmux.run("send-keys", "C-j")
+        tmux.run("send-keys", "Enter")
         tmux.wait_for(lambda s: "streaming" in s and "Great news" in s, "the reply streaming in", timeout=30)
         screen = tmux.wait_for(lambda s: "so far: gates.1_data_availability" in s, "the so-far preview", timeout=30)
         assert "No decision until the reply ends" in screen

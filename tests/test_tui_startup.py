@@ -122,7 +122,7 @@ def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytes
     def run(self: GateApp, **_: object) -> int:
         async def drive() -> None:
             async with self.run_test(size=(120, 40)) as pilot:
-                await wait_for(pilot, lambda: self.gate_screen.reply() is not None, message="the panes mounted after the first frame")
+                await wait_for(pilot, lambda: self.gate_screen.workspace.reply() is not None, message="the panes mounted after the first frame")
                 await wait_for(pilot, gc.isenabled, message="collection back on")
                 seen["after the first frame"] = True
                 self.exit(0)

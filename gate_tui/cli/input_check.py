@@ -49,7 +49,18 @@ def input_usage(ns: argparse.Namespace) -> str | None:
 def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
     """Run ``check --input``; the exit status of the check, or 3 with a message on stderr."""
     in_format, out_format = format_of(ns.input, ns.input_format), format_of(ns.output)
-    columns = Columns(reply=ns.reply_column, id=ns.id_column)
+    carry = (
+        None
+        if ns.carry_columns is None
+        else tuple(name.strip() for name in ns.carry_columns.split(",") if name.strip())
+    )
+    columns = Columns(
+        reply=ns.reply_column,
+        id=ns.id_column,
+        finish_reason=ns.finish_reason_column,
+        usage=ns.usage_column,
+        carry=carry,
+    )
     jobs = ns.jobs if ns.jobs is not None else 1
     if ns.engine == "ray":
         return _on_ray(ns, settings, columns, jobs)

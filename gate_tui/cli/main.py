@@ -28,10 +28,10 @@ import gc
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from gate_tui import __version__
 from gate_tui.cli.common import (
     Parser,
     cannot_start,
@@ -45,6 +45,7 @@ from gate_tui.cli.registry import BY_NAME, Subcommand, epilog
 from gate_tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
 from gate_tui.runs import interrupts
 from gate_tui.safe_text import visible
+from gate_tui.version import __version__
 
 EXIT_CONFIG = EXIT_USAGE
 """The editor's status for a missing or invalid config (as for every other command)."""
@@ -54,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gate-tui`` script and of ``python -m gate_tui``."""
     args = list(sys.argv[1:] if argv is None else argv)
     interrupts.install()  # Ctrl+C exits 130 even when Python drops the KeyboardInterrupt
+    if not sys.warnoptions:  # a library's warning (with its source line) is for developers who
+        warnings.simplefilter("ignore")  # ask with -W or PYTHONWARNINGS, never for the user
     command = BY_NAME.get(args[0]) if args else None
     try:
         if command is None and args and _unknown_command(args[0]):

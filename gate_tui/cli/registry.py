@@ -38,6 +38,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("ask", "ask a model (OpenAI-compatible endpoint) about a session; the system decides", "gate_tui.cli.commands.ask"),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
+    Subcommand("stats", "statistics of an eval run: claims vs decisions, rates, codes, agreement; or two runs compared", "gate_tui.cli.commands.stats"),
     Subcommand("review", "review an eval run's results: filters, previews, verdicts", "gate_tui.cli.commands.review"),
     Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),
 )

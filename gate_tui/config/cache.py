@@ -20,9 +20,9 @@ import json
 import os
 from pathlib import Path
 
-from gate_tui import __version__
 from gate_tui.config.loading import ConfigProblem, config_from_text, read_config_text
 from gate_tui.config.spec import ConfigSpec, spec_from_data, spec_from_model
+from gate_tui.version import __version__
 
 CACHE_ENV = "GATE_TUI_CACHE_DIR"
 ENTRY_FORMAT = 1

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from gate_tui import __version__
+from gate_tui.version import __version__
 
 ENTRY_FORMAT = 1
 

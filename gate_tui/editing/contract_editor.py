@@ -84,13 +84,15 @@ class ContractEditor:
 
     # --- changing -----------------------------------------------------------------
 
-    def apply_reply(self, text: str, call: int | None = None) -> tuple[ContractResult, str | None]:
+    def apply_reply(self, text: str, call: int | None = None, checked: ContractResult | None = None) -> tuple[ContractResult, str | None]:
         """Take a reply's value as the current value; an error when it holds no object.
 
         ``call`` is the model call the reply came from: the change links back to it, so the
         journal says which calls were applied (as a gate session's ``reply`` records do).
+        ``checked``: the preview's result for this very text (the check depends on the text
+        and the contract only), used instead of checking it again.
         """
-        result = check_contract(text, self.contract)
+        result = checked if checked is not None else check_contract(text, self.contract)
         if result.value is None:
             return result, "no JSON object in the reply: nothing changed"
         verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"

@@ -2,7 +2,8 @@
 
 :func:`stream_chat` sends the messages with ``stream=True`` through the official SDK's
 ``AsyncOpenAI`` and appends every piece of text to a :class:`LiveReply` as it arrives, so
-a caller that cancels the task (Esc in the editor) still holds everything received. It
+a caller that cancels (Esc in the editor: :meth:`LiveReply.cancel`, from any thread, stops
+the read at once and closes the connection) still holds everything received. It
 never raises for the endpoint's sake; the :class:`Outcome` says what happened:
 
 * before any text: 429 is retried after ``Retry-After`` (at most :data:`RATE_LIMIT_TRIES`
@@ -19,6 +20,7 @@ and visible.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -32,8 +34,10 @@ from gate_tui.llm.failures import (
     Failure,
     classify,
     dropped_failure,
+    local_text_problem,
     no_reply_failure,
 )
+from gate_tui.llm.reply_parts import OtherParts, usage_counts
 from gate_tui.llm.secrets import Redactor
 from gate_tui.llm.settings import ModelSettings
 from gate_tui.llm.transport import http_client
@@ -57,6 +61,27 @@ class LiveReply:
     # even when an endpoint echoes the Authorization header into its reply.
     redact: Redactor | None = None
     _pending: str = ""  # echo held back: the tail that may still be the start of a key
+    # cancel() may come from another thread (the UI's Esc): an Event, and the running task's
+    # loop so the wait for the next chunk is interrupted too, not only checked per chunk.
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _task: Any = None
+    _loop: Any = None
+
+    def cancel(self) -> None:
+        """Stop the stream now, from any thread: the read stops at once (the wait for the next
+        chunk is cancelled, the connection closed), what came is kept, the outcome is
+        ``cancelled``. Calling it before or after the stream is harmless."""
+        self._stop.set()
+        task, loop = self._task, self._loop
+        if task is not None and loop is not None and not task.done():
+            try:
+                loop.call_soon_threadsafe(task.cancel)
+            except RuntimeError:  # the loop has closed: the stream is over anyway
+                pass
+
+    @property
+    def cancelled(self) -> bool:
+        return self._stop.is_set()
 
     def add(self, piece: str) -> None:
         if self.first_at is None:
@@ -140,6 +165,41 @@ async def stream_chat(
     live.redact = Redactor(settings.raw_api_key())
     endpoint = endpoint_label(settings.base_url)
     out = Outcome()
+    local = local_text_problem(messages)
+    if local is not None:  # the user's own text, not the endpoint: nothing is sent
+        out.failure = Failure("local_input", local)
+        return out
+    inner = asyncio.ensure_future(_bounded(settings, messages, schema, live, sleep, endpoint, out))
+    live._task, live._loop = inner, asyncio.get_running_loop()
+    if live.cancelled:
+        inner.cancel()
+    try:
+        await inner
+    except asyncio.CancelledError:  # Esc (live.cancel) or the caller's task was cancelled
+        out.cancelled = out.incomplete = True
+        if not inner.done():
+            inner.cancel()
+            await asyncio.wait([inner], timeout=2)  # let the connection close
+    finally:
+        live._task = live._loop = None
+    live.flush_echo()
+    out.text = live.text
+    out.chunks = live.chunks
+    out.total_s = time.monotonic() - live.started
+    out.ttft_s = None if live.first_at is None else live.first_at - live.started
+    return out
+
+
+async def _bounded(
+    settings: ModelSettings,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any] | None,
+    live: LiveReply,
+    sleep: Sleep,
+    endpoint: str,
+    out: Outcome,
+) -> None:
+    """:func:`_run` inside the whole-request deadline; faults become ``out.failure``."""
     try:
         # timeout_s bounds the whole call, not each read: a server that sends a valid chunk
         # every 0.2 s forever, or trickles its status line a byte at a time, still ends.
@@ -149,18 +209,10 @@ async def stream_chat(
         out.failure = Failure("timeout", f"{endpoint} did not finish within {settings.timeout_s:g} s "
                               "(timeout_s bounds the whole request; what came is kept)")
         out.incomplete = live.chars > 0
-    except asyncio.CancelledError:
-        out.cancelled = out.incomplete = True
     except Exception as exc:  # noqa: BLE001 - the last net: a fault is a value, never a traceback
         out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env,
                                settings.raw_api_key(), settings.timeout_s, live.chars > 0, live.chars)
         out.incomplete = live.chars > 0
-    live.flush_echo()
-    out.text = live.text
-    out.chunks = live.chunks
-    out.total_s = time.monotonic() - live.started
-    out.ttft_s = None if live.first_at is None else live.first_at - live.started
-    return out
 
 
 async def _run(settings: ModelSettings, messages: list[dict[str, str]], schema: dict[str, Any] | None, live: LiveReply, sleep: Sleep, endpoint: str, out: Outcome) -> None:
@@ -219,14 +271,18 @@ def _note_form(out: Outcome, forms: tuple[str, ...], endpoint: str, wanted: bool
 
 
 async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> None:
+    other = OtherParts()  # what came that is not reply text: reasoning, tool calls
     try:
         async for chunk in stream:
+            if live.cancelled:  # Esc: stop at this chunk; the finally below closes the connection
+                raise asyncio.CancelledError
             usage = getattr(chunk, "usage", None)
             if usage is not None:
-                raw = usage.model_dump() if hasattr(usage, "model_dump") else dict(usage)
-                out.usage = {k: v for k, v in raw.items() if isinstance(v, int)}
+                out.usage = usage_counts(usage)
             for choice in chunk.choices or ():
-                piece = choice.delta.content if choice.delta is not None else None
+                delta = choice.delta
+                piece = delta.content if delta is not None else None
+                other.note(delta)
                 if piece:
                     live.add(piece)
                     if live.chars > MAX_REPLY_CHARS:  # stop reading; keep what came, cut off
@@ -242,6 +298,10 @@ async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> No
             await asyncio.shield(stream.close())
         except BaseException:  # noqa: BLE001
             pass
-    if out.finish_reason is None:
+    if out.finish_reason is None and live.chars == 0 and other.any:
+        out.failure = other.failure(endpoint, None)
+    elif out.finish_reason is None:
         out.incomplete = True
         out.failure = no_reply_failure(endpoint) if live.chars == 0 else dropped_failure(endpoint, live.chars)
+    elif live.chars == 0:
+        out.failure = other.failure(endpoint, out.finish_reason)

@@ -164,3 +164,30 @@ def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret
     if isinstance(exc, ValueError | openai.APIError | KeyError | TypeError | AttributeError):
         return Failure("garbage", f"{endpoint} sent something that is not a chat-completions stream ({detail[:SNIPPET]})")
     return Failure("connect", f"talking to {endpoint} failed: {name}: {detail[:SNIPPET]}")
+
+
+def local_text_problem(messages: list[dict[str, str]]) -> str | None:
+    """Why the text to send cannot be sent as UTF-8 (bytes the user's own shell or terminal
+    passed in another encoding, kept by Python as lone surrogates), or None. This is the
+    local input's fault and is said so: the endpoint was never asked."""
+    for message in messages:
+        text = message.get("content")
+        if not isinstance(text, str):
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = text[exc.start : exc.end]
+            shown = " ".join(_byte_name(c) for c in bad[:4])
+            role = message.get("role", "text")
+            who = "your message" if role == "user" else f"the {role} text"
+            return (f"{who} is not valid UTF-8 (bytes {shown} at character {exc.start + 1}): "
+                    "the text came from your shell or terminal in another encoding, nothing was "
+                    "sent to the endpoint; set a UTF-8 locale (e.g. LANG=C.UTF-8) or retype it")
+    return None
+
+
+def _byte_name(char: str) -> str:
+    """A lone surrogate as the byte it stands for (Python's surrogateescape), else U+XXXX."""
+    code = ord(char)
+    return f"0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"

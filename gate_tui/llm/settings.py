@@ -79,13 +79,12 @@ class ModelSettings:
         env = os.environ if environ is None else environ
         return bool(env.get(self.api_key_env))
 
-    def missing(self) -> str | None:
-        """Why no request can be sent with these settings, or None."""
+    def missing(self, *, flags: bool = True) -> str | None:
+        """Why no request can be sent with these settings, or None. ``flags``: whether the
+        command has a ``--model`` flag to advise (the editor has none)."""
         if not self.model:
-            return (
-                "no model name: give --model NAME, set GATE_TUI_MODEL, "
-                f"or put model = \"…\" under [model] in {settings_path()}"
-            )
+            flag = "give --model NAME, " if flags else ""
+            return f"no model name: {flag}set GATE_TUI_MODEL, or put model = \"…\" under [model] in {settings_path()}"
         return None
 
 

@@ -89,7 +89,7 @@ def candidate_warning(text: str, listed: list[Candidate], others: list[int], pic
     if len(states) >= 2:
         first_state = next(c for c in listed if c.state_like)
         if picked:
-            how = f"using candidate {used.index} as chosen, at {where}"
+            how = f"using #{used.index + 1} as chosen, at {where}"  # numbered from 1, as the preview lists them
         elif used is first_state:
             how = f"using the first, at {where}"
         else:

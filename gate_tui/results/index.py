@@ -27,8 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-INDEX_FORMAT = 1
-SUMMARY = ("line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "grounding")
+from gate_tui.results.summary import reply_fingerprint
+
+INDEX_FORMAT = 3
+SUMMARY = (
+    "line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings",
+    "claimed", "cut_off", "several_states", "repair_codes", "grounding",
+)
 STATUSES = ("PASS", "NO PASS", "VALID", "invalid")
 
 
@@ -44,6 +49,9 @@ class ResultsIndex:
     group_starts: list[int] = field(default_factory=list)  # Parquet: first row of each row group
     group_places: list[tuple[Path, int]] = field(default_factory=list)  # Parquet: each group's file and number in it
     _groups: dict[int, Any] = field(default_factory=dict)
+    _groups_meta: dict[str, Any] = field(default_factory=dict)
+    fingerprint_column: Any = None
+    """Parquet results of ``check --input``: each reply's fingerprint (else None)."""
 
     @property
     def rows(self) -> int:
@@ -82,6 +90,53 @@ class ResultsIndex:
             return None
         return value if isinstance(value, str) else None
 
+    def fingerprints(self, rows: list[int]) -> list[str | None]:
+        """The reply fingerprints of ``rows`` (:func:`~gate_tui.results.summary.reply_fingerprint`):
+        from the results' ``fingerprint`` column, else of the row's reply (or result) text."""
+        import pyarrow as pa
+
+        if not rows:
+            return []
+        given = self.fingerprint_column
+        found = (
+            given.take(pa.array(rows, pa.int64())).to_pylist()
+            if given is not None
+            else [None] * len(rows)
+        )
+        for place, value in enumerate(found):
+            if value is None:
+                row = rows[place]
+                found[place] = reply_fingerprint(self.reply_text(row) or self.result_text(row))
+        return found
+
+    def ids(self, rows: list[int]) -> list[str | None]:
+        """The ids of ``rows``."""
+        import pyarrow as pa
+
+        return self.table.column("id").take(pa.array(rows, pa.int64())).to_pylist() if rows else []
+
+    def rows_with_ids(self, ids: list[str]) -> dict[str, list[int]]:
+        """Where each of ``ids`` is in the results (a columnar pass, however many rows)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        column = self.table.column("id")
+        hits = pc.indices_nonzero(
+            pc.fill_null(pc.is_in(column, value_set=pa.array(ids, pa.string())), False)
+        ).to_pylist()
+        where: dict[str, list[int]] = {}
+        for row, ident in zip(hits, column.take(pa.array(hits, pa.int64())).to_pylist(), strict=True):
+            where.setdefault(ident, []).append(row)
+        return where
+
+    @property
+    def run_id(self) -> str | None:
+        """The run id the results file carries (Parquet metadata ``gate_tui.run_id`` or
+        ``run_id``, or a ``run_id`` column), or None."""
+        if "_run_id" not in self._groups_meta:
+            self._groups_meta["_run_id"] = _run_id_of(self)
+        return self._groups_meta["_run_id"]
+
     def _parquet_result(self, row: int) -> str | None:
         return self._parquet_cell(row, "result")
 
@@ -109,6 +164,38 @@ class ResultsIndex:
             record = json.loads(handle.readline())
         result = record.get("result", record.get("envelope")) if isinstance(record, dict) else None
         return None if result is None else json.dumps(result, ensure_ascii=False)
+
+
+def _run_id_of(index: ResultsIndex) -> str | None:
+    """A results file's run id: Parquet key-value metadata, or the first ``run_id`` cell."""
+    if index.kind != "parquet":
+        return _jsonl_run_id(index.path)
+    import pyarrow.parquet as pq
+
+    try:
+        place = index.group_places[0][0] if index.group_places else index.path
+        parquet = pq.ParquetFile(place, pre_buffer=False)
+        meta = parquet.schema_arrow.metadata or {}
+        for key in (b"gate_tui.run_id", b"gate-tui.run_id", b"run_id"):
+            if key in meta:
+                return meta[key].decode("utf-8", "replace")[:200]
+        if "run_id" in parquet.schema_arrow.names and parquet.metadata.num_rows:
+            value = parquet.read_row_group(0, columns=["run_id"]).column(0)[0].as_py()
+            return None if value is None else str(value)[:200]
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _jsonl_run_id(path: Path) -> str | None:
+    """A JSON Lines results file's run id: a ``run_id`` key in its first record."""
+    try:
+        with open(path, "rb") as handle:
+            first = json.loads(handle.readline(1 << 16) or b"null")
+    except (OSError, ValueError, RecursionError):
+        return None
+    value = first.get("run_id") if isinstance(first, dict) else None
+    return str(value)[:200] if isinstance(value, (str, int)) else None
 
 
 def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
@@ -144,7 +231,11 @@ def _open_parquet(path: Path) -> ResultsIndex:
         missing = [column for column in ("ok", "result") if column not in names]
         if missing:
             raise KeyError(f"{name}: no {', '.join(missing)} column (columns: {', '.join(names)})")
-        table = parquet.read(columns=[column for column in SUMMARY if column in names])
+        table = parquet.read(
+            columns=[column for column in (*SUMMARY, "fingerprint") if column in names]
+        )
+        if "fingerprint" not in table.column_names:
+            table = table.append_column("fingerprint", pa.nulls(table.num_rows, pa.string()))
         for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
             table = _with_column(table, column, kind)
         tables.append(table)
@@ -153,7 +244,16 @@ def _open_parquet(path: Path) -> ResultsIndex:
             places.append((Path(name), group))
             first += parquet.metadata.row_group(group).num_rows
     table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
-    return ResultsIndex(path, "parquet", _finish(table), group_starts=starts, group_places=places)
+    fingerprints = table.column("fingerprint")
+    fingerprints = None if fingerprints.null_count == len(fingerprints) else fingerprints
+    return ResultsIndex(
+        path,
+        "parquet",
+        _finish(table),
+        group_starts=starts,
+        group_places=places,
+        fingerprint_column=fingerprints,
+    )
 
 
 def _with_column(table: Any, name: str, kind: Any) -> Any:
@@ -172,14 +272,31 @@ def _with_column(table: Any, name: str, kind: Any) -> Any:
     return table.set_column(table.column_names.index(name), name, cast)
 
 
+def summarise(table: Any) -> Any:
+    """A results table's (or batch's) summary columns, defaults filled, plus ``status``."""
+    import pyarrow as pa
+
+    for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
+        table = _with_column(table, column, kind)
+    return _finish(table)
+
+
 def _finish(table: Any) -> Any:
     """The summary columns in a fixed order, plus ``status``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    for name, kind in (("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
-                       ("grounding", pa.string())):  # grounding: null where no conversation came with a reply
+    codes = pa.list_(pa.string())
+    for name, kind in (
+        ("error_codes", codes), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
+        ("claimed", pa.string()), ("cut_off", pa.bool_()), ("several_states", pa.bool_()), ("repair_codes", codes),
+        ("grounding", pa.string()),  # grounding: null where no conversation came with a reply
+    ):
         table = _with_column(table, name, kind)
+    for name in ("guessed", "cut_off", "several_states"):  # results from before these columns
+        table = table.set_column(
+            table.column_names.index(name), name, pc.fill_null(table.column(name), False)
+        )
     ok = pc.fill_null(table.column("ok"), False)
     passed = table.column("pass")
     verdict = pc.if_else(pc.is_null(passed), "VALID", pc.if_else(pc.fill_null(passed, False), "PASS", "NO PASS"))

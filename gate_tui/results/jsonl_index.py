@@ -16,7 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gate_tui.warning_codes import REPAIRED_PREFIX, is_repair
+from gate_tui.results.summary import CUT_OFF_WORDS
+from gate_tui.warning_codes import DIFFERENT_STATES, REPAIRED_PREFIX, TRUNCATED_REPLY, is_repair
 
 
 def index_jsonl(path: Path) -> tuple[Any, list[int]]:
@@ -98,9 +99,10 @@ def _schema() -> Any:
     coded = pa.list_(pa.struct([("code", pa.string())]))
     result = pa.struct([
         ("decision", pa.struct([("reason", pa.string()), ("next_gate", pa.string())])),
-        ("errors", coded),
+        ("errors", pa.list_(pa.struct([("code", pa.string()), ("message", pa.string())]))),
         ("warnings", coded),
-        ("repairs", pa.list_(pa.struct([("certainty", pa.string())]))),
+        ("repairs", pa.list_(pa.struct([("certainty", pa.string()), ("code", pa.string())]))),
+        ("claimed_status", pa.struct([("pass", pa.bool_())])),
         ("grounding", pa.struct([("summary", pa.string())])),
     ])
     return pa.schema([("ok", pa.bool_()), ("pass", pa.bool_()), ("result", result)])
@@ -145,6 +147,22 @@ def _flatten(table: Any) -> Any:
     counts = [0] * table.num_rows
     for entry in warn_counts:
         counts[entry["values"]] = entry["counts"]
+    messages = _list_field(errors, "message")
+    flat_codes = _list_field(warnings, "code")
+    cut = _rows_where(
+        pc.match_substring(pc.list_flatten(messages), CUT_OFF_WORDS), messages, table.num_rows
+    )
+    cut = pc.or_(
+        cut,
+        _rows_where(
+            pc.equal(pc.list_flatten(flat_codes), TRUNCATED_REPLY), flat_codes, table.num_rows
+        ),
+    )
+    several = _rows_where(
+        pc.equal(pc.list_flatten(flat_codes), DIFFERENT_STATES), flat_codes, table.num_rows
+    )
+    claim = pc.struct_field(pc.struct_field(result, "claimed_status"), "pass")
+    claimed = pc.if_else(claim, "PASS", "NO PASS")
     return pa.table({
         "ok": table.column("ok"),
         "pass": table.column("pass"),
@@ -154,8 +172,21 @@ def _flatten(table: Any) -> Any:
         "repairs": pc.cast(pc.fill_null(pc.list_value_length(repairs), 0), pa.int32()),
         "guessed": guessed,
         "warnings": pa.array(counts, pa.int32()),
+        "claimed": claimed,
+        "cut_off": cut,
+        "several_states": several,
+        "repair_codes": _list_field(repairs, "code"),
         "grounding": pc.struct_field(pc.struct_field(result, "grounding"), "summary"),
     })
+
+
+def _rows_where(hits: Any, lists: Any, rows: int) -> Any:
+    """A row mask: does any item of the row's list hit (``hits`` is over the flat items)?"""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    parents = pc.filter(pc.list_parent_indices(lists), pc.fill_null(hits, False))
+    return pc.is_in(pa.array(range(rows), pa.int64()), value_set=pc.cast(parents, pa.int64()))
 
 
 def _list_field(lists: Any, name: str) -> Any:
@@ -185,6 +216,7 @@ def _slow_summaries(path: Path, offsets: list[int]) -> Any:
     return pa.Table.from_pylist(rows, schema=pa.schema([
         ("ok", pa.bool_()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string()),
         ("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
+        ("claimed", pa.string()), ("cut_off", pa.bool_()), ("several_states", pa.bool_()), ("repair_codes", pa.list_(pa.string())),
         ("grounding", pa.string()),
     ]))
 
@@ -202,8 +234,19 @@ def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
         "repairs": len(listed["repairs"]),
         "guessed": any(item.get("certainty") == "guess" for item in listed["repairs"]),
         "warnings": sum(1 for item in listed["warnings"] if not is_repair(str(item.get("code", "")))),
+        "claimed": _claim(result.get("claimed_status")),
+        "cut_off": any(CUT_OFF_WORDS in str(item.get("message", "")) for item in listed["errors"])
+        or any(item.get("code") == TRUNCATED_REPLY for item in listed["warnings"]),
+        "several_states": any(item.get("code") == DIFFERENT_STATES for item in listed["warnings"]),
+        "repair_codes": [str(item.get("code")) for item in listed["repairs"]],
         "grounding": _grounding_summary(result.get("grounding")),
     }
+
+
+def _claim(status: Any) -> str | None:
+    if not isinstance(status, dict) or not isinstance(status.get("pass"), bool):
+        return None
+    return "PASS" if status["pass"] else "NO PASS"
 
 
 def _grounding_summary(grounding: Any) -> str | None:

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gate_tui.results.summary import summary
+from gate_tui.results.summary import SUMMARY_COLUMNS, fingerprint_column, reply_fingerprint, summary
 from gate_tui.runs.blocks import Block
 from gate_tui.runs.engine import BatchSettings, BatchStats, _id_json, make_checker
 from gate_tui.safe_text import json_visible_bytes
@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
     from gate_tui.models import GateConfig, GateState
 
-OUTPUT_COLUMNS = ("id", "line", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings", "grounding", "result")
+OUTPUT_COLUMNS = (
+    "id", "line", *SUMMARY_COLUMNS, "finish_reason", "prompt_tokens", "completion_tokens", "total_tokens", "result",
+)
 ACTORS = ("assistant", "user")
 
 
@@ -48,6 +50,33 @@ class Columns:
     previous: str = "previous_state"
     actor: str = "actor"
     messages: str = "messages"
+    finish_reason: str = "finish_reason"
+    usage: str = "usage"
+    carry: tuple[str, ...] | None = None
+    """The input's other columns the results carry (``None``: every one; see
+    :func:`carried_names`)."""
+
+
+def carried_names(names: list[str], columns: Columns) -> list[str]:
+    """The input columns the results carry: those asked for (or all), less the ones the
+    check reads itself (reply, id, previous state, actor, messages, finish reason, usage)."""
+    own = {
+        columns.reply,
+        columns.id,
+        columns.previous,
+        "previous",  # a JSON Lines record's previous state (the check reads it)
+        columns.actor,
+        columns.messages,
+        columns.finish_reason,
+        columns.usage,
+    }
+    wanted = names if columns.carry is None else [name for name in columns.carry if name in names]
+    return [name for name in dict.fromkeys(wanted) if name not in own]
+
+
+def carried_label(name: str) -> str:
+    """An input column's name in the results (``input_<name>`` when a results column has it)."""
+    return f"input_{name}" if name in OUTPUT_COLUMNS or name == "reply" else name
 
 
 @dataclass
@@ -109,14 +138,25 @@ class RowChecker:
         previous = batch.column(columns.previous).to_pylist() if columns.previous in names else None
         actors = batch.column(columns.actor).to_pylist() if columns.actor in names else None
         messages = batch.column(columns.messages).to_pylist() if columns.messages in names else None
+        finishes = (
+            batch.column(columns.finish_reason).to_pylist()
+            if columns.finish_reason in names
+            else None
+        )
+        usages = batch.column(columns.usage).to_pylist() if columns.usage in names else None
         out = _Collector(want_lines)
         start = 1 if first_line is None else first_line
         lines, stats = self.lines, out.stats
         lines.reply_key, lines.id_key = columns.reply, columns.id
+        lines.finish_key, lines.usage_key = columns.finish_reason, columns.usage
         for index, reply in enumerate(replies):
             number = start + index
             ident = None if ids is None else ids[index]
             item: dict[str, Any] = {lines.id_key: ident, lines.reply_key: reply}
+            if finishes is not None:
+                item[columns.finish_reason] = finishes[index]
+            if usages is not None:
+                item[columns.usage] = usages[index]
             problem = where = None
             if previous is not None and previous[index] is not None:
                 item["previous"], problem = _json_value(previous[index], number, columns.previous)
@@ -140,26 +180,46 @@ class RowChecker:
         checked = out.finish(id_column, len(replies), first_line)
         if keep_reply:
             checked.table = checked.table.append_column("reply", batch.column(columns.reply))
+            checked.table = checked.table.append_column(
+                "fingerprint", fingerprint_column(batch.column(columns.reply))
+            )
+            for name in columns.carry or ():  # resolved by the caller (the Ray engine)
+                if name in names:
+                    label = carried_label(name)
+                    checked.table = checked.table.append_column(label, batch.column(name))
         return checked
 
-    def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False) -> Checked:
+    def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False, carry: tuple[str, ...] = ()) -> Checked:
         """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text;
-        ``keep_reply`` adds each line's reply (an object as its JSON) as a ``reply`` column."""
+        ``keep_reply`` adds each line's reply (an object as its JSON) as a ``reply`` column
+        and the keys ``carry`` names as text columns (a value that is not text as its JSON)."""
         out = _Collector(want_lines, ids=[])
         replies: list[str | None] = []
+        kept: list[list[str | None]] = [[] for _ in carry]
         lines = self.lines
         for offset, raw in enumerate(block.lines()):
-            lines.reply = None
+            lines.reply = lines.item = None
             record = lines.line(block.first + offset, None if offset in block.too_long else raw, out.stats)
             if record is not None:
                 out.add(record, lines, block.first + offset)
                 if keep_reply:
-                    replies.append(lines.reply if lines.reply is None or isinstance(lines.reply, str) else json.dumps(lines.reply, ensure_ascii=False))
+                    replies.append(_text(lines.reply))
+                    item = lines.item if isinstance(lines.item, dict) else {}
+                    for values, name in zip(kept, carry, strict=True):
+                        values.append(_text(item.get(name)))
         checked = out.finish(None, len(out.results), None)
         if keep_reply:
             import pyarrow as pa
 
             checked.table = checked.table.append_column("reply", pa.array(replies, pa.string()))
+            checked.table = checked.table.append_column(
+                "fingerprint",
+                pa.array([reply_fingerprint(reply) for reply in replies], pa.string()),
+            )
+            for values, name in zip(kept, carry, strict=True):
+                checked.table = checked.table.append_column(
+                    carried_label(name), pa.array(values, pa.string())
+                )
         return checked
 
 
@@ -174,11 +234,13 @@ class _Collector:
         self.summaries: list[tuple[Any, ...]] = []
         self.ids = ids
         self.numbers: list[int] = []
+        self.signals: list[tuple[Any, ...]] = []
 
     def add(self, record: bytes, lines: Any, number: int | None = None) -> None:
         head = lines.head_length
         self.results.append(json_visible_bytes(record[head:-2]))
         self.summaries.append(summary(lines.last))
+        self.signals.append(lines.signals)
         if self.want_lines:
             self.records.append(record)
         if self.ids is not None:
@@ -188,8 +250,9 @@ class _Collector:
     def finish(self, id_column: Any, rows: int, first_line: int | None) -> Checked:
         import pyarrow as pa
 
-        columns = zip(*self.summaries, strict=True) if self.summaries else ([],) * 9
-        ok, passed, reason, next_gate, codes, repairs, guessed, warnings, grounding = columns
+        width = len(SUMMARY_COLUMNS)
+        columns = list(zip(*self.summaries, strict=True)) if self.summaries else [[]] * width
+        signals = list(zip(*self.signals, strict=True)) if self.signals else [[]] * 4
         if self.ids is not None:
             ident: Any = pa.array(self.ids, pa.string())
             line: Any = pa.array(self.numbers, pa.int64())
@@ -199,20 +262,32 @@ class _Collector:
         arrays = [
             ident,
             line,
-            pa.array(ok, pa.bool_()),
-            pa.array(passed, pa.bool_()),
-            pa.array(reason, pa.string()),
-            pa.array(next_gate, pa.string()),
-            pa.array(codes, pa.list_(pa.string())),
-            pa.array(repairs, pa.int32()),
-            pa.array(guessed, pa.bool_()),
-            pa.array(warnings, pa.int32()),
-            pa.array(grounding, pa.string()),
+            *(pa.array(values, kind) for values, kind in zip(columns, SUMMARY_TYPES(), strict=True)),
+            pa.array(signals[0], pa.string()),
+            *(pa.array(values, pa.int64()) for values in signals[1:]),
             pa.array(self.results, pa.string()),
         ]
         table = pa.Table.from_arrays(arrays, names=list(OUTPUT_COLUMNS))
         lines = json_visible_bytes(b"".join(self.records)) if self.want_lines else b""
         return Checked(table, self.stats, lines)
+
+
+def SUMMARY_TYPES() -> tuple[Any, ...]:  # noqa: N802 - a constant, built when pyarrow is in
+    """The Arrow type of each of :data:`SUMMARY_COLUMNS`."""
+    import pyarrow as pa
+
+    text, flag, number, codes = pa.string(), pa.bool_(), pa.int32(), pa.list_(pa.string())
+    return (flag, flag, text, text, codes, number, flag, number, text, flag, flag, codes, text)
+
+
+def _text(value: Any) -> str | None:
+    """A JSON value as a text cell: text as itself, anything else as its JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def _json_value(text: Any, number: int, column: str) -> tuple[Any, str | None]:

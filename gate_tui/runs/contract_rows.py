@@ -16,6 +16,7 @@ from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_schema
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.json_text import model_json_bytes
+from gate_tui.results.summary import CUT_REASONS
 from gate_tui.runs.engine import BatchSettings, BatchStats, LineChecker
 
 _BOOL = {True: b"true", False: b"false"}
@@ -42,7 +43,14 @@ class ContractLineChecker(LineChecker):
 
     def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
         """A well-formed line (the gate batch checked its shape): the reply against the contract."""
-        return self._emit(ident, number, check_contract(reply, self.contract), stats)
+        result = check_contract(reply, self.contract)
+        if result.ok and self.signals[0] in CUT_REASONS:  # the provider cut it: refused, as in gate mode
+            message = (f"the reply is cut off: the provider stopped it at the token limit "
+                f"(finish_reason: {self.signals[0]})")
+            result = ContractResult(
+                ok=False, errors=[ContractError(code="invalid_json", message=message)]
+            )
+        return self._emit(ident, number, result, stats)
 
     def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
         error = ContractError(code=code, path=f"/{path}" if path else "", message=message)

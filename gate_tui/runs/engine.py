@@ -54,6 +54,7 @@ from gate_tui.parsing.pipeline import parse
 from gate_tui.runs import interrupts
 from gate_tui.runs.blocks import MAX_LINE_BYTES, Block, read_blocks
 from gate_tui.runs.progress import progress_bar
+from gate_tui.runs.signals import NO_SIGNALS, cut_by_provider, signals_of
 from gate_tui.runs.states import state_from_json
 from gate_tui.runs.strict_json import STRICT_DECODER, RepeatedKey
 from gate_tui.safe_text import json_visible_bytes, visible
@@ -135,6 +136,9 @@ class LineChecker:
     reply: Any = None
     """The reply of the last well-formed line."""
     head_length = 0
+    finish_key, usage_key = "finish_reason", "usage"  # the provider's signals (runs.signals)
+    item: Any = None  # the last well-formed line's object
+    signals: tuple[Any, ...] = NO_SIGNALS  # the last line's finish reason and token counts
 
     def __init__(self, settings: BatchSettings) -> None:
         self.config = GateConfig.model_validate(settings.config)
@@ -153,6 +157,7 @@ class LineChecker:
 
     def line(self, number: int, raw: bytes | None, stats: BatchStats) -> bytes | None:
         """One output record, or None for a blank line."""
+        self.signals = NO_SIGNALS
         if raw is None:
             return self._bad(number, None, "invalid_value", f"line {number} is longer than {MAX_LINE_BYTES:,} bytes", stats)
         try:
@@ -186,6 +191,8 @@ class LineChecker:
         reply = item[key]
         if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
             return self._bad(number, ident, "invalid_type", f"line {number}: {key} must be text or a JSON object", stats, key)
+        self.signals = signals_of(item.get(self.finish_key), item.get(self.usage_key))
+        self.item = item  # its other keys, carried into Parquet results
         self.reply = reply  # for Parquet results of JSON Lines input (gate_tui.runs.arrow_rows)
         return self._check(number, ident, item, reply, stats)
 
@@ -208,7 +215,10 @@ class LineChecker:
     def _emit(self, ident: bytes, number: int, result: ParseResult, stats: BatchStats) -> bytes:
         """The one way out of a checker: count the result, write its record. It stays in
         :attr:`last` (and the record's head length in :attr:`head_length`) for the Arrow
-        batch (:mod:`gate_tui.runs.arrow_rows`), which needs the result too."""
+        batch (:mod:`gate_tui.runs.arrow_rows`), which needs the result too. A reply the
+        provider cut (``finish_reason: length``) is refused here, whatever its text."""
+        accept = self.config.policy.accept_truncated_replies or self.actor == "user"
+        result = cut_by_provider(result, self.signals[0], accept)
         _count(result, stats)
         head = _head(ident, number, result)
         self.last, self.head_length = result, len(head)

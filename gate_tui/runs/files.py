@@ -26,8 +26,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gate_tui.results.sources import is_many, parquet_files
+from gate_tui.results.summary import fingerprint_column
 from gate_tui.runs import interrupts, spill
-from gate_tui.runs.arrow_rows import Checked, Columns, RowChecker
+from gate_tui.runs.arrow_rows import Checked, Columns, RowChecker, carried_label, carried_names
 from gate_tui.runs.blocks import read_blocks
 from gate_tui.runs.engine import (
     BatchSettings,
@@ -81,6 +82,11 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
     want_lines = out_format == "jsonl"
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
+    columns = (
+        _with_carry(source, in_format, columns)
+        if out_format == "parquet"
+        else replace(columns, carry=())
+    )
     total, jobs_in = _reader(source, in_format, columns, want_lines)
     writer = _ParquetOut(sink) if out_format == "parquet" else None
     in_flight: deque[Job] = deque()  # jobs sent, in order: their replies join the results here
@@ -152,7 +158,17 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
 
         names = parquet_files(source)  # parts in sorted order
         first_file, first_names = _parquet_file(names[0], columns)
-        wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor) if name in first_names]
+        own = (
+            columns.id,
+            columns.reply,
+            columns.previous,
+            columns.actor,
+            columns.finish_reason,
+            columns.usage,
+        )
+        wanted = [
+            name for name in dict.fromkeys((*own, *(columns.carry or ()))) if name in first_names
+        ]
         # The total, for the progress bar, from each footer; each part is opened only when
         # its turn comes (a folder of thousands of parts must not hold thousands of files open).
         total = first_file.metadata.num_rows + sum(_parquet_file(name, columns, footer_only=True) for name in names[1:])
@@ -226,8 +242,11 @@ def _empty_schema(source: str, in_format: str, columns: Columns, settings: Batch
 def _run(checker: RowChecker, job: Job) -> Checked:
     lines = checker.lines
     lines.reply_key, lines.id_key = job.columns.reply, job.columns.id
+    lines.finish_key, lines.usage_key = job.columns.finish_reason, job.columns.usage
     if job.first_line is None:
-        done = checker.block(job.batch, job.want_lines, keep_reply=not job.want_lines)
+        done = checker.block(
+            job.batch, job.want_lines, keep_reply=not job.want_lines, carry=job.columns.carry or ()
+        )
         done.consumed = len(job.batch.data)
         return done
     done = checker.arrow(job.batch, job.first_line, job.columns, job.want_lines)
@@ -241,7 +260,45 @@ def _with_reply(table: Any, job: Job) -> Any:
     of JSON Lines input come with the checked block."""
     if job.first_line is None:
         return table
-    return table.append_column("reply", job.batch.column(job.columns.reply))
+    table = table.append_column("reply", job.batch.column(job.columns.reply))
+    table = table.append_column(
+        "fingerprint", fingerprint_column(job.batch.column(job.columns.reply))
+    )
+    for name in job.columns.carry or ():
+        table = table.append_column(carried_label(name), job.batch.column(name))
+    return table
+
+
+def _with_carry(source: str, in_format: str, columns: Columns) -> Columns:
+    """``columns`` naming the input columns the results carry (:func:`carried_names`):
+    a Parquet input's from its (first part's) schema, a JSON Lines input's from its first
+    record's keys (every block must write the same columns)."""
+    if in_format == "parquet":
+        import pyarrow.parquet as pq
+
+        names = pq.read_schema(parquet_files(source)[0]).names if "://" not in source else []
+    else:
+        names = _first_keys(source)
+    return replace(columns, carry=tuple(carried_names(names, columns)))
+
+
+def _first_keys(source: str) -> list[str]:
+    """The keys of the first record of a JSON Lines file (read from its first MiB at most)."""
+    import json
+
+    try:
+        with open(source, "rb") as handle:
+            head = handle.read(1 << 20)
+    except OSError:
+        return []
+    for raw in head.split(b"\n")[:-1] if len(head) == 1 << 20 else head.split(b"\n"):
+        if raw.strip():
+            try:
+                item = json.loads(raw.decode("utf-8-sig"))
+            except (ValueError, RecursionError):
+                return []
+            return [str(key) for key in item][:256] if isinstance(item, dict) else []
+    return []
 
 
 _WORKER_ROWS: RowChecker | None = None

@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 import ray
 import ray.data
 
 from gate_tui.results.sources import has_wildcard, parquet_files
-from gate_tui.runs.arrow_rows import Columns, GateCheck
+from gate_tui.runs.arrow_rows import Columns, GateCheck, carried_names
 from gate_tui.runs.engine import BatchSettings, BatchStats
 
 BATCH_ROWS = 4096
@@ -44,12 +45,17 @@ def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Colum
         local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(os.cpu_count() or 1, jobs) + 1}
         # No dashboard: its processes take CPU from the workers, and the CLI never shows it.
         ray.init(logging_level="ERROR", log_to_driver=False, include_dashboard=False, **local)
-    wanted = [name for name in (columns.id, columns.reply, columns.previous, columns.actor)]
     dataset = ray.data.read_parquet(parquet_files(source) if has_wildcard(source) else source, include_row_hash=True)  # Ray expands no wildcard
     dataset.context.target_max_block_size = READ_BLOCK_BYTES  # this dataset's own copy of the context
     names = dataset.schema().names
     if columns.reply not in names:
         raise KeyError(f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
+    # The input's other columns ride along into the results, as with the local engine.
+    carried = carried_names([name for name in names if name != ROW_HASH], columns)
+    columns = replace(columns, carry=tuple(carried))
+    own = (columns.id, columns.reply, columns.previous, columns.actor)
+    own += (columns.finish_reason, columns.usage)
+    wanted = list(dict.fromkeys((*own, *columns.carry)))
     dataset = dataset.select_columns([name for name in wanted if name in names] + [ROW_HASH])
     filesystem, folder = _filesystem(output)
     filesystem.create_dir(folder, recursive=True)
@@ -86,6 +92,7 @@ class CheckAndWrite:
 
     def __init__(self, settings: BatchSettings, output: str, columns: Columns) -> None:
         self.check = GateCheck(settings, reply_column=columns.reply, id_column=columns.id, keep_reply=True)
+        self.check.columns = columns  # with the signals' and the carried columns' names
         self.filesystem, self.folder = _filesystem(output)
         self.local = self.filesystem.type_name == "local"
 

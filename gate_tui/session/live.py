@@ -115,7 +115,10 @@ class Session:
     def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> None:
         """Journal a payload that was refused; the state does not change."""
         with self._mutex:
-            self._journal(rec.rejected_record(self._next_seq(), result, payload, actor, origin, call))
+            in_call = self._in_call(payload, call)
+            kept = None if in_call else payload
+            record = rec.rejected_record(self._next_seq(), result, kept, actor, origin, call)
+            self._journal(rec.payload_in_call(record) if in_call else record)
 
     def record_model_call(self, **fields: Any) -> int:
         """Journal one request to a model (see :func:`records.model_call_record`); its seq."""
@@ -244,9 +247,22 @@ class Session:
         self, transition: Transition | None, origin: str | None = None, call: int | None = None, grounding: Any = None
     ) -> Transition | None:
         if transition is not None:
-            self._journal(rec.transition_record(self._next_seq(), transition, origin, call, grounding))
+            record = rec.transition_record(self._next_seq(), transition, origin, call, grounding)
+            if self._in_call(transition.payload, call):
+                record = rec.payload_in_call(record)
+            self._journal(record)
             self._write_state()
         return transition
+
+    def _in_call(self, payload: Any, call: int | None) -> bool:
+        """Whether ``payload`` is exactly the reply journaled by model call ``call``: then the
+        record points at it instead of holding the (possibly 4 MiB) text a second time."""
+        if call is None or not isinstance(payload, str) or not payload:
+            return False
+        for record in reversed(self.records[-64:]):  # the call was journaled just before
+            if record.get("seq") == call and record.get("kind") == "model_call":
+                return record.get("reply") == payload
+        return False
 
     def _next_seq(self) -> int:
         self._seq += 1

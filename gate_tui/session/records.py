@@ -99,6 +99,15 @@ def rejected_record(seq: int, result: ParseResult, payload: Any, actor: str, ori
     return record
 
 
+def payload_in_call(record: Record) -> Record:
+    """``record`` (a reply or rejected record with a ``call``) without its payload, which is
+    the call's ``reply`` word for word: a model's reply is stored once in a journal (a refused
+    4 MiB reply is not written twice). Readers find it in the ``model_call`` record."""
+    record["payload"] = None
+    record["payload_in_call"] = True
+    return record
+
+
 MODEL_CALL_FIELDS = (
     "call_kind", "model", "endpoint", "message", "chars", "reply", "finish_reason", "usage",
     "ttft_s", "total_s", "outcome", "error", "structured",

@@ -58,6 +58,8 @@ def transition_entry(record: Record, timeline: Timeline) -> Entry:
     if kind == "reply" and record.get("payload") not in (None, ""):
         payload = record["payload"]  # the evidence: the reply as the model wrote it
         items.append(Item("The reply as received", payload if isinstance(payload, str) else _json(payload), quoted=True))
+    elif kind == "reply" and record.get("payload_in_call"):
+        items.append(_in_call(record))
     decision = record.get("decision")
     was = timeline.previous_decision
     change = "" if was is None or was == decision else f" (was {decision_text(was)})"
@@ -86,7 +88,15 @@ def rejected_entry(record: Record, timeline: Timeline) -> Entry:
     if payload not in (None, ""):
         shown = payload if isinstance(payload, str) else _json(payload)
         items.append(Item("Payload", shown, quoted=True))
+    elif record.get("payload_in_call"):
+        items.append(_in_call(record))
     return Entry(f"✗ Rejected {what}", when(record.get("at")), who(record), tuple(items), style="rejected")
+
+
+def _in_call(record: Record) -> Item:
+    """A reply stored once, in its model call's record (shown in full in that entry)."""
+    where = f"shown in full under call {record.get('call', '?')} above"
+    return Item("The reply as received", where)
 
 
 def event_entry(record: Record, timeline: Timeline) -> Entry:

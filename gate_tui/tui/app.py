@@ -19,19 +19,18 @@ tests, screenshots and recordings.
 from __future__ import annotations
 
 import gc
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
-from textual.app import App
-from textual.binding import Binding
+from textual.binding import BindingType
 from textual.notifications import SeverityLevel
 
 from gate_tui.config.loading import config_title
 from gate_tui.config.spec import ConfigSpec
 from gate_tui.tui import boot, key_order, keymap
 from gate_tui.tui.screens.editor import GateScreen
+from gate_tui.tui.shell import SHELL_BINDINGS, AppShell
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
     from gate_tui.views import ConfigView
 
 
-class GateApp(App[int], inherit_bindings=False):
+class GateApp(AppShell[int], inherit_bindings=False):
     """The gate editor. Pass ``session`` to use one (tests); otherwise one is opened by
     :meth:`_boot`, right after the first frame.
 
@@ -51,7 +50,7 @@ class GateApp(App[int], inherit_bindings=False):
     """
 
     CSS_PATH = Path(__file__).with_name("styles.tcss")
-    BINDINGS: ClassVar[list[Binding]] = [Binding("ctrl+c", "help_quit", show=False, system=True)]  # the rest are the screen's
+    BINDINGS: ClassVar[list[BindingType]] = SHELL_BINDINGS  # the rest are the screen's
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
 
     def __init__(
@@ -67,8 +66,7 @@ class GateApp(App[int], inherit_bindings=False):
         blink: bool | None = None,
         files: Path | None = None,
     ) -> None:
-        super().__init__()
-        self.files_folder = files  # the one folder the file commands may use (serve), or None
+        super().__init__(blink=blink, files=files)
         self.config = config
         self.config_path = config_path
         self._gate_config: GateConfig | None = None if isinstance(config, ConfigSpec) else config  # type: ignore[assignment]
@@ -77,7 +75,6 @@ class GateApp(App[int], inherit_bindings=False):
         self.open_args: tuple[Path | None, bool] | None = None if session else (state_file, new)
         self.resumable = resumable
         self.look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
-        self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
         self.key_hints = keymap.KeyHints(config.keymap, web=keymap.served())  # every key named on screen comes from here
         self._notices: list[str] = []
         self._collect_after_first_frame = False  # see run_app

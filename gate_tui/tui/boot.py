@@ -24,7 +24,7 @@ checks that the first step imports neither pydantic nor yaml.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
 from textual.app import App
@@ -42,7 +42,36 @@ from gate_tui.views import NO_VALUE
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
     from gate_tui.session.catalog import SessionInfo
-    from gate_tui.tui.app import GateApp
+    from gate_tui.session.live import Session
+    from gate_tui.tui.screens.editor import GateScreen
+    from gate_tui.views import ConfigView
+
+
+class GateApp(Protocol):
+    """What the boot needs of the gate editor's app (:class:`gate_tui.tui.app.GateApp`),
+    named here so that the boot imports no app: the app imports the boot."""
+
+    config: ConfigView | ConfigSpec
+    config_path: Path | None
+    open_args: tuple[Path | None, bool] | None
+    resumable: SessionInfo | None
+    look_for_resumable: bool
+    sub_title: str
+
+    @property
+    def gate_screen(self) -> GateScreen: ...
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def gate_config(self) -> GateConfig: ...
+
+    def push_screen(self, screen: Any, callback: Any = None) -> Any: ...
+
+    def notify(self, message: str, *, title: str = "", markup: bool = True, timeout: float | None = None) -> None: ...
+
+    def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None: ...
 
 
 def preset_breakpoint(app: App[Any]) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE
+from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE, jump_style
 from gate_tui.tui.text import line, plain, visible
 from gate_tui.warning_codes import DIFFERENT_STATES
 
@@ -54,7 +54,9 @@ def candidate_rows(result: ParseResult, key: str) -> list[Content]:
         verdict = ("valid", OK_STYLE) if candidate.valid else ("invalid", BAD_STYLE)
         why = f" — {visible(candidate.problem, one_line=True)}" if candidate.problem and not candidate.valid else ""
         used = " (used)" if candidate.used else ""
-        rows.append(line((f"  {mark}", "bold"), (f"#{candidate.index + 1} at {candidate.line}:{candidate.column}  ", "bold" if candidate.used else ""), verdict, (f"{used}{why}", DIM)))
+        where = (f"{candidate.line}:{candidate.column}", jump_style(candidate.line, candidate.column))
+        number = (f"#{candidate.index + 1} at ", "bold" if candidate.used else "")
+        rows.append(line((f"  {mark}", "bold"), number, where, "  ", verdict, (f"{used}{why}", DIM)))
     if count > SHOWN:
         rows.append(plain(f"  … and {count - SHOWN} more", DIM))
     rows.append(plain(f"{key} uses the next one.", DIM))

@@ -12,42 +12,38 @@ markup, so gate hits are highlighted here and carry their question in the prompt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import Hit
 from textual.content import Content
 from textual.fuzzy import Matcher
 
 from gate_tui.tui.keymap import ACTIONS
+from gate_tui.tui.palette import ActionPalette, PaletteEntry
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
     from gate_tui.views import ConfigView
 
 
+@runtime_checkable
 class PaletteHost(Protocol):
     """What the palette needs of the editor screen: its config. Everything else is an action name."""
 
     config: ConfigView
 
 
-@dataclass(frozen=True)
-class PaletteCommand:
-    """One palette entry: its name, help line and the app action it runs."""
-
-    name: str
-    help: str
-    action: str
+PaletteCommand = PaletteEntry
+"""One palette entry of the gate editor (the shared shape)."""
 
 
 FILE_COMMANDS: tuple[PaletteCommand, ...] = (
-    PaletteCommand("Save state as…", "Write the current state to a file you name", "save_state_as"),
-    PaletteCommand("Export state JSON", "Write the canonical state as JSON next to the session", "export_state"),
-    PaletteCommand("Export review report", "Write a Markdown review report of this session", "export_report"),
-    PaletteCommand("Open state…", "Load a state file as a user edit (the system decides)", "open_state"),
-    PaletteCommand("Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "copy_state"),
+    PaletteCommand("Save state as…", "Write the current state to a file you name", "file('save_as')"),
+    PaletteCommand("Export state JSON", "Write the canonical state as JSON next to the session", "file('export_state')"),
+    PaletteCommand("Export review report", "Write a Markdown review report of this session", "file('export_report')"),
+    PaletteCommand("Open state…", "Load a state file as a user edit (the system decides)", "file('open_state')"),
+    PaletteCommand("Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "file('copy_state')"),
 )
 SKIPPED = {"command_palette", "quit"}  # Textual's own provider lists Quit already
 
@@ -85,39 +81,23 @@ def highlighted(matcher: Matcher, text: str) -> Content:
     return content
 
 
-class GateCommands(Provider):
-    """Lists :func:`palette_commands` and runs the chosen action on the editor screen."""
+class GateCommands(ActionPalette):
+    """:func:`palette_commands` and "Go to gate", run on the editor screen."""
 
-    def _commands(self) -> list[PaletteCommand]:
-        host: PaletteHost = self.screen  # type: ignore[assignment]
-        return palette_commands(host.config)
+    def _config(self) -> ConfigView:
+        host = self.screen
+        assert isinstance(host, PaletteHost)
+        return host.config
 
-    def _runner(self, action: str) -> Callable[[], object]:
-        async def run() -> None:
-            await self.app.run_action(action, self.screen)
+    def entries(self) -> list[PaletteEntry]:
+        return palette_commands(self._config())
 
-        return run
-
-    def _gate_hits(self, matcher: Matcher) -> Iterator[Hit]:
-        host: PaletteHost = self.screen  # type: ignore[assignment]
-        config = host.config
+    def extra_hits(self, matcher: Matcher) -> Iterator[Hit]:
+        config = self._config()
         for key in config.gate_order:
             title = gate_title(config, key)
             score = matcher.match(title)
             if score > 0:
                 question = Content.styled(visible(config.gates[key].question, one_line=True), "dim")
                 prompt = Content.assemble(highlighted(matcher, title), "\n", question)
-                yield Hit(score, prompt, self._runner(f"go_to_gate({key!r})"), text=title)
-
-    async def discover(self) -> Hits:
-        for command in self._commands():
-            yield DiscoveryHit(command.name, self._runner(command.action), help=command.help)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for command in self._commands():
-            score = matcher.match(command.name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(command.name), self._runner(command.action), help=command.help)
-        for hit in self._gate_hits(matcher):
-            yield hit
+                yield Hit(score, prompt, self._runner(PaletteEntry(title, "", f"go_to_gate({key!r})")), text=title)

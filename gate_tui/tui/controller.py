@@ -135,14 +135,24 @@ class EditController:
         conversation = as_messages(said) if said or self.config.policy.grounding is not None else None
         return ground(result, self.config, conversation, text, self.session.state)
 
-    def apply_reply(self, text: str, candidate: int | None = None, call: int | None = None) -> ReplyOutcome:
+    def apply_reply(
+        self, text: str, candidate: int | None = None, call: int | None = None, parsed: ParseResult | None = None
+    ) -> ReplyOutcome:
         """Parse ``text`` as the assistant's reply (its ``candidate``-th object when given);
         accept it when ok, else journal the rejection. ``call``: the seq of the model call
-        that streamed this very text (F6), journaled with it."""
+        that streamed this very text (F6), journaled with it. ``parsed``: the preview's
+        result for this text against the state it was previewed on; used (not parsed
+        again) while that is still the current state."""
+        state = self.session.state
         self.commit()
         if not text.strip():
             return ReplyOutcome("empty")
-        result = self.grounded(parse(text, self.config, self.session.state, "assistant", candidate), text)
+        fresh = parsed is None or self.session.state is not state
+        result = (
+            self.grounded(parse(text, self.config, self.session.state, "assistant", candidate), text)
+            if fresh
+            else parsed
+        )
         origin = None if call is None else f"model reply (call {call})"
         if not result.ok:
             self.session.reject(result, text, "assistant", origin=origin, call=call)

@@ -11,18 +11,27 @@ Cancel) when the editor would lose work. The commands themselves are each editor
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-from textual.screen import Screen
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from gate_tui.tui.screens.path_prompt import Attempt
 
 
+class PromptHost(Protocol):
+    """Where a prompt opens and its outcome is said (an editor screen)."""
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True) -> None: ...
+
+
 def ask_path(
-    screen: Screen[object],
+    screen: PromptHost,
     title: str,
     default: str,
     run: Attempt,
@@ -52,7 +61,7 @@ def ask_path(
 
 
 def ask_before_quitting(
-    screen: Screen[object], why: str, changes: int, save_as: Callable[[Callable[[], None]], None], keep: str | None = None
+    screen: PromptHost, why: str, changes: int, save_as: Callable[[Callable[[], None]], None], keep: str | None = None
 ) -> None:
     """Quit, unless ``changes`` would be lost: then ask (Save as… / Quit anyway / Cancel).
     ``save_as(then)`` writes a copy and runs ``then`` (quitting) once it is written;

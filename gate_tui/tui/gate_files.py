@@ -6,9 +6,10 @@ did); this object only asks for paths (:func:`gate_tui.tui.file_commands.ask_pat
 reports the outcome. Ctrl+Q asks first when the session is not writing to disk
 (read-only, or in memory only) and something changed since it opened.
 
-A helper the editor screen holds (``screen.files``), not a base class: the screen's
-actions call it, and it calls back only the screen's public steps (commit the pending
-edit, refresh after a transition, show the session's new notices).
+The editor screen holds it (``screen.files``) and runs its commands by name
+(:meth:`GateFiles.run`); it knows the screen only through :class:`FilesHost` (the
+session, the key hints, and the public steps: commit the pending edit, refresh after a
+transition, show the session's new notices), so it imports no screen.
 """
 
 from __future__ import annotations
@@ -16,22 +17,53 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gate_tui.tui.file_commands import ask_before_quitting, ask_path
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
-    from gate_tui.tui.screens.editor import GateScreen
+    from textual.app import App
+
+    from gate_tui.session.live import Session
+    from gate_tui.tui.keymap import KeyHints
     from gate_tui.tui.screens.path_prompt import Attempt
+
+
+class FilesHost(Protocol):
+    """What the file commands need of the editor screen."""
+
+    session: Session
+    key_hints: KeyHints
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True) -> None: ...
+
+    def commit_pending(self) -> None: ...
+
+    def after_transition(self, *, reload_form: bool) -> None: ...
+
+    def toast_new_notices(self) -> None: ...
 
 
 class GateFiles:
     """The file commands of one editor screen."""
 
-    def __init__(self, screen: GateScreen) -> None:
+    def __init__(self, screen: FilesHost) -> None:
         self.screen = screen
         self._kept: tuple[object, int] | None = None
+
+    def run(self, command: str) -> None:
+        """A file command by name (the key table's and the palette's ``file('save_as')``)."""
+        commands = {
+            "save": self.save, "save_as": self.save_as, "export_state": self.export_state,
+            "export_report": self.export_report, "open_state": self.open_state, "copy_state": self.copy_state,
+        }
+        run = commands.get(command)
+        if run is not None:
+            run()
 
     def save(self) -> None:
         """Ctrl+S: rewrite the session's state file now."""

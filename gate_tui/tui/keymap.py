@@ -35,22 +35,22 @@ class KeyAction(NamedTuple):  # a named tuple: created at import before the firs
 
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("help", "f1", "help", "Help", "Help", "Keys, the decision rules, user vs assistant"),
-    KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
-    KeyAction("apply_reply", "ctrl+j,ctrl+enter", "apply_reply", "Apply", "Apply reply", "Run the reply through the parser; only an ok result changes the state", priority=True),
+    KeyAction("focus_reply", "f2", "page('reply')", "Reply", "Focus reply pane", "Paste a model reply there"),
+    KeyAction("apply_reply", "ctrl+j,ctrl+enter", "workbench(\'apply\')", "Apply", "Apply reply", "Run the reply through the parser; only an ok result changes the state", priority=True),
     KeyAction("next_gate", "f3", "next_gate", "Next", "Jump to next gate", "Select the gate the system asks for next"),
-    KeyAction("history", "f4", "show_history", "History", "Show history", "The last change and the timeline of this session", show=False),
-    KeyAction("gates", "f5", "focus_gates", "Gates", "Focus gate list", "Move to the list of gates", show=False),
+    KeyAction("history", "f4", "page('history')", "History", "Show history", "The last change and the timeline of this session", show=False),
+    KeyAction("gates", "f5", "page('gates')", "Gates", "Focus gate list", "Move to the list of gates", show=False),
     KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition, from any pane (in the reply pane: its own text edits first, then the transition)"),
     KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last (in the reply pane: an undone text edit first)", show=False),
-    KeyAction("clear_reply", "ctrl+l", "clear_reply", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
-    KeyAction("save", "ctrl+s", "save_state", "Save", "Save state", "Write the current state to the session's state file"),
-    KeyAction("next_candidate", "f9", "next_candidate", "Object", "Use the reply's next object", "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one"),
+    KeyAction("clear_reply", "ctrl+l", "workbench(\'clear\')", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
+    KeyAction("save", "ctrl+s", "file('save')", "Save", "Save state", "Write the current state to the session's state file"),
+    KeyAction("next_candidate", "f9", "workbench(\'next\')", "Object", "Use the reply's next object", "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one"),
     # After Save: on a 60-column footer the essential keys stay. F6/F7 are TextArea's
     # select-line / select-all: priority, so they ask from the reply pane too.
-    KeyAction("ask_model", "f6", "ask_model", "Ask", "Ask the model", "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)", priority=True),
-    KeyAction("ask_again", "f7", "ask_again", "Again", "Ask again with the errors", "Send the last reply's errors (field path, expected, found) back to the model for a corrected state", show=False, priority=True),
-    KeyAction("toggle_auto_retry", "f8", "toggle_auto_retry", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
-    KeyAction("cancel_ask", "escape", "cancel_ask", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane, nothing is applied", show=False),
+    KeyAction("ask_model", "f6", "workbench(\'ask\')", "Ask", "Ask the model", "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)", priority=True),
+    KeyAction("ask_again", "f7", "workbench(\'again\')", "Again", "Ask again with the errors", "Send the last reply's errors (field path, expected, found) back to the model for a corrected state", show=False, priority=True),
+    KeyAction("toggle_auto_retry", "f8", "workbench(\'auto_retry\')", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
+    KeyAction("cancel_ask", "escape", "workbench(\'cancel\')", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane, nothing is applied", show=False),
     KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
     KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (a pending edit is recorded first)", priority=True),
 )

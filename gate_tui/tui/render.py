@@ -276,6 +276,12 @@ def timeline_cells(transition: Transition) -> tuple[Text, ...]:
     )
 
 
+def jump_style(line_no: int, column: int) -> str:
+    """A reply position (1-based) drawn as a link: a click puts the reply pane's cursor there
+    with the span highlighted (the preview's ``goto`` action)."""
+    return f"bold underline @click=goto({int(line_no)},{int(column)})"
+
+
 def error_rows(errors: Iterable[ParseError]) -> list[Content]:
     """Each error with its ``field_path``, code, message, ``expected`` and ``actual``."""
     rows: list[Content] = []
@@ -288,9 +294,10 @@ def error_rows(errors: Iterable[ParseError]) -> list[Content]:
 
 
 def repair_rows(repairs: Iterable[Repair]) -> list[Content]:
-    """One row per repair; a guess is marked GUESS so the reviewer checks it before applying."""
+    """One row per repair, labelled: a guess GUESS (the reviewer checks it before applying),
+    any other exact."""
     return [
-        line(("  ", ""), (f"{repair.line}:{repair.column}", "bold"), "  ", ("GUESS ", WARN_STYLE) if repair.certainty == "guess" else "", repair.message)
+        line(("  ", ""), (f"{repair.line}:{repair.column}", jump_style(repair.line, repair.column)), "  ", ("GUESS ", WARN_STYLE) if repair.certainty == "guess" else ("exact ", DIM), repair.message)
         for repair in repairs
     ]
 

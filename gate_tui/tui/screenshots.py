@@ -58,7 +58,7 @@ def make_app(shown_path: Path | None = None) -> GateApp:
 async def ready(pilot: Any) -> None:
     """Wait until the panes mounted after the first frame are there."""
     app: GateApp = pilot.app
-    await until(pilot, lambda: app.gate_screen.reply() is not None and app.gate_screen.history() is not None)
+    await until(pilot, lambda: app.gate_screen.workspace.reply() is not None and app.gate_screen.workspace.history() is not None)
 
 
 async def paste_reply(pilot: Any, text: str) -> None:

@@ -79,6 +79,11 @@ def run(ns: argparse.Namespace) -> int:
         return usage("ask", problem)
     if not ns.message.strip():
         return usage("ask", "MESSAGE is empty")
+    from gate_tui.llm.failures import local_text_problem
+
+    local = local_text_problem([{"role": "user", "content": ns.message}])
+    if local is not None:  # the user's own shell, not the endpoint: said before anything is sent
+        return usage("ask", local)
     warning = insecure_warning(settings.base_url)
     if warning:
         say(f"gate-tui ask: {warning}")

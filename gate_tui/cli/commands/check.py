@@ -43,7 +43,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a JSON list of chat messages (OpenAI format): each raw answer is checked against the user's words",
     )
     parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
-    parser.add_argument("--format", choices=("text", "json"), default=None, help="text (default): a summary; json: the ParseResult, one per line")
+    parser.add_argument(
+        "--format", choices=("text", "json", "github"), default=None,
+        help="text (default): a summary; json: the ParseResult, one per line; github: workflow annotations (::error, ::warning)",
+    )
+    parser.add_argument(
+        "--junit", metavar="FILE", help="also write JUnit XML: one test case per reply"
+    )
+    parser.add_argument(
+        "--summary-md", metavar="FILE", help="also write a Markdown summary (a CI step summary)"
+    )
     parser.add_argument("--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs")
     parser.add_argument("-o", "--output", metavar="OUT", help="write results to OUT instead of stdout")
     parser.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N", help="worker processes for --jsonl (0: one per CPU; default 1)")
@@ -57,6 +66,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--input-format", choices=("parquet", "jsonl"), help="the --input format (default: by extension)")
     data.add_argument("--reply-column", default="reply", metavar="NAME", help="--input: the column (or JSON key) of the replies (default: reply)")
     data.add_argument("--id-column", default="id", metavar="NAME", help="--input: the column (or JSON key) of the ids (default: id)")
+    data.add_argument(
+        "--finish-reason-column",
+        default="finish_reason",
+        metavar="NAME",
+        help="--input: the provider's finish reason (length: the reply is cut off)",
+    )
+    data.add_argument(
+        "--usage-column",
+        default="usage",
+        metavar="NAME",
+        help="--input: token usage (an object of *_tokens, or a number)",
+    )
+    data.add_argument(
+        "--carry-columns", default=None, metavar="A,B", help="--input with Parquet results: the input columns the results carry (default: all; '' none)"
+    )
     data.add_argument("--engine", choices=("local", "ray"), default="local", help="ray: run on the Ray cluster ray.init() finds (RAY_ADDRESS); Parquet in, Parquet out")
     from gate_tui.cli.contract_options import add_contract_options
 
@@ -90,13 +114,19 @@ def run(ns: argparse.Namespace) -> int:
         conversation, trouble = load_conversation(ns.conversation)
         if trouble is not None:
             return usage("check", f"--conversation {trouble}")
+    from gate_tui.cli.check_ci import after_batch, run_files_ci, wants_ci
+
     if ns.jsonl is not None:
-        return check_jsonl(ns, config, previous)
+        return after_batch(ns, check_jsonl(ns, config, previous))
     if ns.input is not None:
         from gate_tui.cli.input_check import check_input
         from gate_tui.runs.arrow_rows import gate_settings
 
-        return check_input(ns, gate_settings(config, previous, ns.actor))
+        return after_batch(ns, check_input(ns, gate_settings(config, previous, ns.actor)))
+    if wants_ci(ns):
+        return to_text_output(
+            ns.output, lambda out: run_files_ci(ns, config, previous, out, conversation)
+        )
     return check_files(ns, config, previous, conversation)
 
 
@@ -118,6 +148,11 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
     if getattr(ns, "conversation", None) and (ns.jsonl is not None or ns.input is not None):
         return "--conversation applies to FILEs; batches carry a messages column (key) per reply"
+    from gate_tui.cli.check_ci import ci_usage
+
+    problem = ci_usage(ns)
+    if problem is not None:
+        return problem
     if ns.contract is None and ns.envelope:
         return "--envelope applies only with --contract"
     if ns.contract is not None and (ns.previous or ns.actor != "assistant"):
@@ -126,8 +161,13 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         from gate_tui.cli.input_check import input_usage
 
         return input_usage(ns)
-    if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id"):
-        return "--engine, --input-format, --reply-column and --id-column apply only with --input"
+    signals = (ns.finish_reason_column, ns.usage_column, ns.carry_columns) != (
+        "finish_reason",
+        "usage",
+        None,
+    )
+    if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id") or signals:
+        return "--engine, --input-format and the --*-column options apply only with --input"
     if ns.jsonl is not None:
         if ns.files:
             return "give either FILEs or --jsonl, not both"

@@ -5,48 +5,30 @@ commands and panes; the rules live in :mod:`gate_tui.editing.contract_editor`.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App
-from textual.binding import Binding
+from textual.binding import BindingType
 
 from gate_tui.contracts.loading import Contract
 from gate_tui.editing.contract_editor import ContractEditor
 from gate_tui.tui.contract.screen import ContractScreen
-
-CSS = """
-#contract-title { height: 1; background: $panel; padding: 0 1; }
-#contract-main { height: 1fr; }
-#contract-left, #contract-right { width: 1fr; }
-#contract-left ReplyPane { height: 1fr; border: round $panel-lighten-2; }
-#value-tree { height: 1fr; border: round $panel-lighten-2; }
-#contract-decision { height: auto; max-height: 6; border: round $panel-lighten-2; padding: 0 1; }
-#edit-bar { height: auto; max-height: 12; display: none; border: round $accent; padding: 0 1; }
-#edit-bar.-open { display: block; }
-#edit-hint { height: auto; }
-#edit-choices { height: auto; max-height: 8; }
-#edit-text { height: 8; }
-Screen.-cramped Footer FooterKey.-command-palette { display: none; }  /* Apply, Tree, Undo, Export stay */
-"""
+from gate_tui.tui.shell import SHELL_BINDINGS, AppShell
 
 
-class ContractApp(App[int], inherit_bindings=False):
+class ContractApp(AppShell[int], inherit_bindings=False):
     """Contract mode; ``journal=False`` keeps the session in memory (tests, screenshots)."""
 
-    CSS = CSS
+    CSS_PATH = "app.tcss"
     TITLE = "gate-tui contract"
-    BINDINGS: ClassVar[list[Binding]] = [Binding("ctrl+c", "help_quit", show=False, system=True)]  # the rest are the screen's
+    BINDINGS: ClassVar[list[BindingType]] = SHELL_BINDINGS  # the rest are the screen's
 
     def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None, files: Path | None = None) -> None:
-        super().__init__()
-        self.files_folder = files  # the one folder the file commands may use (serve), or None
+        super().__init__(blink=blink, files=files)
         self.contract = contract
         self.editor = ContractEditor(contract)
         self.use_journal = journal
         self.new = new
-        self.blink = os.environ.get("GATE_TUI_NO_BLINK") != "1" if blink is None else blink
         self.contract_screen = ContractScreen(contract, self.editor, blink=self.blink, start=self._start)
 
     def get_default_screen(self) -> ContractScreen:

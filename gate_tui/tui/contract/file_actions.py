@@ -3,26 +3,44 @@ Export report…, Open value…, all through the shared path prompt
 (:func:`gate_tui.tui.file_commands.ask_path`: ``~`` expanded, asks before replacing a
 file, keeps the prompt open with the error when writing or reading fails).
 
-A helper the contract screen holds (``screen.files``), not a base class; the writing and
-reading themselves are the controller's (no Textual there).
+The contract screen holds it (``screen.files``) and is known to it only through
+:class:`ContractFilesHost`; the writing and reading themselves are the editor session's
+(:mod:`gate_tui.editing`, no Textual there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gate_tui.tui.file_commands import ask_before_quitting, ask_path
 
 if TYPE_CHECKING:
-    from gate_tui.tui.contract.screen import ContractScreen
+    from textual.app import App
+
+    from gate_tui.editing.contract_editor import ContractEditor
+
+
+class ContractFilesHost(Protocol):
+    """What the file commands need of the contract screen (named here: no screen import)."""
+
+    editor: ContractEditor
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True) -> None: ...
+
+    def close_editor(self) -> None: ...
+
+    def refresh_value(self) -> None: ...
 
 
 class ContractFiles:
     """The file commands of the contract screen."""
 
-    def __init__(self, screen: ContractScreen) -> None:
+    def __init__(self, screen: ContractFilesHost) -> None:
         self.screen = screen
 
     def _file_stem(self) -> str:

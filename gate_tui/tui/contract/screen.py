@@ -15,28 +15,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.command import Provider
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from gate_tui.contracts.loading import Contract
 from gate_tui.editing.contract_editor import ContractEditor
-from gate_tui.tui.ask_actions import AskActions
 from gate_tui.tui.contract.file_actions import ContractFiles
 from gate_tui.tui.contract.keys import KEYS, hint
 from gate_tui.tui.contract.tree import ValueTree
 from gate_tui.tui.contract.views import current_errors, decision, preview
 from gate_tui.tui.text import line, plain
-from gate_tui.tui.widgets.reply_pane import ReplyPane
 from gate_tui.tui.widgets.type_ahead import TypeAheadList
+from gate_tui.tui.workbench.messages import ReplyApplied
+from gate_tui.tui.workbench.target import Applied, Previewed
+from gate_tui.tui.workbench.widget import Workbench
+
+if TYPE_CHECKING:
+    from gate_tui.contracts.results import ContractResult
+    from gate_tui.llm.asking import Target
 
 CRAMPED_BELOW = 80
 """Columns below which the footer drops the palette key (app.py's CSS, "-cramped")."""
@@ -51,7 +55,7 @@ def contract_palette() -> type[Provider]:
     return ContractCommands
 
 
-class ContractScreen(AskActions, Screen[None]):
+class ContractScreen(Screen[None]):
     """Contract mode's editor: the reply pane, the value tree and the leaf editor."""
 
     BINDINGS: ClassVar[list[Binding]] = KEYS.bindings()  # type: ignore[assignment]
@@ -72,7 +76,7 @@ class ContractScreen(AskActions, Screen[None]):
         yield Static(line(("contract: ", "dim"), (self.contract.title, "bold"), ("  ", ""), (self.contract.path, "dim")), id="contract-title")
         with Horizontal(id="contract-main"):
             with Vertical(id="contract-left"):
-                yield ReplyPane(self._preview, delay=0)
+                yield Workbench(self, delay=0)
             with Vertical(id="contract-right"):
                 yield ValueTree("value", id="value-tree")
                 yield Static(id="contract-decision")
@@ -86,7 +90,7 @@ class ContractScreen(AskActions, Screen[None]):
 
     def on_mount(self) -> None:
         self._start()
-        self.query_one(ReplyPane).border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
+        self.workbench.border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
         self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON · {hint('remove_node').capitalize()} remove"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
@@ -94,43 +98,55 @@ class ContractScreen(AskActions, Screen[None]):
         self.refresh_value()
         text_area.focus()
 
-    # --- asking the model (F6: gate_tui.tui.ask_actions) ------------------------------
+    # --- the reply workbench's host (preview, apply, F6 asking) ---------------------
 
-    def _ask_target(self) -> Any:
+    @property
+    def workbench(self) -> Workbench:
+        return self.query_one(Workbench)
+
+    def ask_target(self) -> Target:
         from gate_tui.tui.contract.ask_target import ContractTarget
 
         return ContractTarget(self.editor)
 
-    def _ask_key(self, action_id: str) -> str:
+    def key_hint(self, action_id: str) -> str:
         return hint(action_id)
 
-    def _ask_pane(self) -> ReplyPane | None:
-        panes = self.query(ReplyPane)
-        return panes.first() if panes else None
+    def commit_pending(self) -> None:
+        """Nothing waits to be recorded here: every edit is recorded when it is set."""
 
-    # --- reply --------------------------------------------------------------------
-
-    def _preview(self, text: str) -> tuple[Content | None, bool | None]:
+    def preview_reply(self, text: str, candidate: int | None, parsed: ContractResult | None = None) -> Previewed:
         """What applying ``text`` would make of the value; an empty pane shows the current
         value's errors in full (the tree cuts them)."""
         if not text.strip():
-            result = self.editor.result
-            return (None, None) if result is None else (current_errors(result), result.ok)
-        result = self.editor.preview(text)
-        return preview(result), result.ok
+            current = self.editor.result
+            shown = (None, None) if current is None else (current_errors(current), current.ok)
+            return Previewed(text, candidate, None, *shown)
+        result = parsed if parsed is not None else self.editor.preview(text)
+        return Previewed(text, candidate, result, preview(result), result.ok)
 
-    def action_apply_reply(self) -> None:
-        if self.editing is not None and self.focused is not None and self.focused.id == "edit-text":
-            self._commit_text(self.focused.text)  # type: ignore[attr-defined]
-            return
-        text = self.query_one("#reply", TextArea).text
+    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
         if not text.strip():
-            self.notify("Paste a reply first (F2).", markup=False)
+            self.notify(f"Paste a reply first ({hint('focus_reply')}).", markup=False)
+            return Applied("refused")
+        checked = previewed.result if previewed is not None else None
+        result, problem = self.editor.apply_reply(text, call, checked)
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
+        if result.value is None:
+            return Applied("refused", result)
+        return Applied("accepted", result)
+
+    @on(ReplyApplied)
+    def _reply_applied(self) -> None:
+        self.refresh_value()
+
+    def action_workbench(self, command: str) -> None:
+        """A key of the workbench's (apply, clear, ask…); Ctrl+J in a long leaf sets the leaf."""
+        if command == "apply" and self.editing is not None and isinstance(self.focused, TextArea) and self.focused.id == "edit-text":
+            self._commit_text(self.focused.text)
             return
-        _result, problem = self.editor.apply_reply(text, self.asking.call_for(text))
-        if problem is None:  # taken: the pane empties, as after applying a gate reply
-            self.query_one(ReplyPane).clear()
-        self._after_change(problem)
+        self.workbench.run_command(command)
 
     def action_focus_reply(self) -> None:
         self.close_editor()
@@ -154,7 +170,7 @@ class ContractScreen(AskActions, Screen[None]):
         panel = self.query_one("#contract-decision", Static)
         panel.update(decision(self.contract, step.result, (self.editor.index, len(self.editor.steps))))
         if not self.query_one("#reply", TextArea).text.strip():
-            self.query_one(ReplyPane).refresh_preview()
+            self.workbench.refresh_preview()
 
     def _after_change(self, problem: str | None) -> None:
         # Success needs no toast: the tree and the decision panel show the new value.
@@ -182,18 +198,12 @@ class ContractScreen(AskActions, Screen[None]):
         else:
             self.notify(nothing, markup=False, timeout=2)
 
-    def action_clear_reply(self) -> None:
-        """Empty the reply pane as one text edit (Undo in the pane brings it back)."""
-        pane = self.query_one(ReplyPane)
-        had_text = bool(pane.text_area.text)
-        pane.clear_text(hint("undo"), timeout=3 if had_text else 2)
-        if had_text:
-            pane.text_area.focus()
-
-    def on_value_tree_edit_as_json(self, event: ValueTree.EditAsJson) -> None:
+    @on(ValueTree.EditAsJson)
+    def _edit_as_json(self, event: ValueTree.EditAsJson) -> None:
         self.open_json_editor(event.path)
 
-    def on_value_tree_remove(self, event: ValueTree.Remove) -> None:
+    @on(ValueTree.Remove)
+    def _remove(self, event: ValueTree.Remove) -> None:
         self.remove_path(event.path)
 
     def remove_path(self, path: str) -> None:
@@ -202,7 +212,8 @@ class ContractScreen(AskActions, Screen[None]):
 
     # --- leaf editing -------------------------------------------------------------
 
-    def on_tree_node_selected(self, event: ValueTree.NodeSelected) -> None:
+    @on(ValueTree.NodeSelected, "#value-tree")
+    def _node_selected(self, event: ValueTree.NodeSelected) -> None:
         path = event.node.data
         if path is None or self.editor.value is None:
             return
@@ -262,10 +273,10 @@ class ContractScreen(AskActions, Screen[None]):
             if child.id != "edit-hint":
                 child.remove()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.editing is None or event.input.id != "edit-input":
-            return
-        self._commit_text(event.value)
+    @on(Input.Submitted, "#edit-input")
+    def _leaf_typed(self, event: Input.Submitted) -> None:
+        if self.editing is not None:
+            self._commit_text(event.value)
 
     def _commit_text(self, text: str) -> None:
         assert self.editing is not None
@@ -277,8 +288,9 @@ class ContractScreen(AskActions, Screen[None]):
             return
         self._finish_edit(problem, path)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.editing is None or event.option_list.id != "edit-choices":
+    @on(OptionList.OptionSelected, "#edit-choices")
+    def _leaf_picked(self, event: OptionList.OptionSelected) -> None:
+        if self.editing is None:
             return
         path, _kind, choices = self.editing
         _result, problem = self.editor.set_value(path, choices[event.option_index])

@@ -12,7 +12,7 @@ from textual.content import Content
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ContractResult
 from gate_tui.tui.contract.keys import hint
-from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE
+from gate_tui.tui.render import BAD_STYLE, DIM, OK_STYLE, WARN_STYLE, jump_style
 from gate_tui.tui.text import line, lines, plain, visible
 
 MAX_ERRORS_SHOWN = 50
@@ -36,8 +36,9 @@ def preview(result: ContractResult, *, advice: bool = True) -> Content:
     if len(result.errors) > MAX_ERRORS_SHOWN:
         rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
     for repair in result.repairs:
-        guess = "GUESS " if repair.certainty == "guess" else ""
-        rows.append(line((f"repaired {guess}line {repair.line}:{repair.column}: ", DIM), repair.message))
+        sure = ("GUESS ", WARN_STYLE) if repair.certainty == "guess" else ("exact ", DIM)
+        where = (f"line {repair.line}:{repair.column}", jump_style(repair.line, repair.column))
+        rows.append(line(("repaired ", DIM), sure, where, (": ", DIM), repair.message))
     if advice and result.ok and not result.repairs:
         rows.append(plain(f"{hint('apply_reply')} takes this value.", DIM))
     return lines(rows)
@@ -61,12 +62,15 @@ def error_line(error: ContractError) -> Content:
 
 
 def decision(contract: Contract, result: ContractResult | None, position: tuple[int, int]) -> Content:
-    """The decision panel: VALID / INVALID as the system says, the verdict field, the history."""
+    """The decision panel: VALID / INVALID as the system says, the value's verdict field
+    marked as the reply's claim, the history."""
     word, style = verdict_word(result)
     rows = [line((word, style))]
     name = contract.verdict_field
     if name and result is not None and isinstance(result.value, dict) and name in result.value:
-        rows.append(line((f"{name}: ", DIM), (json.dumps(result.value[name], ensure_ascii=False), "bold")))
+        # The value's own verdict field is the model's claim, not the decision: said as such.
+        claim = visible(json.dumps(result.value[name], ensure_ascii=False), one_line=True)
+        rows.append(line(("the reply claims ", DIM), (f"{name}: {claim}", ""), (" (its claim, not the decision)", DIM)))
     if result is not None:
         rows.append(plain(f"{len(result.repairs)} repairs · {len(result.warnings)} warnings", DIM))
     index, total = position

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -26,6 +27,8 @@ from gate_tui.results.verdicts import Verdict
 from gate_tui.tui.render import DIM
 from gate_tui.tui.text import line, lines, plain
 from gate_tui.tui.widgets.reply_pane import ReplyPane
+from gate_tui.tui.workbench.target import Applied, Previewed
+from gate_tui.tui.workbench.widget import Workbench
 
 Recheck = Callable[[str], "tuple[Content, bool]"]
 """An edited reply → its preview and whether it is ok (the run's config or contract)."""
@@ -78,11 +81,7 @@ def recheck_with(config: Any = None, contract: Any = None) -> Recheck | None:
 class DetailScreen(Screen[str | None]):
     """One row in the reply pane; a verdict key gives the verdict and goes back to the table."""
 
-    DEFAULT_CSS = """
-    DetailScreen #detail-title { height: auto; padding: 0 1; background: $panel; }
-    DetailScreen ReplyPane { height: 1fr; border: round $panel-lighten-2; }
-    DetailScreen ReplyPane #reply { max-height: 12; }
-    """
+    CSS_PATH = "detail.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss(None)", "Back"),
         Binding("a", "dismiss('accepted')", "Accept"),
@@ -108,16 +107,31 @@ class DetailScreen(Screen[str | None]):
             if self.verdict.note:
                 title += [(" — ", DIM), self.verdict.note]
         yield Static(line(*title), id="detail-title")
-        yield ReplyPane(self.preview, delay=0.15)
+        yield Workbench(self, delay=0.15)
         yield Footer()
 
-    def preview(self, text: str) -> tuple[Content | None, bool | None]:
-        """The reply pane's preview: the stored result, or an edited reply checked again."""
-        if self.recheck is None or text == (self.reply or ""):
-            return self.stored
-        return self.recheck(text)
+    # --- the reply workbench's host: a preview, nothing applied, no model ---------------
 
-    def on_reply_pane_ready(self, event: ReplyPane.Ready) -> None:
+    def preview_reply(self, text: str, candidate: int | None, parsed: Any = None) -> Previewed:
+        """The stored result, or an edited reply checked again (the run's config or contract)."""
+        if self.recheck is None or text == (self.reply or ""):
+            return Previewed(text, candidate, None, *self.stored)
+        return Previewed(text, candidate, None, *self.recheck(text))
+
+    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
+        return Applied("refused")  # the results file is the run's record: nothing is applied here
+
+    def ask_target(self) -> None:
+        return None
+
+    def key_hint(self, action_id: str) -> str:
+        return action_id
+
+    def commit_pending(self) -> None:
+        """Nothing is edited here but the reply."""
+
+    @on(ReplyPane.Ready)
+    def _pane_ready(self, event: ReplyPane.Ready) -> None:
         pane = event.pane
         area = pane.text_area
         area.read_only = self.recheck is None

@@ -22,7 +22,6 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from gate_tui.results.verdicts import VerdictStore
 from gate_tui.tui.text import visible
 
 STATUS_STYLE = {
@@ -34,8 +33,25 @@ STATUS_STYLE = {
 VERDICT_STYLE = {"accepted": Style(color="green"), "rejected": Style(color="red"), "needs-fix": Style(color="yellow")}
 GUESS_STYLE = Style(color="magenta", bold=True)
 CURSOR = Style(reverse=True)
-HEADER = ("line", "id", "status", "reason / first error", "repairs", "verdict")
-WIDTHS = (8, 18, 8, 0, 10, 10)  # 0: the rest
+HEADER = ("line", "id", "status", "reason / first error", "repairs", "flags", "verdict")
+WIDTHS = (8, 18, 8, 0, 9, 12, 10)  # 0: the rest
+FLAG_STYLE = Style(color="magenta")
+
+
+def flags_text(summary: dict[str, Any]) -> str:
+    """What a reviewer hunts first, in a few letters: the claim overruled (which way), cut
+    off, several states."""
+    claimed, status = summary.get("claimed"), summary["status"]
+    words = []
+    if (claimed, status) == ("PASS", "NO PASS"):
+        words.append("said PASS")
+    elif (claimed, status) == ("NO PASS", "PASS"):
+        words.append("said NO")
+    if summary.get("cut_off"):
+        words.append("cut")
+    if summary.get("several_states"):
+        words.append("states")
+    return " ".join(words)
 
 
 def row_cells(summary: dict[str, Any], verdict: str | None) -> list[tuple[str, Style | None]]:
@@ -56,8 +72,20 @@ def row_cells(summary: dict[str, Any], verdict: str | None) -> list[tuple[str, S
         (status, STATUS_STYLE.get(status)),
         (why, None),
         (repaired, GUESS_STYLE if summary["guessed"] else None),
-        (verdict or "", VERDICT_STYLE.get(verdict or "")),
+        (flags_text(summary), FLAG_STYLE),
+        (verdict or "", VERDICT_STYLE.get((verdict or "").split(" ")[0])),
     ]
+
+
+def _verdict_word(verdicts: Any, row: int, verdict: Any) -> str | None:
+    """The reviewer's verdict; ``≠`` after it (or alone) when the reviewers' verdicts on
+    the row differ (this reviewer's among them, when given)."""
+    mine = None if verdict is None else verdict.verdict
+    others = verdicts.shown_others(row) if hasattr(verdicts, "shown_others") else {}
+    words = {other.verdict for other in others.values()} | ({mine} if mine else set())
+    if len(words) > 1:
+        return f"{mine or ''} ≠".strip()
+    return mine
 
 
 def fit(text: str, width: int) -> str:
@@ -108,7 +136,7 @@ class ResultsTable(ScrollView, can_focus=True):
             super().__init__()
             self.row = row
 
-    def __init__(self, index: Any, verdicts: VerdictStore, **kwargs: Any) -> None:
+    def __init__(self, index: Any, verdicts: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.index = index
         self.verdicts = verdicts
@@ -179,7 +207,9 @@ class ResultsTable(ScrollView, can_focus=True):
             if len(self._page) > 512:
                 self._page.clear()
             verdict = self.verdicts.get(row)
-            cells = self._page[row] = row_cells(self.index.summary(row), None if verdict is None else verdict.verdict)
+            cells = self._page[row] = row_cells(
+                self.index.summary(row), _verdict_word(self.verdicts, row, verdict)
+            )
         segments: list[Segment] = []
         for index, ((text, style), cell_width) in enumerate(zip(cells, widths(width), strict=True)):
             if index:

@@ -1,7 +1,7 @@
 """The "Ask the model" message box: the analyst's words, sent with the session's context.
 
-A multi-line field (an answer may be pasted from elsewhere), Ctrl+J (or Ctrl+Enter)
-sends, Esc closes without sending. The box says which model and endpoint will be asked
+A multi-line field (an answer may be pasted from elsewhere): Enter sends, as in every
+chat box; Shift+Enter or Ctrl+J adds a line; Esc closes without sending. The box says which model and endpoint will be asked
 and whether auto-retry is on, so nothing leaves the machine by surprise. It dismisses
 with the message text; the screen that opened it does the asking.
 """
@@ -11,32 +11,23 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gate_tui.tui.key_order import settle
 from gate_tui.tui.render import BAD_STYLE, DIM
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.safe_fields import SafeTextArea
 
 
-class AskScreen(ModalScreen[str | None]):
-    """Type a message for the model; Ctrl+J sends, Esc cancels (dismisses with None)."""
+class AskScreen(CenteredModal[str | None]):
+    """Type a message for the model; Enter sends, Esc cancels (dismisses with None)."""
 
     SCOPED_CSS = False
     DEFAULT_CSS = """
-        AskScreen {
-            align: center middle;
-        }
 
         #ask-box {
             width: 72;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
         }
 
         #ask-input {
@@ -45,7 +36,8 @@ class AskScreen(ModalScreen[str | None]):
     """
 
     BINDINGS = [
-        Binding("ctrl+j,ctrl+enter", "send", "Send", id="ask_send", priority=True),
+        Binding("enter", "send", "Send", id="ask_send", priority=True),
+        Binding("shift+enter,ctrl+j", "newline", "New line", id="ask_newline", priority=True),
         Binding("escape", "cancel", "Cancel", id="ask_cancel"),
     ]
 
@@ -56,12 +48,12 @@ class AskScreen(ModalScreen[str | None]):
         self.default = default
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="ask-box"):
+        with Vertical(id="ask-box", classes="modal-box"):
             yield Static(plain("Ask the model", "bold"))
             yield Static(line(("To ", DIM), self.target), id="ask-target")
             yield SafeTextArea(self.default, id="ask-input", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
             yield Static(id="ask-message")
-            yield Static(line((f"Ctrl+J sends · Esc cancels · {self.auto_retry}", DIM)), id="ask-keys")
+            yield Static(line((f"Enter sends · Shift+Enter or Ctrl+J new line · Esc cancels · {self.auto_retry}", DIM)), id="ask-keys")
 
     def on_mount(self) -> None:
         area = self.query_one("#ask-input", SafeTextArea)
@@ -69,7 +61,7 @@ class AskScreen(ModalScreen[str | None]):
         area.move_cursor(area.document.end)
 
     async def action_send(self) -> None:
-        # Ctrl+J is a priority key: it runs as it arrives, while keys typed just before it
+        # Enter is a priority key: it runs as it arrives, while keys typed just before it
         # (a terminal delivers a burst at once) may still wait in the field's queue.
         area = self.query_one("#ask-input", SafeTextArea)
         await settle(area)
@@ -78,6 +70,9 @@ class AskScreen(ModalScreen[str | None]):
             self.query_one("#ask-message", Static).update(line(("✗ ", BAD_STYLE), "Type your answer or question first (or Esc)."))
             return
         self.dismiss(text)
+
+    def action_newline(self) -> None:
+        self.query_one("#ask-input", SafeTextArea).insert("\n")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -6,14 +6,12 @@ goes through ``parse(text, config, previous_state=current, actor="assistant")``.
 ``ok`` result becomes the session's state; a failed one changes nothing and shows its
 errors. The rules themselves live in the Textual-free :mod:`gate_tui.tui.controller`.
 
-The screen owns ``BINDINGS`` (the key table of :mod:`gate_tui.tui.keymap`), the actions
-they run and the palette's ``COMMANDS``, as Textual's guide has screens do; the app
-(:mod:`gate_tui.tui.app`) only starts the editor. Widgets keep their own behaviour and
-post messages (the gate form its edits, the workspace its pages, the reply pane its
-preview's timing). Helpers the screen holds do one job each: ``live``
-(:mod:`gate_tui.tui.live_edit`), ``replies`` (:mod:`gate_tui.tui.reply_commands`),
-``navigation`` (:mod:`gate_tui.tui.navigation`), ``asking`` (F6, :mod:`gate_tui.tui.ask_actions`), ``timeline``
-(:mod:`gate_tui.tui.timeline_commands`) and ``files`` (:mod:`gate_tui.tui.gate_files`).
+The screen owns ``BINDINGS`` (:mod:`gate_tui.tui.keymap`), its actions and the palette's
+``COMMANDS``; the app only starts it. Widgets own their behaviour and post messages: the
+gate form its live edits (:mod:`~gate_tui.tui.widgets.gate_form`), the workspace its
+pages, the reply workbench (:mod:`gate_tui.tui.workbench`) preview, candidates, apply and
+the model's ask / stream / retry. This screen is their host, known to them only through a
+protocol; the file commands are :mod:`gate_tui.tui.gate_files`'.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.command import Provider
 from textual.containers import Vertical
@@ -32,33 +30,31 @@ from textual.widgets import Footer
 from gate_tui.decision import decision_parts
 from gate_tui.session.provenance import ProvenanceTracker
 from gate_tui.tui import keymap
-from gate_tui.tui.ask_actions import AskActions
 from gate_tui.tui.controller import EditController, PendingEdit
-from gate_tui.tui.form import FieldRef, gate_value, state_to_form
+from gate_tui.tui.form import gate_value, state_to_form
 from gate_tui.tui.gate_files import GateFiles
-from gate_tui.tui.live_edit import LiveEdit
-from gate_tui.tui.navigation import Navigation
-from gate_tui.tui.render import overrule_line
-from gate_tui.tui.reply_commands import ReplyCommands
+from gate_tui.tui.gate_reply import apply_gate_reply, gate_previewed
+from gate_tui.tui.render import number, overrule_line, verdict
 from gate_tui.tui.text import visible
-from gate_tui.tui.timeline_commands import TimelineCommands
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import GateEditor, SummaryEditor
 from gate_tui.tui.widgets.gate_form import GateForm
 from gate_tui.tui.widgets.gate_list import GateList
+from gate_tui.tui.widgets.history_messages import HistoryReady, TimelineRowChosen
 from gate_tui.tui.widgets.notice_bar import NoticeBar, session_title
 from gate_tui.tui.widgets.page_bar import PageBar
 from gate_tui.tui.widgets.title_bar import TitleBar
 from gate_tui.tui.widgets.workspace import Workspace
-from gate_tui.views import NO_VALUE
+from gate_tui.tui.workbench.messages import ChoiceChanged, ReplyApplied
+from gate_tui.tui.workbench.target import Applied, Previewed
 
 if TYPE_CHECKING:
-    from textual.widgets import DataTable
-
+    from gate_tui.llm.asking import Target
     from gate_tui.models import GateConfig, ParseResult
+    from gate_tui.session.history import Transition
     from gate_tui.session.live import Session
     from gate_tui.tui.widgets.history_pane import HistoryPane
-    from gate_tui.tui.widgets.reply_pane import ReplyPane
+    from gate_tui.tui.workbench.widget import Workbench
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
 FULL_FOOTER_WIDTH = 76
@@ -72,7 +68,7 @@ def gate_commands() -> type[Provider]:
     return GateCommands
 
 
-class GateScreen(AskActions, Screen[None]):
+class GateScreen(Screen[None]):
     """The gate editor. ``session`` is None until the app's boot attaches one."""
 
     AUTO_FOCUS = "#gate-list"
@@ -88,10 +84,6 @@ class GateScreen(AskActions, Screen[None]):
         self.session: Session = None  # type: ignore[assignment]  # set by attach
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
         self.files = GateFiles(self)
-        self.live = LiveEdit(self)
-        self.replies = ReplyCommands(self)
-        self.navigation = Navigation(self)
-        self.timeline = TimelineCommands(self)
         self._provenance = ProvenanceTracker()  # who said each answer, from the journal
         self._notices = notices  # the app's own (an unknown keymap id): shown in the warning bar
         self._shown_before = False
@@ -107,7 +99,7 @@ class GateScreen(AskActions, Screen[None]):
             # "-focused" marks the pane holding the focus; the gate list has it first (AUTO_FOCUS).
             with Vertical(id="gates-pane", classes="pane -focused") as gates:
                 gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
-                with GateForm(id="gates-body"):
+                with GateForm(self, id="gates-body"):
                     yield GateList(self.config, {}, decision_parts(self.config, {}).next_gate, id="gate-list")
                     with Vertical(id="editor-column"):
                         yield GateEditor(self.config, id="gate-editor")
@@ -134,55 +126,39 @@ class GateScreen(AskActions, Screen[None]):
     async def mount_panes(self) -> None:
         """Mount the panes that are not needed for the first frame."""
         from gate_tui.tui.widgets.history_pane import HistoryPane
-        from gate_tui.tui.widgets.reply_pane import ReplyPane
+        from gate_tui.tui.workbench.widget import Workbench
 
         workspace = self.query_one(Workspace)
         if not workspace.is_attached or self.app._exit_renderables or self.app._closing or self.query("#reply-pane"):
             return  # the app is already on its way out, or they are there
         await workspace.mount(
-            ReplyPane(self.replies.preview, id="reply-pane", classes="pane -inactive"),
+            Workbench(self, id="reply-pane", classes="pane -inactive"),
             HistoryPane(id="history-pane", classes="pane -inactive"),
         )
 
     # ---------------------------------------------------------- widget access
 
-    @property
-    def gate_list(self) -> GateList:
-        return self.query_one(GateList)
+    gate_list = getters.query_one(GateList)
+    gate_editor = getters.query_one(GateEditor)
+    summary_editor = getters.query_one(SummaryEditor)
+    decision_panel = getters.query_one(DecisionPanel)
+    workspace = getters.query_one(Workspace)
+    gate_form = getters.query_one(GateForm)
+    notice_bar = getters.query_one(NoticeBar)
 
     @property
-    def gate_editor(self) -> GateEditor:
-        return self.query_one(GateEditor)
+    def reply_pane(self) -> Workbench:
+        pane = self.workspace.reply()
+        assert pane is not None, "the reply pane is not mounted yet"
+        return pane
 
-    @property
-    def summary_editor(self) -> SummaryEditor:
-        return self.query_one(SummaryEditor)
-
-    @property
-    def decision_panel(self) -> DecisionPanel:
-        return self.query_one(DecisionPanel)
-
-    @property
-    def workspace(self) -> Workspace:
-        return self.query_one(Workspace)
-
-    @property
-    def reply_pane(self) -> ReplyPane:
-        return self.query_one("#reply-pane")  # type: ignore[return-value]
+    workbench = reply_pane
 
     @property
     def history_pane(self) -> HistoryPane:
-        return self.query_one("#history-pane")  # type: ignore[return-value]
-
-    def reply(self) -> ReplyPane | None:
-        """The reply pane, or None before it is mounted and ready (by id: its module loads
-        after the first frame)."""
-        return self.workspace.ready_pane("#reply-pane")  # type: ignore[return-value]
-
-    def history(self) -> HistoryPane | None:
-        """The history pane, or None before it is mounted and ready (its Ready message
-        then shows the timeline: edits made meanwhile are not lost)."""
-        return self.workspace.ready_pane("#history-pane")  # type: ignore[return-value]
+        pane = self.workspace.history()
+        assert pane is not None, "the history pane is not mounted yet"
+        return pane
 
     # ---------------------------------------------------------------- session
 
@@ -194,15 +170,14 @@ class GateScreen(AskActions, Screen[None]):
             self.controller = EditController(gate_config, session)
         else:
             self.controller.attach(session)
-        history = self.history()
+        history = self.workspace.history()
         if history is not None:
             history.table.clear()
         self.app.sub_title = session_title(self.app.config_path, session)  # type: ignore[attr-defined]
-        self.query_one(NoticeBar).show(session, self._notices)
+        self.notice_bar.show(session, self._notices)
         self.call_after_refresh(self.decision_panel.keep_clear)  # the bar above it may have come or gone
         start = session.decision.next_gate or self.config.gate_order[0]
-        self.gate_list.select_key(start)
-        self.gate_editor.load(start, gate_value(session.state, start))
+        self.gate_form.show_gate(start, gate_value(session.state, start))
         self.after_transition(reload_form=True)
 
     # ---------------------------------------------------------------- display
@@ -211,11 +186,7 @@ class GateScreen(AskActions, Screen[None]):
         """Decision panel, gate list marks and the editor's title line for one state's gates."""
         self.decision_panel.show(decision, extra)
         said = self._provenance.update(self.session.records) if self.session is not None else {}
-        self.gate_list.show(gates, decision.next_gate, {key: s.kind for key, s in said.items()})
-        key = self.gate_editor.key
-        if key is not None:
-            told = said[key].describe(said[key].at[11:16] or said[key].at) if key in said else None
-            self.gate_editor.show_marks(gates.get(key) or NO_VALUE, key == decision.next_gate, told)
+        self.gate_form.show_marks(gates, decision.next_gate, said)
 
     def show_current(self) -> None:
         """Show the session's state and decision (plus the overrule notice of a reply behind it)."""
@@ -231,10 +202,10 @@ class GateScreen(AskActions, Screen[None]):
         if reload_form:
             state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
         self.show_current()
-        history = self.history()
+        history = self.workspace.history()
         if history is not None:
             history.show(self.session.timeline)
-        reply = self.reply()
+        reply = self.workspace.reply()
         if reply is not None:
             reply.refresh_preview()
         self.refresh_bindings()
@@ -247,121 +218,173 @@ class GateScreen(AskActions, Screen[None]):
             self.notify(visible(notice), title="Session", severity="warning", markup=False, timeout=10)
         if fresh:
             self.app.sub_title = session_title(self.app.config_path, self.session)  # type: ignore[attr-defined]
-            self.query_one(NoticeBar).show(self.session, self._notices)
+            self.notice_bar.show(self.session, self._notices)
             self.call_after_refresh(self.decision_panel.keep_clear)
 
-    def on_history_pane_ready(self, event: HistoryPane.Ready) -> None:
+    @on(HistoryReady)
+    def _history_ready(self, event: HistoryReady) -> None:
         if event.pane.is_attached and self.session is not None:
             event.pane.show(self.session.timeline)
 
     # ------------------------------------------------------------- user edits
 
-    def on_gate_form_edited(self, event: GateForm.Edited) -> None:
-        """A field of the form changed (typed, pasted or picked): a live user edit."""
-        if self.session is None:
-            return
-        self.edit(event.field, event.value)
-        if event.commit:
-            self.commit_pending()
-
-    def on_gate_form_done(self, _event: GateForm.Done) -> None:
-        """Enter in a field, or the focus left it: record the pending edit now."""
-        self.commit_pending()
-
-    def on_gate_form_gate_highlighted(self, _event: GateForm.GateHighlighted) -> None:
+    @on(GateForm.GateHighlighted)
+    def _gate_highlighted(self) -> None:
         # The list's cursor now (not the event's): several moves may have queued up.
         if self.session is not None and self.query(GateEditor):
             self.select_gate(self.gate_list.selected_key)
 
-    def on_gate_form_gate_chosen(self, _event: GateForm.GateChosen) -> None:
+    @on(GateForm.GateChosen)
+    def _gate_chosen(self) -> None:
         self.focus_gate_field()
 
-    def edit(self, field: FieldRef, value: str | None) -> None:
-        """Parse one field's new value as a user patch and show the result live."""
-        self.live.edit(field, value)
-
     @property
-    def pending(self) -> PendingEdit | None:
-        """The edit shown live but not recorded yet (see :class:`EditController`)."""
+    def pending(self) -> PendingEdit | None:  # the edit shown live, not recorded yet
         return None if self.session is None else self.controller.pending
 
     def commit_pending(self) -> None:
         """Record the pending edit now (before any other command acts)."""
-        self.live.commit()
+        self.gate_form.commit()
 
-    # ----------------------------------------------------------------- replies
+    # ------------------------------------------- replies: the workbench's host
 
     @property
-    def preview_result(self) -> ParseResult | None:
-        """The reply pane's last parse (what the preview shows)."""
-        return self.replies.preview_result
+    def preview_result(self) -> ParseResult | None:  # the reply pane's last parse
+        pane = self.workspace.reply()
+        return None if pane is None else pane.preview_result
 
-    def action_apply_reply(self) -> None:
-        self.replies.apply()
+    def key_hint(self, action_id: str) -> str:
+        return self.key_hints[action_id]
 
-    def action_next_candidate(self) -> None:
-        self.replies.next_candidate()
+    def ask_target(self) -> Target | None:
+        """What the model is asked about (the gate session); None before it is open."""
+        from gate_tui.llm.gate_target import GateTarget
 
-    def action_clear_reply(self) -> None:
-        pane = self.reply()
-        if pane is not None:
-            pane.clear_text(self.key_hints["undo"])
+        return None if self.session is None else GateTarget(self.session)
+
+    def preview_reply(self, text: str, candidate: int | None, parsed: ParseResult | None = None) -> Previewed:
+        """What applying ``text`` would do (None content: the empty-pane hint)."""
+        if self.controller is None:
+            return Previewed(text, candidate, None, None, None)  # not booted: previewed again once it is
+        result = parsed if parsed is not None else self.controller.preview(text, candidate)
+        return gate_previewed(self.controller, self.key_hints, self.config, text, candidate, result)
+
+    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
+        """Apply a reply through the controller; the workbench empties the pane if taken."""
+        self.commit_pending()
+        applied = apply_gate_reply(self.controller, self.key_hints, self.config, (text, candidate, previewed, call))
+        if applied.kind == "error":
+            self.show_current()
+        return applied
+
+    @on(ReplyApplied)
+    def _reply_applied(self, event: ReplyApplied) -> None:
+        result: ParseResult = event.result
+        assert result.decision is not None
+        self.after_transition(reload_form=True)
+        self.gate_editor.clear_messages()
+        # Short: the decision panel shows the reason and the overrule in full.
+        overruled = overrule_line(result.claimed_status, result.decision) is not None
+        message = f"Decision: {verdict(result.decision)}" + (" (the model's claim was overruled)" if overruled else "")
+        self.notify(message, title="Reply applied", markup=False)
+
+    @on(ChoiceChanged)
+    def _choice_changed(self) -> None:
+        self.refresh_bindings()  # the footer names the picker's key only while there is a choice
+
+    def action_workbench(self, command: str) -> None:
+        """A key of the workbench's (apply, next candidate, clear, ask…): it runs there."""
+        pane = self.workspace.reply()
+        if pane is None:  # it mounts right after the first frame: the key waits for it
+            self.call_after_refresh(self.action_workbench, command)
+            return
+        pane.run_command(command)
 
     # ---------------------------------------------------------- pages, gates
 
-    def action_focus_reply(self) -> None:
-        self.navigation.focus_reply()
-
-    def action_focus_gates(self) -> None:
-        self.navigation.focus_gates()
-
-    def action_show_history(self) -> None:
-        self.navigation.show_history()
-
-    def action_next_gate(self) -> None:
-        self.navigation.next_gate()
-
-    def action_go_to_gate(self, key: str) -> None:
-        self.navigation.go_to_gate(key)
+    def action_page(self, page: str) -> None:
+        """F2 / F4 / F5: show a pane and focus it."""
+        self.workspace.open_page(page)
 
     def select_gate(self, key: str | None) -> None:
-        self.navigation.select_gate(key)
+        """Show gate ``key`` in the editor (the list's cursor is the source of truth)."""
+        self.gate_form.select_gate(key)
 
     def focus_gate_field(self) -> None:
-        self.navigation.focus_gate_field()
+        """Focus the field that would complete the selected gate."""
+        self.gate_form.focus_field()
 
-    def on_page_bar_chosen(self, event: PageBar.Chosen) -> None:
-        {"gates": self.action_focus_gates, "reply": self.action_focus_reply, "history": self.action_show_history}[event.page]()
+    def action_next_gate(self) -> None:
+        """Go to the gate the system asks for next. The pending edit is recorded first: the
+        answer just typed may complete the gate on show (else F3 stays put)."""
+        self.commit_pending()
+        key = self.session.decision.next_gate
+        if key is None:
+            self.notify("Nothing to jump to: the decision is PASS.", markup=False)
+            return
+        self.action_go_to_gate(key)
 
-    def on_workspace_page_shown(self, event: Workspace.PageShown) -> None:
+    def action_go_to_gate(self, key: str) -> None:
+        """Select gate ``key`` (F3 or the palette's "Go to gate") and focus its field."""
+        if key not in self.config.gates:
+            return
+        self.commit_pending()
+        self.workspace.show_page("gates")
+        self.select_gate(key)
+        self.focus_gate_field()
+
+    @on(PageBar.Chosen)
+    def _page_chosen(self, event: PageBar.Chosen) -> None:
+        self.workspace.open_page(event.page)
+
+    @on(Workspace.PageShown)
+    def _page_shown(self, event: Workspace.PageShown) -> None:
         self.query_one(PageBar).show(event.page)
 
     # ------------------------------------------------ decision and timeline
 
     def action_override(self, choice: str) -> None:
-        self.timeline.override(choice)
+        """A user override of the decision: a ``status`` patch that the parser judges."""
+        self.commit_pending()
+        outcome = self.controller.override(choice)
+        assert outcome.result is not None
+        if outcome.kind == "rejected":
+            self.notify(visible(outcome.result.errors[0].message), title="Override refused", severity="error", markup=False)
+        else:
+            self.gate_form.show_commit(outcome)
+        for warning in outcome.result.warnings:
+            self.notify(visible(warning.message), severity="warning", markup=False)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.data_table.id == "timeline" and event.row_key.value is not None:
-            self.timeline.jump_to(int(event.row_key.value))
+    @on(TimelineRowChosen)
+    def _timeline_row(self, event: TimelineRowChosen) -> None:
+        """Enter on a timeline row restores the state after it (a new, undoable transition)."""
+        if self._move(lambda: self.controller.jump_to(event.index)):
+            self.notify(f"Restored the state after {number(event.index)} ({self.key_hints['undo']} undoes this).", markup=False)
 
     def action_undo_transition(self) -> None:
-        self.timeline.undo()
+        if not self._move(self.controller.undo):
+            self.notify("Nothing to undo.", markup=False)
 
     def action_redo_transition(self) -> None:
-        self.timeline.redo()
+        if not self._move(self.controller.redo):
+            self.notify("Nothing to redo.", markup=False)
+
+    def _move(self, move: Callable[[], Transition | None]) -> bool:
+        self.commit_pending()
+        if move() is None:
+            return False
+        self.gate_editor.clear_messages()
+        self.after_transition(reload_form=True)
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out undo/redo when there is nothing to move to."""
-        if self.session is None and action in ("undo_transition", "redo_transition"):
-            return None  # not booted yet
-        if action == "undo_transition":
-            return True if self.controller.can_undo else None
-        if action == "redo_transition":
-            return True if self.controller.can_redo else None
-        if action == "next_candidate":  # in the footer only while a reply holds a choice
-            result = self.replies.preview_result
-            return result is not None and len(result.candidates) > 1
+        if action in ("undo_transition", "redo_transition"):
+            can = self.session is not None and (self.controller.can_undo if action == "undo_transition" else self.controller.can_redo)
+            return True if can else None  # None greys the key out (also before the boot)
+        if action == "workbench" and parameters == ("next",):  # in the footer only while a reply holds a choice
+            pane = self.workspace.reply()
+            return pane is not None and pane.shown is not None and pane.shown.next_choice is not None
         return True
 
     # ------------------------------------------------------ help, files, quit
@@ -375,20 +398,6 @@ class GateScreen(AskActions, Screen[None]):
         self.commit_pending()
         self.files.quit_or_ask()
 
-    def action_save_state(self) -> None:
-        self.files.save()
-
-    def action_save_state_as(self) -> None:
-        self.files.save_as()
-
-    def action_export_state(self) -> None:
-        self.files.export_state()
-
-    def action_export_report(self) -> None:
-        self.files.export_report()
-
-    def action_open_state(self) -> None:
-        self.files.open_state()
-
-    def action_copy_state(self) -> None:
-        self.files.copy_state()
+    def action_file(self, command: str) -> None:
+        """A file command (Ctrl+S, the palette's Save as…, Export…, Open…, Copy)."""
+        self.files.run(command)

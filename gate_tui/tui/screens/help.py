@@ -7,17 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gate_tui.decision_rules import DECISION_RULES, DECISION_RULES_LEAD
+from gate_tui.tui.help_render import grid, heading, key_rows
 from gate_tui.tui.keymap import ACTIONS, FIELD_ACTIONS, KeyHints
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.text import visible
 
 EXTRA_KEYS = (
@@ -25,7 +25,7 @@ EXTRA_KEYS = (
     ("Enter (gate list)", "edit the selected gate"),
     ("Enter (gate field)", "record the edit now (in Raw too; {raw_newline} starts a new line)"),
     ("Enter (timeline)", "restore the state after that row (undoable)"),
-    ("F7 (reply pane, Raw)", "select all the text (then type or paste over it, or Delete)"),
+    ("Ctrl+A (reply pane, Raw)", "select all the text (then type or paste over it, or Delete); Home: line start"),
     ("Ctrl+X / C / V", "cut, copy, paste in a text field"),
     ("Esc (category list)", "close the list without choosing"),
 )
@@ -38,7 +38,6 @@ REPLY_PANE = (
     "Pasting into a pane that holds an earlier paste, unchanged since, replaces it; {undo} brings the earlier text back.",
     "{undo} / {redo} in the reply pane undo and redo its own text edits first; with none left (as right after {apply_reply} applied a reply) they undo and redo the last transition.",
 )
-KEY_WIDTH = 22
 
 
 def _filled(text: str, keys: KeyHints) -> str:
@@ -46,62 +45,32 @@ def _filled(text: str, keys: KeyHints) -> str:
     return text.format_map({action.id: keys[action.id] for action in ACTIONS + FIELD_ACTIONS})
 
 
-def _grid(rows: list[tuple[Text, Text]], width: int = KEY_WIDTH) -> Table:
-    """Two columns (the first ``width`` cells wide, padding included); a long text wraps inside
-    its column, so wrapped lines keep their indent."""
-    grid = Table.grid(padding=(0, 1), pad_edge=True)
-    grid.add_column(width=width, min_width=width, no_wrap=True)
-    grid.add_column(ratio=1)
-    for left, right in rows:
-        grid.add_row(left, right)
-    return grid
-
-
-def _heading(text: str) -> Text:
-    return Text(text, style="bold underline")
-
-
 def help_renderable(keymap: Mapping[str, str]) -> RenderableType:
     """The whole help text, with the keys as the config's keymap bound them. Every piece is
     a ``rich.text.Text`` (literal, never markup): key strings come from a config file."""
     keys = KeyHints(keymap)
-    rows: list[tuple[Text, Text]] = []
-    for action in ACTIONS + FIELD_ACTIONS:
-        rows.append((Text(visible(keys.all_keys(action.id), one_line=True), style="bold"), Text(action.name)))
-        rows.append((Text(""), Text(action.help, style="dim")))
+    rows = key_rows(ACTIONS + FIELD_ACTIONS, lambda action: visible(keys.all_keys(action.id), one_line=True))
     for key_text, what in EXTRA_KEYS:
         rows.append((Text(key_text, style="bold"), Text(_filled(what, keys))))
     bullets = [(Text(" •"), Text(_filled(text, keys))) for text in REPLY_PANE]
     rules = [(Text(f" {number}."), Text(rule)) for number, rule in enumerate(DECISION_RULES, start=1)]
     actors = [(Text(f" {who}", style="bold"), Text(_filled(what, keys))) for who, what in ACTORS]
     return Group(
-        _heading("Keys"), _grid(rows), Text(""),
-        _heading("The reply pane"), _grid(bullets, 4), Text(""),
-        _heading("Decision rules"), Text(DECISION_RULES_LEAD), _grid(rules, 4), Text(""),
-        _heading("user vs assistant"), _grid(actors, 12), Text(""),
+        heading("Keys"), grid(rows), Text(""),
+        heading("The reply pane"), grid(bullets, 4), Text(""),
+        heading("Decision rules"), Text(DECISION_RULES_LEAD), grid(rules, 4), Text(""),
+        heading("user vs assistant"), grid(actors, 12), Text(""),
         Text("Esc or q closes this screen.", style="dim"),
     )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(CenteredModal[None]):
     """Keys, rules and actors; dismissed with Esc, F1 or q."""
 
     # The editor's rules for this screen, unscoped as they were in styles.tcss; kept here
     # so that Textual parses them when the screen first mounts, after the first frame.
     SCOPED_CSS = False
     DEFAULT_CSS = """
-        HelpScreen {
-            align: center middle;
-        }
-
-        #help-body {
-            width: 90%;
-            max-width: 100;
-            height: 90%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
 
         #help-title {
             margin-bottom: 1;
@@ -115,7 +84,7 @@ class HelpScreen(ModalScreen[None]):
         self.keymap = dict(keymap)
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-body"):
+        with VerticalScroll(id="help-body", classes="modal-box -tall"):
             yield Static(Content.styled("gate-tui help", "bold"), id="help-title")
             yield Static(help_renderable(self.keymap), id="help-text")
 
@@ -123,5 +92,3 @@ class HelpScreen(ModalScreen[None]):
         # The scrollable body takes the focus: PageDown, Down and End scroll it at once.
         self.query_one("#help-body").focus()
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)

@@ -20,11 +20,11 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from gate_tui.session.file_folder import inside_folder
 from gate_tui.tui.render import BAD_STYLE, DIM, WARN_STYLE
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.safe_fields import SafeInput
 
@@ -37,26 +37,13 @@ def absolute(text: str) -> Path:
     return Path(os.path.abspath(Path(text.strip()).expanduser()))
 
 
-class PathScreen(ModalScreen[str | None]):
+class PathScreen(CenteredModal[str | None]):
     """Ask for a path; Enter runs the command, Esc cancels (dismisses with None)."""
 
     # The editor's rules for this screen, unscoped as they were in styles.tcss; kept here
     # so that Textual parses them when the screen first mounts, after the first frame.
     SCOPED_CSS = False
     DEFAULT_CSS = """
-        PathScreen {
-            align: center middle;
-        }
-
-        #path-box {
-            width: 64;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
 
         #path-message {
             display: none;
@@ -79,7 +66,7 @@ class PathScreen(ModalScreen[str | None]):
         self._confirmed: Path | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="path-box"):
+        with Vertical(id="path-box", classes="modal-box"):
             yield Static(plain(self.title_text, "bold"))
             if self.warning:
                 yield Static(line(("⚠ ", WARN_STYLE), (self.warning, WARN_STYLE)), id="path-warning")

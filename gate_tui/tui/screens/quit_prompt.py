@@ -11,30 +11,21 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from gate_tui.tui.render import DIM, WARN_STYLE
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.text import line, plain
 
 
-class QuitScreen(ModalScreen[str | None]):
+class QuitScreen(CenteredModal[str | None]):
     """Ask what to do with unsaved work; Enter saves as…, Esc cancels."""
 
     SCOPED_CSS = False
     DEFAULT_CSS = """
-        QuitScreen {
-            align: center middle;
-        }
 
         #quit-box {
-            width: 64;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
             border: round $warning;
-            padding: 0 1;
-            background: $surface;
         }
 
         #quit-buttons {
@@ -57,7 +48,7 @@ class QuitScreen(ModalScreen[str | None]):
         self.keep = keep  # what Save as… keeps, in the editor's words
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="quit-box"):
+        with Vertical(id="quit-box", classes="modal-box"):
             yield Static(line(("⚠ ", WARN_STYLE), ("Quit with unsaved work?", "bold")))
             count = f"{self.changes} change{'s' * (self.changes != 1)} made here" if self.changes else "Your work"
             yield Static(plain(f"{count} not saved: {self.why}."))

@@ -12,16 +12,16 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from gate_tui.session.catalog import SessionInfo
 from gate_tui.tui.render import DIM, WARN_STYLE
+from gate_tui.tui.screens.modal import CenteredModal
 from gate_tui.tui.session_words import human_time
 from gate_tui.tui.text import line
 
 
-class ResumeScreen(ModalScreen[bool]):
+class ResumeScreen(CenteredModal[bool]):
     """Ask whether to resume ``info``; Enter resumes, Esc starts fresh."""
 
     # The editor's rules for this screen, unscoped as they were in styles.tcss; kept here
@@ -29,18 +29,7 @@ class ResumeScreen(ModalScreen[bool]):
     SCOPED_CSS = False
     DEFAULT_CSS = """
         ResumeScreen {
-            align: center middle;
             background: $background;
-        }
-
-        #resume-box {
-            width: 64;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
         }
 
         #resume-buttons {
@@ -61,7 +50,7 @@ class ResumeScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         info = self.info
-        with Vertical(id="resume-box"):
+        with Vertical(id="resume-box", classes="modal-box"):
             yield Static(line(("Resume session ", "bold"), (info.name, "bold $accent"), ("?", "bold")))
             count = f"{info.transitions} transition{'s' * (info.transitions != 1)}"
             yield Static(line(count, " · ", (info.decision, WARN_STYLE if not info.passed else "")))

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from gate_tui.session.history import Transition
 from gate_tui.tui.keymap import hints_of
 from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
+from gate_tui.tui.widgets.history_messages import HistoryReady, TimelineRowChosen
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("#", 3),
@@ -73,13 +74,6 @@ class HistoryPane(Vertical):
         yield Static(Content.styled("Timeline", "bold $text-muted"), classes="pane-title")
         yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
 
-    class Ready(Message):
-        """Posted once mounted (the pane is mounted lazily, after the first frame)."""
-
-        def __init__(self, pane: HistoryPane) -> None:
-            super().__init__()
-            self.pane = pane
-
     ready = False
     """True once the table has its columns (the app shows nothing in it before)."""
 
@@ -88,7 +82,7 @@ class HistoryPane(Vertical):
             self.table.add_column(label, width=width)
         self.border_title = f"Last change · {hints_of(self.app)['history']}"
         self.ready = True
-        self.post_message(self.Ready(self))
+        self.post_message(HistoryReady(self))
 
     _last: Transition | None = None
 
@@ -97,6 +91,12 @@ class HistoryPane(Vertical):
         diff = self.query_one("#diff", Static)
         width = diff.content_size.width or self.content_size.width
         diff.update(diff_view(self._last, width - 1 if width > 0 else None, hints_of(self.app)))
+
+    @on(DataTable.RowSelected, "#timeline")
+    def _row_chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(TimelineRowChosen(int(event.row_key.value)))
 
     def on_resize(self) -> None:
         self._show_diff()

@@ -11,7 +11,9 @@ or at once when asked (:meth:`ReplyPane.refresh_preview`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -39,6 +41,20 @@ Preview = Callable[[str], "tuple[Content | None, bool | None]"]
 
 def border_title(keys: KeyHints) -> str:
     return f"Model reply · {keys['focus_reply']} focus · {keys['apply_reply']} apply · {keys['clear_reply']} clear"
+
+
+class PreviewText(Static):
+    """The preview; a position in it (``3:14``) is a link to that place in the reply."""
+
+    @dataclass
+    class GoTo(Message):
+        """A position of the preview was clicked (1-based line and column of the reply)."""
+
+        line: int
+        column: int
+
+    def action_goto(self, line_no: int, column: int) -> None:
+        self.post_message(self.GoTo(line_no, column))
 
 
 class ReplyPane(Vertical):
@@ -88,29 +104,33 @@ class ReplyPane(Vertical):
         self.post_message(self.Ready(self))
 
     def compose(self) -> ComposeResult:
-        yield ReplyArea(id="reply", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        # Line numbers: a repair or error position (144:31) can be found by eye, or by its link.
+        yield ReplyArea(id="reply", soft_wrap=True, show_line_numbers=True, tab_behavior="focus")
         with VerticalScroll(id="preview-scroll"):
-            yield Static(empty_hint(hints_of(self.app)), id="preview")
+            yield PreviewText(empty_hint(hints_of(self.app)), id="preview")
 
     @property
     def text_area(self) -> ReplyArea:
         return self.query_one("#reply", ReplyArea)
 
-    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+    @on(TextArea.Changed, "#reply")
+    def _text_changed(self) -> None:
         """Typing or a paste: preview after a short pause (at once with no delay)."""
-        if event.text_area.id != "reply":
-            return
         if self._timer is not None:
             self._timer.stop()
         if self.delay <= 0:
-            self.refresh_preview()
+            self.preview_new_text()
         else:
-            self._timer = self.set_timer(self.delay, self.refresh_preview)
+            self._timer = self.set_timer(self.delay, self.preview_new_text)
+
+    def preview_new_text(self) -> None:
+        """The text changed: preview it (the workbench skips a text it previewed already)."""
+        self.refresh_preview()
 
     def _first_preview(self) -> None:
         if getattr(self.app, "blink", True) is False and self.query("#reply"):  # tests and screenshots need stable frames
             self.text_area.cursor_blink = False
-        self.refresh_preview()
+        self.preview_new_text()
 
     def refresh_preview(self) -> None:
         """Run the preview on the pane's text now and show it."""
@@ -133,6 +153,8 @@ class ReplyPane(Vertical):
         """Show a preview (``None``: the empty-pane hint)."""
         preview = self.query_one("#preview", Static)
         preview.update(empty_hint(hints_of(self.app)) if content is None else content)
+        if not self.streaming:  # a new preview opens at its top (a stream's "so far" too, once)
+            self.query_one("#preview-scroll", VerticalScroll).scroll_home(animate=False)
         preview.set_class(ok is False, "-errors")
         preview.set_class(ok is True, "-ok")
 

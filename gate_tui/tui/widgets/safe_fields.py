@@ -10,6 +10,7 @@ the cursor and the selection still land on the characters they belong to.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import Input, TextArea
 from textual.widgets.text_area import Selection
 
@@ -17,7 +18,12 @@ from gate_tui.safe_text import one_for_one
 
 
 class SafeTextArea(TextArea):
-    """A ``TextArea`` whose drawn lines show untrusted characters as visible symbols."""
+    """A ``TextArea`` whose drawn lines show untrusted characters as visible symbols.
+
+    Select all is Ctrl+A here (Home goes to the line's start): TextArea's own F7 is the
+    editors' "ask the model again", and a key means one thing."""
+
+    BINDINGS = [Binding("ctrl+a", "select_all", "Select all", show=False)]
 
     def get_line(self, line_index: int) -> Text:
         # As TextArea.get_line, from the document itself: rich's Text would silently drop

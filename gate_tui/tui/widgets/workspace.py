@@ -10,6 +10,8 @@ the first frame, so :meth:`ready_pane` says None until one is there and ready.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.containers import Container
 from textual.message import Message
@@ -17,7 +19,18 @@ from textual.widget import Widget
 
 from gate_tui.tui.keymap import PAGES as PAGE_KEYS
 
+if TYPE_CHECKING:
+    from gate_tui.tui.widgets.history_pane import HistoryPane
+    from gate_tui.tui.workbench.widget import Workbench
+
 PAGES = tuple(name for name, _label, _binding in PAGE_KEYS)
+
+
+def focus_now(widget: Widget) -> None:
+    """Focus ``widget`` before the next key is handled (``Widget.focus`` waits its turn
+    behind the keys already queued: Enter right after F3 would go to the old field)."""
+    widget.screen.set_focus(widget)
+    widget.focus()  # again in turn, should the widget not be focusable yet (a pane just shown)
 
 
 class Workspace(Container):
@@ -38,6 +51,21 @@ class Workspace(Container):
         pane = found.first() if found else None
         return pane if pane is not None and getattr(pane, "ready", False) else None
 
+    def reply(self) -> Workbench | None:
+        """The reply pane (the workbench), or None before it is mounted and ready."""
+        from gate_tui.tui.workbench.widget import Workbench
+
+        pane = self.ready_pane("#reply-pane")
+        return pane if isinstance(pane, Workbench) else None
+
+    def history(self) -> HistoryPane | None:
+        """The history pane, or None before it is mounted and ready (its ready message
+        then shows the timeline: edits made meanwhile are not lost)."""
+        from gate_tui.tui.widgets.history_pane import HistoryPane
+
+        pane = self.ready_pane("#history-pane")
+        return pane if isinstance(pane, HistoryPane) else None
+
     def show_page(self, page: str) -> None:
         """Make ``page`` the active pane (only visible alone on narrow screens)."""
         if self.page == page:
@@ -46,6 +74,18 @@ class Workspace(Container):
         for name in PAGES:
             self.query(f"#{name}-pane").set_class(name != page, "-inactive")
         self.post_message(self.PageShown(page))
+
+    FOCUS = {"gates": "#gate-list", "reply": "#reply", "history": "#timeline"}
+    """The widget that takes the focus when a page is opened by its key."""
+
+    def open_page(self, page: str) -> None:
+        """Show ``page`` and focus its main widget; a pane not mounted yet (they mount after
+        the first frame) is tried again after the next refresh."""
+        if page != "gates" and self.ready_pane(f"#{page}-pane") is None:
+            self.call_after_refresh(self.open_page, page)
+            return
+        self.show_page(page)
+        focus_now(self.query_one(self.FOCUS[page]))
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Show the focused widget's page, and mark its pane."""

@@ -1,0 +1,92 @@
+"""The model requests of one reply workbench, without Textual: what it keeps between
+requests (:class:`AskState`), how a stream's end is marked in the pane and what the toast
+says when a request ended (:func:`ask_report`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gate_tui.tui.text import visible
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+    from textual.worker import Worker
+
+    from gate_tui.llm.asking import Asker, Call
+    from gate_tui.tui.ask_run import AskRun
+
+AUTO_RETRIES = 2
+TICK_S = 0.1  # appending and redrawing 10 times a second keeps up with any stream
+NO_MODEL_HINT = (
+    "Is the model server running at that address? Check OPENAI_BASE_URL or base_url under"
+    " [model] in {settings}; {key} opens the message box again with your message."
+)
+
+
+@dataclass
+class AskState:
+    """The model requests of one workbench."""
+
+    asker: Asker | None = None
+    run: AskRun | None = None
+    worker: Worker[Any] | None = None
+    timer: Timer | None = None
+    auto_retry: bool = False
+    rounds: int = 0  # automatic retries done for the current message
+    sub_title: str | None = None  # the title bar's text before the request
+    last_message: str = ""  # what the user last typed (F6 after a failure reopens with it)
+
+    def call_for(self, text: str) -> int | None:
+        """The seq of the model call whose reply ``text`` is (unchanged), else None."""
+        call = self.run.call if self.run is not None else None
+        if call is None or call.outcome.text != text:
+            return None
+        return call.seq
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None and self.run.running
+
+
+def stream_mark(call: Call) -> str | None:
+    """The pane's border note when a stream was cut short (None: it ended normally)."""
+    if call.outcome.cancelled:
+        return "cancelled: the partial reply is kept, nothing was applied"
+    if call.outcome.incomplete:
+        return "incomplete: the stream stopped before the reply ended; checked as a cut-off reply"
+    return None
+
+
+def ask_report(
+    call: Call, gave_up: bool, model: str, keys: Callable[[str], str]
+) -> tuple[str, str, str]:
+    """(message, title, severity) of the toast once a request ended. A failed request says
+    what to check and that F6 reopens the box with the message kept; auto-retry says when
+    it gave up."""
+    if call.outcome.cancelled:
+        return "Request cancelled; nothing was applied.", "", "information"
+    if call.result is None:
+        from gate_tui.llm.settings import settings_path
+
+        hint = NO_MODEL_HINT.format(key=keys("ask_model"), settings=settings_path())
+        return f"{visible(call.outcome.error or 'no reply')}\n{hint}", "Model error", "error"
+    if call.result.ok:
+        return (
+            f"Reply ready: {keys('apply_reply')} applies it.",
+            f"{visible(model, one_line=True)} replied",
+            "information",
+        )
+    if gave_up:
+        return (
+            f"Auto-retry gave up after {AUTO_RETRIES} rounds: the reply is still not valid; see the preview.",
+            "Auto-retry gave up",
+            "warning",
+        )
+    count = len(call.result.errors)
+    return (
+        f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with them.",
+        "Reply not valid",
+        "warning",
+    )
