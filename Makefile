@@ -43,7 +43,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
 
 bench: $(VENV)/.installed-test
-	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py bench/bench_model.py bench/bench_eval.py bench/bench_stats.py; do \
+	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py bench/bench_model.py bench/bench_eval.py bench/bench_stats.py bench/bench_grounding.py; do \
 		echo "== $$script"; $(BIN)/python $$script $(BENCH_ARGS) || status=1; echo; \
 	done; exit $$status
 

@@ -37,10 +37,14 @@ def gate_blocked(gate: GateView, value: ValueView | None) -> bool:
     return gate.required and value is not None and value.classified is not None and value.classified in (gate.blocking_categories or ())
 
 
-def decision_dict(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def decision_dict(
+    config: ConfigView, gates: Mapping[str, Mapping[str, Any]], ungrounded: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """The decision for JSON-shaped gate values, as a ``GateDecision``-shaped dict.
 
     ``parse`` uses this form so that it can build its whole result in one validation.
+    ``ungrounded``: gates whose answer does not count under ``grounding: require`` (the
+    user never said it); a required one among them is next (``required_ungrounded``).
     """
     defs = config.gates
     for key in config.gate_order:
@@ -51,6 +55,8 @@ def decision_dict(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) ->
         # answered(), inlined: this runs for every gate on every parse.
         if value is None or not (value["classified"] if gate.expected_categories else value["raw"]):
             return {"pass": False, "reason": "required_missing", "next_gate": key, "next_question": gate.question.strip()}
+        if key in ungrounded:
+            return {"pass": False, "reason": "required_ungrounded", "next_gate": key, "next_question": gate.question.strip()}
         if gate.blocking_categories and value["classified"] in gate.blocking_categories:
             return {
                 "pass": False,
@@ -142,4 +148,6 @@ def verdict_text(passed: bool, reason: str, next_gate: str | None, blocked_value
         return verdict
     if reason == "required_blocked":
         return f"{verdict}: {next_gate} is blocked ({blocked_value})"
+    if reason == "required_ungrounded":
+        return f"{verdict}: {next_gate} is not the user's words"
     return f"{verdict}: {next_gate} missing"

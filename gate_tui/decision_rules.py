@@ -24,6 +24,12 @@ DECISION_RULES: tuple[str, ...] = (
     "complete answer, and the decision is NO PASS because of it.",
     "The first required gate that is not complete, or is blocked, is the next gate: the decision is "
     "NO PASS (required_missing or required_blocked), with that gate's key and question.",
+    'Copy the user\'s words into "raw"; leave a gate null until the user has answered it. A "raw" '
+    "answer is grounded when, after folding case, whitespace, quote styles and trailing punctuation, "
+    "it occurs in one of the user's messages (or aligns closely with a span of one: a near match). "
+    "Under the config's grounding: require, an ungrounded raw does not count: its gate is "
+    "incomplete and the decision is NO PASS (required_ungrounded) with that gate next; under "
+    "grounding: warn it is reported as a warning.",
     "When every required gate is complete and none is blocked, the decision is PASS (all_required_complete).",
     'The "status" block states the decision: "pass" true only for PASS; for NO PASS "pass" false and '
     '"next_gate" / "next_query" the next gate\'s key and question. A model\'s status is only a claim: '

@@ -34,7 +34,9 @@ ErrorCode = Literal[
     "schema_version_mismatch",
 ]
 Actor = Literal["assistant", "user"]
-DecisionReason = Literal["all_required_complete", "required_missing", "required_blocked", "user_override"]
+DecisionReason = Literal[
+    "all_required_complete", "required_missing", "required_blocked", "required_ungrounded", "user_override"
+]
 Certainty = Literal["exact", "guess"]
 
 
@@ -60,6 +62,11 @@ class Policy(_Model):
     allow_guessed_repairs: bool = True
     """A reply that needs a judgment call (an inner quote, an unquoted value, a missing
     quote) is accepted with the guess shown; False makes it ``invalid_json`` naming it."""
+    # Left out of dumps when unset: a config's fingerprint (its dump's hash) stays what it was.
+    grounding: Literal["off", "warn", "require"] | None = Field(default=None, exclude_if=lambda value: value is None)
+    """Whether a ``raw`` answer must trace to the user's words (see docs/grounding.md):
+    ``warn`` reports one that does not, ``require`` also lets it not count (NO PASS,
+    ``required_ungrounded``). Unset: ``warn`` when a conversation is known, else ``off``."""
     accept_truncated_replies: bool = False
     """A reply cut off mid-JSON is rejected by default; True accepts what was recovered,
     with a warning naming every field the cut touched."""
@@ -311,6 +318,9 @@ class ParseResult(_Model):
     recovered: dict[str, Any] | None = None
     """What was read from a reply the policy refused (cut off, or needing a guess): for a
     preview only, never a state."""
+    grounding: dict[str, Any] | None = Field(default=None, exclude_if=lambda value: value is None)
+    """What :func:`gate_tui.grounding.ground` found (a ``GroundingReport`` as JSON); absent
+    when the reply was not checked against a conversation."""
     candidates: list[CandidateInfo] = Field(default_factory=list)
     """Every object of a text reply that could be the answer, in text order; ``used`` marks
     the one this result read (``parse(..., candidate=K)`` reads another)."""

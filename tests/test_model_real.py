@@ -127,3 +127,32 @@ def test_the_installed_llama_cpp_is_the_portable_build() -> None:
     info = llama_cpp.llama_print_system_info().decode()
     assert "AVX2 = 1" in info or "AVX = 1" in info
     assert "AVX512 = 1" not in info and "AMX" not in info
+
+
+def test_every_raw_the_real_model_writes_that_the_user_did_not_say_is_reported(server: LocalServer, tmp_path: Path) -> None:
+    """Grounding against the real model: no assertion on its words, only that each non-null
+    ``raw`` it writes that is not in the user's message (after normalisation) is a finding
+    that does not count, with a warning on its path."""
+    from gate_tui.grounding.normalise import normal_form, normalise
+
+    message = "We have two years of labelled tickets in the warehouse."
+    state = tmp_path / "s.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL"))}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
+    command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIG), "--state", str(state), "--model", server.model,
+               "--base-url", server.base_url, "--structured", "--format", "json", message]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=280)
+    alive(server)
+    result = json.loads(done.stdout)
+    if not result["ok"]:
+        pytest.skip("the model's reply was not a valid state; nothing to ground")
+    findings = {f["path"]: f for f in result["grounding"]["findings"]}
+    warned = {w["field_path"] for w in result["warnings"] if w["code"] == "ungrounded_raw"}
+    for key, value in result["canonical_state"]["gates"].items():
+        raw = value["raw"]
+        if raw is None or not raw.strip():
+            continue
+        path = f"gates.{key}.raw"
+        assert path in findings, f"{path} was not checked"
+        if normalise(raw) not in normal_form(message) and findings[path]["kind"] != "near":
+            assert findings[path]["kind"] == "ungrounded" and path in warned

@@ -44,6 +44,7 @@ REASONS = {
     "all_required_complete": "every required gate is answered",
     "required_missing": "a required gate is not answered yet",
     "required_blocked": "a required gate is answered with a blocking category",
+    "required_ungrounded": "a required gate's answer is not the user's words (grounding: require)",
     "user_override": "the user overrode the decision",
 }
 
@@ -118,13 +119,42 @@ def load_previous(path: str) -> tuple[GateState | None, str | None]:
     return state, None if problem is None else f"{path}: {problem}"
 
 
-def check_reply(reply: Reply, config: GateConfig, previous: GateState | None, actor: str) -> ParseResult:
-    """The parse result for a readable reply (undecodable bytes give an invalid result)."""
+def load_conversation(path: str) -> tuple[list[Any] | None, str | None]:
+    """Read ``--conversation``: a JSON list of chat messages (OpenAI format)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return None, f"{path}: file not found"
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+    try:
+        value = STRICT_DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        return None, f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"
+    except (ValueError, RecursionError):
+        return None, f"{path}: invalid JSON"
+    if isinstance(value, dict) and isinstance(value.get("messages"), list):
+        value = value["messages"]  # a request body as it was sent
+    if not isinstance(value, list) or not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value):
+        return None, f"{path}: expected a JSON list of chat messages, each with a role"
+    return value, None
+
+
+def check_reply(
+    reply: Reply, config: GateConfig, previous: GateState | None, actor: str, conversation: list[Any] | None = None
+) -> ParseResult:
+    """The parse result for a readable reply (undecodable bytes give an invalid result),
+    grounded in ``conversation`` when one is given (a model's reply only)."""
     if reply.undecodable is not None:
         error = ParseError(code="invalid_json", message=reply.undecodable)
         return ParseResult(ok=False, errors=[error])
     assert reply.text is not None
-    return parse(reply_payload(reply.text, actor), config, previous, actor)
+    result = parse(reply_payload(reply.text, actor), config, previous, actor)
+    if conversation is not None and actor == "assistant":
+        from gate_tui.grounding.apply import ground
+
+        result = ground(result, config, conversation, reply.text, previous)
+    return result
 
 
 def render_json(result: ParseResult, name: str | None = None) -> str:
@@ -168,10 +198,12 @@ def render_text(name: str, result: ParseResult, color: bool = False, config: Gat
             still = outstanding(config, result.canonical_state.gates)
             if still.count > 1:
                 lines += listed("missing required gates", list(still.missing)) + listed("blocked required gates", still.blocked_names())
+    if result.grounding is not None:
+        lines.append(f"  grounding: {result.grounding.get('summary')} (policy {result.grounding.get('policy')})")
     lines += listed("errors", [_describe_error(error) for error in result.errors])
     lines += listed("repairs applied", [repair_line(r) for r in result.repairs])
     warnings = [w for w in result.warnings if not is_repair(w.code)]
-    lines += listed("warnings", [f"{_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings])
+    lines += listed("warnings", [f"{_where(w)}{_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings])
     # Model and user text is data: no control character or bidi override reaches the terminal.
     shown = [visible(row, one_line=True) for row in lines]
     shown[0] += _verdict(result, color)
@@ -205,12 +237,13 @@ def run_check(
     out: IO[str],
     err: IO[str],
     stdin: IO[bytes],
+    conversation: list[Any] | None = None,
 ) -> int:
     """Check each source in order, print one result each, return the worst status."""
     color = fmt == "text" and use_color(out)
     statuses: list[int] = []
     for index, reply in readable_replies(sources, stdin, err, statuses):
-        result = check_reply(reply, config, previous, actor)
+        result = check_reply(reply, config, previous, actor, conversation)
         if fmt == "json":
             out.write(render_json(result, reply.name))
         else:
@@ -251,6 +284,12 @@ def _describe_error(error: ParseError) -> str:
         detail.append(f"got {error.actual}")
     extra = f" ({'; '.join(detail)})" if detail else ""
     return f"{_at(error.field_path, error.message)}{error.message}{extra} [{error.code}]"
+
+
+def _where(warning: Any) -> str:
+    """``line 3:14: `` for a grounding finding (it names the value's place in the reply)."""
+    grounding = warning.code in ("ungrounded_raw", "classified_ungrounded", "near_grounded")
+    return f"line {warning.line}:{warning.column}: " if grounding and warning.line is not None else ""
 
 
 def _at(path: str, message: str) -> str:

@@ -35,7 +35,9 @@ def ci_usage(ns: argparse.Namespace) -> str | None:
     return None
 
 
-def run_files_ci(ns: argparse.Namespace, config: Any, previous: Any, out: IO[str]) -> int:
+def run_files_ci(
+    ns: argparse.Namespace, config: Any, previous: Any, out: IO[str], conversation: Any = None
+) -> int:
     """Check reply FILEs, printing annotations (``--format github``) or the usual text, and
     write the reports asked for; the worst exit status."""
     from gate_tui.cli.check import (
@@ -53,7 +55,7 @@ def run_files_ci(ns: argparse.Namespace, config: Any, previous: Any, out: IO[str
     cases: list[Case] = []
     form = ns.format or "text"
     for index, reply in readable_replies(ns.files or ["-"], sys.stdin.buffer, sys.stderr, statuses):
-        result = check_reply(reply, config, previous, ns.actor)
+        result = check_reply(reply, config, previous, ns.actor, conversation)
         case = Case(reply.name, reply.name, 1, json.loads(model_json_bytes(result)))
         cases.append(case)
         if form == "github":

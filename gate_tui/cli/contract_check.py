@@ -82,12 +82,17 @@ def render_json(result: ContractResult, envelope: bool = False, name: str | None
     return json_visible(text) + "\n"
 
 
-def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelope: bool, out: IO[str], err: IO[str], stdin: IO[bytes]) -> int:
+def run_contract_check(
+    sources: list[str], contract: Contract, fmt: str, envelope: bool, out: IO[str], err: IO[str], stdin: IO[bytes],
+    conversation: list[Any] | None = None,
+) -> int:
     """Check each source in order, print one result each, return the worst status."""
     color = fmt == "text" and not envelope and use_color(out)
     statuses: list[int] = []
     for index, reply in readable_replies(sources, stdin, err, statuses):
         result = result_for(reply, contract)
+        if conversation is not None:
+            result = grounded_contract_result(result, contract, conversation)
         if envelope or fmt == "json":
             out.write(render_json(result, envelope, reply.name))
         else:
@@ -96,6 +101,36 @@ def run_contract_check(sources: list[str], contract: Contract, fmt: str, envelop
     if fmt == "text" and not envelope and len(sources) > 1:
         out.write("\n" + total_line(statuses, ((EXIT_PASS, "VALID"), (EXIT_INVALID, "INVALID"))))
     return worst(statuses)
+
+
+def grounded_contract_result(result: Any, contract: Contract, conversation: list[Any]) -> Any:
+    """``x-grounded`` strings checked against the user's words: a warning each that is not
+    the user's (``ungrounded_value``), an error (``rule_failed``) when the contract's
+    ``x-gate-tui`` block sets ``grounding: require``."""
+    from gate_tui.contracts.results import ContractError, ContractWarning
+    from gate_tui.grounding.apply import finding_message
+    from gate_tui.grounding.contract import contract_findings
+
+    if result.value is None:
+        return result
+    findings, problem = contract_findings(contract.schema, result.value, conversation)
+    meta = contract.meta if isinstance(contract.meta, dict) else {}
+    policy = meta.get("grounding") if meta.get("grounding") in ("off", "warn", "require") else "warn"
+    if policy == "off":
+        return result
+    warnings, errors = list(result.warnings), list(result.errors)
+    if problem is not None:
+        warnings.append(ContractWarning(code="conversation_unreadable", message=problem))
+    for finding in findings:
+        if finding["kind"] == "grounded":
+            continue
+        message = finding_message(finding)
+        if finding["kind"] == "ungrounded" and policy == "require":
+            errors.append(ContractError(code="rule_failed", path=finding["path"], message=message, expected="the user's words"))
+        else:
+            code = "near_grounded" if finding["kind"] == "near" else "ungrounded_value"
+            warnings.append(ContractWarning(code=code, path=finding["path"], message=message))
+    return result.model_copy(update={"warnings": warnings, "errors": errors, "ok": not errors})
 
 
 def load_contract_or_report(path: str, prog: str, options: LoadOptions | None = None) -> Contract | None:
@@ -125,8 +160,17 @@ def check_against_contract(ns: Any) -> int:
         return check_input(ns, contract_settings(contract, ns.envelope))
     from gate_tui.cli.check_streams import to_text_output
 
+    conversation = None
+    if getattr(ns, "conversation", None):
+        from gate_tui.cli.check import load_conversation
+        from gate_tui.cli.common import usage
+
+        conversation, trouble = load_conversation(ns.conversation)
+        if trouble is not None:
+            return usage("check", f"--conversation {trouble}")
+    fmt = ns.format or "text"
     return to_text_output(
-        ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, ns.format or "text", ns.envelope, out, sys.stderr, sys.stdin.buffer)
+        ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, fmt, ns.envelope, out, sys.stderr, sys.stdin.buffer, conversation)
     )
 
 

@@ -63,6 +63,7 @@ class PolicySpec(NamedTuple):
     allow_user_override: bool
     allow_guessed_repairs: bool
     accept_truncated_replies: bool
+    grounding: str | None = None
 
 
 class ConfigSpec(NamedTuple):
@@ -143,11 +144,14 @@ def _gates(raw: Any) -> dict[str, GateSpec] | None:
 
 
 def _policy(raw: Any) -> PolicySpec | None:
-    if not isinstance(raw, dict) or raw.keys() != set(_POLICY_KEYS):
+    if not isinstance(raw, dict) or raw.keys() - {"grounding"} != set(_POLICY_KEYS):
         return None
     if not all(isinstance(raw[key], bool) for key in _POLICY_KEYS):
         return None
-    return PolicySpec(**{key: raw[key] for key in _POLICY_KEYS})
+    grounding = raw.get("grounding")
+    if grounding not in (None, "off", "warn", "require"):
+        return None
+    return PolicySpec(**{key: raw[key] for key in _POLICY_KEYS}, grounding=grounding)
 
 
 def _strings(value: Any) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gate_tui.llm.client import LiveReply, Outcome, stream_chat
-from gate_tui.llm.conversation import build_messages, errors_message, turns_of
+from gate_tui.llm.conversation import build_messages, errors_message, grounding_findings, turns_of
 from gate_tui.llm.endpoint import endpoint_host
 from gate_tui.llm.settings import ModelSettings
 from gate_tui.models import ParseResult
@@ -75,7 +75,15 @@ class Call:
     @property
     def retryable(self) -> bool:
         """A reply arrived and was not accepted: asking again with its errors can help."""
-        return self.result is not None and not self.result.ok and not self.outcome.cancelled
+        if self.result is None or self.outcome.cancelled:
+            return False
+        required = (self.result.grounding or {}).get("policy") == "require"
+        return not self.result.ok or (required and self.ungrounded)
+
+    @property
+    def ungrounded(self) -> bool:
+        """The reply holds values the user never said (sent back by "ask again")."""
+        return bool(grounding_findings(self.result)) and not self.outcome.cancelled
 
 
 class Asker:
@@ -102,6 +110,10 @@ class Asker:
         call = Call(message, kind, outcome, notices=list(outcome.notices))
         if outcome.text:
             call.result = self.target.parse(outcome.text)
+            ground = getattr(self.target, "ground", None)
+            if ground is not None:  # the user's own messages so far are the conversation
+                said = [t.message for t in turns_of(self.target.records()) if t.call_kind == "ask"]
+                call.result = ground(call.result, outcome.text, [*said, message] if kind == "ask" else said)
         call.seq = self.target.record_model_call(
             call_kind=kind,
             model=self.settings.model,
@@ -136,7 +148,7 @@ class Asker:
     def again_message(self, call: Call | None = None) -> str | None:
         """The "ask again with the errors" message for ``call`` (the last one), or None."""
         call = call or self.last
-        if call is None or not call.retryable:
+        if call is None or not (call.retryable or call.ungrounded):
             return None
         return errors_message(call.result, call.outcome.finish_reason, self.target.what)
 

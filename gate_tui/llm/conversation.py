@@ -87,12 +87,26 @@ def build_messages(system: str, turns: list[Turn], state_json: str, message: str
     return messages, chars
 
 
+GROUNDING_CODES = ("ungrounded_raw", "classified_ungrounded")
+
+
+def grounding_findings(result: ParseResult | Any) -> list[Any]:
+    """The warnings of ``result`` that say a value is not the user's words."""
+    warnings = getattr(result, "warnings", None) or []
+    return [w for w in warnings if getattr(w, "code", None) in GROUNDING_CODES]
+
+
 def errors_message(result: ParseResult | Any, finish_reason: str | None = None, what: str = "gate state") -> str:
-    """"Ask again with the errors": what was wrong with the last reply, field by field."""
-    lines = [f"Your last reply was not accepted by the system. Reply with the corrected, complete {what} as one JSON object."]
+    """"Ask again with the errors": what was wrong with the last reply, field by field,
+    grounding findings included (a value the user never said is sent back like an error)."""
+    errors = result.errors if result is not None else []
+    ungrounded = grounding_findings(result) if result is not None else []
+    if errors or not ungrounded:
+        lines = [f"Your last reply was not accepted by the system. Reply with the corrected, complete {what} as one JSON object."]
+    else:
+        lines = [f"Your last reply put words in the user's mouth. Reply with the corrected, complete {what} as one JSON object."]
     if finish_reason == "length":
         lines.append("The reply was cut off (it hit the length limit): answer shorter, only the JSON.")
-    errors = result.errors if result is not None else []
     if errors:
         lines.append("Errors:")
     for error in errors[:MAX_LISTED_ERRORS]:
@@ -105,4 +119,7 @@ def errors_message(result: ParseResult | Any, finish_reason: str | None = None, 
         lines.append("; ".join(parts))
     if len(errors) > MAX_LISTED_ERRORS:
         lines.append(f"- and {len(errors) - MAX_LISTED_ERRORS} more")
+    if ungrounded:
+        lines.append("Not the user's words (copy the user's words into raw; leave a gate null until the user has answered it):")
+        lines += [f"- {w.field_path}: {w.message}" for w in ungrounded[:MAX_LISTED_ERRORS]]
     return "\n".join(lines)

@@ -36,6 +36,13 @@ class GateTarget:
     def parse(self, text: str) -> ParseResult:
         return parse(text, self.session.config, previous_state=self.session.state, actor="assistant")
 
+    def ground(self, result: ParseResult, text: str, user_messages: list[str]) -> ParseResult:
+        """``result`` checked against the user's own messages (docs/grounding.md)."""
+        from gate_tui.grounding.apply import ground
+        from gate_tui.grounding.conversation import as_messages
+
+        return ground(result, self.session.config, as_messages(user_messages), text, self.session.state)
+
     def records(self) -> list[dict[str, Any]]:
         return self.session.records
 

@@ -4,9 +4,11 @@ over rows.
 
 A filter is a status, an error code, a next gate, "only guessed repairs", one of the
 :data:`FLAGS` a reviewer hunts first (the model's claim overruled, and which way; several
-different states in one reply; cut off) and free text (matched, ignoring case, in the id,
-the reason, the next gate and the error codes); an empty part keeps every row. A caller's
-own row mask (a reviewer's share of the rows, the rows reviewers disagree on) narrows it. :func:`matching_rows` gives the kept rows' positions in file
+different states in one reply; cut off), a grounding summary (``grounded`` / ``near`` /
+``ungrounded``) and free text (matched, ignoring case, in the id, the reason, the next gate
+and the error codes); an empty part keeps every row. A caller's own row mask (a reviewer's
+share of the rows, the rows reviewers disagree on) narrows it. :func:`matching_rows` gives
+the kept rows' positions in file
 order, which is all a virtualised table needs to show any window of them.
 """
 
@@ -26,6 +28,8 @@ class ResultFilter:
     guessed: bool = False
     text: str = ""
     flag: str | None = None
+    grounding: str | None = None
+    """``grounded`` / ``near`` / ``ungrounded`` / ``unchecked``: the results' grounding column."""
 
     @property
     def empty(self) -> bool:
@@ -79,6 +83,8 @@ def matching_rows(table: Any, wanted: ResultFilter, within: Any = None) -> Any:
         masks.append(pc.equal(table.column("next_gate"), wanted.gate))
     if wanted.guessed:
         masks.append(table.column("guessed"))
+    if wanted.grounding:
+        masks.append(pc.equal(table.column("grounding"), wanted.grounding))
     if wanted.code:
         masks.append(_any_code(table, lambda codes: pc.equal(codes, wanted.code)))
     if wanted.text:

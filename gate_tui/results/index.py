@@ -29,10 +29,10 @@ from typing import Any
 
 from gate_tui.results.summary import reply_fingerprint
 
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 SUMMARY = (
     "line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings",
-    "claimed", "cut_off", "several_states", "repair_codes",
+    "claimed", "cut_off", "several_states", "repair_codes", "grounding",
 )
 STATUSES = ("PASS", "NO PASS", "VALID", "invalid")
 
@@ -302,6 +302,7 @@ def _finish(table: Any) -> Any:
     for name, kind in (
         ("error_codes", codes), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
         ("claimed", pa.string()), ("cut_off", pa.bool_()), ("several_states", pa.bool_()), ("repair_codes", codes),
+        ("grounding", pa.string()),  # grounding: null where no conversation came with a reply
     ):
         table = _with_column(table, name, kind)
     for name in ("guessed", "cut_off", "several_states"):  # results from before these columns

@@ -103,6 +103,7 @@ def _schema() -> Any:
         ("warnings", coded),
         ("repairs", pa.list_(pa.struct([("certainty", pa.string()), ("code", pa.string())]))),
         ("claimed_status", pa.struct([("pass", pa.bool_())])),
+        ("grounding", pa.struct([("summary", pa.string())])),
     ])
     return pa.schema([("ok", pa.bool_()), ("pass", pa.bool_()), ("result", result)])
 
@@ -175,6 +176,7 @@ def _flatten(table: Any) -> Any:
         "cut_off": cut,
         "several_states": several,
         "repair_codes": _list_field(repairs, "code"),
+        "grounding": pc.struct_field(pc.struct_field(result, "grounding"), "summary"),
     })
 
 
@@ -215,6 +217,7 @@ def _slow_summaries(path: Path, offsets: list[int]) -> Any:
         ("ok", pa.bool_()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string()),
         ("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
         ("claimed", pa.string()), ("cut_off", pa.bool_()), ("several_states", pa.bool_()), ("repair_codes", pa.list_(pa.string())),
+        ("grounding", pa.string()),
     ]))
 
 
@@ -236,6 +239,7 @@ def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
         or any(item.get("code") == TRUNCATED_REPLY for item in listed["warnings"]),
         "several_states": any(item.get("code") == DIFFERENT_STATES for item in listed["warnings"]),
         "repair_codes": [str(item.get("code")) for item in listed["repairs"]],
+        "grounding": _grounding_summary(result.get("grounding")),
     }
 
 
@@ -243,3 +247,8 @@ def _claim(status: Any) -> str | None:
     if not isinstance(status, dict) or not isinstance(status.get("pass"), bool):
         return None
     return "PASS" if status["pass"] else "NO PASS"
+
+
+def _grounding_summary(grounding: Any) -> str | None:
+    summary = grounding.get("summary") if isinstance(grounding, dict) else None
+    return summary if isinstance(summary, str) else None

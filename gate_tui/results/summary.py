@@ -16,7 +16,7 @@ from gate_tui.warning_codes import DIFFERENT_STATES, TRUNCATED_REPLY, is_repair
 
 SUMMARY_COLUMNS = (
     "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings",
-    "claimed", "cut_off", "several_states", "repair_codes",
+    "claimed", "cut_off", "several_states", "repair_codes", "grounding",
 )
 CUT_REASONS = ("length", "max_tokens")
 """The finish reasons that mean the provider cut the reply (OpenAI's, Anthropic's)."""
@@ -26,7 +26,9 @@ CUT_OFF_WORDS = "cut off"
 
 def summary(result: Any) -> tuple[Any, ...]:
     """The :data:`SUMMARY_COLUMNS` of a gate or contract result (a contract result has no
-    decision: its pass, reason and gate are null)."""
+    decision: its pass, reason and gate are null); ``grounding`` is ``grounded`` / ``near`` /
+    ``ungrounded`` (``unchecked`` under ``grounding: off``), null when no conversation came
+    with the reply."""
     decision = getattr(result, "decision", None) if result.ok else None
     repairs = result.repairs
     warnings = getattr(result, "warnings", None) or []
@@ -44,6 +46,7 @@ def summary(result: Any) -> tuple[Any, ...]:
         is_cut_off(result.errors, warnings),
         any(warning.code == DIFFERENT_STATES for warning in warnings),
         [repair.code for repair in repairs],
+        None if getattr(result, "grounding", None) is None else result.grounding.get("summary"),
     )
 
 

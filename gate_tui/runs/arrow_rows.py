@@ -5,7 +5,9 @@
 as JSON text) and ``actor`` (``assistant`` / ``user``) columns, and returns a table of
 :data:`OUTPUT_COLUMNS` in the same order: ``id`` (the input's, unchanged), ``line`` (the
 row's 1-based number, null when the caller cannot know it), ``ok``, ``pass``, ``reason``,
-``next_gate``, ``error_codes``, ``repairs``, ``guessed``, ``warnings`` and ``result``.
+``next_gate``, ``error_codes``, ``repairs``, ``guessed``, ``warnings``, ``grounding`` and
+``result``. A ``messages`` column (a conversation, OpenAI chat format, as JSON text or a
+list) checks each reply's ``raw`` answers against the user's words (docs/grounding.md).
 
 Every row goes through the line checker of ``check --jsonl`` (:mod:`gate_tui.runs.engine`),
 not a copy of it: ``result`` holds exactly the bytes that command writes as that line's
@@ -47,6 +49,7 @@ class Columns:
     id: str = "id"
     previous: str = "previous_state"
     actor: str = "actor"
+    messages: str = "messages"
     finish_reason: str = "finish_reason"
     usage: str = "usage"
     carry: tuple[str, ...] | None = None
@@ -56,13 +59,14 @@ class Columns:
 
 def carried_names(names: list[str], columns: Columns) -> list[str]:
     """The input columns the results carry: those asked for (or all), less the ones the
-    check reads itself (reply, id, previous state, actor, finish reason, usage)."""
+    check reads itself (reply, id, previous state, actor, messages, finish reason, usage)."""
     own = {
         columns.reply,
         columns.id,
         columns.previous,
         "previous",  # a JSON Lines record's previous state (the check reads it)
         columns.actor,
+        columns.messages,
         columns.finish_reason,
         columns.usage,
     }
@@ -133,6 +137,7 @@ class RowChecker:
         ids = batch.column(columns.id).to_pylist() if columns.id in names else None
         previous = batch.column(columns.previous).to_pylist() if columns.previous in names else None
         actors = batch.column(columns.actor).to_pylist() if columns.actor in names else None
+        messages = batch.column(columns.messages).to_pylist() if columns.messages in names else None
         finishes = (
             batch.column(columns.finish_reason).to_pylist()
             if columns.finish_reason in names
@@ -156,6 +161,10 @@ class RowChecker:
             if previous is not None and previous[index] is not None:
                 item["previous"], problem = _json_value(previous[index], number, columns.previous)
                 where = columns.previous
+            if messages is not None and messages[index] is not None and problem is None:
+                cell = messages[index]
+                item["messages"], problem = _json_value(cell, number, columns.messages) if isinstance(cell, str) else (cell, None)
+                where = columns.messages
             if actors is not None and problem is None:
                 actor = actors[index] or self.default_actor
                 if actor not in ACTORS:
@@ -268,7 +277,7 @@ def SUMMARY_TYPES() -> tuple[Any, ...]:  # noqa: N802 - a constant, built when p
     import pyarrow as pa
 
     text, flag, number, codes = pa.string(), pa.bool_(), pa.int32(), pa.list_(pa.string())
-    return (flag, flag, text, text, codes, number, flag, number, text, flag, flag, codes)
+    return (flag, flag, text, text, codes, number, flag, number, text, flag, flag, codes, text)
 
 
 def _text(value: Any) -> str | None:

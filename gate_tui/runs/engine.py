@@ -2,7 +2,8 @@
 
 Input: one JSON object per line, ``{"id": ..., "reply": ...}`` with an optional
 ``"previous"`` (a gate state, or a ParseResult carrying one; without it the
-``--previous`` file applies, if any). ``reply`` is usually the model's text; a JSON
+``--previous`` file applies, if any) and ``"messages"`` (the conversation, OpenAI chat
+messages: the reply's ``raw`` answers are checked against the user's words). ``reply`` is usually the model's text; a JSON
 object is accepted too and parsed as an object. Other keys are ignored. Blank lines are
 skipped (and counted).
 
@@ -46,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
+from gate_tui.grounding.apply import ground
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
@@ -201,7 +203,10 @@ class LineChecker:
             previous, problem = state_from_json(item["previous"])
             if problem is not None:
                 return self._bad(number, ident, "invalid_value", f'line {number}: "previous": {problem}', stats, "previous")
-        return self._emit(ident, number, parse(reply, self.config, previous, self.actor), stats)
+        result = parse(reply, self.config, previous, self.actor)
+        if self.actor == "assistant" and "messages" in item:  # the user's words came with the reply
+            result = ground(result, self.config, item["messages"], reply if isinstance(reply, str) else None, previous)
+        return self._emit(ident, number, result, stats)
 
     def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
         result = ParseResult(ok=False, errors=[ParseError(code=code, message=message, field_path=path)])

@@ -109,7 +109,7 @@ class Session:
         ``call``: the seq of the model call whose reply this is."""
         with self._mutex:
             transition = self.history.accept(result, payload, actor)
-            self._record_transition(transition, origin, call)
+            self._record_transition(transition, origin, call, result.grounding)
             return transition
 
     def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> None:
@@ -243,9 +243,11 @@ class Session:
 
     # --- internals -----------------------------------------------------------------
 
-    def _record_transition(self, transition: Transition | None, origin: str | None = None, call: int | None = None) -> Transition | None:
+    def _record_transition(
+        self, transition: Transition | None, origin: str | None = None, call: int | None = None, grounding: Any = None
+    ) -> Transition | None:
         if transition is not None:
-            record = rec.transition_record(self._next_seq(), transition, origin, call)
+            record = rec.transition_record(self._next_seq(), transition, origin, call, grounding)
             if self._in_call(transition.payload, call):
                 record = rec.payload_in_call(record)
             self._journal(record)

@@ -48,8 +48,11 @@ def header_record(config_path: str | None, fingerprint: str, title: str, started
     }
 
 
-def transition_record(seq: int, transition: Transition, origin: str | None = None, call: int | None = None) -> Record:
-    """The record of an accepted payload or a move (undo, redo, jump)."""
+def transition_record(
+    seq: int, transition: Transition, origin: str | None = None, call: int | None = None, grounding: Any = None
+) -> Record:
+    """The record of an accepted payload or a move (undo, redo, jump); ``grounding``: the
+    provenance of each answer the reply set (a ``GroundingReport`` as JSON), when checked."""
     record: Record = {
         "v": RECORD_VERSION,
         "seq": seq,
@@ -70,6 +73,8 @@ def transition_record(seq: int, transition: Transition, origin: str | None = Non
         record["origin"] = origin
     if call is not None:
         record["call"] = call  # the seq of the model_call record whose reply this is
+    if grounding is not None:
+        record["grounding"] = grounding
     return record
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from gate_tui.decision import answered
 from gate_tui.safe_text import visible
 from gate_tui.session.journal_stream import JournalStream
+from gate_tui.session.provenance import record_provenance
 from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
 from gate_tui.session.report_doc import Item, Renderer, Section, Top, as_text
 from gate_tui.session.report_html import HtmlRenderer
@@ -70,6 +71,8 @@ class ReportFacts:
     moves: Counter[str] = field(default_factory=Counter)
     rejected: int = 0
     final: Record | None = None  # the last accepted/undo/redo/jump record
+    said: dict[str, str] = field(default_factory=dict)
+    """Per gate, who last wrote its answer and when (and, for a model, whose words it was)."""
 
     @classmethod
     def of(cls, header: Record | None, records: Iterable[Record]) -> ReportFacts:
@@ -83,6 +86,8 @@ class ReportFacts:
         if kind in ACCEPT_KINDS or kind in MOVE_KINDS:
             self.moves[str(kind)] += 1
             self.final = record
+        if kind in ACCEPT_KINDS:
+            self.said.update(provenance(record))
         elif kind == "rejected":
             self.rejected += 1
 
@@ -150,7 +155,7 @@ def build_top(facts: ReportFacts, name: str, notices: list[str], state: Any, con
         sections.append(Section("Notes", tuple(Item(text=f"⚠ {notice}") for notice in notices)))
     if isinstance(state, dict):
         sections.append(outstanding_section(state, facts.final.get("decision") if facts.final else None, config))
-        sections.append(final_state_section(state, config))
+        sections.append(final_state_section(state, config, facts.said))
     title = f"Review report: {header.get('config_title') or 'gate session'}"
     return Top(title, overview, tuple(sections))
 
@@ -179,12 +184,20 @@ def outstanding_section(state: dict[str, Any], decision: Any, config: GateConfig
     return Section("Outstanding gates", tuple(items), intro)
 
 
-def final_state_section(state: dict[str, Any], config: GateConfig | None) -> Section:
+def provenance(record: Record) -> dict[str, str]:
+    """Who wrote each answer an accepted record changed, and when (see
+    :mod:`gate_tui.session.provenance`)."""
+    return {key: said.describe(when(said.at)) for key, said in record_provenance(record).items()}
+
+
+def final_state_section(state: dict[str, Any], config: GateConfig | None, said: dict[str, str] | None = None) -> Section:
     items = [Item("Summary", as_text(state.get("summary")), quoted=True)]
     gates = state.get("gates")
     for key, value in (gates.items() if isinstance(gates, dict) else ()):
         value = value if isinstance(value, dict) else {}
         children = [Item("answer", as_text(value.get("raw")), quoted=True)]
+        if said and key in said and value.get("raw") is not None:
+            children.append(Item("said by", said[key]))
         categorical = config is not None and key in config.gates and config.gates[key].categorical
         if categorical or value.get("classified") is not None:
             children.append(Item("category", as_text(value.get("classified")), quoted=True))

@@ -121,7 +121,19 @@ class EditController:
         ``candidate`` picks one of the reply's objects (``ParseResult.candidates``)."""
         if not text.strip():
             return None
-        return parse(text, self.config, self.session.state, "assistant", candidate)
+        return self.grounded(parse(text, self.config, self.session.state, "assistant", candidate), text)
+
+    def grounded(self, result: ParseResult, text: str) -> ParseResult:
+        """``result`` checked against the user's own messages to the model (F6) in this
+        session (docs/grounding.md); unchecked while there are none and the config's
+        ``grounding`` is unset."""
+        from gate_tui.grounding.apply import ground
+        from gate_tui.grounding.conversation import as_messages
+        from gate_tui.llm.conversation import turns_of
+
+        said = [turn.message for turn in turns_of(self.session.records) if turn.call_kind == "ask"]
+        conversation = as_messages(said) if said or self.config.policy.grounding is not None else None
+        return ground(result, self.config, conversation, text, self.session.state)
 
     def apply_reply(
         self, text: str, candidate: int | None = None, call: int | None = None, parsed: ParseResult | None = None
@@ -136,7 +148,11 @@ class EditController:
         if not text.strip():
             return ReplyOutcome("empty")
         fresh = parsed is None or self.session.state is not state
-        result = parse(text, self.config, self.session.state, "assistant", candidate) if fresh else parsed
+        result = (
+            self.grounded(parse(text, self.config, self.session.state, "assistant", candidate), text)
+            if fresh
+            else parsed
+        )
         origin = None if call is None else f"model reply (call {call})"
         if not result.ok:
             self.session.reject(result, text, "assistant", origin=origin, call=call)

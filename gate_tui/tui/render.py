@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.content import Content
 
 from gate_tui.decision import gate_blocked, gate_complete
+from gate_tui.grounding.display import MARKS
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.text import apart, line, lines, middle, plain, shown, visible
 from gate_tui.warning_codes import shown_elsewhere
@@ -70,6 +71,8 @@ def reason_text(decision: DecisionView) -> str:
         return "every required gate is answered"
     if decision.reason == "required_blocked":
         return f"required gate {decision.next_gate} is blocked: {decision.blocked_value}"
+    if decision.reason == "required_ungrounded":
+        return f"required gate {decision.next_gate}'s answer is not the user's words (grounding: require)"
     return f"required gate {decision.next_gate} is missing"
 
 
@@ -81,6 +84,8 @@ def short_reason(decision: DecisionView) -> str:
         return "all required gates answered"
     if decision.reason == "required_blocked":
         return f"{decision.next_gate} blocked: {decision.blocked_value}"
+    if decision.reason == "required_ungrounded":
+        return f"{decision.next_gate} not the user's words"
     return f"{decision.next_gate} missing"
 
 
@@ -135,9 +140,10 @@ def fitting(width: int | None, choices: list[Content]) -> Content:
     return next((choice for choice in choices if choice.cell_length <= width), choices[-1])
 
 
-def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool) -> Content:
+def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool, said: str | None = None) -> Content:
     """One row of the gate list: next marker, complete mark (⊘ for a blocked required gate:
-    answered, yet it keeps the decision at NO PASS), required mark, key and label."""
+    answered, yet it keeps the decision at NO PASS), required mark, key and label, and
+    who said the answer (``said``: a provenance kind, see :mod:`gate_tui.session.provenance`)."""
     gate = config.gates[key]
     done = gate_complete(gate, value)
     if gate_blocked(gate, value):
@@ -148,7 +154,9 @@ def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: boo
     required = ("*", "bold") if gate.required else (" ", "")
     label = (f"  {gate.label}", DIM) if gate.label else ("", "")
     key_style = WARN_STYLE if is_next else ""
-    return line(pointer, " ", mark, " ", required, " ", (key, key_style), label)
+    word = MARKS.get(said or "") if value is not None and value.raw else None
+    tag = (f"  {word}", BAD_STYLE if said == "ungrounded" else WARN_STYLE if said == "near" else DIM) if word else ("", "")
+    return line(pointer, " ", mark, " ", required, " ", (key, key_style), label, tag)
 
 
 VALUE_CELLS = 48

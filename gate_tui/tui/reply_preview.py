@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from gate_tui.decision import outstanding
+from gate_tui.grounding.display import grounding_first
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.render import (
     BAD_STYLE,
@@ -67,7 +68,7 @@ def _preview_notes(result: ParseResult, skip: frozenset[str] = frozenset()) -> l
     if result.repairs:
         rows.append(plain(f"Repairs the parser applied ({len(result.repairs)}):", "bold"))
         rows.extend(repair_rows(result.repairs))
-    warned = warning_rows(w for w in result.warnings if w.code not in skip)
+    warned = warning_rows(w for w in grounding_first(result.warnings) if w.code not in skip)
     if warned:
         rows.append(plain("Warnings:", "bold"))
         rows.extend(warned)

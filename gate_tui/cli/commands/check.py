@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gate_tui.cli.check_streams import check_jsonl, to_text_output
 from gate_tui.cli.common import isatty, load_config, same_file, usage
@@ -37,6 +37,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract instead of a gate config: exit 0 all valid, 2 some invalid")
     parser.add_argument("files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin")
     parser.add_argument("--previous", metavar="STATE", help="JSON file with the previous state (or a ParseResult from --format json)")
+    parser.add_argument(
+        "--conversation",
+        metavar="FILE",
+        help="a JSON list of chat messages (OpenAI format): each raw answer is checked against the user's words",
+    )
     parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
     parser.add_argument(
         "--format", choices=("text", "json", "github"), default=None,
@@ -102,6 +107,13 @@ def run(ns: argparse.Namespace) -> int:
         previous, trouble = load_previous(ns.previous)
         if trouble is not None:
             return usage("check", f"--previous {trouble}")
+    conversation = None
+    if getattr(ns, "conversation", None):
+        from gate_tui.cli.check import load_conversation
+
+        conversation, trouble = load_conversation(ns.conversation)
+        if trouble is not None:
+            return usage("check", f"--conversation {trouble}")
     from gate_tui.cli.check_ci import after_batch, run_files_ci, wants_ci
 
     if ns.jsonl is not None:
@@ -112,8 +124,10 @@ def run(ns: argparse.Namespace) -> int:
 
         return after_batch(ns, check_input(ns, gate_settings(config, previous, ns.actor)))
     if wants_ci(ns):
-        return to_text_output(ns.output, lambda out: run_files_ci(ns, config, previous, out))
-    return check_files(ns, config, previous)
+        return to_text_output(
+            ns.output, lambda out: run_files_ci(ns, config, previous, out, conversation)
+        )
+    return check_files(ns, config, previous, conversation)
 
 
 def jobs(text: str) -> int:
@@ -132,6 +146,8 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     inputs = [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
+    if getattr(ns, "conversation", None) and (ns.jsonl is not None or ns.input is not None):
+        return "--conversation applies to FILEs; batches carry a messages column (key) per reply"
     from gate_tui.cli.check_ci import ci_usage
 
     problem = ci_usage(ns)
@@ -165,7 +181,11 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     return None
 
 
-def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None) -> int:
+def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None, conversation: Any = None) -> int:
     from gate_tui.cli.check import run_check
 
-    return to_text_output(ns.output, lambda out: run_check(ns.files or ["-"], config, previous, ns.actor, ns.format or "text", out, sys.stderr, sys.stdin.buffer))
+    def write(out: Any) -> int:
+        fmt = ns.format or "text"
+        return run_check(ns.files or ["-"], config, previous, ns.actor, fmt, out, sys.stderr, sys.stdin.buffer, conversation)
+
+    return to_text_output(ns.output, write)

@@ -106,6 +106,9 @@ class ReviewScreen(Screen[None]):
             yield Select(codes, prompt="any error", id="filter-code")
             yield Select(gates, prompt="any gate", id="filter-gate")
             yield Select(flags, prompt="any flag", id="filter-flag")
+            grounding = [(Content(kind), kind) for kind in choices(table, "grounding")]
+            if grounding:  # only results checked against a conversation have this column filled
+                yield Select(grounding, prompt="any grounding", id="filter-grounding")
             yield Checkbox("guessed", id="filter-guessed")
             yield Input(placeholder="search id, reason, gate, error code  (/)", id="filter-text")
         yield Static(id="header", markup=False)
@@ -214,6 +217,7 @@ class ReviewScreen(Screen[None]):
             guessed=self.query_one("#filter-guessed", Checkbox).value,
             flag=picked("#filter-flag"),
             text=self.query_one("#filter-text", Input).value.strip(),
+            grounding=picked("#filter-grounding") if self.query("#filter-grounding") else None,
         )
 
     def refilter(self) -> None:

@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from gate_tui.decision import decision_parts
+from gate_tui.session.provenance import ProvenanceTracker
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import EditController, PendingEdit
 from gate_tui.tui.form import gate_value, state_to_form
@@ -83,6 +84,7 @@ class GateScreen(Screen[None]):
         self.session: Session = None  # type: ignore[assignment]  # set by attach
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
         self.files = GateFiles(self)
+        self._provenance = ProvenanceTracker()  # who said each answer, from the journal
         self._notices = notices  # the app's own (an unknown keymap id): shown in the warning bar
         self._shown_before = False
 
@@ -189,7 +191,8 @@ class GateScreen(Screen[None]):
     def show_view(self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]) -> None:
         """Decision panel, gate list marks and the editor's title line for one state's gates."""
         self.decision_panel.show(decision, extra)
-        self.gate_form.show_marks(gates, decision.next_gate)
+        said = self._provenance.update(self.session.records) if self.session is not None else {}
+        self.gate_form.show_marks(gates, decision.next_gate, said)
 
     def show_current(self) -> None:
         """Show the session's state and decision (plus the overrule notice of a reply behind it)."""

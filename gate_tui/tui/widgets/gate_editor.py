@@ -96,8 +96,9 @@ class GateEditor(Vertical):
         if switching:
             self.clear_messages()
 
-    def show_marks(self, value: ValueView, is_next: bool) -> None:
-        """The title line: key, label, required and complete marks, next-gate tag."""
+    def show_marks(self, value: ValueView, is_next: bool, said: str | None = None) -> None:
+        """The title line: key, label, required and complete marks, next-gate tag; and who
+        said the answer (``said``: one line of provenance), when known."""
         assert self.key is not None
         gate = self.config.gates[self.key]
         done = gate_complete(gate, value)
@@ -109,7 +110,10 @@ class GateEditor(Vertical):
             marks.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
         if is_next:
             marks.append(("  ▶ asked next", WARN_STYLE))
-        set_content(self.query_one("#gate-title", Static), lines([title, line(*marks)]))
+        rows = [title, line(*marks)]
+        if said and value.raw:
+            rows.append(plain(said, BAD_STYLE if "NOT the user's words" in said else DIM, one_line=True))
+        set_content(self.query_one("#gate-title", Static), lines(rows))
 
     def show_messages(self, field: FieldRef, content: Content) -> None:
         """Errors/warnings under one field (empty content hides the line)."""

@@ -134,12 +134,17 @@ class GateForm(Container):
         self.host.show_current()
         return True
 
-    def show_marks(self, gates: Mapping[str, ValueView], next_gate: str | None) -> None:
-        """The gate list's marks and the editor's title line for one state's gates."""
-        self.query_one(GateList).show(gates, next_gate)
+    def show_marks(
+        self, gates: Mapping[str, ValueView], next_gate: str | None, said: Mapping[str, Any]
+    ) -> None:
+        """The gate list's marks and the editor's title line for one state's gates; ``said``:
+        who said each answer (:class:`~gate_tui.session.provenance.Provenance` per gate)."""
+        self.query_one(GateList).show(gates, next_gate, {key: s.kind for key, s in said.items()})
         editor = self.query_one(GateEditor)
-        if editor.key is not None:
-            editor.show_marks(gates.get(editor.key) or NO_VALUE, editor.key == next_gate)
+        key = editor.key
+        if key is not None:
+            told = said[key].describe(said[key].at[11:16] or said[key].at) if key in said else None
+            editor.show_marks(gates.get(key) or NO_VALUE, key == next_gate, told)
 
     def focus_field(self) -> None:
         """Focus the field that completes the gate on show (its classification or Raw)."""

@@ -33,21 +33,23 @@ class GateList(OptionList):
         """Rows for ``values`` and ``next_gate`` from the start (the state on show first),
         so the first :meth:`show` re-renders nothing."""
         self.config = config
-        self._shown: dict[str, tuple[ValueView | None, bool]] = {}
+        self._shown: dict[str, tuple[ValueView | None, bool, str | None]] = {}
         values = values or {}
         options = [Option(self._row(key, values.get(key), key == next_gate), id=key) for key in config.gate_order]
         super().__init__(*options, markup=False, **kwargs)  # type: ignore[arg-type]
 
-    def _row(self, key: str, value: ValueView | None, is_next: bool) -> Content:
-        self._shown[key] = (value, is_next)
-        return gate_row(self.config, key, value, is_next)
+    def _row(self, key: str, value: ValueView | None, is_next: bool, said: str | None = None) -> Content:
+        self._shown[key] = (value, is_next, said)
+        return gate_row(self.config, key, value, is_next, said)
 
-    def show(self, values: Mapping[str, ValueView], next_gate: str | None) -> None:
-        """Re-render only the rows whose value or next-gate mark changed."""
+    def show(self, values: Mapping[str, ValueView], next_gate: str | None, said: Mapping[str, str] | None = None) -> None:
+        """Re-render only the rows whose value, next-gate mark or provenance (``said``: a
+        kind per gate key) changed."""
+        said = said or {}
         for index, key in enumerate(self.config.gate_order):
-            value, is_next = values.get(key), key == next_gate
-            if self._shown.get(key) != (value, is_next):
-                self.replace_option_prompt_at_index(index, self._row(key, value, is_next))
+            value, is_next, kind = values.get(key), key == next_gate, said.get(key)
+            if self._shown.get(key) != (value, is_next, kind):
+                self.replace_option_prompt_at_index(index, self._row(key, value, is_next, kind))
 
     @property
     def selected_key(self) -> str | None:

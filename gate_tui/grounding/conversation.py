@@ -1,0 +1,155 @@
+"""The user's words known for a reply: OpenAI-format chat messages, reduced to user turns.
+
+A conversation is outside input: any shape that is not a list of messages with a role
+gives no turns plus a problem, never an exception.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import Any
+
+from gate_tui.grounding.normalise import loose_form, normal_form, normalise_mapped
+
+MAX_TURN_CHARS = 4_000_000
+"""A turn longer than this is cut: the check stays bounded in time and memory."""
+
+
+class UserTurn:
+    """One user message: its 1-based number, its text, and the text's normal form."""
+
+    __slots__ = ("number", "text", "_normal", "_where")
+
+    def __init__(self, number: int, text: str) -> None:
+        self.number = number
+        self.text = text[:MAX_TURN_CHARS]
+        self._normal: str | None = None
+        self._where: list[int] | None = None
+
+    @property
+    def normal(self) -> str:
+        """The turn's normal form (built when first needed: most values are found by
+        :meth:`Turns.locate` without it)."""
+        if self._normal is None:
+            self._normal = normal_form(self.text)
+        return self._normal
+
+    @property
+    def where(self) -> list[int]:
+        """For each character of :attr:`normal`, the index of the original it came from
+        (built once, when a finding first needs the user's own characters)."""
+        if self._where is None:
+            normal, self._where = normalise_mapped(self.text)
+            if normal != self.normal:  # never expected; the span is then shown in normal form
+                self._where = []
+        return self._where
+
+    def original(self, start: int, end: int) -> tuple[int, str]:
+        """The original characters behind ``normal[start:end]`` (and their offset).
+
+        Fast path, at C speed: the span's normal text found in the turn folded without
+        collapsing whitespace (one character for one while the fold keeps the length); the
+        character map is built only when the user's spacing differs inside the span."""
+        snippet = self.normal[start:end]
+        loose = loose_form(self.text)
+        if len(loose) == len(self.text):
+            at = loose.find(snippet)
+            if at >= 0:
+                return at, self.text[at : at + len(snippet)]
+        if not self.where:
+            return start, self.normal[start:end]
+        if start >= end:
+            return 0, ""
+        first = self.where[min(start, len(self.where) - 1)]
+        last = self.where[min(end, len(self.where)) - 1]
+        return first, self.text[first : last + 1]
+
+
+def message_text(content: Any) -> str | None:
+    """A message's text: a string, or the text parts of an OpenAI content list."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return None
+
+
+class Turns(list):  # type: ignore[type-arg]
+    """The user turns, with a fast exact look-up over all of them at once.
+
+    ``loose``: every turn's text, quotes straightened and case folded but spacing kept,
+    joined by :data:`SEPARATOR` (a few C calls per conversation). A normalised value found
+    there is in that turn's normal form too (it has no edge spaces, so the spacing around
+    it cannot differ), and the user's own characters are the same offsets of the turn.
+    Only a value not found so literally needs the turns' normal forms (built lazily)."""
+
+    loose: str = ""
+    starts: list[int]
+
+    def locate(self, needle: str) -> tuple[UserTurn, int, str] | None:
+        """The first turn holding ``needle`` literally (after folding), the offset in its
+        text and the user's characters there; None when the slow path must decide."""
+        if SEPARATOR in needle or not self.loose:
+            return None
+        at = self.loose.find(needle)
+        if at < 0:
+            return None
+        index = bisect_right(self.starts, at) - 1
+        turn, offset = self[index], at - self.starts[index]
+        return turn, offset, turn.text[offset : offset + len(needle)]
+
+
+def _user_texts(messages: Sequence[Any]) -> tuple[list[str], str | None]:
+    """The user messages' texts, up to the first message without a role (the problem)."""
+    # The common case in comprehensions (this runs for every reply of a batch): every
+    # message a dict with a role, user contents plain strings.
+    if all(type(m) is dict and type(m.get("role")) is str for m in messages):
+        users = [m.get("content") for m in messages if m["role"] == "user"]
+        if all(type(c) is str for c in users):
+            return [c[:MAX_TURN_CHARS] for c in users], None
+    texts: list[str] = []
+    for message in messages:
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            return texts, "every message of the conversation needs a role"
+        if message["role"] != "user":
+            continue
+        text = message_text(message.get("content"))
+        if text is not None:
+            texts.append(text[:MAX_TURN_CHARS])
+    return texts, None
+
+
+def user_turns(messages: Any) -> tuple[Turns, str | None]:
+    """The user's messages in order, and a problem when ``messages`` is not a chat list."""
+    if type(messages) is not list and (not isinstance(messages, Sequence) or isinstance(messages, (str, bytes))):
+        return Turns(), "the conversation is not a JSON list of chat messages"
+    texts, problem = _user_texts(messages)
+    turns = Turns(UserTurn(number, text) for number, text in enumerate(texts, 1))
+    joined = SEPARATOR.join(texts)
+    loose = loose_form(joined)
+    if len(loose) == len(joined) and SEPARATOR not in "".join(texts):  # offsets map one to one
+        turns.loose = loose
+    turns.starts, offset = [], 0
+    for text in texts:
+        turns.starts.append(offset)
+        offset += len(text) + 1
+    return turns, problem
+
+
+SEPARATOR = "\x00"
+
+
+def normal_forms(texts: list[str]) -> list[str]:
+    """:func:`normal_form` of each text, in one pass over them all (a few C calls for a whole
+    conversation rather than a few per turn: this runs for every reply of a batch)."""
+    if any(SEPARATOR in text for text in texts):
+        return [normal_form(text) for text in texts]
+    parts = normal_form(SEPARATOR.join(texts)).split(SEPARATOR)
+    return [part.strip(" ") for part in parts] if texts else []
+
+
+def as_messages(user_texts: Sequence[str]) -> list[dict[str, str]]:
+    """The user's own texts (``ask`` prompts, user edits) as chat messages."""
+    return [{"role": "user", "content": text} for text in user_texts]

@@ -1,0 +1,75 @@
+"""How a ``raw`` answer and the user's words are compared: one normal form for both.
+
+Matching is exact after this normalisation, so the rule is stated here once: case folded,
+every run of whitespace one space, every quote style (straight, curly, guillemets,
+backticks) one straight quote, and leading or trailing spaces, quotes and sentence
+punctuation dropped. The map back to the original text lets a finding show the user's
+own characters, not the normal form. One pass over the text: linear in its length.
+"""
+
+from __future__ import annotations
+
+QUOTES = frozenset("'\"`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a\u2032\u2033")
+EDGE_PUNCTUATION = frozenset(".,;:!?\u2026'- ")
+"""What is dropped at either end of a normalised answer (quotes are ``'`` by then)."""
+
+
+_QUOTE_TABLE = {ord(quote): "'" for quote in QUOTES if not quote.isascii()}
+
+
+def _straight_quotes(text: str) -> str:
+    # str.replace runs at C speed; the per-character table only for text that needs it.
+    text = text.replace('"', "'").replace("`", "'")
+    return text if text.isascii() else text.translate(_QUOTE_TABLE)
+
+
+def _fold(text: str) -> str:
+    # For ASCII text casefold() is lower(), which is several times faster.
+    return text.lower() if text.isascii() else text.casefold()
+
+
+def normal_form(text: str) -> str:
+    """``text`` in normal form (not yet trimmed), with string methods: the fast path every
+    turn takes; :func:`normalise_mapped` gives the same text with its map, when a finding
+    needs the user's own characters."""
+    return " ".join(_fold(_straight_quotes(text)).split())
+
+
+def loose_form(text: str) -> str:
+    """``text`` with quotes and case folded but its spacing kept (see ``UserTurn.original``)."""
+    return _fold(_straight_quotes(text))
+
+
+def normalise_mapped(text: str) -> tuple[str, list[int]]:
+    """``text`` in normal form (not yet trimmed), and for each of its characters the index
+    of the original character it came from (a case fold may turn one into two)."""
+    out: list[str] = []
+    where: list[int] = []
+    space = False
+    for index, char in enumerate(text):
+        if char.isspace():
+            space = bool(out)
+            continue
+        if space:
+            out.append(" ")
+            where.append(index - 1)
+            space = False
+        folded = "'" if char in QUOTES else char.casefold()
+        out.extend(folded)
+        where.extend([index] * len(folded))
+    return "".join(out), where
+
+
+def trim(text: str) -> str:
+    """``text`` without its leading and trailing spaces, quotes and punctuation."""
+    start, end = 0, len(text)
+    while start < end and text[start] in EDGE_PUNCTUATION:
+        start += 1
+    while end > start and text[end - 1] in EDGE_PUNCTUATION:
+        end -= 1
+    return text[start:end]
+
+
+def normalise(text: str) -> str:
+    """The normal form of an answer, trimmed: what must occur in a user turn."""
+    return trim(normal_form(text))

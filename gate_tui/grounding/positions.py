@@ -1,0 +1,22 @@
+"""Where a gate's value sits in the reply text: 1-based line and column, found in one scan."""
+
+from __future__ import annotations
+
+import json
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def value_position(text: str, key: str, field: str, value: str) -> tuple[int | None, int | None]:
+    """The line and column of ``value`` (as a JSON string) under ``key`` / ``field`` in the
+    reply ``text``; (None, None) when the text does not show it literally."""
+    quoted = _ENCODE(value)
+    key_at = text.find(_ENCODE(key))
+    field_at = text.find(f'"{field}"', max(key_at, 0))
+    at = text.find(quoted, max(field_at, 0))
+    if at < 0:
+        at = text.find(quoted)
+    if at < 0:
+        return None, None
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1

@@ -1,0 +1,69 @@
+"""Grounding in the editor (Pilot, scripted model): the preview puts a finding first, the
+gate list marks each answer, and the gate's title says who said it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("openai")
+
+from gate_tui.grounding.display import grounding_first  # noqa: E402
+from gate_tui.llm import structured  # noqa: E402
+from gate_tui.models import ParseWarning  # noqa: E402
+from tests.helpers.scripted_openai import ScriptedServer, Step  # noqa: E402
+from tests.tui_helpers import make_app, wait_for  # noqa: E402
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def _endpoint_env(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("GATE_TUI_MODEL", "scripted")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    structured.forget_all()
+
+
+def test_grounding_findings_come_first_in_the_preview_order() -> None:
+    warnings = [ParseWarning(code="other", message="a"), ParseWarning(code="near_grounded", message="b"),
+                ParseWarning(code="ungrounded_raw", message="c")]
+    assert [w.code for w in grounding_first(warnings)] == ["ungrounded_raw", "near_grounded", "other"]
+
+
+def model_reply() -> str:
+    gates = {
+        "1_data_availability": {"raw": "labelled tickets", "classified": "available"},
+        "2_use_case": {"raw": "Fraud detection for card payments", "classified": None},
+        "3_success_metric": {"raw": None, "classified": None},
+        "4_data_privacy": {"raw": None, "classified": None},
+        "5_stakeholder": {"raw": None, "classified": None},
+    }
+    return json.dumps({"summary": "s", "gates": gates, "status": {"pass": False, "next_gate": None, "next_query": None}}, indent=2)
+
+
+def option_text(app, index: int) -> str:
+    return str(app.gate_screen.gate_list.get_option_at_index(index).prompt)
+
+
+async def test_the_editor_marks_who_said_each_answer(monkeypatch) -> None:
+    with ScriptedServer([Step(text=model_reply())]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("f6")
+            await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
+            await pilot.press(*"We have labelled tickets", "ctrl+j")
+            screen = app.gate_screen
+            await wait_for(pilot, lambda: screen.asking.run is not None and screen.asking.run.call is not None, timeout=30,
+                           message="reply arrived")
+            preview = str(screen.reply_pane.query_one("#preview").render())
+            assert "Warnings:" in preview and preview.index("not the user's words") < preview.index("Fields that would change")
+            await pilot.press("ctrl+j")
+            await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="applied")
+            await wait_for(pilot, lambda: "not your words" in option_text(app, 1), message="gate 2 marked")
+            assert "your words" in option_text(app, 0) and "not your words" not in option_text(app, 0)
+            screen.gate_list.select_key("2_use_case")
+            await wait_for(pilot, lambda: "NOT the user's words" in str(screen.query_one("#gate-title").render()), timeout=10,
+                           message="gate title says who said it")
