@@ -15,6 +15,7 @@ import pytest
 from gate_tui import ParseResult, load_config
 from gate_tui.runs import blocks
 from gate_tui.runs import engine as batch
+from gate_tui.runs.pool import WorkerDied
 from tests.conftest import CONFIGS, REPLIES
 
 ML = str(CONFIGS / "ml_project_intake.yaml")
@@ -155,7 +156,7 @@ def _die(block: blocks.Block) -> tuple[bytes, batch.BatchStats]:
 def test_a_dead_worker_stops_the_batch_with_an_error_instead_of_hanging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "work_block", _die)  # the forked workers inherit the patch
     source = write_jsonl(tmp_path / "in.jsonl", 20)
-    with source.open("rb") as stream, pytest.raises(batch.WorkerDied):
+    with source.open("rb") as stream, pytest.raises(WorkerDied):
         batch.run_batch(stream, io.BytesIO(), load_config(ML), None, "assistant", jobs=2, quiet=True)
 
 

@@ -54,9 +54,10 @@ async def test_the_editor_marks_who_said_each_answer(monkeypatch) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("f6")
             await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
-            await pilot.press(*"We have labelled tickets", "ctrl+j")
+            await pilot.press(*"We have labelled tickets", "enter")
             screen = app.gate_screen
-            await wait_for(pilot, lambda: screen.asking.run is not None and screen.asking.run.call is not None, timeout=30,
+            asking = screen.workbench.asking
+            await wait_for(pilot, lambda: asking.run is not None and asking.run.call is not None, timeout=30,
                            message="reply arrived")
             preview = str(screen.reply_pane.query_one("#preview").render())
             assert "Warnings:" in preview and preview.index("not the user's words") < preview.index("Fields that would change")

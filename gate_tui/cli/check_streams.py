@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: GateState | None, settings: Any = None) -> int:
     from gate_tui.results.completion import jsonl_run
-    from gate_tui.runs.engine import WorkerDied, run_batch
+    from gate_tui.runs.engine import run_batch
+    from gate_tui.runs.pool import WorkerDied
     from gate_tui.runs.progress import input_size
 
     try:

@@ -16,8 +16,9 @@ from gate_tui.cli.output import OutputFailed
 from gate_tui.exit_codes import EXIT_INTERNAL, EXIT_USAGE
 from gate_tui.results.sources import is_many
 from gate_tui.runs.arrow_rows import Columns
-from gate_tui.runs.engine import BatchSettings, WorkerDied
+from gate_tui.runs.engine import BatchSettings
 from gate_tui.runs.files import format_of
+from gate_tui.runs.pool import WorkerDied
 
 
 def input_usage(ns: argparse.Namespace) -> str | None:

@@ -158,8 +158,8 @@ def result_batches(path: Path, by: str | None) -> Iterator[Any]:
         out = out.append_column(
             "group", group if group is not None else _constant(OVERALL, table.num_rows)
         )
-        for name in ("finish_reason", *TOKENS, GROUNDING):
-            if name in table.column_names:
+        for name in ("finish_reason", *TOKENS, GROUNDING):  # grounding: summarised already
+            if name in table.column_names and name not in out.column_names:
                 out = out.append_column(name, table.column(name))
         yield out
 

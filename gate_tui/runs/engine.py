@@ -35,14 +35,11 @@ codes; ``--quiet`` silences both. The exit status is that of ``check``: 0 all PA
 
 from __future__ import annotations
 
-import gc
 import json
 import signal
 import sys
 import time
-from collections import Counter, deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -51,8 +48,9 @@ from gate_tui.grounding.apply import ground
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
-from gate_tui.runs import interrupts
+from gate_tui.runs import interrupts, pool
 from gate_tui.runs.blocks import MAX_LINE_BYTES, Block, read_blocks
+from gate_tui.runs.pool import fan_out, write_all
 from gate_tui.runs.progress import progress_bar
 from gate_tui.runs.signals import NO_SIGNALS, cut_by_provider, signals_of
 from gate_tui.runs.states import state_from_json
@@ -318,7 +316,7 @@ def run_batch(
     started = time.perf_counter()
     # The pool forks before the progress bar starts its refresh thread. SIGTERM / SIGHUP
     # unwind through the pool's shutdown (no orphaned workers) and never cut a block's write.
-    with interrupts.terminable(), worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total_bytes) as bar:
+    with interrupts.terminable(), worker_pool(settings, jobs) as workers, progress_bar(show_progress and not quiet, total_bytes) as bar:
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
             with interrupts.deferred():
@@ -330,13 +328,13 @@ def run_batch(
                 bar.records(stats.records)
 
         blocks = read_blocks(source, progress=None if bar is None else bar.bytes_read)
-        if pool is None:
+        if workers is None:
             checker = make_checker(settings)
             for block in blocks:
                 interrupts.check()  # a Ctrl+C Python lost on the way stops us here
                 emit(checker.block(block))
         else:
-            fan_out(pool, blocks, emit, jobs * IN_FLIGHT_PER_JOB)
+            fan_out(workers, blocks, emit, jobs * IN_FLIGHT_PER_JOB, work_block)
     interrupts.check()
     sink.flush()
     if not quiet:
@@ -344,65 +342,6 @@ def run_batch(
     return stats.exit_status()
 
 
-def write_all(sink: IO[bytes], data: bytes) -> None:
-    """Write every byte or raise: a buffered write that fails part-way (a full disk, a
-    closed pipe) returns a short count instead of raising, and the rest would be lost."""
-    view = memoryview(data)
-    while view:
-        written = sink.write(view)
-        if written is None:  # a raw stream in non-blocking mode; ours never are
-            raise BlockingIOError("the output would block")
-        view = view[written:]
-
-
-class WorkerDied(RuntimeError):
-    """A worker process ended abruptly (killed, out of memory); the batch cannot finish."""
-
-
-@contextmanager
-def worker_pool(settings: BatchSettings, jobs: int) -> Iterator[Any]:
-    """A process pool for ``jobs > 1``, else None; its workers exist when this yields.
-
-    ``ProcessPoolExecutor`` rather than ``multiprocessing.Pool``: when a worker dies,
-    pending results fail with ``BrokenProcessPool`` instead of waiting forever.
-    """
-    if jobs <= 1:
-        yield None
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,))
-    # The workers are forked with everything this process imported. Frozen, those objects
-    # are left out of the workers' garbage collections, which would otherwise touch (and so
-    # copy, page by page) all of them in every worker.
-    gc.freeze()
-    try:
-        pool.submit(_ready).result()  # start (fork) the workers now, before any other thread
-        gc.unfreeze()
-        yield pool
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _ready() -> None:
-    return None
-
-
-def fan_out(pool: Any, blocks: Iterator[Any], emit: Callable[[Any], None], limit: int, work: Callable[[Any], Any] | None = None) -> None:
-    """Ordered and bounded: at most ``limit`` blocks in flight, results in input order.
-    ``work`` runs in the workers (a module-level function, so it pickles by name)."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    pending: deque[Any] = deque()
-    try:
-        for block in blocks:
-            interrupts.check()
-            pending.append(pool.submit(work or work_block, block))
-            if len(pending) >= limit:
-                emit(pending.popleft().result())
-        while pending:
-            emit(pending.popleft().result())
-    except BrokenProcessPool as exc:
-        raise WorkerDied(str(exc) or "a worker process ended abruptly") from None
-
-
+def worker_pool(settings: BatchSettings, jobs: int) -> Any:
+    """A process pool of checkers for ``jobs > 1`` (else None): :func:`pool.worker_pool`."""
+    return pool.worker_pool(jobs, _init_worker, (settings,))

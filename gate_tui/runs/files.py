@@ -40,12 +40,11 @@ from gate_tui.runs.blocks import read_blocks
 from gate_tui.runs.engine import (
     BatchSettings,
     BatchStats,
-    fan_out,
     make_checker,
     worker_checker,
     worker_pool,
-    write_all,
 )
+from gate_tui.runs.pool import fan_out, write_all
 from gate_tui.runs.progress import progress_bar
 from gate_tui.runs.spill import SpillFolder
 
@@ -154,7 +153,7 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
                         done.table = payload
                     emit(done)
 
-                fan_out(pool, by_file(sent(jobs_in)), landed, jobs * IN_FLIGHT_PER_JOB, work=work_job)
+                fan_out(pool, by_file(sent(jobs_in)), landed, jobs * IN_FLIGHT_PER_JOB, work_job)
             finished = True
         finally:
             # A readable file even when stopped part-way (its footer is written), but its

@@ -1,17 +1,12 @@
 """The gate editor's screen: its keys, actions, commands and panes, on top of ``parse()``.
 
-The one rule: the screen never computes a decision. Every user edit becomes a patch that
-goes through ``parse(patch, config, previous_state=current, actor="user")``; every reply
-goes through ``parse(text, config, previous_state=current, actor="assistant")``. Only an
-``ok`` result becomes the session's state; a failed one changes nothing and shows its
-errors. The rules themselves live in the Textual-free :mod:`gate_tui.tui.controller`.
-
-The screen owns ``BINDINGS`` (:mod:`gate_tui.tui.keymap`), its actions and the palette's
-``COMMANDS``; the app only starts it. Widgets own their behaviour and post messages: the
-gate form its live edits (:mod:`~gate_tui.tui.widgets.gate_form`), the workspace its
-pages, the reply workbench (:mod:`gate_tui.tui.workbench`) preview, candidates, apply and
-the model's ask / stream / retry. This screen is their host, known to them only through a
-protocol; the file commands are :mod:`gate_tui.tui.gate_files`'.
+The one rule: the screen never computes a decision. Every user edit (``actor="user"``)
+and every reply (``actor="assistant"``) goes through ``parse(…, previous_state=current)``;
+only an ``ok`` result becomes the session's state (:mod:`gate_tui.tui.controller`).
+The screen owns ``BINDINGS`` (:mod:`gate_tui.tui.keymap`), its actions and ``COMMANDS``.
+Widgets own their behaviour and post messages: the gate form its live edits, the
+workspace its pages, the reply workbench (:mod:`gate_tui.tui.workbench`) preview,
+candidates, apply and the model's ask / stream / retry, knowing this host by a protocol.
 """
 
 from __future__ import annotations
@@ -57,8 +52,7 @@ if TYPE_CHECKING:
     from gate_tui.tui.workbench.widget import Workbench
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
-FULL_FOOTER_WIDTH = 76
-"""Columns the footer needs for every shown key and the palette's; below, ``-cramped``."""
+FULL_FOOTER_WIDTH = 76  # columns for every shown key and the palette's; below, "-cramped"
 
 
 def gate_commands() -> type[Provider]:
@@ -122,9 +116,8 @@ class GateScreen(Screen[None]):
             self.focused.scroll_visible(animate=False, immediate=True)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Skip the first restyle: each widget was styled as it mounted, right before (about
-        a fifth of the time to the first frame). Later resumes (a modal closed) restyle."""
-        # Runs before Screen._on_screen_resume (Textual calls each class's handler, subclass first).
+        """Skip the first restyle: each widget was styled as it mounted, right before (a fifth
+        of the time to the first frame; runs before Screen's own handler)."""
         if not self._shown_before:
             self._shown_before = True
             event.refresh_styles = False
@@ -246,7 +239,7 @@ class GateScreen(Screen[None]):
 
     @on(GateForm.GateChosen)
     def _gate_chosen(self) -> None:
-        self.focus_gate_field()
+        self.gate_form.focus_field()
 
     @property
     def pending(self) -> PendingEdit | None:  # the edit shown live, not recorded yet
@@ -320,10 +313,6 @@ class GateScreen(Screen[None]):
         """Show gate ``key`` in the editor (the list's cursor is the source of truth)."""
         self.gate_form.select_gate(key)
 
-    def focus_gate_field(self) -> None:
-        """Focus the field that would complete the selected gate."""
-        self.gate_form.focus_field()
-
     def action_next_gate(self) -> None:
         """Go to the gate the system asks for next. The pending edit is recorded first: the
         answer just typed may complete the gate on show (else F3 stays put)."""
@@ -341,11 +330,11 @@ class GateScreen(Screen[None]):
         self.commit_pending()
         self.workspace.show_page("gates")
         self.select_gate(key)
-        self.focus_gate_field()
+        self.gate_form.focus_field()
 
     @on(PageBar.Chosen)
     def _page_chosen(self, event: PageBar.Chosen) -> None:
-        self.workspace.open_page(event.page)
+        self.action_page(event.page)
 
     @on(Workspace.PageShown)
     def _page_shown(self, event: Workspace.PageShown) -> None:
@@ -372,12 +361,10 @@ class GateScreen(Screen[None]):
             self.notify(f"Restored the state after {number(event.index)} ({self.key_hints['undo']} undoes this).", markup=False)
 
     def action_undo_transition(self) -> None:
-        if not self._move(self.controller.undo):
-            self.notify("Nothing to undo.", markup=False)
+        self._move(self.controller.undo) or self.notify("Nothing to undo.", markup=False)
 
     def action_redo_transition(self) -> None:
-        if not self._move(self.controller.redo):
-            self.notify("Nothing to redo.", markup=False)
+        self._move(self.controller.redo) or self.notify("Nothing to redo.", markup=False)
 
     def _move(self, move: Callable[[], Transition | None]) -> bool:
         self.commit_pending()
@@ -400,7 +387,7 @@ class GateScreen(Screen[None]):
     # ------------------------------------------------------ help, files, quit
 
     def action_help(self) -> None:
-        from gate_tui.tui.screens.help import HelpScreen
+        from gate_tui.tui.screens.help import HelpScreen  # imported on first use: start-up
 
         self.app.push_screen(HelpScreen(self.config.keymap))
 
