@@ -240,19 +240,18 @@ class VerdictStore:
         return placed
 
     def _holds(self, verdict: Verdict, now: dict[int, tuple[str | None, str | None]]) -> bool:
-        """Whether the row a verdict names still holds its reply: same id and fingerprint (a
-        rerun that wrote the same reply there keeps it); without a fingerprint, same run."""
-        other_run = verdict.run_id is not None and self.run_id is not None and verdict.run_id != self.run_id
-        if other_run and verdict.fingerprint is None:
+        """Whether the row a verdict names still holds its reply (same run, id, fingerprint)."""
+        if verdict.run_id is not None and self.run_id is not None and verdict.run_id != self.run_id:
             return False
         if verdict.row not in now or now[verdict.row][0] != verdict.id:
             return False
         return verdict.fingerprint is None or verdict.fingerprint == now[verdict.row][1]
 
     def _find(self, verdict: Verdict, candidates: list[int]) -> int | None:
-        """The row that holds a verdict's reply now (same id and fingerprint, in this run or a
-        rerun), or None."""
-        if verdict.fingerprint is None:
+        """The row that holds a verdict's reply now (same id and fingerprint), or None."""
+        if verdict.fingerprint is None or (
+            verdict.run_id is not None and self.run_id is not None and verdict.run_id != self.run_id
+        ):
             return None
         for row, fingerprint in zip(candidates, self.rows.fingerprints(candidates), strict=True):
             if fingerprint == verdict.fingerprint:
