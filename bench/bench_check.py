@@ -51,13 +51,29 @@ GOAL_EFFICIENCY = 0.85
 
 def state(**changes: object) -> dict:
     gates = {
-        "1_data_availability": {"raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly", "classified": "available"},
-        "2_use_case": {"raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say", "classified": None},
-        "3_success_metric": {"raw": "Median time-to-first-response down 20% in the pilot queue over four weeks", "classified": None},
-        "4_data_privacy": {"raw": "Ticket text reviewed by the privacy office in March; names are masked", "classified": "approved"},
+        "1_data_availability": {
+            "raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly",
+            "classified": "available",
+        },
+        "2_use_case": {
+            "raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say",
+            "classified": None,
+        },
+        "3_success_metric": {
+            "raw": "Median time-to-first-response down 20% in the pilot queue over four weeks",
+            "classified": None,
+        },
+        "4_data_privacy": {
+            "raw": "Ticket text reviewed by the privacy office in March; names are masked",
+            "classified": "approved",
+        },
         "5_stakeholder": {"raw": "Head of customer support", "classified": None},
     }
-    value = {"summary": "Ticket routing #N: data labelled, use case and metric agreed, privacy approved.", "gates": gates, "status": {"pass": True, "next_gate": None, "next_query": None}}
+    value = {
+        "summary": "Ticket routing #N: data labelled, use case and metric agreed, privacy approved.",
+        "gates": gates,
+        "status": {"pass": True, "next_gate": None, "next_query": None},
+    }
     for path, new in changes.items():
         gate, _, field = path.partition("__")
         if field:
@@ -70,7 +86,11 @@ def state(**changes: object) -> dict:
 
 
 def wrap(inner: str) -> str:
-    thinking = "<thinking>\n" + ("The user answered the data and privacy questions. " * 12) + "\n</thinking>\n"
+    thinking = (
+        "<thinking>\n"
+        + ("The user answered the data and privacy questions. " * 12)
+        + "\n</thinking>\n"
+    )
     return f"{thinking}Thanks, here is the updated gate state:\n\n```json\n{inner}\n```\nLet me know if anything changed."
 
 
@@ -101,7 +121,12 @@ def lines(count: int) -> Iterator[str]:
     """``count`` JSONL lines cycling through the mix, each summary numbered."""
     templates = [json.dumps({"id": "ID", "reply": text}) for _, text in reply_mix()]
     for index in range(count):
-        yield templates[index % len(templates)].replace('"ID"', str(index), 1).replace("#N", f"#{index}", 1) + "\n"
+        yield (
+            templates[index % len(templates)]
+            .replace('"ID"', str(index), 1)
+            .replace("#N", f"#{index}", 1)
+            + "\n"
+        )
 
 
 def write_input(path: Path, count: int) -> int:
@@ -145,24 +170,50 @@ WRAPPER = (
 
 def command(source: Path, output: str, jobs: int) -> list[str]:
     base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    return [*base, "check", "--config", str(CONFIG), "--jsonl", str(source), "-o", output, "-j", str(jobs), "-q"]
+    return [
+        *base,
+        "check",
+        "--config",
+        str(CONFIG),
+        "--jsonl",
+        str(source),
+        "-o",
+        output,
+        "-j",
+        str(jobs),
+        "-q",
+    ]
 
 
 def run_cli(source: Path, count: int, output: str, jobs: int) -> Run:
     sampler = TreeSampler()
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", WRAPPER, *command(source, output, jobs)], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRAPPER, *command(source, output, jobs)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     sampler.start(proc.pid)
     out, _ = proc.communicate()
     seconds = time.perf_counter() - started
     sampler.stop()
     maxrss, cpu = out.split()
-    return Run(count, jobs, seconds, float(cpu), sampler.peak_kb / 1024, int(maxrss) / 1024, proc.returncode)
+    return Run(
+        count,
+        jobs,
+        seconds,
+        float(cpu),
+        sampler.peak_kb / 1024,
+        int(maxrss) / 1024,
+        proc.returncode,
+    )
 
 
 def best_run(source: Path, count: int, output: str, jobs: int, repeat: int) -> Run:
     """The fastest of ``repeat`` runs (the machine may be shared)."""
-    return min((run_cli(source, count, output, jobs) for _ in range(repeat)), key=lambda run: run.seconds)
+    return min(
+        (run_cli(source, count, output, jobs) for _ in range(repeat)), key=lambda run: run.seconds
+    )
 
 
 class TreeSampler:
@@ -263,7 +314,9 @@ def profile(count: int) -> None:
     profiler.enable()
     checker.block(block)
     profiler.disable()
-    print(f"in-process, no profiler: {count / plain:,.0f} replies/s ({plain / count * 1e6:.1f} µs per reply)\n")
+    print(
+        f"in-process, no profiler: {count / plain:,.0f} replies/s ({plain / count * 1e6:.1f} µs per reply)\n"
+    )
     text = io.StringIO()
     pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
     print(text.getvalue())
@@ -303,12 +356,25 @@ def describe(run: Run) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=100_000, help="lines for the speed runs (default 100,000)")
-    parser.add_argument("--large", type=int, default=1_000_000, help="lines for the memory comparison (default 1,000,000)")
+    parser.add_argument(
+        "--lines", type=int, default=100_000, help="lines for the speed runs (default 100,000)"
+    )
+    parser.add_argument(
+        "--large",
+        type=int,
+        default=1_000_000,
+        help="lines for the memory comparison (default 1,000,000)",
+    )
     parser.add_argument("--quick", action="store_true", help="10,000 and 100,000 lines")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
-    parser.add_argument("--repeat", type=int, default=2, help="speed runs per -j, best kept (default 2)")
-    parser.add_argument("--profile", type=int, metavar="N", help="only profile N lines in-process and exit")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the table as Markdown (for the README)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=2, help="speed runs per -j, best kept (default 2)"
+    )
+    parser.add_argument(
+        "--profile", type=int, metavar="N", help="only profile N lines in-process and exit"
+    )
     args = parser.parse_args()
     if args.profile:
         profile(args.profile)
@@ -316,7 +382,9 @@ def main() -> int:
     small, large = (10_000, 100_000) if args.quick else (args.lines, args.large)
     with tempfile.TemporaryDirectory(prefix="bench_check_") as tmp:
         rows = measure(Path(tmp), small, large, args.repeat)
-    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, config {CONFIG.name}, mix: 4 good, 2 NO PASS, 2 repairable, 2 invalid per 10 replies\n")
+    print(
+        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, config {CONFIG.name}, mix: 4 good, 2 NO PASS, 2 repairable, 2 invalid per 10 replies\n"
+    )
     print_table(rows, args.markdown)
     return 0 if all(r[3] != "MISS" for r in rows) else 1
 
@@ -333,17 +401,44 @@ def measure(tmp: Path, small: int, large: int, repeat: int) -> list[tuple[str, s
     for path in (tmp / "out1.jsonl", tmp / "out2.jsonl"):
         path.unlink()
     judged = small >= RATE_MIN_LINES
-    rows.append(row(f"-j 1, {small:,} lines", describe(one), *_judged(f">= {GOAL_RATE:,}/s", one.rate >= GOAL_RATE, judged, large)))
+    rows.append(
+        row(
+            f"-j 1, {small:,} lines",
+            describe(one),
+            *_judged(f">= {GOAL_RATE:,}/s", one.rate >= GOAL_RATE, judged, large),
+        )
+    )
     scaling = two.rate / one.rate
-    rows.append(row(f"-j 2, {small:,} lines", describe(two) + f"; {scaling:.2f}x -j 1", *_judged(f">= {GOAL_SCALING}x", scaling >= GOAL_SCALING, judged, large)))
+    rows.append(
+        row(
+            f"-j 2, {small:,} lines",
+            describe(two) + f"; {scaling:.2f}x -j 1",
+            *_judged(f">= {GOAL_SCALING}x", scaling >= GOAL_SCALING, judged, large),
+        )
+    )
     efficiency = (scaling - 1) / (cores - 1) if cores > 1.05 else float("nan")
     measured = f"2 processes got {cores:.2f} cores (calibration before and after); -j 2 used {efficiency:.0%} of the extra core"
-    rows.append(row("-j 2 vs cores available", measured, *_judged(f">= {GOAL_EFFICIENCY:.0%}", efficiency >= GOAL_EFFICIENCY, judged, large)))
+    rows.append(
+        row(
+            "-j 2 vs cores available",
+            measured,
+            *_judged(f">= {GOAL_EFFICIENCY:.0%}", efficiency >= GOAL_EFFICIENCY, judged, large),
+        )
+    )
     overhead = two.cpu_us / one.cpu_us
     projected = 2 / overhead
     measured = f"CPU per reply -j 2 / -j 1 = {overhead:.2f}; on 2 idle cores that projects to {projected:.2f}x"
-    rows.append(row("-j 2 parallel overhead", measured, f">= {GOAL_SCALING}x projected", projected >= GOAL_SCALING))
-    rows.append(row("-j 2 output == -j 1 output", "identical" if same else "DIFFERENT", "identical", same))
+    rows.append(
+        row(
+            "-j 2 parallel overhead",
+            measured,
+            f">= {GOAL_SCALING}x projected",
+            projected >= GOAL_SCALING,
+        )
+    )
+    rows.append(
+        row("-j 2 output == -j 1 output", "identical" if same else "DIFFERENT", "identical", same)
+    )
     big = tmp / "large.jsonl"
     size = write_input(big, large)
     source.unlink()
@@ -354,12 +449,33 @@ def measure(tmp: Path, small: int, large: int, repeat: int) -> list[tuple[str, s
         run = large_runs[jobs] = run_cli(big, large, os.devnull, jobs)
         growth = run.tree_peak_mb / small_runs[jobs].tree_peak_mb
         measured = describe(run) + f"; {growth:.2f}x the {small:,}-line peak"
-        rows.append(row(f"-j {jobs}, {large:,} lines", measured, f"<= {GOAL_MEMORY_GROWTH}x", growth <= GOAL_MEMORY_GROWTH))
+        rows.append(
+            row(
+                f"-j {jobs}, {large:,} lines",
+                measured,
+                f"<= {GOAL_MEMORY_GROWTH}x",
+                growth <= GOAL_MEMORY_GROWTH,
+            )
+        )
     if not judged:  # --quick: the speed goals on the long run instead
         one, two = large_runs[1], large_runs[2]
         scaling = two.rate / one.rate
-        rows.append(row(f"-j 1 rate, {large:,} lines", f"{one.rate:,.0f} replies/s", f">= {GOAL_RATE:,}/s", one.rate >= GOAL_RATE))
-        rows.append(row(f"-j 2 scaling, {large:,} lines", f"{two.rate:,.0f} replies/s = {scaling:.2f}x -j 1", f">= {GOAL_SCALING}x", scaling >= GOAL_SCALING))
+        rows.append(
+            row(
+                f"-j 1 rate, {large:,} lines",
+                f"{one.rate:,.0f} replies/s",
+                f">= {GOAL_RATE:,}/s",
+                one.rate >= GOAL_RATE,
+            )
+        )
+        rows.append(
+            row(
+                f"-j 2 scaling, {large:,} lines",
+                f"{two.rate:,.0f} replies/s = {scaling:.2f}x -j 1",
+                f">= {GOAL_SCALING}x",
+                scaling >= GOAL_SCALING,
+            )
+        )
     return rows
 
 

@@ -17,12 +17,26 @@ from pathlib import Path
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 
 
-TOOLS = json.loads((Path(__file__).resolve().parent.parent / "sample_configs" / "contracts" / "tool_calls.json").read_text(encoding="utf-8"))
+TOOLS = json.loads(
+    (
+        Path(__file__).resolve().parent.parent / "sample_configs" / "contracts" / "tool_calls.json"
+    ).read_text(encoding="utf-8")
+)
 
 
 def _branches(count: int) -> dict:
-    branch = lambda n: {"type": "object", "properties": {"type": {"const": f"t{n}"}, "v": {"type": "integer"}}, "required": ["type", "v"], "additionalProperties": False}  # noqa: E731
-    return {"type": "object", "properties": {"items": {"type": "array", "items": {"oneOf": [branch(n) for n in range(count)]}}}}
+    branch = lambda n: {
+        "type": "object",
+        "properties": {"type": {"const": f"t{n}"}, "v": {"type": "integer"}},
+        "required": ["type", "v"],
+        "additionalProperties": False,
+    }  # noqa: E731
+    return {
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"oneOf": [branch(n) for n in range(count)]}}
+        },
+    }
 
 
 def _run(schema: dict, reply: object) -> tuple[float, float, int]:
@@ -46,14 +60,31 @@ def _run(schema: dict, reply: object) -> tuple[float, float, int]:
 
 def error_cost_rows() -> list[tuple[str, str, str, str]]:
     cases = [
-        ("check --contract, 60,000 bad tool calls (2 MB), 2-branch oneOf", TOOLS, {"tool_calls": [{"name": "x", "arguments": {"q": 1}}] * 60_000}, "was 25 s / 2 GB"),
-        ("check --contract, 200 items, 3,000-branch oneOf", _branches(3000), {"items": [{"type": "t2999", "v": "x", "extra": 1}] * 200}, "was 76 s / 4.5 GB"),
+        (
+            "check --contract, 60,000 bad tool calls (2 MB), 2-branch oneOf",
+            TOOLS,
+            {"tool_calls": [{"name": "x", "arguments": {"q": 1}}] * 60_000},
+            "was 25 s / 2 GB",
+        ),
+        (
+            "check --contract, 200 items, 3,000-branch oneOf",
+            _branches(3000),
+            {"items": [{"type": "t2999", "v": "x", "extra": 1}] * 200},
+            "was 76 s / 4.5 GB",
+        ),
     ]
     rows = []
     for name, schema, reply, before in cases:
         seconds, peak, records = _run(schema, reply)
         ok = 0 < records <= 201
-        rows.append((name, f"{seconds:.2f} s, peak RSS {peak:,.0f} MB, {records} records", f"≤ 201 records ({before})", "PASS" if ok else "MISS"))
+        rows.append(
+            (
+                name,
+                f"{seconds:.2f} s, peak RSS {peak:,.0f} MB, {records} records",
+                f"≤ 201 records ({before})",
+                "PASS" if ok else "MISS",
+            )
+        )
     return rows
 
 

@@ -37,7 +37,10 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
         "$id": "https://example.org/bench/sarif-shaped.json",
         "title": "A SARIF-shaped log",
         "type": "object",
-        "properties": {"version": {"enum": ["2.1.0"]}, "runs": {"type": "array", "items": {"$ref": "#/definitions/run0"}}},
+        "properties": {
+            "version": {"enum": ["2.1.0"]},
+            "runs": {"type": "array", "items": {"$ref": "#/definitions/run0"}},
+        },
         "required": ["version", "runs"],
         "definitions": definitions,
     }
@@ -49,7 +52,10 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
             "type": "object",
             "properties": {
                 "tool": {"$ref": f"#/definitions/tool{index}"},
-                "results": {"type": ["array", "null"], "items": {"$ref": f"#/definitions/result{index}"}},
+                "results": {
+                    "type": ["array", "null"],
+                    "items": {"$ref": f"#/definitions/result{index}"},
+                },
                 "next": {"$ref": following},
                 "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
             },
@@ -61,7 +67,11 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
             "properties": {
                 "name": {"type": "string", "minLength": 1, "pattern": r"^\p{L}[\p{L}\p{N} _.-]*$"},
                 "informationUri": {"type": "string", "format": "uri"},
-                "rules": {"type": "array", "uniqueItems": True, "items": {"$ref": f"#/definitions/rule{index}"}},
+                "rules": {
+                    "type": "array",
+                    "uniqueItems": True,
+                    "items": {"$ref": f"#/definitions/rule{index}"},
+                },
             },
             "required": ["name"],
         }
@@ -70,7 +80,10 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
             "properties": {
                 "id": {"type": "string", "pattern": "^[A-Z]{1,4}[0-9]{3,5}$"},
                 "helpUri": {"type": "string", "format": "uri"},
-                "defaultLevel": {"enum": ["none", "note", "warning", "error"], "default": "warning"},
+                "defaultLevel": {
+                    "enum": ["none", "note", "warning", "error"],
+                    "default": "warning",
+                },
             },
             "required": ["id"],
         }
@@ -79,15 +92,27 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
             "properties": {
                 "ruleId": {"type": "string"},
                 "level": {"enum": ["none", "note", "warning", "error"]},
-                "message": {"type": "object", "properties": {"text": {"type": "string", "maxLength": 4000}}, "required": ["text"]},
+                "message": {
+                    "type": "object",
+                    "properties": {"text": {"type": "string", "maxLength": 4000}},
+                    "required": ["text"],
+                },
                 "locations": {
                     "type": "array",
                     "items": {
                         "type": "object",
-                        "properties": {"uri": {"type": "string", "format": "uri-reference"}, "startLine": {"type": "integer", "minimum": 1}, "endLine": {"type": "integer", "minimum": 1}},
+                        "properties": {
+                            "uri": {"type": "string", "format": "uri-reference"},
+                            "startLine": {"type": "integer", "minimum": 1},
+                            "endLine": {"type": "integer", "minimum": 1},
+                        },
                     },
                 },
-                "fingerprints": {"type": "object", "patternProperties": {"^[a-z]+/v[0-9]+$": {"type": "string"}}, "additionalProperties": False},
+                "fingerprints": {
+                    "type": "object",
+                    "patternProperties": {"^[a-z]+/v[0-9]+$": {"type": "string"}},
+                    "additionalProperties": False,
+                },
             },
             "required": ["message"],
         }
@@ -118,20 +143,45 @@ def bench_load(repeat: int, given: Path | None = None) -> list[tuple[str, str, s
     schema = big_schema() if given is None else json.loads(given.read_text(encoding="utf-8"))
     text = json.dumps(schema, indent=2)
     rows = []
-    drafts = ((7, schema, jsonschema.Draft7Validator), (20, as_2020_12(schema), jsonschema.Draft202012Validator))
+    drafts = (
+        (7, schema, jsonschema.Draft7Validator),
+        (20, as_2020_12(schema), jsonschema.Draft202012Validator),
+    )
     for draft, variant, python_class in drafts[:1] if given is not None else drafts:
         size = f"{len(json.dumps(variant, separators=(',', ':'))) / 1024:.0f} KB"
         start = time.perf_counter()
-        meta_validator(draft)  # compiled once per process, its $refs on first use: the CLI pays both
+        meta_validator(
+            draft
+        )  # compiled once per process, its $refs on first use: the CLI pays both
         assert meta_problems(variant, draft) == []
         first = time.perf_counter() - start
-        ours = median_time(lambda variant=variant, draft=draft: meta_problems(variant, draft), repeat, 3)
+        ours = median_time(
+            lambda variant=variant, draft=draft: meta_problems(variant, draft), repeat, 3
+        )
         python = python_class(python_class.META_SCHEMA, format_checker=jsonschema.FormatChecker())
-        theirs = median_time(lambda variant=variant, python=python: list(python.iter_errors(variant)), max(1, repeat // 2), 1)
+        theirs = median_time(
+            lambda variant=variant, python=python: list(python.iter_errors(variant)),
+            max(1, repeat // 2),
+            1,
+        )
         name = {7: "draft-07", 20: "2020-12"}[draft]
         measured = f"{first * 1e3:.1f} ms first in the process (compiling the meta-schema included), {ours * 1e3:.1f} ms after"
-        rows.append(row(f"meta-schema check, {size} {name} schema (compact JSON)", measured, f"≤ {GOAL_META_MS:.0f} ms", first * 1e3 <= GOAL_META_MS))
-        rows.append(row(f"same check with pure-Python jsonschema ({name})", f"{theirs * 1e3:.0f} ms = {theirs / ours:.0f}× slower", "(info: before)", None))
+        rows.append(
+            row(
+                f"meta-schema check, {size} {name} schema (compact JSON)",
+                measured,
+                f"≤ {GOAL_META_MS:.0f} ms",
+                first * 1e3 <= GOAL_META_MS,
+            )
+        )
+        rows.append(
+            row(
+                f"same check with pure-Python jsonschema ({name})",
+                f"{theirs * 1e3:.0f} ms = {theirs / ours:.0f}× slower",
+                "(info: before)",
+                None,
+            )
+        )
     old = os.environ.get("GATE_TUI_CACHE_DIR")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -150,7 +200,14 @@ def bench_load(repeat: int, given: Path | None = None) -> list[tuple[str, str, s
                 os.environ["GATE_TUI_CACHE_DIR"] = str(folder / "warm")
                 check_contract_file(path)
                 hit = median_time(lambda path=path: check_contract_file(path), repeat, 3)
-                rows.append(row(f"load {kind} file ({path.stat().st_size / 1024:.0f} KB): first / again", f"{miss * 1e3:.0f} ms / {hit * 1e3:.0f} ms (cache)", "(info)", None))
+                rows.append(
+                    row(
+                        f"load {kind} file ({path.stat().st_size / 1024:.0f} KB): first / again",
+                        f"{miss * 1e3:.0f} ms / {hit * 1e3:.0f} ms (cache)",
+                        "(info)",
+                        None,
+                    )
+                )
         finally:
             if old is None:
                 os.environ.pop("GATE_TUI_CACHE_DIR", None)
@@ -163,7 +220,11 @@ def main() -> int:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--schema", type=Path, help="time this draft-07 JSON schema file instead of the generated one (e.g. the published SARIF 2.1.0 schema)")
+    parser.add_argument(
+        "--schema",
+        type=Path,
+        help="time this draft-07 JSON schema file instead of the generated one (e.g. the published SARIF 2.1.0 schema)",
+    )
     args = parser.parse_args()
     rows = bench_load(7, args.schema)
     for current in rows:

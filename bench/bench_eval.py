@@ -64,7 +64,13 @@ def write_inputs(folder: Path, count: int) -> tuple[Path, Path]:
     jsonl.write_text(text, encoding="utf-8")
     items = [json.loads(line) for line in text.splitlines()]
     parquet = folder / "in.parquet"
-    pq.write_table(pa.table({"id": [item["id"] for item in items], "reply": [item["reply"] for item in items]}), parquet, row_group_size=10_000)
+    pq.write_table(
+        pa.table(
+            {"id": [item["id"] for item in items], "reply": [item["reply"] for item in items]}
+        ),
+        parquet,
+        row_group_size=10_000,
+    )
     return jsonl, parquet
 
 
@@ -74,7 +80,14 @@ def parquet_input(path: Path, count: int) -> Path:
     with pq.ParquetWriter(path, pa.schema([("id", pa.int64()), ("reply", pa.string())])) as writer:
         for _ in range(0, count, 10_000):
             items = [json.loads(next(stream)) for _ in range(min(10_000, count))]
-            writer.write_table(pa.table({"id": pa.array([item["id"] for item in items], pa.int64()), "reply": [item["reply"] for item in items]}))
+            writer.write_table(
+                pa.table(
+                    {
+                        "id": pa.array([item["id"] for item in items], pa.int64()),
+                        "reply": [item["reply"] for item in items],
+                    }
+                )
+            )
             count -= len(items)
     return path
 
@@ -104,7 +117,9 @@ def cli_seconds(args: list[str], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()
-        done = subprocess.run([*base, "check", "--config", str(CONFIG), *args, "-q"], capture_output=True)
+        done = subprocess.run(
+            [*base, "check", "--config", str(CONFIG), *args, "-q"], capture_output=True
+        )
         best = min(best, time.perf_counter() - started)
         if done.returncode not in (0, 1, 2):
             raise SystemExit(f"check failed: {done.stderr.decode()[-2000:]}")
@@ -114,7 +129,17 @@ def cli_seconds(args: list[str], repeat: int) -> float:
 def peak_mb(source: Path, output: Path) -> float:
     """Peak resident memory (MB) of ``check --input source --output output`` (a fresh process)."""
     base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    args = [*base, "check", "--config", str(CONFIG), "--input", str(source), "--output", str(output), "-q"]
+    args = [
+        *base,
+        "check",
+        "--config",
+        str(CONFIG),
+        "--input",
+        str(source),
+        "--output",
+        str(output),
+        "-q",
+    ]
     done = subprocess.run([sys.executable, "-c", WRAPPER, *args], capture_output=True, text=True)
     return int(done.stdout.split()[0]) / 1024
 
@@ -129,7 +154,13 @@ def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
 
     settings = gate_settings(load_config(CONFIG))
     with tempfile.TemporaryDirectory(prefix="ray", dir="/tmp") as temp:
-        ray.init(num_cpus=3, _temp_dir=temp, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        ray.init(
+            num_cpus=3,
+            _temp_dir=temp,
+            include_dashboard=False,
+            logging_level="ERROR",
+            log_to_driver=False,
+        )
         try:
             # Warm-up, untimed: Ray's first tasks pay its imports in fresh worker processes
             # (seconds), which would otherwise count against whichever run goes first.
@@ -138,7 +169,14 @@ def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
             rates = []
             for workers in (1, 2):
                 started = time.perf_counter()
-                run_on_ray(str(parquet), str(folder / f"ray{workers}"), settings, Columns(), workers, quiet=True)
+                run_on_ray(
+                    str(parquet),
+                    str(folder / f"ray{workers}"),
+                    settings,
+                    Columns(),
+                    workers,
+                    quiet=True,
+                )
                 rates.append(rows / (time.perf_counter() - started))
             return rates[0], rates[1]
         finally:
@@ -151,7 +189,12 @@ def million_results(folder: Path, rows: int) -> Path:
     mix = folder / "mix_results.parquet"
     text = "".join(lines(1000))
     items = [json.loads(line) for line in text.splitlines()]
-    pq.write_table(pa.table({"id": [str(item["id"]) for item in items], "reply": [item["reply"] for item in items]}), source)
+    pq.write_table(
+        pa.table(
+            {"id": [str(item["id"]) for item in items], "reply": [item["reply"] for item in items]}
+        ),
+        source,
+    )
     cli_seconds(["--input", str(source), "--output", str(mix)], 1)
     checked = pq.read_table(mix)
     path = folder / "results.parquet"
@@ -160,7 +203,9 @@ def million_results(folder: Path, rows: int) -> Path:
             count = min(4096, rows - start)
             positions = pa.array([(start + n) % checked.num_rows for n in range(count)])
             chunk = checked.take(positions)
-            chunk = chunk.set_column(0, "id", pa.array([f"r{start + n}" for n in range(count)], pa.string()))
+            chunk = chunk.set_column(
+                0, "id", pa.array([f"r{start + n}" for n in range(count)], pa.string())
+            )
             writer.write_table(chunk, row_group_size=count)
     return path
 
@@ -185,7 +230,12 @@ def review_times(path: Path) -> tuple[float, float, float]:
             return time.perf_counter() - begun
 
     shown = asyncio.run(first_screen())
-    filters = [ResultFilter(status="NO PASS"), ResultFilter(code="invalid_category"), ResultFilter(text="r99"), ResultFilter(status="PASS", text="success")]
+    filters = [
+        ResultFilter(status="NO PASS"),
+        ResultFilter(code="invalid_category"),
+        ResultFilter(text="r99"),
+        ResultFilter(status="PASS", text="success"),
+    ]
     slowest = 0.0
     for wanted in filters:
         started = time.perf_counter()
@@ -196,16 +246,46 @@ def review_times(path: Path) -> tuple[float, float, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000, help="rows for the rate and Parquet figures")
-    parser.add_argument("--scale-rows", type=int, default=500_000, help="rows of the -j 2 vs -j 1 figure")
-    parser.add_argument("--ray-rows", type=int, default=1_000_000, help="rows for the Ray figures (the goal's 1,000,000; 0: skip Ray)")
-    parser.add_argument("--review-rows", type=int, default=1_000_000, help="rows of the review figures (0: skip them)")
-    parser.add_argument("--memory-rows", type=int, default=500_000, help="rows of the larger flat-memory run (0: skip it)")
+    parser.add_argument(
+        "--rows", type=int, default=100_000, help="rows for the rate and Parquet figures"
+    )
+    parser.add_argument(
+        "--scale-rows", type=int, default=500_000, help="rows of the -j 2 vs -j 1 figure"
+    )
+    parser.add_argument(
+        "--ray-rows",
+        type=int,
+        default=1_000_000,
+        help="rows for the Ray figures (the goal's 1,000,000; 0: skip Ray)",
+    )
+    parser.add_argument(
+        "--review-rows",
+        type=int,
+        default=1_000_000,
+        help="rows of the review figures (0: skip them)",
+    )
+    parser.add_argument(
+        "--memory-rows",
+        type=int,
+        default=500_000,
+        help="rows of the larger flat-memory run (0: skip it)",
+    )
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--quick", action="store_true", help="20,000 rows, 20,000 Ray rows, 200,000 review rows, one round")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="20,000 rows, 20,000 Ray rows, 200,000 review rows, one round",
+    )
     ns = parser.parse_args()
     if ns.quick:
-        ns.rows, ns.scale_rows, ns.ray_rows, ns.review_rows, ns.memory_rows, ns.repeat = 20_000, 20_000, 20_000, 200_000, 100_000, 1
+        ns.rows, ns.scale_rows, ns.ray_rows, ns.review_rows, ns.memory_rows, ns.repeat = (
+            20_000,
+            20_000,
+            20_000,
+            200_000,
+            100_000,
+            1,
+        )
     missed: list[str] = []
     rows_out: list[tuple[str, str, str]] = []
 
@@ -218,39 +298,95 @@ def main() -> int:
         folder = Path(temp)
         jsonl, parquet = write_inputs(folder, ns.rows)
         line_rate, arrow_rate = in_process_rates(jsonl, parquet, ns.repeat)
-        judge("check_arrow, 1 core", f"{arrow_rate:,.0f}/s (line checker {line_rate:,.0f}/s)", arrow_rate >= GOAL_RATE, f">= {GOAL_RATE:,}/s")
+        judge(
+            "check_arrow, 1 core",
+            f"{arrow_rate:,.0f}/s (line checker {line_rate:,.0f}/s)",
+            arrow_rate >= GOAL_RATE,
+            f">= {GOAL_RATE:,}/s",
+        )
         cores_before = available_cores()
         load_before = os.getloadavg()[0]
         jsonl_s = cli_seconds(["--jsonl", str(jsonl), "-o", str(folder / "out.jsonl")], ns.repeat)
-        parquet_s = cli_seconds(["--input", str(parquet), "--output", str(folder / "out.parquet")], ns.repeat)
-        judge("Parquet in/out vs --jsonl", f"{parquet_s:.2f} s vs {jsonl_s:.2f} s = {parquet_s / jsonl_s:.2f}x", parquet_s / jsonl_s <= GOAL_PARQUET_OVERHEAD, f"<= {GOAL_PARQUET_OVERHEAD}x")
+        parquet_s = cli_seconds(
+            ["--input", str(parquet), "--output", str(folder / "out.parquet")], ns.repeat
+        )
+        judge(
+            "Parquet in/out vs --jsonl",
+            f"{parquet_s:.2f} s vs {jsonl_s:.2f} s = {parquet_s / jsonl_s:.2f}x",
+            parquet_s / jsonl_s <= GOAL_PARQUET_OVERHEAD,
+            f"<= {GOAL_PARQUET_OVERHEAD}x",
+        )
         # The scaling row runs on --scale-rows (an eval run's size: the half second both modes
         # spend starting is a fixed cost, not a share of the work); the 100k-row figure is shown too.
-        two_s = cli_seconds(["--input", str(parquet), "--output", str(folder / "out2.parquet"), "-j", "2"], ns.repeat)
+        two_s = cli_seconds(
+            ["--input", str(parquet), "--output", str(folder / "out2.parquet"), "-j", "2"],
+            ns.repeat,
+        )
         small = f"{ns.rows:,} rows: {parquet_s:.2f} s / {two_s:.2f} s = {parquet_s / two_s:.2f}x"
-        scale_input = parquet if ns.scale_rows == ns.rows else parquet_input(folder / "scale.parquet", ns.scale_rows)
+        scale_input = (
+            parquet
+            if ns.scale_rows == ns.rows
+            else parquet_input(folder / "scale.parquet", ns.scale_rows)
+        )
         load_before = os.getloadavg()[0]
-        one_big = cli_seconds(["--input", str(scale_input), "--output", str(folder / "scale1.parquet")], ns.repeat)
-        two_big = cli_seconds(["--input", str(scale_input), "--output", str(folder / "scale2.parquet"), "-j", "2"], ns.repeat)
+        one_big = cli_seconds(
+            ["--input", str(scale_input), "--output", str(folder / "scale1.parquet")], ns.repeat
+        )
+        two_big = cli_seconds(
+            ["--input", str(scale_input), "--output", str(folder / "scale2.parquet"), "-j", "2"],
+            ns.repeat,
+        )
         cores = min(cores_before, available_cores())
         scaling = one_big / two_big
         busy = f"load {load_before:.2f}, {cores:.2f} cores free"
-        judge(f"-j 2 vs -j 1 (Parquet, {ns.scale_rows:,} rows)", f"{one_big:.2f} s / {two_big:.2f} s = {scaling:.2f}x ({busy}; {small})", scaling >= GOAL_SCALING, f">= {GOAL_SCALING}x")
+        judge(
+            f"-j 2 vs -j 1 (Parquet, {ns.scale_rows:,} rows)",
+            f"{one_big:.2f} s / {two_big:.2f} s = {scaling:.2f}x ({busy}; {small})",
+            scaling >= GOAL_SCALING,
+            f">= {GOAL_SCALING}x",
+        )
         if ns.memory_rows:
             small = parquet_input(folder / "mem_small.parquet", ns.memory_rows // 5)
             large = parquet_input(folder / "mem_large.parquet", ns.memory_rows)
-            small_mb, large_mb = peak_mb(small, folder / "mem_small_out.parquet"), peak_mb(large, folder / "mem_large_out.parquet")
-            judge(f"peak memory, {ns.memory_rows // 5:,} -> {ns.memory_rows:,} rows", f"{small_mb:.0f} MB -> {large_mb:.0f} MB = {large_mb / small_mb:.2f}x", large_mb / small_mb <= 1.25, "<= 1.25x (flat)")
+            small_mb, large_mb = (
+                peak_mb(small, folder / "mem_small_out.parquet"),
+                peak_mb(large, folder / "mem_large_out.parquet"),
+            )
+            judge(
+                f"peak memory, {ns.memory_rows // 5:,} -> {ns.memory_rows:,} rows",
+                f"{small_mb:.0f} MB -> {large_mb:.0f} MB = {large_mb / small_mb:.2f}x",
+                large_mb / small_mb <= 1.25,
+                "<= 1.25x (flat)",
+            )
         if ns.ray_rows:
-            ray_input = parquet if ns.ray_rows == ns.rows else parquet_input(folder / "ray.parquet", ns.ray_rows)
+            ray_input = (
+                parquet
+                if ns.ray_rows == ns.rows
+                else parquet_input(folder / "ray.parquet", ns.ray_rows)
+            )
             one, two = ray_rates(ray_input, folder, ns.ray_rows)
             load = os.getloadavg()[0]
-            judge(f"Ray local, {ns.ray_rows:,} rows", f"1 worker {one:,.0f}/s, 2 workers {two:,.0f}/s = {two / one:.2f}x (load {load:.2f})", two / one >= GOAL_RAY_SCALING, f">= {GOAL_RAY_SCALING}x")
+            judge(
+                f"Ray local, {ns.ray_rows:,} rows",
+                f"1 worker {one:,.0f}/s, 2 workers {two:,.0f}/s = {two / one:.2f}x (load {load:.2f})",
+                two / one >= GOAL_RAY_SCALING,
+                f">= {GOAL_RAY_SCALING}x",
+            )
         if ns.review_rows:
             results = million_results(folder, ns.review_rows)
             opened, shown, slowest = review_times(results)
-            judge(f"review open, {ns.review_rows:,} rows", f"index {opened:.2f} s, first screen {shown:.2f} s", shown <= GOAL_OPEN_S, f"<= {GOAL_OPEN_S} s")
-            judge(f"review filter, {ns.review_rows:,} rows", f"slowest {slowest * 1000:.0f} ms", slowest <= GOAL_FILTER_S, f"<= {GOAL_FILTER_S} s")
+            judge(
+                f"review open, {ns.review_rows:,} rows",
+                f"index {opened:.2f} s, first screen {shown:.2f} s",
+                shown <= GOAL_OPEN_S,
+                f"<= {GOAL_OPEN_S} s",
+            )
+            judge(
+                f"review filter, {ns.review_rows:,} rows",
+                f"slowest {slowest * 1000:.0f} ms",
+                slowest <= GOAL_FILTER_S,
+                f"<= {GOAL_FILTER_S} s",
+            )
     width = max(len(name) for name, _, _ in rows_out)
     for name, value, goal in rows_out:
         print(f"{name:<{width}}  {value:<60}  {goal}")

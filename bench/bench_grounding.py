@@ -47,12 +47,17 @@ ANSWERS = {
 
 def conversation(size: int) -> list[dict[str, str]]:
     """User turns holding the answers (one says it slightly differently), padded to ``size`` bytes."""
-    turns = [f"About {key.split('_', 1)[1].replace('_', ' ')}: {text}." for key, text in ANSWERS.items()]
+    turns = [
+        f"About {key.split('_', 1)[1].replace('_', ' ')}: {text}." for key, text in ANSWERS.items()
+    ]
     turns[2] = turns[2].replace("Median", "The median")
     filler = "We talked it over with the team and the notes are in the wiki. "
     messages = [{"role": "system", "content": "You fill the gates."}]
     for turn in turns:
-        messages += [{"role": "user", "content": turn}, {"role": "assistant", "content": "Thanks, noted."}]
+        messages += [
+            {"role": "user", "content": turn},
+            {"role": "assistant", "content": "Thanks, noted."},
+        ]
     while len(json.dumps(messages)) < size:
         messages.append({"role": "user", "content": filler * 4})
     return messages
@@ -62,7 +67,11 @@ def reply() -> str:
     gates = {key: {"raw": text, "classified": None} for key, text in ANSWERS.items()}
     gates["1_data_availability"]["classified"] = "available"
     gates["4_data_privacy"]["classified"] = "approved"
-    state = {"summary": "Ticket routing", "gates": gates, "status": {"pass": True, "next_gate": None, "next_query": None}}
+    state = {
+        "summary": "Ticket routing",
+        "gates": gates,
+        "status": {"pass": True, "next_gate": None, "next_query": None},
+    }
     return "Here is the state:\n```json\n" + json.dumps(state, indent=2) + "\n```"
 
 
@@ -70,8 +79,27 @@ def run_check(config: Path, jsonl: Path, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
-        command = [sys.executable, "-m", "gate_tui", "check", "--config", str(config), "--jsonl", str(jsonl), "-q", "-o", "/dev/null"]
-        done = subprocess.run(command, check=False, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+        command = [
+            sys.executable,
+            "-m",
+            "gate_tui",
+            "check",
+            "--config",
+            str(config),
+            "--jsonl",
+            str(jsonl),
+            "-q",
+            "-o",
+            "/dev/null",
+        ]
+        done = subprocess.run(
+            command,
+            check=False,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+        )
         if done.returncode == 3:  # a usage or config error: no figure at all
             raise SystemExit(f"check failed: {done.stderr.strip()}")
         best = min(best, time.perf_counter() - start)
@@ -81,12 +109,19 @@ def run_check(config: Path, jsonl: Path, repeat: int) -> float:
 def throughput(lines: int, repeat: int, folder: Path) -> bool:
     text = CONFIG.read_text(encoding="utf-8")
     off, warn = folder / "off.yaml", folder / "warn.yaml"
-    off.write_text(text.replace("policy:\n", "policy:\n  grounding: \"off\"\n", 1), encoding="utf-8")
+    off.write_text(text.replace("policy:\n", 'policy:\n  grounding: "off"\n', 1), encoding="utf-8")
     warn.write_text(text.replace("policy:\n", "policy:\n  grounding: warn\n", 1), encoding="utf-8")
     body, messages = reply(), conversation(2048)
     plain, talk = folder / "plain.jsonl", folder / "talk.jsonl"
-    plain.write_text("".join(json.dumps({"id": i, "reply": body}) + "\n" for i in range(lines)), encoding="utf-8")
-    talk.write_text("".join(json.dumps({"id": i, "reply": body, "messages": messages}) + "\n" for i in range(lines)), encoding="utf-8")
+    plain.write_text(
+        "".join(json.dumps({"id": i, "reply": body}) + "\n" for i in range(lines)), encoding="utf-8"
+    )
+    talk.write_text(
+        "".join(
+            json.dumps({"id": i, "reply": body, "messages": messages}) + "\n" for i in range(lines)
+        ),
+        encoding="utf-8",
+    )
     base_plain = run_check(warn, plain, repeat)
     base = run_check(off, talk, repeat)
     grounded = run_check(warn, talk, repeat)
@@ -94,27 +129,45 @@ def throughput(lines: int, repeat: int, folder: Path) -> bool:
     print(f"check --jsonl, {lines:,} replies, -j 1 (best of {repeat})")
     print(f"  no conversation                 {lines / base_plain:10,.0f} replies/s")
     print(f"  2 KB conversation, off          {lines / base:10,.0f} replies/s   (baseline)")
-    print(f"  2 KB conversation, warn         {lines / grounded:10,.0f} replies/s   added {added:+.1%} (goal <= {GOAL_ADDED:.0%})")
+    print(
+        f"  2 KB conversation, warn         {lines / grounded:10,.0f} replies/s   added {added:+.1%} (goal <= {GOAL_ADDED:.0%})"
+    )
     return added <= GOAL_ADDED
 
 
 def linearity(repeat: int) -> bool:
     config = GateConfig.model_validate(
-        {"gates": {f"g{n:02d}": {"question": f"Question {n}?"} for n in range(50)}, "policy": {"grounding": "warn"}}
+        {
+            "gates": {f"g{n:02d}": {"question": f"Question {n}?"} for n in range(50)},
+            "policy": {"grounding": "warn"},
+        }
     )
     words = "the quick brown fox jumps over a lazy dog while support tickets pile up in the queue "
     gates = {
-        f"g{n:02d}": {"raw": (words[n : n + 40] if n % 2 else f"invented answer number {n} zqxj vwk"), "classified": None}
+        f"g{n:02d}": {
+            "raw": (words[n : n + 40] if n % 2 else f"invented answer number {n} zqxj vwk"),
+            "classified": None,
+        }
         for n in range(50)
     }
-    text = json.dumps({"summary": "", "gates": gates, "status": {"pass": False, "next_gate": None, "next_query": None}})
+    text = json.dumps(
+        {
+            "summary": "",
+            "gates": gates,
+            "status": {"pass": False, "next_gate": None, "next_query": None},
+        }
+    )
     result = parse(text, config)
     ok, previous = True, None
     print(f"ground(), 50 gates (25 invented), one user turn; seconds (best of {repeat})")
     for size in (256 * 1024, 512 * 1024, 1024 * 1024):
         messages = [{"role": "user", "content": (words * (size // len(words) + 1))[:size]}]
         seconds = min_time(lambda m=messages: ground(result, config, m, text), repeat)
-        growth = "" if previous is None else f"   x{seconds / previous:.2f} per doubling (goal <= {GOAL_DOUBLING})"
+        growth = (
+            ""
+            if previous is None
+            else f"   x{seconds / previous:.2f} per doubling (goal <= {GOAL_DOUBLING})"
+        )
         ok = ok and (previous is None or seconds / previous <= GOAL_DOUBLING)
         print(f"  {size // 1024:5d} KB conversation   {seconds:8.3f} s{growth}")
         previous = seconds

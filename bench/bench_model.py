@@ -80,7 +80,9 @@ def replay_stream(text: str, throttled: bool = True) -> tuple[float, int, int]:
 
 def bench_preview() -> bool:
     ok = True
-    print("| reply | chunks | parses | parsed chars / reply chars | worst lag at 300 tok/s | goal |")
+    print(
+        "| reply | chunks | parses | parsed chars / reply chars | worst lag at 300 tok/s | goal |"
+    )
     print("|---|---|---|---|---|---|")
     for kb in (5, 10, 20, 40):
         text = big_reply(kb * 1000)
@@ -89,11 +91,15 @@ def bench_preview() -> bool:
         met = ratio <= WORK_GOAL and (kb != 20 or lag <= LAG_GOAL_S)
         ok &= met
         goal = f"≤ {WORK_GOAL:g}× work" + (", lag ≤ 100 ms" if kb == 20 else "")
-        print(f"| {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {ratio:.2f} | {lag * 1000:.1f} ms | {goal}: {'met' if met else 'MISSED'} |")
+        print(
+            f"| {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {ratio:.2f} | {lag * 1000:.1f} ms | {goal}: {'met' if met else 'MISSED'} |"
+        )
     for kb in (5, 10):
         text = big_reply(kb * 1000)
         _, parsed, parses = replay_stream(text, throttled=False)
-        print(f"| (every chunk) {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {parsed / len(text):.0f} | — | comparison |")
+        print(
+            f"| (every chunk) {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {parsed / len(text):.0f} | — | comparison |"
+        )
     return ok
 
 
@@ -115,15 +121,26 @@ def bench_local(repeat: int) -> None:
         print(f"local model: skipped ({why})")
         return
     try:
-        settings = ModelSettings(base_url=server.base_url, model=server.model, structured=True, timeout_s=300)
+        settings = ModelSettings(
+            base_url=server.base_url, model=server.model, structured=True, timeout_s=300
+        )
         state = json.dumps(empty_state(CONFIG).model_dump(mode="json"), indent=2)
         schema = state_schema(CONFIG)
 
-        def messages_for(number: int) -> list[dict[str, str]]:  # a new message each time, as in a conversation
-            return build_messages(prompt_text(CONFIG), [], state, f"Message {number}: we have labelled tickets in the warehouse.")[0]
+        def messages_for(
+            number: int,
+        ) -> list[dict[str, str]]:  # a new message each time, as in a conversation
+            return build_messages(
+                prompt_text(CONFIG),
+                [],
+                state,
+                f"Message {number}: we have labelled tickets in the warehouse.",
+            )[0]
 
         messages = messages_for(0)
-        cold = asyncio.run(stream_chat(settings, messages, schema))  # includes the structured-form dance
+        cold = asyncio.run(
+            stream_chat(settings, messages, schema)
+        )  # includes the structured-form dance
         ttfts, rates, sizes = [], [], []
         for number in range(1, repeat + 1):
             out = asyncio.run(stream_chat(settings, messages_for(number), schema))
@@ -133,20 +150,40 @@ def bench_local(repeat: int) -> None:
             ttfts.append(out.ttft_s)
             rates.append(tokens / (out.total_s - out.ttft_s))
             sizes.append(tokens)
-        print(f"local model ({server.model}, n_ctx 4096, {len(messages[0]['content']):,}-char system prompt, structured):")
-        print(f"  time to first token, first request (whole prompt evaluated, form fallback included): {cold.ttft_s or float('nan'):.2f} s")
-        print(f"  time to first token, later requests (system prompt cached by the server): median {statistics.median(ttfts):.2f} s over {len(ttfts)}")
-        print(f"  generation: median {statistics.median(rates):.1f} tokens/s ({statistics.median(sizes):.0f} tokens a reply)")
+        print(
+            f"local model ({server.model}, n_ctx 4096, {len(messages[0]['content']):,}-char system prompt, structured):"
+        )
+        print(
+            f"  time to first token, first request (whole prompt evaluated, form fallback included): {cold.ttft_s or float('nan'):.2f} s"
+        )
+        print(
+            f"  time to first token, later requests (system prompt cached by the server): median {statistics.median(ttfts):.2f} s over {len(ttfts)}"
+        )
+        print(
+            f"  generation: median {statistics.median(rates):.1f} tokens/s ({statistics.median(sizes):.0f} tokens a reply)"
+        )
     finally:
         server.stop()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--editor", action="store_true", help="also time first token → first character in the editor")
-    parser.add_argument("--local", action="store_true", help="also measure the bundled local model (needs the model-test extra)")
+    parser.add_argument(
+        "--editor",
+        action="store_true",
+        help="also time first token → first character in the editor",
+    )
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="also measure the bundled local model (needs the model-test extra)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="(accepted for make bench; the preview replay is already quick)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="(accepted for make bench; the preview replay is already quick)",
+    )
     ns = parser.parse_args()
     ok = bench_preview()
     if ns.editor:

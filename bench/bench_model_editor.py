@@ -37,7 +37,9 @@ async def _one(text: str, presses: int) -> tuple[float, list[float]]:
             await pilot.press("f6", *"go")
 
             async def first_text() -> float:
-                while not app.gate_screen.asking.run or not app.gate_screen.reply_pane.text_area.text:
+                while (
+                    not app.gate_screen.asking.run or not app.gate_screen.reply_pane.text_area.text
+                ):
                     await asyncio.sleep(0.001)
                 return time.perf_counter()
 
@@ -74,6 +76,10 @@ def bench_first_character(repeat: int) -> bool:
         lags.extend(pressed)
     worst = max(lags) if lags else float("nan")
     ok = worst <= GOAL_S
-    print(f"editor: first token → first character in the reply pane: median {statistics.median(firsts) * 1000:.0f} ms over {repeat} runs")
-    print(f"editor: F3 during a 300 tok/s stream of a 20 KB reply: worst {worst * 1000:.0f} ms, median {statistics.median(lags) * 1000:.0f} ms over {len(lags)} presses (goal ≤ 100 ms: {'met' if ok else 'MISSED'})")
+    print(
+        f"editor: first token → first character in the reply pane: median {statistics.median(firsts) * 1000:.0f} ms over {repeat} runs"
+    )
+    print(
+        f"editor: F3 during a 300 tok/s stream of a 20 KB reply: worst {worst * 1000:.0f} ms, median {statistics.median(lags) * 1000:.0f} ms over {len(lags)} presses (goal ≤ 100 ms: {'met' if ok else 'MISSED'})"
+    )
     return ok

@@ -43,11 +43,26 @@ def inner_state() -> dict:
     return {
         "summary": "Ticket-routing model for the support desk: warehouse data is labelled, the use case and success metric are agreed, privacy is approved.",
         "gates": {
-            "1_data_availability": {"raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly; labels come from the triage by agents and were audited on a 2% sample in September", "classified": "available"},
-            "2_use_case": {"raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say and can re-rank any ticket", "classified": None},
-            "3_success_metric": {"raw": "Median time-to-first-response down 20% in the pilot queue over four weeks, with no rise in reopened tickets", "classified": None},
-            "4_data_privacy": {"raw": "Ticket text reviewed by the privacy office in March; names, emails and phone numbers are masked before training", "classified": "approved"},
-            "5_stakeholder": {"raw": "Head of customer support (Dana Ruiz), who signs off the pilot and owns the rollout plan", "classified": None},
+            "1_data_availability": {
+                "raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly; labels come from the triage by agents and were audited on a 2% sample in September",
+                "classified": "available",
+            },
+            "2_use_case": {
+                "raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say and can re-rank any ticket",
+                "classified": None,
+            },
+            "3_success_metric": {
+                "raw": "Median time-to-first-response down 20% in the pilot queue over four weeks, with no rise in reopened tickets",
+                "classified": None,
+            },
+            "4_data_privacy": {
+                "raw": "Ticket text reviewed by the privacy office in March; names, emails and phone numbers are masked before training",
+                "classified": "approved",
+            },
+            "5_stakeholder": {
+                "raw": "Head of customer support (Dana Ruiz), who signs off the pilot and owns the rollout plan",
+                "classified": None,
+            },
         },
         "status": {"pass": True, "next_gate": None, "next_query": None},
     }
@@ -55,7 +70,14 @@ def inner_state() -> dict:
 
 def typical_reply() -> tuple[str, str]:
     inner = json.dumps(inner_state(), indent=2)
-    thinking = "<thinking>\n" + ("The user answered the data and privacy questions, and the success metric is agreed with the support lead. " * 6) + "\n</thinking>\n"
+    thinking = (
+        "<thinking>\n"
+        + (
+            "The user answered the data and privacy questions, and the success metric is agreed with the support lead. "
+            * 6
+        )
+        + "\n</thinking>\n"
+    )
     prose = "Thanks, that covers everything I need. Here is the updated gate state:\n\n"
     text = f"{thinking}{prose}```json\n{inner}\n```\nLet me know if anything changed."
     return text, inner
@@ -98,7 +120,7 @@ def bench_typical(repeat: int) -> list[tuple[str, str, str, str]]:
     ours = min_time(lambda: extract_json(text), repeat, 300)
     whole = min_time(lambda: parse(text, CONFIG), repeat, 300)
     ratio = ours / base
-    measured = f"extract_json {ours*1e6:.1f} µs = {ratio:.1f}× json.loads ({base*1e6:.1f} µs); parse {whole*1e6:.0f} µs"
+    measured = f"extract_json {ours * 1e6:.1f} µs = {ratio:.1f}× json.loads ({base * 1e6:.1f} µs); parse {whole * 1e6:.0f} µs"
     return [row(f"clean: typical {len(text)/1024:.1f} KB reply", measured, "≤ 3×", ratio <= 3)]
 
 
@@ -109,16 +131,27 @@ def python_repr_reply(size: int) -> str:
     while len(repr({"summary": "s", "gates": gates})) < size:
         gates[f"g{index}"] = {"raw": f"answer number {index}", "classified": None, "done": True}
         index += 1
-    return "Here is the state:\n" + repr({"summary": "Python habits", "gates": gates, "status": {"pass": False, "next_gate": None}})
+    return "Here is the state:\n" + repr(
+        {"summary": "Python habits", "gates": gates, "status": {"pass": False, "next_gate": None}}
+    )
 
 
 _SPOTS = {
     # kind: (pattern whose group 1 ends where the damage goes, what it becomes)
-    "trailing commas": (re.compile(r'("|null|true|false|\})(?=\n *\})'), lambda m: m.group(1) + ","),
+    "trailing commas": (
+        re.compile(r'("|null|true|false|\})(?=\n *\})'),
+        lambda m: m.group(1) + ",",
+    ),
     "single-quoted strings": (re.compile(r'"([^"\'\\]*)"'), lambda m: "'" + m.group(1) + "'"),
     "unquoted keys": (re.compile(r'"(\w+)"(?=: )'), lambda m: m.group(1)),
-    "raw line breaks": (re.compile(r'("(?:summary|raw)": "[^"\n]{12,}?) '), lambda m: m.group(1) + "\n"),
-    "inner quotes": (re.compile(r'("raw": "\w+ )(\w+)'), lambda m: m.group(1) + '"' + m.group(2) + '"'),
+    "raw line breaks": (
+        re.compile(r'("(?:summary|raw)": "[^"\n]{12,}?) '),
+        lambda m: m.group(1) + "\n",
+    ),
+    "inner quotes": (
+        re.compile(r'("raw": "\w+ )(\w+)'),
+        lambda m: m.group(1) + '"' + m.group(2) + '"',
+    ),
     "missing commas": (re.compile(r'("|null|true|false|\}),(?=\n)'), lambda m: m.group(1)),
 }
 
@@ -138,7 +171,14 @@ def damaged(kind: str, count: int, inner: str | None = None) -> str:
     return out
 
 
-REALISTIC = {"trailing commas": 8, "single-quoted strings": 10, "unquoted keys": 16, "raw line breaks": 6, "inner quotes": 5, "missing commas": 8}
+REALISTIC = {
+    "trailing commas": 8,
+    "single-quoted strings": 10,
+    "unquoted keys": 16,
+    "raw line breaks": 6,
+    "inner quotes": 5,
+    "missing commas": 8,
+}
 
 
 def repair_mixes() -> dict[str, tuple[str, str]]:
@@ -149,7 +189,10 @@ def repair_mixes() -> dict[str, tuple[str, str]]:
         mixes[f"{count} {kind}"] = (damaged(kind, count), clean)
     for size in (512, 4096, 40960):
         reply = python_repr_reply(size)
-        mixes[f"Python repr {size / 1024:g} KB"] = (reply, json.dumps(extract_json(reply).value, indent=2))
+        mixes[f"Python repr {size / 1024:g} KB"] = (
+            reply,
+            json.dumps(extract_json(reply).value, indent=2),
+        )
     for kind in REALISTIC:
         mixes[f"1 of {kind}"] = (damaged(kind, 1), clean)
     return mixes
@@ -174,13 +217,24 @@ def bench_repairs(repeat: int) -> list[tuple[str, str, str, str]]:
         measured = f"{ours*1e6:.0f} µs = {ratio:.1f}× json.loads; parse {whole*1e6:.0f} µs"
         ok = ratio <= 10
         if json_repair is not None:
-            theirs = min_time(lambda text=text: json_repair.repair_json(text, return_objects=True), repeat, max(1, number // 5))
+            theirs = min_time(
+                lambda text=text: json_repair.repair_json(text, return_objects=True),
+                repeat,
+                max(1, number // 5),
+            )
             measured += f"; json_repair {theirs / ours:.1f}× slower"
             ok = ok and theirs / ours >= 5
         else:
             measured += "; json_repair not installed"
             ok = False
-        rows.append(row(f"repair: {name} ({len(text)/1024:.1f} KB)", measured, "≤ 10×, ≥ 5× json_repair", ok))
+        rows.append(
+            row(
+                f"repair: {name} ({len(text) / 1024:.1f} KB)",
+                measured,
+                "≤ 10×, ≥ 5× json_repair",
+                ok,
+            )
+        )
     return rows
 
 
@@ -191,11 +245,20 @@ def bench_marginal(repeat: int) -> list[tuple[str, str, str, str]]:
     rows = []
     clean = json.dumps(inner_state(), indent=2)
     clean_time = min_time(lambda: extract_json(clean), repeat, 300)
-    for kind in ("trailing commas", "unquoted keys", "missing commas", "raw line breaks", "inner quotes"):
+    for kind in (
+        "trailing commas",
+        "unquoted keys",
+        "missing commas",
+        "raw line breaks",
+        "inner quotes",
+    ):
         if len(_SPOTS[kind][0].findall(clean)) < 12:
             continue
         texts = {n: damaged(kind, n, clean) for n in (1, 12)}
-        times = {n: min_time(lambda text=text: extract_json(text), repeat, 300) for n, text in texts.items()}
+        times = {
+            n: min_time(lambda text=text: extract_json(text), repeat, 300)
+            for n, text in texts.items()
+        }
         first, later = times[1] - clean_time, (times[12] - times[1]) / 11
         measured = f"1st defect +{first*1e6:.1f} µs, each of the 2nd to 12th +{later*1e6:.1f} µs"
         rows.append(row(f"marginal cost: {kind}", measured, "12th ≤ 1st", later <= first))
@@ -209,8 +272,22 @@ def bench_import(repeat: int) -> list[tuple[str, str, str, str]]:
 
     compileall.compile_dir(str(ROOT / "gate_tui"), quiet=1)
     probe = "import time; t = time.perf_counter(); from gate_tui import extract_json; print(time.perf_counter() - t)"
-    seconds = min(float(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True).stdout) for _ in range(repeat))
-    return [row("import: from gate_tui import extract_json (fresh process)", f"{seconds*1e3:.0f} ms", "≤ 60 ms", seconds <= 0.060)]
+    seconds = min(
+        float(
+            subprocess.run(
+                [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+            ).stdout
+        )
+        for _ in range(repeat)
+    )
+    return [
+        row(
+            "import: from gate_tui import extract_json (fresh process)",
+            f"{seconds * 1e3:.0f} ms",
+            "≤ 60 ms",
+            seconds <= 0.060,
+        )
+    ]
 
 
 def heavy_classes(size: int) -> dict[str, str]:
@@ -256,8 +333,18 @@ def bench_adversarial(size: int, repeat: int) -> list[tuple[str, str, str, str]]
         t2 = min_time(lambda name=name: parse(large[name], CONFIG), repeat, 1)
         ratio, growth = t1 / base, t2 / t1
         measured = f"{t1*1e3:.1f} ms = {ratio:.1f}× loads; ×2 input → {growth:.2f}× time"
-        rows.append(row(f"{size // 1_000_000 or size} {'MB' if size >= 1_000_000 else 'chars'}: {name}", measured, "< 100×, ≤ 2.5×", ratio < 100 and growth <= 2.5))
-    rows.insert(0, row(f"baseline json.loads of valid {size/1e6:.0f} MB", f"{base*1e3:.1f} ms", "", True))
+        rows.append(
+            row(
+                f"{size // 1_000_000 or size} {'MB' if size >= 1_000_000 else 'chars'}: {name}",
+                measured,
+                "< 100×, ≤ 2.5×",
+                ratio < 100 and growth <= 2.5,
+            )
+        )
+    rows.insert(
+        0,
+        row(f"baseline json.loads of valid {size / 1e6:.0f} MB", f"{base * 1e3:.1f} ms", "", True),
+    )
     return rows
 
 
@@ -277,7 +364,14 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer rounds (for a smoke run)")
     args = parser.parse_args()
     repeat = 3 if args.quick else 9
-    rows = bench_typical(repeat) + bench_repairs(repeat) + bench_marginal(repeat) + bench_import(5) + bench_adversarial(1_000_000, max(3, repeat // 2)) + bench_heavy(3)
+    rows = (
+        bench_typical(repeat)
+        + bench_repairs(repeat)
+        + bench_marginal(repeat)
+        + bench_import(5)
+        + bench_adversarial(1_000_000, max(3, repeat // 2))
+        + bench_heavy(3)
+    )
     print_table(rows)
     return 0 if all(r[3] == "PASS" for r in rows) else 1
 

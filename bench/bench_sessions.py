@@ -74,7 +74,10 @@ def make_journal(root: Path, lines: int) -> Path:
     config = load_config(CONFIG_PATH)
     session = open_session(config, CONFIG_PATH, root=root, new=True)
     for index, key in enumerate(("2_use_case", "3_success_metric", "5_stakeholder", "2_use_case")):
-        patch = {"summary": f"Ticket routing, step {index}", "gates": {key: {"raw": f"Answer {index}: " + "detail " * 12}}}
+        patch = {
+            "summary": f"Ticket routing, step {index}",
+            "gates": {key: {"raw": f"Answer {index}: " + "detail " * 12}},
+        }
         session.accept(parse(patch, config, session.state, actor="user"), patch, "user")
     session.close()
     assert session.journal_path is not None and session.directory is not None
@@ -84,7 +87,10 @@ def make_journal(root: Path, lines: int) -> Path:
         out.write(header + b"\n")
         for seq in range(1, lines):
             record = dict(edits[seq % len(edits)], seq=seq, index=seq - 1)
-            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+            out.write(
+                json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                + b"\n"
+            )
     return session.directory
 
 
@@ -95,7 +101,11 @@ def make_reply_journal(root: Path, megabytes: int) -> Path:
     session = open_session(config, CONFIG_PATH, root=root, new=True)
     text = (ROOT / "sample_configs" / "replies" / "ml_good.md").read_text(encoding="utf-8")
     for index in range(4):
-        reply = text.replace("Ticket", f"Ticket {index}") + "\n\nNotes: " + "the model explains its reasoning at length. " * 60
+        reply = (
+            text.replace("Ticket", f"Ticket {index}")
+            + "\n\nNotes: "
+            + "the model explains its reasoning at length. " * 60
+        )
         session.accept(parse(reply, config, session.state), reply, "assistant")
     session.close()
     assert session.journal_path is not None and session.directory is not None
@@ -106,7 +116,10 @@ def make_reply_journal(root: Path, megabytes: int) -> Path:
         seq, size = 1, len(header)
         while size < megabytes * 1_000_000:
             record = dict(replies[seq % len(replies)], seq=seq, index=seq - 1)
-            line = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+            line = (
+                json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                + b"\n"
+            )
             out.write(line)
             size += len(line)
             seq += 1
@@ -115,7 +128,13 @@ def make_reply_journal(root: Path, megabytes: int) -> Path:
 
 def open_peak(folder: Path) -> tuple[int, float, int]:
     """(transitions, seconds, peak RSS in bytes) of a read-only open in a fresh process."""
-    done = subprocess.run([sys.executable, "-c", OPEN_PEAK, str(CONFIG_PATH), str(folder)], capture_output=True, text=True, check=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", OPEN_PEAK, str(CONFIG_PATH), str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     count, seconds, rss = done.stdout.split()
     return int(count), float(seconds), int(rss) * 1024
 
@@ -133,10 +152,18 @@ def memory(sizes: list[int]) -> int:
             count, seconds, peak = open_peak(folder)
             shutil.rmtree(folder)  # a 1 GB journal does not wait for the others
             per = (peak - base) / count
-            rows.append((f"open {size / 1e6:,.0f} MB journal ({count:,} replies)", f"{seconds:.1f} s, peak RSS {peak / 1e6:,.0f} MB = empty {base / 1e6:.0f} MB + {per:,.0f} B/transition", per <= GOAL_BYTES_PER_TRANSITION))
+            rows.append(
+                (
+                    f"open {size / 1e6:,.0f} MB journal ({count:,} replies)",
+                    f"{seconds:.1f} s, peak RSS {peak / 1e6:,.0f} MB = empty {base / 1e6:.0f} MB + {per:,.0f} B/transition",
+                    per <= GOAL_BYTES_PER_TRANSITION,
+                )
+            )
     width = max(len(row[0]) for row in rows)
     for name, figure, ok in rows:
-        print(f"{name:<{width}}  {figure:<70} <= {GOAL_BYTES_PER_TRANSITION:,} B/transition  {'ok' if ok else 'MISSED'}")
+        print(
+            f"{name:<{width}}  {figure:<70} <= {GOAL_BYTES_PER_TRANSITION:,} B/transition  {'ok' if ok else 'MISSED'}"
+        )
     return 0 if all(row[2] for row in rows) else 1
 
 
@@ -155,7 +182,12 @@ def baseline(journal: Path) -> float:
 def run_report(folder: Path, out: Path) -> tuple[float, int]:
     """(seconds, peak RSS in KiB) of ``gate-tui report FOLDER`` in a fresh wrapper."""
     command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    done = subprocess.run([sys.executable, "-c", WRAPPER, str(out), *command, "report", str(folder)], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPER, str(out), *command, "report", str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     code, seconds, rss = done.stdout.split()
     if int(code) != 0:
         raise SystemExit(f"report failed ({code}): {done.stderr}")
@@ -174,8 +206,14 @@ def time_open(folder: Path) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="2,000 and 20,000 lines")
-    parser.add_argument("--memory", action="store_true", help="peak RSS of opening a 100 MB journal of replies")
-    parser.add_argument("--gb", action="store_true", help="with --memory: a 1 GB journal too (needs some 2 GB of RAM)")
+    parser.add_argument(
+        "--memory", action="store_true", help="peak RSS of opening a 100 MB journal of replies"
+    )
+    parser.add_argument(
+        "--gb",
+        action="store_true",
+        help="with --memory: a 1 GB journal too (needs some 2 GB of RAM)",
+    )
     args = parser.parse_args()
     if args.memory:
         return memory([100, 1000] if args.gb else [100])
@@ -187,14 +225,51 @@ def main() -> int:
         journal = folders[large] / "journal.jsonl"
         size_mb = journal.stat().st_size / 1e6
         loads = baseline(journal)
-        reports = {n: run_report(folder, Path(tmp) / f"report-{n}.md") for n, folder in folders.items()}
+        reports = {
+            n: run_report(folder, Path(tmp) / f"report-{n}.md") for n, folder in folders.items()
+        }
         opens = {n: time_open(folder) for n, folder in folders.items()}
     report_s, report_rss = reports[large]
-    rows.append((f"report {large:,} lines ({size_mb:.0f} MB)", f"{report_s:.2f} s = {report_s / loads:.1f}x json.loads ({loads:.2f} s)", f"<= {GOAL_REPORT_RATIO:.0f}x", report_s / loads <= GOAL_REPORT_RATIO))
-    rows.append(("report: 10x the lines", f"{report_s / reports[small][0]:.1f}x the time", f"<= {GOAL_LINEAR:.0f}x", report_s / reports[small][0] <= GOAL_LINEAR))
-    rows.append(("report peak RSS", f"{report_rss / 1024:.0f} MB vs {reports[small][1] / 1024:.0f} MB ({report_rss / reports[small][1]:.2f}x)", f"<= {GOAL_FLAT_MEMORY}x", report_rss / reports[small][1] <= GOAL_FLAT_MEMORY))
-    rows.append((f"open (read + replay) {large:,} lines", f"{opens[large]:.2f} s = {opens[large] / loads:.1f}x json.loads", f"<= {GOAL_OPEN_RATIO:.0f}x", opens[large] / loads <= GOAL_OPEN_RATIO))
-    rows.append(("open: 10x the lines", f"{opens[large] / opens[small]:.1f}x the time", f"<= {GOAL_LINEAR:.0f}x", opens[large] / opens[small] <= GOAL_LINEAR))
+    rows.append(
+        (
+            f"report {large:,} lines ({size_mb:.0f} MB)",
+            f"{report_s:.2f} s = {report_s / loads:.1f}x json.loads ({loads:.2f} s)",
+            f"<= {GOAL_REPORT_RATIO:.0f}x",
+            report_s / loads <= GOAL_REPORT_RATIO,
+        )
+    )
+    rows.append(
+        (
+            "report: 10x the lines",
+            f"{report_s / reports[small][0]:.1f}x the time",
+            f"<= {GOAL_LINEAR:.0f}x",
+            report_s / reports[small][0] <= GOAL_LINEAR,
+        )
+    )
+    rows.append(
+        (
+            "report peak RSS",
+            f"{report_rss / 1024:.0f} MB vs {reports[small][1] / 1024:.0f} MB ({report_rss / reports[small][1]:.2f}x)",
+            f"<= {GOAL_FLAT_MEMORY}x",
+            report_rss / reports[small][1] <= GOAL_FLAT_MEMORY,
+        )
+    )
+    rows.append(
+        (
+            f"open (read + replay) {large:,} lines",
+            f"{opens[large]:.2f} s = {opens[large] / loads:.1f}x json.loads",
+            f"<= {GOAL_OPEN_RATIO:.0f}x",
+            opens[large] / loads <= GOAL_OPEN_RATIO,
+        )
+    )
+    rows.append(
+        (
+            "open: 10x the lines",
+            f"{opens[large] / opens[small]:.1f}x the time",
+            f"<= {GOAL_LINEAR:.0f}x",
+            opens[large] / opens[small] <= GOAL_LINEAR,
+        )
+    )
     width = max(len(row[0]) for row in rows)
     for name, figure, goal, ok in rows:
         print(f"{name:<{width}}  {figure:<52} {goal:<8} {'ok' if ok else 'MISSED'}")

@@ -157,7 +157,11 @@ def process_paint(which: str, config: Path, cache: Path | None) -> float:
         env["GATE_TUI_CACHE_DIR"] = str(cache if cache is not None else Path(scratch) / "cache")
         start = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, which, str(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT
+            [sys.executable, "-c", CHILD, which, str(config)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=ROOT,
         )
         assert child.stdout is not None and child.stderr is not None
         ready, _, _ = select.select([child.stdout], [], [], CHILD_TIMEOUT)
@@ -166,7 +170,9 @@ def process_paint(which: str, config: Path, cache: Path | None) -> float:
         if line.strip() != b"painted":
             child.kill()
             _, errors = child.communicate()
-            sys.stderr.write(f"bench_tui: the {which} child did not paint within {CHILD_TIMEOUT:.0f} s:\n{errors.decode(errors='replace')}\n")
+            sys.stderr.write(
+                f"bench_tui: the {which} child did not paint within {CHILD_TIMEOUT:.0f} s:\n{errors.decode(errors='replace')}\n"
+            )
             raise SystemExit(2)
         child.communicate(timeout=CHILD_TIMEOUT)
     return elapsed
@@ -176,7 +182,12 @@ def compile_package() -> None:
     """Write the .pyc files a user's install has (see the module docstring)."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     targets = [str(ROOT / "gate_tui"), str(ROOT / "tests" / "tui_helpers.py")]
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *targets], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *targets],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def editor(config: GateConfig, path: Path | None = None) -> Callable[[], App[Any]]:
@@ -195,7 +206,13 @@ def interleaved(measures: dict[str, Callable[[], float]], repeat: int) -> dict[s
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-async def key_to_frame(app: App[Any], focus: str, key_for: Callable[[int], tuple[str, str | None]], shown: Callable[[int], bool], presses: int) -> list[float]:
+async def key_to_frame(
+    app: App[Any],
+    focus: str,
+    key_for: Callable[[int], tuple[str, str | None]],
+    shown: Callable[[int], bool],
+    presses: int,
+) -> list[float]:
     """Per key press: from the key entering the driver's queue to the first frame showing its effect."""
     frames: list[float] = []
     on_frames(app, frames.append)
@@ -230,7 +247,9 @@ def toggle_key(index: int) -> tuple[str, str | None]:
 def editor_latency(config: GateConfig, presses: int) -> float:
     """The 200-gate editor: typing into the last missing gate flips NO PASS ↔ PASS."""
     initial = parse(full_state_for(config, skip="g199"), config, None, actor="user").canonical_state
-    app = GateApp(config, None, session=Session.in_memory(config, None, initial=initial), blink=False)
+    app = GateApp(
+        config, None, session=Session.in_memory(config, None, initial=initial), blink=False
+    )
 
     def shown(index: int) -> bool:
         return app.gate_screen.decision_panel.word == ("PASS" if index % 2 == 0 else "NO PASS")
@@ -271,31 +290,67 @@ def main(argv: list[str] | None = None) -> int:
             "large": lambda: process_paint("command", large_path, warm),
             "default cold": lambda: process_paint("command", default_path, None),
         }
-        for measure in processes.values():  # warm-up: OS caches, and the config cache for the warm runs
+        for (
+            measure
+        ) in processes.values():  # warm-up: OS caches, and the config cache for the warm runs
             measure()
         proc = interleaved(processes, repeat)
     apps = {"minimal": MinimalApp, "default": editor(default, default_path), "large": editor(large)}
     for factory in apps.values():  # warm up imports and caches
         asyncio.run(first_paint(factory))
-    inproc = interleaved({name: (lambda f=f: asyncio.run(first_paint(f))) for name, f in apps.items()}, repeat)
+    inproc = interleaved(
+        {name: (lambda f=f: asyncio.run(first_paint(f))) for name, f in apps.items()}, repeat
+    )
     latency, baseline_latency = editor_latency(large, presses), echo_latency(presses)
     ratio = {name: proc[name] / proc["minimal"] for name in proc}
     rows = [
         row("first paint: one-label Textual app (process)", f"{proc['minimal'] * 1000:.0f} ms"),
-        row("first paint: gate-tui, default config, warm cache (× one-label)", f"{ratio['default']:.2f}×", "≤ 1.5×", ratio["default"] <= 1.5),
-        row("first paint: gate-tui, 200-gate config, warm cache (× one-label)", f"{ratio['large']:.2f}×", "≤ 3×", ratio["large"] <= 3.0),
-        row("first paint: gate-tui, default config, cold cache (× one-label)", f"{ratio['default cold']:.2f}×"),
-        row("first paint in-process, widgets only: one-label app", f"{inproc['minimal'] * 1000:.0f} ms"),
-        row("first paint in-process, widgets only: default (× one-label)", f"{inproc['default'] / inproc['minimal']:.2f}×"),
-        row("first paint in-process, widgets only: 200 gates (× one-label)", f"{inproc['large'] / inproc['minimal']:.2f}×"),
-        row("key → frame, trivial Input→Label app (Textual's pacing)", f"{baseline_latency * 1000:.1f} ms"),
-        row("key → decision panel frame, 200 gates (median)", f"{latency * 1000:.1f} ms", "≤ 50 ms", latency <= 0.050),
+        row(
+            "first paint: gate-tui, default config, warm cache (× one-label)",
+            f"{ratio['default']:.2f}×",
+            "≤ 1.5×",
+            ratio["default"] <= 1.5,
+        ),
+        row(
+            "first paint: gate-tui, 200-gate config, warm cache (× one-label)",
+            f"{ratio['large']:.2f}×",
+            "≤ 3×",
+            ratio["large"] <= 3.0,
+        ),
+        row(
+            "first paint: gate-tui, default config, cold cache (× one-label)",
+            f"{ratio['default cold']:.2f}×",
+        ),
+        row(
+            "first paint in-process, widgets only: one-label app",
+            f"{inproc['minimal'] * 1000:.0f} ms",
+        ),
+        row(
+            "first paint in-process, widgets only: default (× one-label)",
+            f"{inproc['default'] / inproc['minimal']:.2f}×",
+        ),
+        row(
+            "first paint in-process, widgets only: 200 gates (× one-label)",
+            f"{inproc['large'] / inproc['minimal']:.2f}×",
+        ),
+        row(
+            "key → frame, trivial Input→Label app (Textual's pacing)",
+            f"{baseline_latency * 1000:.1f} ms",
+        ),
+        row(
+            "key → decision panel frame, 200 gates (median)",
+            f"{latency * 1000:.1f} ms",
+            "≤ 50 ms",
+            latency <= 0.050,
+        ),
     ]
     print(row("editor benchmark", "measured", "goal", None).rstrip() + "  result")
     print("\n".join(rows))
     absolute = ", ".join(f"{name} {proc[name] * 1000:.0f} ms" for name in proc)
     widgets = ", ".join(f"{name} {inproc[name] * 1000:.0f} ms" for name in inproc)
-    print(f"(first paint, process: {absolute}; in-process: {widgets}; {repeat} runs each, {presses} key presses)")
+    print(
+        f"(first paint, process: {absolute}; in-process: {widgets}; {repeat} runs each, {presses} key presses)"
+    )
     missed = any(line.endswith("MISS") for line in rows)
     return 1 if args.strict and missed else 0
 

@@ -39,7 +39,12 @@ def _size_row(name: str, schema: dict, repeat: int, goal: bool) -> tuple[str, st
     ratio = report.size / _compact(schema)
     verdict = ("PASS" if ratio <= GOAL_SIZE else "MISS") if goal else ""
     measured = f"{report.size:,} chars = {ratio:.2f}× its {_compact(schema):,} chars ({seconds * 1e3:.1f} ms)"
-    return (f"prompt --contract {name}", measured, f"≤ {GOAL_SIZE:.0f}×" if goal else "(info)", verdict)
+    return (
+        f"prompt --contract {name}",
+        measured,
+        f"≤ {GOAL_SIZE:.0f}×" if goal else "(info)",
+        verdict,
+    )
 
 
 def big_schema(size: int = BIG) -> dict:
@@ -51,7 +56,11 @@ def big_schema(size: int = BIG) -> dict:
     while _compact({"$defs": defs}) < size:
         for part in parts:
             name = f"copy{copy}"
-            text = json.dumps(part).replace('"#/', f'"#/$defs/{name}/').replace('"#"', f'"#/$defs/{name}"')
+            text = (
+                json.dumps(part)
+                .replace('"#/', f'"#/$defs/{name}/')
+                .replace('"#"', f'"#/$defs/{name}"')
+            )
             defs[name] = json.loads(text)
             properties[name] = {"$ref": f"#/$defs/{name}"}
             copy += 1
@@ -59,11 +68,26 @@ def big_schema(size: int = BIG) -> dict:
 
 
 def prompt_rows(repeat: int, extra: list[str]) -> list[tuple[str, str, str, str]]:
-    rows = [_size_row(path.name, json.loads(path.read_text(encoding="utf-8")), repeat, True) for path in sorted(REAL.glob("*.json"))]
-    rows += [_size_row(Path(name).name, json.loads(Path(name).read_text(encoding="utf-8")), repeat, False) for name in extra]
+    rows = [
+        _size_row(path.name, json.loads(path.read_text(encoding="utf-8")), repeat, True)
+        for path in sorted(REAL.glob("*.json"))
+    ]
+    rows += [
+        _size_row(
+            Path(name).name, json.loads(Path(name).read_text(encoding="utf-8")), repeat, False
+        )
+        for name in extra
+    ]
     schema = big_schema()
     contract = Contract(schema, "big.json")
     seconds = min_time(lambda: prompt_report(contract), repeat)
     ms = seconds * 1e3
-    rows.append((f"prompt_report, a {_compact(schema) / 1024:.0f} KB schema", f"{ms:.1f} ms ({prompt_report(contract).size:,} chars)", f"≤ {GOAL_MS:.0f} ms", "PASS" if ms <= GOAL_MS else "MISS"))
+    rows.append(
+        (
+            f"prompt_report, a {_compact(schema) / 1024:.0f} KB schema",
+            f"{ms:.1f} ms ({prompt_report(contract).size:,} chars)",
+            f"≤ {GOAL_MS:.0f} ms",
+            "PASS" if ms <= GOAL_MS else "MISS",
+        )
+    )
     return rows

@@ -45,7 +45,9 @@ def main() -> int:
         outcomes[kind] += 1
         examples.setdefault(kind, f"{path.name}: {problems[0].message}"[:200])
     loaded = sum(drafts.values())
-    print(f"{loaded} of {len(files)} load ({loaded / max(1, len(files)):.0%}); drafts: {dict(drafts.most_common())}")
+    print(
+        f"{loaded} of {len(files)} load ({loaded / max(1, len(files)):.0%}); drafts: {dict(drafts.most_common())}"
+    )
     for kind, count in outcomes.most_common():
         print(f"{count:5}  {examples[kind]}")
     return 0

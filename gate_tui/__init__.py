@@ -55,9 +55,22 @@ if TYPE_CHECKING:
 # any ``gate_tui.*`` module runs this file first, and the editor's first frame must not
 # wait for pydantic (about 120 ms with our models) — see gate_tui.tui.app.
 _HOMES = {
-    "gate_tui.config.loading": ("ConfigError", "ConfigProblem", "check_config", "config_fingerprint", "default_config_path", "load_config"),
+    "gate_tui.config.loading": (
+        "ConfigError",
+        "ConfigProblem",
+        "check_config",
+        "config_fingerprint",
+        "default_config_path",
+        "load_config",
+    ),
     "gate_tui.contracts.checking": ("check_contract", "check_value"),
-    "gate_tui.contracts.loading": ("Contract", "ContractLoadError", "LoadOptions", "check_contract_file", "load_contract"),
+    "gate_tui.contracts.loading": (
+        "Contract",
+        "ContractLoadError",
+        "LoadOptions",
+        "check_contract_file",
+        "load_contract",
+    ),
     "gate_tui.contracts.prompting": ("contract_prompt",),
     "gate_tui.contracts.results": ("ContractError", "ContractResult"),
     "gate_tui.decision": ("decide",),

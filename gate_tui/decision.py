@@ -34,11 +34,18 @@ def gate_complete(gate: GateView, value: ValueView | None) -> bool:
 def gate_blocked(gate: GateView, value: ValueView | None) -> bool:
     """Whether a *required* gate is classified as one of its blocking categories (an
     optional gate never blocks): complete, yet it keeps the decision at NO PASS."""
-    return gate.required and value is not None and value.classified is not None and value.classified in (gate.blocking_categories or ())
+    return (
+        gate.required
+        and value is not None
+        and value.classified is not None
+        and value.classified in (gate.blocking_categories or ())
+    )
 
 
 def decision_dict(
-    config: ConfigView, gates: Mapping[str, Mapping[str, Any]], ungrounded: frozenset[str] = frozenset()
+    config: ConfigView,
+    gates: Mapping[str, Mapping[str, Any]],
+    ungrounded: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """The decision for JSON-shaped gate values, as a ``GateDecision``-shaped dict.
 
@@ -54,9 +61,19 @@ def decision_dict(
         value = gates.get(key)
         # answered(), inlined: this runs for every gate on every parse.
         if value is None or not (value["classified"] if gate.expected_categories else value["raw"]):
-            return {"pass": False, "reason": "required_missing", "next_gate": key, "next_question": gate.question.strip()}
+            return {
+                "pass": False,
+                "reason": "required_missing",
+                "next_gate": key,
+                "next_question": gate.question.strip(),
+            }
         if key in ungrounded:
-            return {"pass": False, "reason": "required_ungrounded", "next_gate": key, "next_question": gate.question.strip()}
+            return {
+                "pass": False,
+                "reason": "required_ungrounded",
+                "next_gate": key,
+                "next_question": gate.question.strip(),
+            }
         if gate.blocking_categories and value["classified"] in gate.blocking_categories:
             return {
                 "pass": False,
@@ -65,14 +82,21 @@ def decision_dict(
                 "next_question": gate.question.strip(),
                 "blocked_value": value["classified"],
             }
-    return {"pass": True, "reason": "all_required_complete", "next_gate": None, "next_question": None}
+    return {
+        "pass": True,
+        "reason": "all_required_complete",
+        "next_gate": None,
+        "next_question": None,
+    }
 
 
 def decide(config: ConfigView, gates: Mapping[str, ValueView]) -> GateDecision:
     """The decision for a set of gate values under ``config``."""
     from gate_tui.models import GateDecision
 
-    plain = {key: {"raw": value.raw, "classified": value.classified} for key, value in gates.items()}
+    plain = {
+        key: {"raw": value.raw, "classified": value.classified} for key, value in gates.items()
+    }
     return GateDecision.model_validate(decision_dict(config, plain))
 
 
@@ -92,7 +116,11 @@ def decision_parts(config: ConfigView, gates: Mapping[str, Mapping[str, Any]]) -
     """:func:`decision_dict` as :class:`DecisionParts` (the same rule, no model)."""
     decided = decision_dict(config, gates)
     return DecisionParts(
-        decided["pass"], decided["reason"], decided["next_gate"], decided["next_question"], decided.get("blocked_value")
+        decided["pass"],
+        decided["reason"],
+        decided["next_gate"],
+        decided["next_question"],
+        decided.get("blocked_value"),
     )
 
 
@@ -131,7 +159,11 @@ def outstanding(config: ConfigView, gates: Mapping[str, ValueView]) -> Outstandi
 
 def status_dict(decision: Mapping[str, Any]) -> dict[str, Any]:
     """The status block of a canonical state for a ``GateDecision``-shaped dict."""
-    return {"pass": decision["pass"], "next_gate": decision["next_gate"], "next_query": decision["next_question"]}
+    return {
+        "pass": decision["pass"],
+        "next_gate": decision["next_gate"],
+        "next_query": decision["next_question"],
+    }
 
 
 def describe_decision(decision: DecisionView) -> str:
@@ -139,7 +171,9 @@ def describe_decision(decision: DecisionView) -> str:
     return verdict_text(decision.pass_, decision.reason, decision.next_gate, decision.blocked_value)
 
 
-def verdict_text(passed: bool, reason: str, next_gate: str | None, blocked_value: str | None = None) -> str:
+def verdict_text(
+    passed: bool, reason: str, next_gate: str | None, blocked_value: str | None = None
+) -> str:
     """:func:`describe_decision` from the decision's parts."""
     verdict = "PASS" if passed else "NO PASS"
     if reason == "user_override":

@@ -13,7 +13,9 @@ viewer would read differently, so the same characters are right on every surface
 
 from __future__ import annotations
 
-DECISION_RULES_LEAD = "The system decides PASS / NO PASS from the gates, never the model and never the editor:"
+DECISION_RULES_LEAD = (
+    "The system decides PASS / NO PASS from the gates, never the model and never the editor:"
+)
 
 DECISION_RULES: tuple[str, ...] = (
     "Walk the gates in gate_order.",
@@ -43,7 +45,10 @@ README_END = "<!-- /decision-rules -->"
 
 def decision_rules_lines() -> list[str]:
     """The lead line and the numbered rules, one line each (the prompt and ``schema`` form)."""
-    return [DECISION_RULES_LEAD, *(f"{number}. {rule}" for number, rule in enumerate(DECISION_RULES, start=1))]
+    return [
+        DECISION_RULES_LEAD,
+        *(f"{number}. {rule}" for number, rule in enumerate(DECISION_RULES, start=1)),
+    ]
 
 
 def decision_rules_text() -> str:

@@ -15,17 +15,25 @@ import json
 from typing import Any
 
 
-def json_bytes(value: Any, *, indent: int | None = None, compact: bool = False, default: Any = None) -> bytes:
+def json_bytes(
+    value: Any, *, indent: int | None = None, compact: bool = False, default: Any = None
+) -> bytes:
     """``value`` as UTF-8 JSON; ASCII-escaped only when it holds a lone surrogate."""
     separators = (",", ":") if compact else None
-    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators, default=default)
+    text = json.dumps(
+        value, ensure_ascii=False, indent=indent, separators=separators, default=default
+    )
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        return json.dumps(value, ensure_ascii=True, indent=indent, separators=separators, default=default).encode("ascii")
+        return json.dumps(
+            value, ensure_ascii=True, indent=indent, separators=separators, default=default
+        ).encode("ascii")
 
 
-def json_str(value: Any, *, indent: int | None = None, compact: bool = False, default: Any = None) -> str:
+def json_str(
+    value: Any, *, indent: int | None = None, compact: bool = False, default: Any = None
+) -> str:
     """Like :func:`json_bytes`, as text that is always encodable as UTF-8."""
     return json_bytes(value, indent=indent, compact=compact, default=default).decode("utf-8")
 
@@ -34,7 +42,9 @@ def model_json_bytes(model: Any) -> bytes:
     """A pydantic model as compact JSON bytes (``model_dump_json``), surrogate-proof."""
     try:
         return model.__pydantic_serializer__.to_json(model)
-    except ValueError:  # PydanticSerializationError: a lone surrogate, or a value nested past pydantic's 255 levels
+    except (
+        ValueError
+    ):  # PydanticSerializationError: a lone surrogate, or a value nested past pydantic's 255 levels
         return json_bytes(_fields(model), compact=True)
 
 
@@ -50,4 +60,8 @@ def _fields(model: Any) -> dict[str, Any]:
             return [plain(item) for item in value]
         return value
 
-    return {name: plain(getattr(model, name)) for name, info in type(model).model_fields.items() if not info.exclude}
+    return {
+        name: plain(getattr(model, name))
+        for name, info in type(model).model_fields.items()
+        if not info.exclude
+    }

@@ -35,7 +35,11 @@ ErrorCode = Literal[
 ]
 Actor = Literal["assistant", "user"]
 DecisionReason = Literal[
-    "all_required_complete", "required_missing", "required_blocked", "required_ungrounded", "user_override"
+    "all_required_complete",
+    "required_missing",
+    "required_blocked",
+    "required_ungrounded",
+    "user_override",
 ]
 Certainty = Literal["exact", "guess"]
 
@@ -63,7 +67,9 @@ class Policy(_Model):
     """A reply that needs a judgment call (an inner quote, an unquoted value, a missing
     quote) is accepted with the guess shown; False makes it ``invalid_json`` naming it."""
     # Left out of dumps when unset: a config's fingerprint (its dump's hash) stays what it was.
-    grounding: Literal["off", "warn", "require"] | None = Field(default=None, exclude_if=lambda value: value is None)
+    grounding: Literal["off", "warn", "require"] | None = Field(
+        default=None, exclude_if=lambda value: value is None
+    )
     """Whether a ``raw`` answer must trace to the user's words (see docs/grounding.md):
     ``warn`` reports one that does not, ``require`` also lets it not count (NO PASS,
     ``required_ungrounded``). Unset: ``warn`` when a conversation is known, else ``off``."""
@@ -133,18 +139,28 @@ class GateConfig(_Model):
         return self
 
 
-def whole_config_problems(schema_version: Any, gate_keys: list[str], gate_order: list[str]) -> list[str]:
+def whole_config_problems(
+    schema_version: Any, gate_keys: list[str], gate_order: list[str]
+) -> list[str]:
     """Every problem of the checks that span fields (version, gate keys, ``gate_order``),
     each as ``field: message``. The one source of these rules: :class:`GateConfig` raises
     the first, :func:`gate_tui.config.loading.config_from_text` reports them all."""
     problems: list[str] = []
     if schema_version not in SUPPORTED_SCHEMA_VERSIONS:
-        problems.append(f"schema_version: {schema_version!r} is not supported (supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})")
+        problems.append(
+            f"schema_version: {schema_version!r} is not supported (supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})"
+        )
     if not gate_keys:
         return [*problems, "gates: a config needs at least one gate"]
-    bad_keys = [f"{visible(key, one_line=True)!r} {why}" for key in gate_keys if (why := gate_key_problem(key))]
+    bad_keys = [
+        f"{visible(key, one_line=True)!r} {why}"
+        for key in gate_keys
+        if (why := gate_key_problem(key))
+    ]
     if bad_keys:
-        problems.append("gates: gate keys must be identifiers (letters, digits, _ . -): " + "; ".join(bad_keys))
+        problems.append(
+            "gates: gate keys must be identifiers (letters, digits, _ . -): " + "; ".join(bad_keys)
+        )
     if not gate_order:
         return problems
     wrong: list[str] = []
@@ -173,14 +189,20 @@ def blocking_problem(blocking: list[str], expected: list[str]) -> str | None:
         return None
     if len(unknown) == 1:
         return f"blocking_categories: {unknown[0]!r} is not one of expected_categories{near_name(unknown[0], expected)}"
-    return "blocking_categories: " + ", ".join(repr(c) for c in unknown) + " are not among expected_categories"
+    return (
+        "blocking_categories: "
+        + ", ".join(repr(c) for c in unknown)
+        + " are not among expected_categories"
+    )
 
 
 def near_name(name: str, names: Iterable[str]) -> str:
     """`` (did you mean 'required'?)`` when ``names`` holds one close to ``name``, else ``""``."""
     names = list(names)
     # Case first: 'Red' for 'red' is too short for difflib's ratio but plainly the same word.
-    close = [known for known in names if known.casefold() == name.casefold()] or difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    close = [
+        known for known in names if known.casefold() == name.casefold()
+    ] or difflib.get_close_matches(name, names, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -35,7 +35,9 @@ def _marker(code: int) -> str:
 _PICTURES: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20)}
 _PICTURES[0x1B] = ESCAPE_PICTURE
 _PICTURES[0x7F] = "␡"
-_MARKERS: dict[int, str] = {code: _marker(code) for code in (*range(0x80, 0xA0), *_BIDI, *_ZERO_WIDTH, *_TAGS)}
+_MARKERS: dict[int, str] = {
+    code: _marker(code) for code in (*range(0x80, 0xA0), *_BIDI, *_ZERO_WIDTH, *_TAGS)
+}
 _SURROGATES: dict[int, str] = {code: _marker(code) for code in range(0xD800, 0xE000)}
 
 _OTHERS = "\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f"
@@ -84,7 +86,9 @@ def is_safe(text: str, *, one_line: bool = False) -> bool:
 _JSON_ESCAPES = str.maketrans(
     {
         **{code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), *_BIDI, *_ZERO_WIDTH)},
-        **{code: f"\\udb40\\u{0xDC00 + code - 0xE0000:04x}" for code in _TAGS},  # as a surrogate pair
+        **{
+            code: f"\\udb40\\u{0xDC00 + code - 0xE0000:04x}" for code in _TAGS
+        },  # as a surrogate pair
     }
 )
 
@@ -100,7 +104,9 @@ def json_visible(json_text: str) -> str:
 
 
 # UTF-8 of DEL, C1 (U+0080–U+009F), U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF.
-_JSON_UNSAFE_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xf3\xa0[\x80\x81][\x80-\xbf]")
+_JSON_UNSAFE_UTF8 = re.compile(
+    rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xf3\xa0[\x80\x81][\x80-\xbf]"
+)
 
 
 def json_visible_bytes(data: bytes) -> bytes:

@@ -15,7 +15,9 @@ REPLIES = CONFIGS / "replies"
 
 
 @pytest.fixture(autouse=True)
-def _private_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_state_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No test may write sessions into the real user state directory, nor configs into its cache."""
     monkeypatch.setenv("GATE_TUI_STATE_DIR", str(tmp_path_factory.mktemp("state")))
     monkeypatch.setenv("GATE_TUI_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

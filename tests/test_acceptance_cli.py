@@ -16,7 +16,14 @@ ML = ROOT / "sample_configs" / "ml_project_intake.yaml"
 
 def _gate_tui(*args: str, cwd: Path, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GATE_TUI_STATE_DIR": str(cwd / "state")}
-    return subprocess.run([sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "gate_tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
 
 
 @pytest.mark.parametrize("args", [("diff", "a", "b"), ("diff",), ("chek", "--config", "x.yaml")])
@@ -37,7 +44,9 @@ def test_a_config_file_named_like_a_word_still_opens_the_editor_path(tmp_path: P
 def test_a_lone_surrogate_id_is_echoed_escaped_not_dropped(tmp_path: Path) -> None:
     reply = (ROOT / "sample_configs" / "replies" / "ml_good.md").read_text(encoding="utf-8")
     line = json.dumps({"id": "\ud800", "reply": reply})  # ensure_ascii: the id is the escape \ud800
-    (tmp_path / "in.jsonl").write_text(line + "\n" + json.dumps({"id": 2, "reply": reply}) + "\n", encoding="utf-8")
+    (tmp_path / "in.jsonl").write_text(
+        line + "\n" + json.dumps({"id": 2, "reply": reply}) + "\n", encoding="utf-8"
+    )
     done = _gate_tui("check", "--config", str(ML), "--jsonl", "in.jsonl", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     records = [json.loads(row) for row in done.stdout.splitlines()]
@@ -47,12 +56,23 @@ def test_a_lone_surrogate_id_is_echoed_escaped_not_dropped(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("name", "text"),
     [
-        ("c.json", '{"schema_version": "1.0", "name": "n", "gate_order": ["a"], "gates": {"a": {"label": "L", "question": "Q?"}}}'),
-        ("c.toml", 'schema_version = "1.0"\nname = "n"\ngate_order = ["a"]\n[gates.a]\nlabel = "L"\nquestion = "Q?"\n'),
-        ("c.yaml", 'schema_version: "1.0"\nname: n\ngate_order: [a]\ngates:\n  a: {label: L, question: \"Q?\"}\n'),
+        (
+            "c.json",
+            '{"schema_version": "1.0", "name": "n", "gate_order": ["a"], "gates": {"a": {"label": "L", "question": "Q?"}}}',
+        ),
+        (
+            "c.toml",
+            'schema_version = "1.0"\nname = "n"\ngate_order = ["a"]\n[gates.a]\nlabel = "L"\nquestion = "Q?"\n',
+        ),
+        (
+            "c.yaml",
+            'schema_version: "1.0"\nname: n\ngate_order: [a]\ngates:\n  a: {label: L, question: "Q?"}\n',
+        ),
     ],
 )
-def test_a_config_with_a_byte_order_mark_loads_in_every_format(tmp_path: Path, name: str, text: str) -> None:
+def test_a_config_with_a_byte_order_mark_loads_in_every_format(
+    tmp_path: Path, name: str, text: str
+) -> None:
     (tmp_path / name).write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     done = _gate_tui("validate-config", name, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -34,7 +34,9 @@ async def test_a_pasted_reply_keeps_its_text_and_draws_no_control_characters() -
         assert forbidden_in(screen_text(app).replace("\n", "")) == []
 
 
-async def test_hostile_text_pasted_into_the_summary_field_is_drawn_as_symbols_and_stored_exactly() -> None:
+async def test_hostile_text_pasted_into_the_summary_field_is_drawn_as_symbols_and_stored_exactly() -> (
+    None
+):
     config = load_config(ML_CONFIG)
     app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
     hostile = "x" + HOSTILE.replace("\x85", "")  # an Input keeps one line; U+0085 would end it
@@ -47,5 +49,7 @@ async def test_hostile_text_pasted_into_the_summary_field_is_drawn_as_symbols_an
         await wait_for(pilot, lambda: "␛[2J" in rendered(summary), message="drawn with symbols")
         assert forbidden_in(rendered(summary)) == []
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.session.state.summary == hostile, message="stored exactly")
+        await wait_for(
+            pilot, lambda: app.session.state.summary == hostile, message="stored exactly"
+        )
         assert forbidden_in(screen_text(app).replace("\n", "")) == []

@@ -18,9 +18,16 @@ from gate_tui import extract_json
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def gate_tui(*args: str, cwd: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def gate_tui(
+    *args: str, cwd: Path | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=cwd, input=stdin, timeout=120
+        [sys.executable, "-m", "gate_tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        input=stdin,
+        timeout=120,
     )
 
 
@@ -30,9 +37,18 @@ def gate_tui(*args: str, cwd: Path | None = None, stdin: str | None = None) -> s
 # (a boolean schema accepts one and refuses the other): the model said two different things.
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("1", "true"), ("true", "1"), ("false", "0"), ("0.0", "false"), ("[0]", "[false]"), ('{"ok": 1}', '{"ok": true}')],
+    [
+        ("1", "true"),
+        ("true", "1"),
+        ("false", "0"),
+        ("0.0", "false"),
+        ("[0]", "[false]"),
+        ('{"ok": 1}', '{"ok": true}'),
+    ],
 )
-def test_true_and_1_given_for_one_key_are_different_values(tmp_path: Path, first: str, second: str) -> None:
+def test_true_and_1_given_for_one_key_are_different_values(
+    tmp_path: Path, first: str, second: str
+) -> None:
     reply = (
         "The reviewer approved it, I think. Final answer:\n"
         f'{{"ticket": "OPS-4471", "approved": {first}, "reason": "rollback plan present", "approved": {second}}}\n'
@@ -42,9 +58,14 @@ def test_true_and_1_given_for_one_key_are_different_values(tmp_path: Path, first
     assert "approved" in (found.error or "") and "different values" in (found.error or "")
 
     contract = tmp_path / "approval.yaml"
-    contract.write_text("type: object\nproperties:\n  approved: {type: boolean}\n  ticket: {type: string}\n", encoding="utf-8")
+    contract.write_text(
+        "type: object\nproperties:\n  approved: {type: boolean}\n  ticket: {type: string}\n",
+        encoding="utf-8",
+    )
     (tmp_path / "reply.md").write_text(reply, encoding="utf-8")
-    done = gate_tui("check", "--contract", str(contract), "--format", "json", "reply.md", cwd=tmp_path)
+    done = gate_tui(
+        "check", "--contract", str(contract), "--format", "json", "reply.md", cwd=tmp_path
+    )
     record = json.loads(done.stdout)
     assert done.returncode == 2, done.stdout
     assert record["errors"][0]["code"] == "invalid_json"
@@ -59,7 +80,9 @@ def test_1_and_1_point_0_for_one_key_stay_the_same_number() -> None:
 
 # --- #17 item 3: a --jsonl id that overflows to infinity -------------------------------------
 
-def test_a_jsonl_id_that_overflows_is_an_error_for_its_line_not_a_silent_null(tmp_path: Path) -> None:
+def test_a_jsonl_id_that_overflows_is_an_error_for_its_line_not_a_silent_null(
+    tmp_path: Path,
+) -> None:
     contract = tmp_path / "c.yaml"
     contract.write_text("type: object\nproperties:\n  amount: {type: number}\n", encoding="utf-8")
     lines = [
@@ -94,7 +117,10 @@ def test_report_to_a_full_device_exits_3_with_a_clear_line(tmp_path: Path) -> No
     for target in ("/dev/full", str(tmp_path / "no-such-folder" / "r.html")):
         done = gate_tui("report", str(tmp_path / "intake.json"), "-o", target)
         assert done.returncode == 3, done.stderr
-        assert done.stderr.startswith("gate-tui report: cannot write") and "Traceback" not in done.stderr
+        assert (
+            done.stderr.startswith("gate-tui report: cannot write")
+            and "Traceback" not in done.stderr
+        )
         assert len(done.stderr.strip().splitlines()) == 1
 
 
@@ -128,7 +154,10 @@ def test_a_typo_in_a_gate_does_not_hide_its_blocking_category_problem(tmp_path: 
     assert any("'3_rollback' is not defined" in line for line in lines), lines
     blocking = [line for line in lines if "blocking_categories" in line]
     assert len(blocking) == 1, lines  # hidden until the typo was fixed
-    assert blocking[0].startswith("release.yaml:5: gates.1_tests") and "(did you mean 'red'?)" in blocking[0]
+    assert (
+        blocking[0].startswith("release.yaml:5: gates.1_tests")
+        and "(did you mean 'red'?)" in blocking[0]
+    )
 
 
 # --- #17 items 3 and 5: a contract number that overflows names its place, not "Infinity" -------
@@ -136,11 +165,19 @@ def test_a_typo_in_a_gate_does_not_hide_its_blocking_category_problem(tmp_path: 
 @pytest.mark.parametrize(
     ("name", "text"),
     [
-        ("refund.json", '{\n  "type": "object",\n  "properties": {\n    "amount": {"type": "number", "maximum": 1e999}\n  }\n}\n'),
-        ("refund.yaml", "type: object\nproperties:\n  amount:\n    type: number\n    maximum: 1.0e+999\n"),
+        (
+            "refund.json",
+            '{\n  "type": "object",\n  "properties": {\n    "amount": {"type": "number", "maximum": 1e999}\n  }\n}\n',
+        ),
+        (
+            "refund.yaml",
+            "type: object\nproperties:\n  amount:\n    type: number\n    maximum: 1.0e+999\n",
+        ),
     ],
 )
-def test_a_contract_number_that_overflows_names_its_pointer_and_line(tmp_path: Path, name: str, text: str) -> None:
+def test_a_contract_number_that_overflows_names_its_pointer_and_line(
+    tmp_path: Path, name: str, text: str
+) -> None:
     (tmp_path / name).write_text(text, encoding="utf-8")
     done = gate_tui("validate-contract", name, cwd=tmp_path)
     assert done.returncode == 3
@@ -163,8 +200,16 @@ def test_unquoted_yes_no_categories_get_a_message_that_says_quote_them(tmp_path:
     assert done.returncode == 3
     lines = done.stdout.splitlines()
     assert lines and all("valid string" not in line for line in lines), lines
-    assert any(line.startswith("signoff.yaml:6: gates.legal.expected_categories.0:") and "'yes'" in line and "quote" in line for line in lines), lines
-    assert any(line.startswith("signoff.yaml:7: gates.legal.blocking_categories.0:") and "'no'" in line for line in lines), lines
+    assert any(
+        line.startswith("signoff.yaml:6: gates.legal.expected_categories.0:")
+        and "'yes'" in line
+        and "quote" in line
+        for line in lines
+    ), lines
+    assert any(
+        line.startswith("signoff.yaml:7: gates.legal.blocking_categories.0:") and "'no'" in line
+        for line in lines
+    ), lines
 
 
 # --- #17 item 4: a JSON config that gives a gate twice names both lines, as YAML does ---------
@@ -177,15 +222,26 @@ def test_a_json_config_giving_a_gate_twice_names_both_lines(tmp_path: Path) -> N
     )
     done = gate_tui("validate-config", "release.json", cwd=tmp_path)
     assert done.returncode == 3
-    assert done.stdout.strip() == "release.json:6: duplicate key '1_tests' on lines 5 and 6 (the first one would be lost)"
+    assert (
+        done.stdout.strip()
+        == "release.json:6: duplicate key '1_tests' on lines 5 and 6 (the first one would be lost)"
+    )
 
 
 # --- #17 item 3: a --jsonl reply given as an object with 1e999 ---------------------------------
 
-def test_a_jsonl_reply_object_holding_1e999_is_invalid_at_its_path_and_says_no_infinity(tmp_path: Path) -> None:
+def test_a_jsonl_reply_object_holding_1e999_is_invalid_at_its_path_and_says_no_infinity(
+    tmp_path: Path,
+) -> None:
     contract = tmp_path / "refund.yaml"
-    contract.write_text("type: object\nproperties:\n  amount: {type: number, minimum: 0, maximum: 100}\n", encoding="utf-8")
-    (tmp_path / "in.jsonl").write_text('{"id": "r-1", "reply": {"amount": 1e999}}\n{"id": "r-2", "reply": {"amount": -1E400}}\n', encoding="utf-8")
+    contract.write_text(
+        "type: object\nproperties:\n  amount: {type: number, minimum: 0, maximum: 100}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "in.jsonl").write_text(
+        '{"id": "r-1", "reply": {"amount": 1e999}}\n{"id": "r-2", "reply": {"amount": -1E400}}\n',
+        encoding="utf-8",
+    )
     done = gate_tui("check", "--contract", str(contract), "--jsonl", "in.jsonl", "-q", cwd=tmp_path)
     assert done.returncode == 2
     assert "Infinity" not in done.stdout and "NaN" not in done.stdout, done.stdout
@@ -250,7 +306,10 @@ def test_a_json_config_names_the_line_of_each_problem(tmp_path: Path) -> None:
     done = gate_tui("validate-config", "release.json", cwd=tmp_path)
     assert done.returncode == 3
     lines = done.stdout.splitlines()
-    assert "release.json:8: gates.1_tests.requird: unknown field 'requird' (did you mean 'required'?)" in lines, lines
+    assert (
+        "release.json:8: gates.1_tests.requird: unknown field 'requird' (did you mean 'required'?)"
+        in lines
+    ), lines
     assert any(line.startswith("release.json:4: gate_order:") for line in lines), lines
 
 
@@ -259,11 +318,15 @@ def test_a_json_config_names_the_line_of_each_problem(tmp_path: Path) -> None:
 def test_a_jsonl_line_with_a_5000_digit_number_is_refused_in_plain_words(tmp_path: Path) -> None:
     contract = tmp_path / "c.yaml"
     contract.write_text("type: object\nproperties:\n  amount: {type: number}\n", encoding="utf-8")
-    (tmp_path / "in.jsonl").write_text('{"id": 1, "reply": {"amount": 1' + "0" * 5000 + "}}\n", encoding="utf-8")
+    (tmp_path / "in.jsonl").write_text(
+        '{"id": 1, "reply": {"amount": 1' + "0" * 5000 + "}}\n", encoding="utf-8"
+    )
     done = gate_tui("check", "--contract", str(contract), "--jsonl", "in.jsonl", "-q", cwd=tmp_path)
     error = json.loads(done.stdout)["result"]["errors"][0]
     assert error["code"] == "invalid_json"
-    assert "sys.set_int_max_str_digits" not in error["message"] and "4,300 digits" in error["message"], error
+    assert (
+        "sys.set_int_max_str_digits" not in error["message"] and "4,300 digits" in error["message"]
+    ), error
 
 
 # --- #17 item 4: a user's JSON patch and a --previous file that give a key twice --------------
@@ -277,16 +340,33 @@ def test_a_user_patch_giving_gates_twice_is_refused_not_last_wins(tmp_path: Path
         ' "gates": {"2_use_case": {"raw": "Forecast demand per store"}}}\n',
         encoding="utf-8",
     )
-    done = gate_tui("check", "--config", str(ML_CONFIG), "--actor", "user", "--format", "json", "patch.json", cwd=tmp_path)
+    done = gate_tui(
+        "check",
+        "--config",
+        str(ML_CONFIG),
+        "--actor",
+        "user",
+        "--format",
+        "json",
+        "patch.json",
+        cwd=tmp_path,
+    )
     record = json.loads(done.stdout)
     assert done.returncode == 2 and record["ok"] is False
-    assert record["errors"][0]["code"] == "invalid_json" and "'gates' is given twice" in record["errors"][0]["message"]
+    assert (
+        record["errors"][0]["code"] == "invalid_json"
+        and "'gates' is given twice" in record["errors"][0]["message"]
+    )
 
 
 def test_a_previous_state_file_giving_a_key_twice_is_a_usage_error(tmp_path: Path) -> None:
-    (tmp_path / "previous.json").write_text('{"summary": "Churn model",\n "summary": "Fraud model"}\n', encoding="utf-8")
+    (tmp_path / "previous.json").write_text(
+        '{"summary": "Churn model",\n "summary": "Fraud model"}\n', encoding="utf-8"
+    )
     (tmp_path / "reply.md").write_text('{"summary": "x"}', encoding="utf-8")
-    done = gate_tui("check", "--config", str(ML_CONFIG), "--previous", "previous.json", "reply.md", cwd=tmp_path)
+    done = gate_tui(
+        "check", "--config", str(ML_CONFIG), "--previous", "previous.json", "reply.md", cwd=tmp_path
+    )
     assert done.returncode == 3
     assert "previous.json" in done.stderr and "'summary' twice" in done.stderr, done.stderr
 

@@ -18,7 +18,9 @@ needs_chromium = pytest.mark.skipif(
 
 
 @needs_chromium
-def test_two_tabs_on_one_state_file_the_second_is_read_only_and_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
+def test_two_tabs_on_one_state_file_the_second_is_read_only_and_ctrl_c_stops_cleanly(
+    tmp_path: Path,
+) -> None:
     from playwright.sync_api import sync_playwright
 
     state = tmp_path / "demo.json"
@@ -30,7 +32,10 @@ def test_two_tabs_on_one_state_file_the_second_is_read_only_and_ctrl_c_stops_cle
                 first.open(url)
                 # the first editor holds the session's lock once its pid is in the lock file
                 lock = state.with_name(state.name + ".lock")
-                assert wait_until(lambda: lock.exists() and lock.read_text(encoding="utf-8").strip() != "", timeout=60)
+                assert wait_until(
+                    lambda: lock.exists() and lock.read_text(encoding="utf-8").strip() != "",
+                    timeout=60,
+                )
                 second = EditorPage(browser.new_page(viewport={"width": 1400, "height": 900}))
                 second.open(url)
                 assert second.wait_for_text("read-only"), second.screen_text()[-2000:]

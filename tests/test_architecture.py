@@ -10,12 +10,29 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADLESS = ["gate_tui", "gate_tui.parsing.pipeline", "gate_tui.session.history", "gate_tui.session", "gate_tui.cli.main", "gate_tui.config.loading", "gate_tui.contracts.checking", "gate_tui.llm.asking", "gate_tui.llm.client", "gate_tui.cli.commands.ask"]
+HEADLESS = [
+    "gate_tui",
+    "gate_tui.parsing.pipeline",
+    "gate_tui.session.history",
+    "gate_tui.session",
+    "gate_tui.cli.main",
+    "gate_tui.config.loading",
+    "gate_tui.contracts.checking",
+    "gate_tui.llm.asking",
+    "gate_tui.llm.client",
+    "gate_tui.cli.commands.ask",
+]
 
 
 def test_headless_core_imports_without_textual() -> None:
-    code = "import sys\n" + "".join(f"import {name}\n" for name in HEADLESS) + "print('textual' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    code = (
+        "import sys\n"
+        + "".join(f"import {name}\n" for name in HEADLESS)
+        + "print('textual' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -30,7 +47,21 @@ def test_only_the_ui_package_imports_textual() -> None:
 
 
 # Which layer may import which: a package of gate_tui may import only the names listed.
-LOWER = {"version", "models", "views", "limits", "decision", "decision_rules", "exit_codes", "safe_text", "json_text", "safe_read", "atomic", "warning_codes", "__init__"}
+LOWER = {
+    "version",
+    "models",
+    "views",
+    "limits",
+    "decision",
+    "decision_rules",
+    "exit_codes",
+    "safe_text",
+    "json_text",
+    "safe_read",
+    "atomic",
+    "warning_codes",
+    "__init__",
+}
 ALLOWED = {
     "parsing": LOWER | {"parsing"},
     "grounding": LOWER | {"grounding"},
@@ -41,8 +72,33 @@ ALLOWED = {
     "results": LOWER | {"results", "session"},
     "runs": LOWER | {"runs", "grounding", "parsing", "config", "session", "contracts", "results"},
     "editing": LOWER | {"editing", "parsing", "config", "session", "contracts"},
-    "cli": LOWER | {"cli", "grounding", "parsing", "config", "session", "tui", "contracts", "llm", "results", "runs", "editing"},
-    "tui": LOWER | {"tui", "grounding", "parsing", "config", "session", "contracts", "llm", "results", "runs", "editing"},
+    "cli": LOWER
+    | {
+        "cli",
+        "grounding",
+        "parsing",
+        "config",
+        "session",
+        "tui",
+        "contracts",
+        "llm",
+        "results",
+        "runs",
+        "editing",
+    },
+    "tui": LOWER
+    | {
+        "tui",
+        "grounding",
+        "parsing",
+        "config",
+        "session",
+        "contracts",
+        "llm",
+        "results",
+        "runs",
+        "editing",
+    },
 }
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+gate_tui\.(\w+)", re.MULTILINE)
 
@@ -70,12 +126,21 @@ def test_the_top_level_modules_import_no_layer_package() -> None:
 
 def test_package_init_files_import_nothing_eagerly() -> None:
     packages = sorted(
-        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "gate_tui").rglob("__init__.py")
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "gate_tui").rglob("__init__.py")
     )
-    code = "import sys\n" + "".join(f"import {name}\n" for name in packages) + (
-        "print(sorted(m for m in sys.modules if m.startswith('gate_tui') and m not in " + repr(packages) + "))"
+    code = (
+        "import sys\n"
+        + "".join(f"import {name}\n" for name in packages)
+        + (
+            "print(sorted(m for m in sys.modules if m.startswith('gate_tui') and m not in "
+            + repr(packages)
+            + "))"
+        )
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 
@@ -84,12 +149,18 @@ def test_controller_and_render_load_no_textual_app() -> None:
         "import sys\nimport gate_tui.tui.controller\nprint('textual' in sys.modules)\n"
         "import gate_tui.tui.render\nprint('gate_tui.tui.app' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.split() == ["False", "False"]
 
 
 def test_no_module_over_400_lines() -> None:
-    long = [str(p.relative_to(ROOT)) for p in (ROOT / "gate_tui").rglob("*.py") if len(p.read_text(encoding="utf-8").splitlines()) > 400]
+    long = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "gate_tui").rglob("*.py")
+        if len(p.read_text(encoding="utf-8").splitlines()) > 400
+    ]
     assert long == []
 
 
@@ -109,9 +180,15 @@ def test_readme_python_example_runs_as_documented() -> None:
         for code, expected in lines:
             if not code:
                 continue
-            if expected.startswith(("(", "[", "True", "False")) and not code.startswith(("result =", "after =", "bad =", "edit =")):
+            if expected.startswith(("(", "[", "True", "False")) and not code.startswith(
+                ("result =", "after =", "bad =", "edit =")
+            ):
                 value = eval(code, namespace)  # noqa: S307 - our own README
-                shown = expected.split(":")[0].strip() if expected.startswith("(") and ":" in expected else expected
+                shown = (
+                    expected.split(":")[0].strip()
+                    if expected.startswith("(") and ":" in expected
+                    else expected
+                )
                 if shown.endswith("…]"):
                     assert repr(value).startswith(shown[:-2].rstrip(", ")), (code, value)
                 else:
@@ -152,7 +229,9 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
                 elif isinstance(child, ast.ImportFrom):
                     module = child.module or ""
                     if child.level:
-                        parts = base_package.split(".")[: len(base_package.split(".")) - child.level + 1]
+                        parts = base_package.split(".")[
+                            : len(base_package.split(".")) - child.level + 1
+                        ]
                         module = ".".join([*parts, module] if module else parts)
                     for alias in child.names:
                         submodule = f"{module}.{alias.name}"
@@ -227,5 +306,7 @@ def test_the_circle_check_counts_type_only_imports(tmp_path: Path) -> None:
     (package / "helper.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.screen import Screen\n"
     )
-    (package / "free.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.helper\n")
+    (package / "free.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.helper\n"
+    )
     assert import_circles(import_graph(tmp_path, "pkg")) == [["pkg.helper", "pkg.screen"]]

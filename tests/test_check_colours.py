@@ -18,7 +18,13 @@ def _on_a_terminal(*args: str) -> str:
     leader, follower = pty.openpty()
     env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
     env["PYTHONPATH"] = str(ROOT)
-    process = subprocess.Popen([sys.executable, "-m", "gate_tui", *args], stdout=follower, stderr=follower, env=env, cwd=ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gate_tui", *args],
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        cwd=ROOT,
+    )
     os.close(follower)
     out = b""
     while True:

@@ -32,7 +32,13 @@ def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(command(*args), input=stdin, capture_output=True, text=True, timeout=60)
 
 
-def write_jsonl(path: Path, count: int, names: tuple[str, ...] = MIX, extra: dict[int, str] | None = None, pad: int = 0) -> Path:
+def write_jsonl(
+    path: Path,
+    count: int,
+    names: tuple[str, ...] = MIX,
+    extra: dict[int, str] | None = None,
+    pad: int = 0,
+) -> Path:
     """``count`` records cycling through ``names``; ``extra`` inserts raw lines before an
     index; ``pad`` adds an ignored field of that many bytes to each record."""
     texts = [(REPLIES / name).read_text() for name in names]
@@ -41,7 +47,10 @@ def write_jsonl(path: Path, count: int, names: tuple[str, ...] = MIX, extra: dic
         for index in range(count):
             if extra and index in extra:
                 out.write(extra[index] + "\n")
-            out.write(json.dumps({"id": f"r{index}", "reply": texts[index % len(texts)], **padding}) + "\n")
+            out.write(
+                json.dumps({"id": f"r{index}", "reply": texts[index % len(texts)], **padding})
+                + "\n"
+            )
     return path
 
 
@@ -75,7 +84,9 @@ def test_malformed_lines_give_error_records_and_processing_continues(tmp_path: P
     assert sorted(bad) == [4, 9, 11, 13]
     assert bad[4]["id"] is None and bad[4]["pass"] is None
     [error] = bad[4]["result"]["errors"]
-    assert error["code"] == "invalid_json" and error["message"].startswith("line 4 is not valid JSON")
+    assert error["code"] == "invalid_json" and error["message"].startswith(
+        "line 4 is not valid JSON"
+    )
     assert bad[9]["result"]["errors"][0]["code"] == "invalid_type"
     assert (bad[11]["id"], bad[11]["result"]["errors"][0]["code"]) == (99, "missing_key")
     assert (bad[13]["id"], bad[13]["result"]["errors"][0]["field_path"]) == (7, "reply")
@@ -86,7 +97,9 @@ def test_malformed_lines_give_error_records_and_processing_continues(tmp_path: P
 
 def test_two_workers_keep_input_order_and_give_identical_output(tmp_path: Path) -> None:
     source = write_jsonl(tmp_path / "in.jsonl", 3000, extra={100: "oops"}, pad=1500)
-    assert source.stat().st_size > 4 * blocks.BLOCK_BYTES  # several blocks, so two workers share them
+    assert (
+        source.stat().st_size > 4 * blocks.BLOCK_BYTES
+    )  # several blocks, so two workers share them
     one = tmp_path / "one.jsonl"
     two = tmp_path / "two.jsonl"
     first = gate_tui("check", "--config", ML, "--jsonl", str(source), "-o", str(one), "-j", "1")
@@ -98,18 +111,26 @@ def test_two_workers_keep_input_order_and_give_identical_output(tmp_path: Path) 
     assert ids == [*(f"r{i}" for i in range(100)), None, *(f"r{i}" for i in range(100, 3000))]
 
 
-@pytest.mark.parametrize(("names", "status"), [(("ml_good.md",), 0), (("ml_good.md", "ml_lying_pass.md"), 1)])
-def test_exit_status_is_the_worst_record(tmp_path: Path, names: tuple[str, ...], status: int) -> None:
+@pytest.mark.parametrize(
+    ("names", "status"), [(("ml_good.md",), 0), (("ml_good.md", "ml_lying_pass.md"), 1)]
+)
+def test_exit_status_is_the_worst_record(
+    tmp_path: Path, names: tuple[str, ...], status: int
+) -> None:
     source = write_jsonl(tmp_path / "in.jsonl", 6, names)
     assert gate_tui("check", "--config", ML, "--jsonl", str(source), "-q").returncode == status
 
 
 def test_stdin_input_and_summary_line_on_stderr_only(tmp_path: Path) -> None:
-    source = write_jsonl(tmp_path / "in.jsonl", 9, ("ml_good.md", "ml_lying_pass.md", "ml_garbage.md"))
+    source = write_jsonl(
+        tmp_path / "in.jsonl", 9, ("ml_good.md", "ml_lying_pass.md", "ml_garbage.md")
+    )
     done = gate_tui("check", "--config", ML, "--jsonl", "-", stdin=source.read_text())
     assert len(records(done.stdout)) == 9
     [summary] = done.stderr.splitlines()
-    assert summary.startswith("gate-tui check: 9 replies: 3 PASS, 3 NO PASS, 3 invalid; top errors: invalid_json x3 (")
+    assert summary.startswith(
+        "gate-tui check: 9 replies: 3 PASS, 3 NO PASS, 3 invalid; top errors: invalid_json x3 ("
+    )
     quiet = gate_tui("check", "--config", ML, "--jsonl", "-", "-q", stdin=source.read_text())
     assert quiet.stderr == "" and quiet.stdout == done.stdout
 
@@ -118,7 +139,11 @@ def test_per_line_previous_and_user_actor(tmp_path: Path) -> None:
     first = gate_tui("check", "--config", ML, "--format", "json", str(REPLIES / "ml_lying_pass.md"))
     state = json.loads(first.stdout)["canonical_state"]
     lines = [
-        {"id": 1, "reply": {"gates": {"2_use_case": {"raw": "Forecast demand"}}}, "previous": state},
+        {
+            "id": 1,
+            "reply": {"gates": {"2_use_case": {"raw": "Forecast demand"}}},
+            "previous": state,
+        },
         {"id": 2, "reply": json.dumps({"summary": "only the summary"}), "previous": state},
         {"id": 3, "reply": {"gates": {}}, "previous": {"gates": "nope"}},
     ]
@@ -126,7 +151,11 @@ def test_per_line_previous_and_user_actor(tmp_path: Path) -> None:
     source.write_text("".join(json.dumps(line) + "\n" for line in lines))
     done = gate_tui("check", "--config", ML, "--jsonl", str(source), "--actor", "user")
     out = records(done.stdout)
-    assert [(r["id"], r["ok"], r["pass"]) for r in out] == [(1, True, True), (2, True, False), (3, False, None)]
+    assert [(r["id"], r["ok"], r["pass"]) for r in out] == [
+        (1, True, True),
+        (2, True, False),
+        (3, False, None),
+    ]
     assert out[2]["result"]["errors"][0]["field_path"] == "previous"
     assert done.returncode == 2
 
@@ -138,7 +167,10 @@ def test_per_line_previous_and_user_actor(tmp_path: Path) -> None:
         (("--jsonl", "no/such.jsonl"), "--jsonl no/such.jsonl"),
         (("--jsonl", "-", "--format", "text"), "--format text"),
         (("--jsonl", "-", "-j", "-1"), "-j/--jobs"),
-        (("--jsonl", str(REPLIES / "ml_good.md"), "-o", str(REPLIES / "ml_good.md")), "is also an input"),
+        (
+            ("--jsonl", str(REPLIES / "ml_good.md"), "-o", str(REPLIES / "ml_good.md")),
+            "is also an input",
+        ),
         ((str(REPLIES / "ml_good.md"), "-o", str(REPLIES / "ml_good.md")), "is also an input"),
     ],
 )
@@ -153,11 +185,15 @@ def _die(block: blocks.Block) -> tuple[bytes, batch.BatchStats]:
     os._exit(9)
 
 
-def test_a_dead_worker_stops_the_batch_with_an_error_instead_of_hanging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dead_worker_stops_the_batch_with_an_error_instead_of_hanging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(batch, "work_block", _die)  # the forked workers inherit the patch
     source = write_jsonl(tmp_path / "in.jsonl", 20)
     with source.open("rb") as stream, pytest.raises(WorkerDied):
-        batch.run_batch(stream, io.BytesIO(), load_config(ML), None, "assistant", jobs=2, quiet=True)
+        batch.run_batch(
+            stream, io.BytesIO(), load_config(ML), None, "assistant", jobs=2, quiet=True
+        )
 
 
 def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> None:
@@ -166,7 +202,12 @@ def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> 
     master, slave = pty.openpty()
     out = tmp_path / "out.jsonl"
     with open(tmp_path / "stdout.txt", "wb") as stdout:
-        proc = subprocess.run(command("check", "--config", ML, "--jsonl", str(source), "-o", str(out)), stdout=stdout, stderr=slave, timeout=60)
+        proc = subprocess.run(
+            command("check", "--config", ML, "--jsonl", str(source), "-o", str(out)),
+            stdout=stdout,
+            stderr=slave,
+            timeout=60,
+        )
     os.close(slave)
     shown = b""
     while True:
@@ -184,7 +225,9 @@ def test_progress_bar_only_on_a_terminal_and_never_on_stdout(tmp_path: Path) -> 
     assert b"replies" in shown and b"gate-tui check: 300 replies" in shown
 
 
-def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(blocks, "MAX_LINE_BYTES", 20)
     monkeypatch.setattr(batch, "MAX_LINE_BYTES", 20)
     data = b"short\n" * 5 + b"x" * 50 + b"\n" + b"tail\n" * 1000 + b"last"
@@ -197,8 +240,14 @@ def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: py
     assert [b.first for b in rest[:3]] == [3, 5, 7]
     assert rest[1].lines() == [b"short", b""] and rest[1].too_long == (1,)
     lines = [line for block in [first, *rest] for line in block.lines()]
-    assert len(lines) == 1007 and lines[-1] == b"last" and rest[-1].first + len(rest[-1].lines()) - 1 == 1007
-    checker = batch.LineChecker(batch.BatchSettings(load_config(ML).model_dump(mode="json"), None, "assistant"))
+    assert (
+        len(lines) == 1007
+        and lines[-1] == b"last"
+        and rest[-1].first + len(rest[-1].lines()) - 1 == 1007
+    )
+    checker = batch.LineChecker(
+        batch.BatchSettings(load_config(ML).model_dump(mode="json"), None, "assistant")
+    )
     out, stats = checker.block(rest[1])
     short, long = records(out.decode())
     assert (short["line"], short["result"]["errors"][0]["code"]) == (5, "invalid_json")
@@ -208,7 +257,11 @@ def test_reader_is_lazy_cuts_at_line_ends_and_bounds_line_length(monkeypatch: py
 
 def test_closed_output_pipe_ends_quietly(tmp_path: Path) -> None:
     source = write_jsonl(tmp_path / "in.jsonl", 400)
-    proc = subprocess.Popen(command("check", "--config", ML, "--jsonl", str(source)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        command("check", "--config", ML, "--jsonl", str(source)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()
@@ -220,7 +273,9 @@ def test_closed_output_pipe_ends_quietly(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("mode", [("--jsonl",), ()])
-def test_a_full_disk_is_reported_not_silently_truncated(tmp_path: Path, mode: tuple[str, ...]) -> None:
+def test_a_full_disk_is_reported_not_silently_truncated(
+    tmp_path: Path, mode: tuple[str, ...]
+) -> None:
     source = write_jsonl(tmp_path / "in.jsonl", 30)
     done = gate_tui("check", "--config", ML, *mode, str(source), "-o", "/dev/full", "-q")
     assert done.returncode == 3
@@ -229,7 +284,9 @@ def test_a_full_disk_is_reported_not_silently_truncated(tmp_path: Path, mode: tu
 
 def test_closed_pipe_in_text_mode_leaves_no_warning() -> None:
     files = [str(REPLIES / "ml_lying_pass.md")] * 300
-    proc = subprocess.Popen(command("check", "--config", ML, *files), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        command("check", "--config", ML, *files), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.readline()
     proc.stdout.close()

@@ -33,13 +33,20 @@ def run_batch(tmp_path: Path, data: bytes) -> tuple[subprocess.CompletedProcess[
     source = tmp_path / "in.jsonl"
     source.write_bytes(data)
     out = tmp_path / "out.jsonl"
-    done = subprocess.run([*GATE_TUI, "check", "--config", str(ML), "--jsonl", str(source), "-o", str(out)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*GATE_TUI, "check", "--config", str(ML), "--jsonl", str(source), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done, [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
 
 
 def test_a_bom_is_ignored_and_blank_lines_are_counted(tmp_path: Path) -> None:
     line = json.dumps({"id": "a", "reply": json.dumps(good_state())}).encode()
-    done, records = run_batch(tmp_path, b"\xef\xbb\xbf" + line + b"\n\n   \n" + line.replace(b'"a"', b'"b"') + b"\n")
+    done, records = run_batch(
+        tmp_path, b"\xef\xbb\xbf" + line + b"\n\n   \n" + line.replace(b'"a"', b'"b"') + b"\n"
+    )
     assert done.returncode == 0, done.stderr
     assert [(r["id"], r["line"], r["ok"]) for r in records] == [("a", 1, True), ("b", 4, True)]
     assert "2 blank lines skipped" in done.stderr
@@ -50,7 +57,9 @@ def test_a_lone_surrogate_never_stops_the_batch(tmp_path: Path) -> None:
     bad["summary"] = "a\ud800b"
     lines = [
         json.dumps({"id": 1, "reply": json.dumps(good_state())}),
-        json.dumps({"id": "\ud800", "reply": json.dumps(bad)}),  # \ud800 escapes: valid JSON, not Unicode
+        json.dumps(
+            {"id": "\ud800", "reply": json.dumps(bad)}
+        ),  # \ud800 escapes: valid JSON, not Unicode
         json.dumps({"id": 3, "reply": {"summary": "x\udfff"}}),
         json.dumps({"id": 4, "reply": json.dumps(good_state())}),
     ]
@@ -81,10 +90,23 @@ def test_ctrl_c_during_a_batch_always_exits_130(tmp_path: Path, delay: float) ->
             handle.write(json.dumps({"id": index, "reply": state}) + "\n")
     out = tmp_path / "out.jsonl"
     process = subprocess.Popen(
-        [*GATE_TUI, "check", "--config", str(ML), "--jsonl", str(source), "-j", "1", "-o", str(out)],
+        [
+            *GATE_TUI,
+            "check",
+            "--config",
+            str(ML),
+            "--jsonl",
+            str(source),
+            "-j",
+            "1",
+            "-o",
+            str(out),
+        ],
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background shell ignores SIGINT
+        preexec_fn=lambda: signal.signal(
+            signal.SIGINT, signal.SIG_DFL
+        ),  # a background shell ignores SIGINT
     )
     deadline = time.monotonic() + 60
     while not (out.exists() and out.stat().st_size > 0):  # the batch is running
@@ -97,7 +119,13 @@ def test_ctrl_c_during_a_batch_always_exits_130(tmp_path: Path, delay: float) ->
     assert "gate-tui: interrupted" in err and "internal error" not in err
 
 
-UNSAFE = {*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+UNSAFE = {
+    *range(0x00, 0x09),
+    *range(0x0B, 0x20),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+}
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
@@ -108,7 +136,11 @@ def test_check_output_never_carries_control_or_bidi_characters(tmp_path: Path, f
     state["summary"] = hostile
     state["gates"][hostile] = {"raw": hostile}
     reply.write_text(json.dumps(state), encoding="utf-8")
-    done = subprocess.run([*GATE_TUI, "check", "--config", str(ML), "--format", fmt, str(reply)], capture_output=True, timeout=60)
+    done = subprocess.run(
+        [*GATE_TUI, "check", "--config", str(ML), "--format", fmt, str(reply)],
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     text = (done.stdout + done.stderr).decode("utf-8")
     assert [hex(ord(ch)) for ch in text if ord(ch) in UNSAFE and ch != "\n"] == []
@@ -119,7 +151,12 @@ def test_check_output_never_carries_control_or_bidi_characters(tmp_path: Path, f
 def test_batch_records_carry_no_bidi_or_c1_characters_but_the_same_values(tmp_path: Path) -> None:
     state = good_state()
     state["summary"] = "sum \u202eevil\u202c \x85 \u200b"
-    done, records = run_batch(tmp_path, (json.dumps({"id": "\u2066x", "reply": json.dumps(state)}) + "\n").encode())
+    done, records = run_batch(
+        tmp_path, (json.dumps({"id": "\u2066x", "reply": json.dumps(state)}) + "\n").encode()
+    )
     raw = (tmp_path / "out.jsonl").read_text(encoding="utf-8")
     assert [hex(ord(ch)) for ch in raw if ord(ch) in UNSAFE and ch != "\n"] == []
-    assert records[0]["id"] == "\u2066x" and records[0]["result"]["canonical_state"]["summary"] == state["summary"]
+    assert (
+        records[0]["id"] == "\u2066x"
+        and records[0]["result"]["canonical_state"]["summary"] == state["summary"]
+    )

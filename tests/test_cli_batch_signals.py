@@ -46,7 +46,10 @@ def wait_until(condition, timeout: float = 60.0) -> bool:  # noqa: ANN001
 @pytest.fixture(scope="module")
 def big_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("batch") / "big.jsonl"
-    replies = [(REPLIES / name).read_text(encoding="utf-8") for name in ("ml_good.md", "ml_lying_pass.md", "ml_repairable.md")]
+    replies = [
+        (REPLIES / name).read_text(encoding="utf-8")
+        for name in ("ml_good.md", "ml_lying_pass.md", "ml_repairable.md")
+    ]
     with path.open("w", encoding="utf-8") as out:
         for number in range(200_000):
             out.write(json.dumps({"id": number, "reply": replies[number % 3]}) + "\n")
@@ -54,15 +57,32 @@ def big_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_an_ending_signal_stops_the_batch_and_its_workers(big_input: Path, tmp_path: Path, signum: int, status: int) -> None:
+def test_an_ending_signal_stops_the_batch_and_its_workers(
+    big_input: Path, tmp_path: Path, signum: int, status: int
+) -> None:
     output = tmp_path / "out.jsonl"
     with output.open("wb") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gate_tui", "check", "--config", ML, "--jsonl", str(big_input), "-j", "2", "-q"],
-            stdout=sink, stderr=subprocess.PIPE,
+            [
+                sys.executable,
+                "-m",
+                "gate_tui",
+                "check",
+                "--config",
+                ML,
+                "--jsonl",
+                str(big_input),
+                "-j",
+                "2",
+                "-q",
+            ],
+            stdout=sink,
+            stderr=subprocess.PIPE,
         )
         try:
-            assert wait_until(lambda: len(children(process.pid)) >= 2 and output.stat().st_size > 0), "the batch never started"
+            assert wait_until(
+                lambda: len(children(process.pid)) >= 2 and output.stat().st_size > 0
+            ), "the batch never started"
             workers = children(process.pid)
             process.send_signal(signum)
             _, err = process.communicate(timeout=120)

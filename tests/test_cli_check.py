@@ -20,11 +20,20 @@ VENDOR = str(CONFIGS / "vendor_security_review.yaml")
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 
 
-def gate_tui(*args: str, stdin: bytes | str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def gate_tui(
+    *args: str, stdin: bytes | str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the installed console script (``python -m gate_tui`` if it is not installed)."""
     command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
     data = stdin.decode("utf-8", "replace") if isinstance(stdin, bytes) else stdin
-    return subprocess.run([*command, *args], input=data if data is not None else "", capture_output=True, text=True, timeout=60, cwd=cwd)
+    return subprocess.run(
+        [*command, *args],
+        input=data if data is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+    )
 
 
 def python(code: str) -> subprocess.CompletedProcess[str]:
@@ -34,18 +43,27 @@ def python(code: str) -> subprocess.CompletedProcess[str]:
 def results(stdout: str) -> list[ParseResult]:
     """Each line's ParseResult: the record is the result after its leading "file" key."""
     records = [json.loads(line) for line in stdout.splitlines()]
-    return [ParseResult.model_validate({k: v for k, v in record.items() if k != "file"}) for record in records]
+    return [
+        ParseResult.model_validate({k: v for k, v in record.items() if k != "file"})
+        for record in records
+    ]
 
 
 @pytest.mark.parametrize(
     ("reply", "status", "verdict"),
-    [("ml_good.md", 0, "PASS"), ("ml_lying_pass.md", 1, "NO PASS"), ("ml_garbage.md", 2, "INVALID")],
+    [
+        ("ml_good.md", 0, "PASS"),
+        ("ml_lying_pass.md", 1, "NO PASS"),
+        ("ml_garbage.md", 2, "INVALID"),
+    ],
 )
 def test_exit_status_and_verdict_per_reply(reply: str, status: int, verdict: str) -> None:
     done = gate_tui("check", "--config", ML, str(REPLIES / reply))
     assert done.returncode == status, done.stderr
     first = done.stdout.splitlines()[0]
-    assert first == f"{REPLIES / reply}: {verdict}" or first.startswith(f"{REPLIES / reply}: {verdict} ")
+    assert first == f"{REPLIES / reply}: {verdict}" or first.startswith(
+        f"{REPLIES / reply}: {verdict} "
+    )
     assert "Traceback" not in done.stderr
 
 
@@ -66,11 +84,24 @@ def test_text_output_lists_errors_with_field_paths() -> None:
 
 def test_render_text_shows_repairs_and_hides_repeated_repair_warnings() -> None:
     repair = Repair(code="trailing_comma", message="removed a trailing comma", line=3, column=7)
-    warning = ParseWarning(code="repaired_trailing_comma", message="repaired at line 3:7", line=3, column=7)
-    error = ParseError(code="invalid_category", message="'maybe' is not a category", field_path="gates.x.classified", expected="one of a, b", actual='"maybe"')
-    text = render_text("r.md", ParseResult(ok=False, errors=[error], repairs=[repair], warnings=[warning]))
+    warning = ParseWarning(
+        code="repaired_trailing_comma", message="repaired at line 3:7", line=3, column=7
+    )
+    error = ParseError(
+        code="invalid_category",
+        message="'maybe' is not a category",
+        field_path="gates.x.classified",
+        expected="one of a, b",
+        actual='"maybe"',
+    )
+    text = render_text(
+        "r.md", ParseResult(ok=False, errors=[error], repairs=[repair], warnings=[warning])
+    )
     assert "repairs applied (1):\n    - line 3:7: removed a trailing comma [trailing_comma]" in text
-    assert "gates.x.classified: 'maybe' is not a category (expected one of a, b; got \"maybe\") [invalid_category]" in text
+    assert (
+        "gates.x.classified: 'maybe' is not a category (expected one of a, b; got \"maybe\") [invalid_category]"
+        in text
+    )
     assert "warnings" not in text
 
 
@@ -79,10 +110,16 @@ def test_several_files_give_one_result_each_in_order_and_the_worst_status() -> N
     done = gate_tui("check", "--config", ML, "--format", "json", *files)
     assert done.returncode == 2
     parsed = results(done.stdout)
-    assert [(r.ok, r.decision.pass_ if r.decision else None) for r in parsed] == [(True, True), (False, None), (True, False)]
+    assert [(r.ok, r.decision.pass_ if r.decision else None) for r in parsed] == [
+        (True, True),
+        (False, None),
+        (True, False),
+    ]
     text = gate_tui("check", "--config", ML, *files[::2])
     assert text.returncode == 1
-    assert [line.split(": ", 1)[1] for line in text.stdout.splitlines() if line.startswith(str(REPLIES))] == ["PASS", "NO PASS"]
+    assert [
+        line.split(": ", 1)[1] for line in text.stdout.splitlines() if line.startswith(str(REPLIES))
+    ] == ["PASS", "NO PASS"]
 
 
 def test_json_output_is_the_parse_result_with_pass_as_key() -> None:
@@ -97,7 +134,15 @@ def test_json_output_is_the_parse_result_with_pass_as_key() -> None:
 
 @pytest.mark.parametrize("args", [(), ("-",)])
 def test_stdin_is_read_without_file_or_with_dash(args: tuple[str, ...]) -> None:
-    done = gate_tui("check", "--config", ML, "--format", "json", *args, stdin=(REPLIES / "ml_lying_pass.md").read_text())
+    done = gate_tui(
+        "check",
+        "--config",
+        ML,
+        "--format",
+        "json",
+        *args,
+        stdin=(REPLIES / "ml_lying_pass.md").read_text(),
+    )
     assert done.returncode == 1
     [result] = results(done.stdout)
     assert result.decision is not None and result.decision.next_gate == "2_use_case"
@@ -117,15 +162,34 @@ def test_user_patch_over_previous_state_chains_from_json_output(tmp_path: Path) 
     previous = tmp_path / "result.json"
     previous.write_text(first.stdout)
     patch = tmp_path / "patch.json"
-    patch.write_text(json.dumps({"gates": {"2_use_case": {"raw": "Forecast weekly demand per store"}}}))
-    done = gate_tui("check", "--config", ML, "--previous", str(previous), "--actor", "user", "--format", "json", str(patch))
+    patch.write_text(
+        json.dumps({"gates": {"2_use_case": {"raw": "Forecast weekly demand per store"}}})
+    )
+    done = gate_tui(
+        "check",
+        "--config",
+        ML,
+        "--previous",
+        str(previous),
+        "--actor",
+        "user",
+        "--format",
+        "json",
+        str(patch),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     [result] = results(done.stdout)
     assert result.source == "object"
-    assert result.diff is not None and result.diff.actor == "user" and result.diff.gates_raw_changed == ["2_use_case"]
+    assert (
+        result.diff is not None
+        and result.diff.actor == "user"
+        and result.diff.gates_raw_changed == ["2_use_case"]
+    )
     state = tmp_path / "state.json"
     state.write_text(json.dumps(json.loads(first.stdout)["canonical_state"]))
-    again = gate_tui("check", "--config", ML, "--previous", str(state), "--actor", "user", str(patch))
+    again = gate_tui(
+        "check", "--config", ML, "--previous", str(state), "--actor", "user", str(patch)
+    )
     assert again.returncode == 0 and ": PASS" in again.stdout
 
 
@@ -134,7 +198,10 @@ def test_user_patch_over_previous_state_chains_from_json_output(tmp_path: Path) 
     [
         (("check", "--config", "no/such.yaml", "x.md"), "no/such.yaml: file not found"),
         (("check", "--config", ML, "no/such/reply.md"), "no/such/reply.md: file not found"),
-        (("check", "--config", ML, "--previous", "no/such/state.json", "x.md"), "no/such/state.json: file not found"),
+        (
+            ("check", "--config", ML, "--previous", "no/such/state.json", "x.md"),
+            "no/such/state.json: file not found",
+        ),
         (("check", "--config", ML, "--format", "xml", "x.md"), "invalid choice"),
         (("check", "--config", ML, "--bogus"), "unrecognized arguments: --bogus"),
         (("check", "x.md"), "--config"),
@@ -160,10 +227,14 @@ def test_invalid_config_lists_every_problem_with_its_location(tmp_path: Path) ->
 def test_invalid_previous_state_is_a_usage_error(tmp_path: Path) -> None:
     previous = tmp_path / "state.json"
     previous.write_text('{"gates": {"a": {"raw": 3}}')
-    done = gate_tui("check", "--config", ML, "--previous", str(previous), str(REPLIES / "ml_good.md"))
+    done = gate_tui(
+        "check", "--config", ML, "--previous", str(previous), str(REPLIES / "ml_good.md")
+    )
     assert done.returncode == 3 and "invalid JSON" in done.stderr
     previous.write_text('{"gates": {"a": {"raw": 3}}}')
-    done = gate_tui("check", "--config", ML, "--previous", str(previous), str(REPLIES / "ml_good.md"))
+    done = gate_tui(
+        "check", "--config", ML, "--previous", str(previous), str(REPLIES / "ml_good.md")
+    )
     assert done.returncode == 3 and "not a valid gate state: gates.a.raw" in done.stderr
 
 
@@ -176,7 +247,10 @@ def test_validate_config_reports_each_file(tmp_path: Path) -> None:
     done = gate_tui("validate-config", ML, str(bad), str(tmp_path / "missing.toml"))
     assert done.returncode == 3  # issue 14: an invalid config exits 3 from every command
     assert f"{ML}: OK (5 gates)" in done.stdout
-    assert f"{bad}:1: gate_order: must name every gate exactly once: 'b' is not defined under 'gates'" in done.stdout
+    assert (
+        f"{bad}:1: gate_order: must name every gate exactly once: 'b' is not defined under 'gates'"
+        in done.stdout
+    )
     assert f"{tmp_path / 'missing.toml'}: file not found" in done.stdout
     assert gate_tui("validate-config").returncode == 3
 
@@ -193,7 +267,12 @@ def test_version_and_help_for_every_command() -> None:
 
 
 def test_python_dash_m_works() -> None:
-    done = subprocess.run([sys.executable, "-m", "gate_tui", "check", "--config", ML, str(REPLIES / "ml_good.md")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "gate_tui", "check", "--config", ML, str(REPLIES / "ml_good.md")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and ": PASS" in done.stdout
 
 
@@ -211,7 +290,9 @@ def test_headless_commands_work_without_textual() -> None:
     assert done.stdout.strip().endswith("False")
 
 
-def test_editor_with_missing_or_invalid_config_exits_3_with_one_line_per_problem(tmp_path: Path) -> None:
+def test_editor_with_missing_or_invalid_config_exits_3_with_one_line_per_problem(
+    tmp_path: Path,
+) -> None:
     done = gate_tui(str(tmp_path / "absent.yaml"))
     assert done.returncode == 3
     assert done.stderr == f"gate-tui: {tmp_path / 'absent.yaml'}: file not found\n"
@@ -246,9 +327,15 @@ def test_editor_gets_config_path_state_file_and_new() -> None:
 
 @pytest.mark.parametrize(
     ("module", "args"),
-    [("gate_tui.tui.startup", [ML]), ("gate_tui.session.commands", ["sessions"]), ("gate_tui.session.commands", ["report", "abc"])],
+    [
+        ("gate_tui.tui.startup", [ML]),
+        ("gate_tui.session.commands", ["sessions"]),
+        ("gate_tui.session.commands", ["report", "abc"]),
+    ],
 )
-def test_missing_ui_or_session_module_gives_a_clear_message_and_exit_2(module: str, args: list[str]) -> None:
+def test_missing_ui_or_session_module_gives_a_clear_message_and_exit_2(
+    module: str, args: list[str]
+) -> None:
     code = f"import sys; sys.modules[{module!r}] = None\nfrom gate_tui.cli.main import main\nraise SystemExit(main({args!r}))"
     done = python(code)
     assert done.returncode == 2
@@ -270,10 +357,17 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
     )
     done = python(code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"sessions {ML}", "sessions None", "report abc r.md markdown", "report abc r.md html"]
+    assert done.stdout.splitlines() == [
+        f"sessions {ML}",
+        "sessions None",
+        "report abc r.md markdown",
+        "report abc r.md html",
+    ]
 
 
-def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_internal_error_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gate_tui.cli import check
     from gate_tui.cli import main as cli
 
@@ -283,7 +377,10 @@ def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch: pytest.Monke
     monkeypatch.setattr(check, "run_check", broken)
     monkeypatch.delenv("GATE_TUI_DEBUG", raising=False)
     assert cli.main(["check", "--config", ML, str(REPLIES / "ml_good.md")]) == cli.EXIT_INTERNAL
-    assert capsys.readouterr().err == "gate-tui: internal error: KeyError: 'surprise' (set GATE_TUI_DEBUG=1 for details)\n"
+    assert (
+        capsys.readouterr().err
+        == "gate-tui: internal error: KeyError: 'surprise' (set GATE_TUI_DEBUG=1 for details)\n"
+    )
 
 
 def test_the_registry_drives_dispatch_help_and_epilog() -> None:

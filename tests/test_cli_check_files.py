@@ -14,7 +14,13 @@ FILES = [str(REPLIES / name) for name in ("ml_good.md", "ml_lying_pass.md", "ml_
 
 
 def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gate_tui", *args], input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "gate_tui", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_json_records_carry_their_file_name_in_order() -> None:
@@ -26,7 +32,9 @@ def test_json_records_carry_their_file_name_in_order() -> None:
 
 
 def test_stdin_is_named_in_json() -> None:
-    done = gate_tui("check", "--config", ML, "--format", "json", "-", stdin=(REPLIES / "ml_good.md").read_text())
+    done = gate_tui(
+        "check", "--config", ML, "--format", "json", "-", stdin=(REPLIES / "ml_good.md").read_text()
+    )
     assert json.loads(done.stdout)["file"] == "<stdin>"
 
 
@@ -34,14 +42,27 @@ def test_a_json_record_still_chains_as_previous(tmp_path) -> None:  # noqa: ANN0
     first = gate_tui("check", "--config", ML, "--format", "json", FILES[0])
     previous = tmp_path / "previous.json"
     previous.write_text(first.stdout)
-    done = gate_tui("check", "--config", ML, "--previous", str(previous), "--actor", "user", "-", stdin='{"summary": "x"}')
+    done = gate_tui(
+        "check",
+        "--config",
+        ML,
+        "--previous",
+        str(previous),
+        "--actor",
+        "user",
+        "-",
+        stdin='{"summary": "x"}',
+    )
     assert done.returncode == 0, done.stderr
 
 
 def test_text_mode_prints_a_total_over_several_files(tmp_path) -> None:  # noqa: ANN001
     missing = str(tmp_path / "missing.md")
     done = gate_tui("check", "--config", ML, *FILES, missing)
-    assert done.stdout.rstrip().splitlines()[-1] == "total: 4 files: 1 PASS, 1 NO PASS, 1 INVALID, 1 unreadable"
+    assert (
+        done.stdout.rstrip().splitlines()[-1]
+        == "total: 4 files: 1 PASS, 1 NO PASS, 1 INVALID, 1 unreadable"
+    )
     assert done.returncode == 3
 
 
@@ -52,8 +73,16 @@ def test_one_file_has_no_total() -> None:
 
 def test_contract_mode_names_files_and_prints_a_total() -> None:
     contract = str(CONFIGS / "contracts" / "guardian_report.yaml")
-    replies = [str(CONFIGS / "contracts" / "replies" / name) for name in ("guardian_report_good.md", "guardian_report_broken.md")]
-    records = [json.loads(line) for line in gate_tui("check", "--contract", contract, "--format", "json", *replies).stdout.splitlines()]
+    replies = [
+        str(CONFIGS / "contracts" / "replies" / name)
+        for name in ("guardian_report_good.md", "guardian_report_broken.md")
+    ]
+    records = [
+        json.loads(line)
+        for line in gate_tui(
+            "check", "--contract", contract, "--format", "json", *replies
+        ).stdout.splitlines()
+    ]
     assert [record["file"] for record in records] == replies
     text = gate_tui("check", "--contract", contract, *replies)
     assert text.stdout.rstrip().splitlines()[-1] == "total: 2 files: 1 VALID, 1 INVALID"

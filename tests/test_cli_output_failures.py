@@ -28,11 +28,28 @@ COMMANDS = {
     "serve": ["serve", "--help"],
     "review": ["review", "--help"],
     # another reply column: the file batch of check --input, not check --jsonl, writes the records
-    "check --input": ["check", "--config", ML, "--input", str(REPLIES / "ml_good.md"), "--input-format", "jsonl", "--reply-column", "text"],
+    "check --input": [
+        "check",
+        "--config",
+        ML,
+        "--input",
+        str(REPLIES / "ml_good.md"),
+        "--input-format",
+        "jsonl",
+        "--reply-column",
+        "text",
+    ],
     "ask": ["ask", "--help"],
     "stats": ["stats", "RESULTS"],
     "stats --format html": ["stats", "RESULTS", "--format", "html"],
-    "check --format github": ["check", "--config", ML, "--format", "github", str(REPLIES / "ml_garbage.md")],
+    "check --format github": [
+        "check",
+        "--config",
+        ML,
+        "--format",
+        "github",
+        str(REPLIES / "ml_garbage.md"),
+    ],
     "--help": ["--help"],
     "--version": ["--version"],
     "check --help": ["check", "--help"],
@@ -62,24 +79,51 @@ def results_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     source = folder / "in.jsonl"
     source.write_text('{"id": 1, "reply": "no json"}\n', encoding="utf-8")
     out = folder / "out.jsonl"
-    subprocess.run([sys.executable, "-m", "gate_tui", "check", "--config", ML, "--jsonl", str(source), "-o", str(out), "-q"], timeout=120)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gate_tui",
+            "check",
+            "--config",
+            ML,
+            "--jsonl",
+            str(source),
+            "-o",
+            str(out),
+            "-q",
+        ],
+        timeout=120,
+    )
     return str(out)
 
 
 def run(args: list[str], how: str) -> subprocess.CompletedProcess[str]:
     if how == "full":
         with open("/dev/full", "w") as full:
-            return subprocess.run([sys.executable, "-m", "gate_tui", *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+            return subprocess.run(
+                [sys.executable, "-m", "gate_tui", *args],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
     # A closed stdout (`>&-`): the child starts with no file descriptor 1.
     return subprocess.run(
-        [sys.executable, "-m", "gate_tui", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120,
+        [sys.executable, "-m", "gate_tui", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
         preexec_fn=lambda: os.close(1),  # noqa: PLW1509 - only closes a descriptor
     )
 
 
 @pytest.mark.parametrize("how", ["full", "closed"])
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_a_failed_write_is_one_clear_error(name: str, how: str, session_file: str, results_file: str) -> None:
+def test_a_failed_write_is_one_clear_error(
+    name: str, how: str, session_file: str, results_file: str
+) -> None:
     places = {"REPORT": session_file, "RESULTS": results_file}
     args = [places.get(word, word) for word in COMMANDS[name]]
     done = run(args, how)

@@ -36,7 +36,9 @@ def validator(config: Path, decision_rules: bool = False) -> Draft202012Validato
     """The schema the CLI prints for ``config`` (cached: one subprocess per variant)."""
     key = (config, decision_rules)
     if key not in _SCHEMAS:
-        done = gate_tui("schema", "--config", str(config), *(["--decision-rules"] if decision_rules else []))
+        done = gate_tui(
+            "schema", "--config", str(config), *(["--decision-rules"] if decision_rules else [])
+        )
         assert done.returncode == 0, done.stderr
         schema = json.loads(done.stdout)
         Draft202012Validator.check_schema(schema)
@@ -56,7 +58,9 @@ def errors(config: Path, value: Any, decision_rules: bool = False) -> list[str]:
 
 @pytest.mark.parametrize("decision_rules", [False, True])
 @pytest.mark.parametrize(("config", "reply"), [(ML, "ml_good.md"), (VENDOR, "vendor_good.md")])
-def test_schema_accepts_the_good_sample_replies(config: Path, reply: str, decision_rules: bool) -> None:
+def test_schema_accepts_the_good_sample_replies(
+    config: Path, reply: str, decision_rules: bool
+) -> None:
     assert errors(config, reply_json(reply), decision_rules) == []
 
 
@@ -78,7 +82,9 @@ def test_schema_rejects_wrong_category_extra_keys_long_summary_and_wrong_types()
     cases: list[tuple[Any, str]] = []
     wrong_category = copy.deepcopy(good)
     wrong_category["gates"]["1_data_availability"]["classified"] = "maybe"
-    cases.append((wrong_category, "'maybe' is not one of ['available', 'partial', 'unavailable', None]"))
+    cases.append(
+        (wrong_category, "'maybe' is not one of ['available', 'partial', 'unavailable', None]")
+    )
     free_text_category = copy.deepcopy(good)
     free_text_category["gates"]["2_use_case"]["classified"] = ["ranking"]
     cases.append((free_text_category, "['ranking'] is not of type 'string', 'null'"))
@@ -94,14 +100,21 @@ def test_schema_rejects_wrong_category_extra_keys_long_summary_and_wrong_types()
     cases.append((bad_pass, "'yes' is not of type 'boolean'"))
     bad_next = copy.deepcopy(good)
     bad_next["status"]["next_gate"] = "9_unknown"
-    cases.append((bad_next, "'9_unknown' is not one of ['1_data_availability', '2_use_case', '3_success_metric', '4_data_privacy', '5_stakeholder', None]"))
+    cases.append(
+        (
+            bad_next,
+            "'9_unknown' is not one of ['1_data_availability', '2_use_case', '3_success_metric', '4_data_privacy', '5_stakeholder', None]",
+        )
+    )
     for value, why in cases:
         assert why in errors(ML, value), why
 
 
 @pytest.mark.parametrize("decision_rules", [False, True])
 @pytest.mark.parametrize("config", CONFIG_FILES, ids=lambda p: p.stem)
-def test_schema_accepts_every_canonical_state_parse_produces(config: Path, decision_rules: bool) -> None:
+def test_schema_accepts_every_canonical_state_parse_produces(
+    config: Path, decision_rules: bool
+) -> None:
     loaded = load_config(config)
     states = []
     for reply in sorted(REPLIES.glob("*.md")):

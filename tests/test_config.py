@@ -38,7 +38,9 @@ def test_toml_config(tmp_path: Path) -> None:
 
 def test_gate_order_must_name_every_gate_exactly_once(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
-    path.write_text("gate_order: [a, a, c]\ngates:\n  a:\n    question: A?\n  b:\n    question: B?\n")
+    path.write_text(
+        "gate_order: [a, a, c]\ngates:\n  a:\n    question: A?\n  b:\n    question: B?\n"
+    )
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     message = str(caught.value)
@@ -52,7 +54,10 @@ def test_yaml_problems_carry_their_line(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
     path.write_text("gates:\n  a:\n    question: A?\n    required: maybe\n    colour: red\n")
     problems = check_config(path).problems
-    assert {(p.location, p.line) for p in problems} == {("gates.a.required", 4), ("gates.a.colour", 5)}
+    assert {(p.location, p.line) for p in problems} == {
+        ("gates.a.required", 4),
+        ("gates.a.colour", 5),
+    }
     assert all(str(path) in str(p) for p in problems)
 
 
@@ -75,11 +80,17 @@ def test_syntax_errors_are_reported_not_raised(tmp_path: Path) -> None:
         ("list.yaml", "- a\n- b\n", "top level must be a mapping"),
         ("empty.yaml", "", "top level must be a mapping, not nothing"),
         ("nogates.yaml", "gates: {}\n", "gates: a config needs at least one gate"),
-        ("version.yaml", "schema_version: '9'\ngates: {a: {question: 'A'}}\n", "schema_version: '9' is not supported"),
+        (
+            "version.yaml",
+            "schema_version: '9'\ngates: {a: {question: 'A'}}\n",
+            "schema_version: '9' is not supported",
+        ),
         ("binary.yaml", b"\xff\xfe\x00", "not UTF-8"),
     ],
 )
-def test_each_problem_has_a_clear_message(tmp_path: Path, name: str, content, expected: str) -> None:
+def test_each_problem_has_a_clear_message(
+    tmp_path: Path, name: str, content, expected: str
+) -> None:
     path = tmp_path / name
     if isinstance(content, bytes):
         path.write_bytes(content)
@@ -93,5 +104,7 @@ def test_each_problem_has_a_clear_message(tmp_path: Path, name: str, content, ex
 def test_fingerprint_changes_with_content(tmp_path: Path) -> None:
     first = load_config(CONFIGS / "ml_project_intake.yaml")
     second = first.model_copy(update={"gate_order": list(reversed(first.gate_order))})
-    assert config_fingerprint(first) == config_fingerprint(load_config(CONFIGS / "ml_project_intake.yaml"))
+    assert config_fingerprint(first) == config_fingerprint(
+        load_config(CONFIGS / "ml_project_intake.yaml")
+    )
     assert config_fingerprint(first) != config_fingerprint(second)

@@ -47,11 +47,23 @@ def test_the_spec_is_the_validated_config(path: Path) -> None:
     model = load_config(path)
     spec = spec_from_model(model)
     assert spec.to_model() == model
-    assert (spec.name, spec.description, list(spec.gate_order), dict(spec.keymap)) == (model.name, model.description, model.gate_order, model.keymap)
+    assert (spec.name, spec.description, list(spec.gate_order), dict(spec.keymap)) == (
+        model.name,
+        model.description,
+        model.gate_order,
+        model.keymap,
+    )
     assert spec.policy.allow_user_override == model.policy.allow_user_override
     for key, gate in model.gates.items():
         seen = spec.gates[key]
-        assert (seen.question, seen.required, list(seen.expected_categories), seen.label, seen.description, seen.categorical) == (
+        assert (
+            seen.question,
+            seen.required,
+            list(seen.expected_categories),
+            seen.label,
+            seen.description,
+            seen.categorical,
+        ) == (
             gate.question,
             gate.required,
             gate.expected_categories,
@@ -61,7 +73,9 @@ def test_the_spec_is_the_validated_config(path: Path) -> None:
         )
 
 
-def test_a_second_start_reads_the_cache_instead_of_validating(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_second_start_reads_the_cache_instead_of_validating(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     calls = validations(monkeypatch)
     first, problems = open_config(ML_CONFIG)
     assert problems == [] and first is not None and len(calls) == 1 and len(entries()) == 1
@@ -100,10 +114,19 @@ def test_an_invalid_config_is_reported_and_not_cached(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["", "not json", "[]", '{"format": 2, "config": {}}', '{"format": 1, "config": {"gates": {}}}', '{"format": 1}'],
+    [
+        "",
+        "not json",
+        "[]",
+        '{"format": 2, "config": {}}',
+        '{"format": 1, "config": {"gates": {}}}',
+        '{"format": 1}',
+    ],
     ids=["empty", "garbage", "list", "other-format", "wrong-shape", "no-config"],
 )
-def test_a_damaged_entry_is_a_miss_and_is_rewritten(monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+def test_a_damaged_entry_is_a_miss_and_is_rewritten(
+    monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
     good, _ = open_config(ML_CONFIG)
     (entry,) = entries()
     entry.write_text(damage, encoding="utf-8")
@@ -113,7 +136,9 @@ def test_a_damaged_entry_is_a_miss_and_is_rewritten(monkeypatch: pytest.MonkeyPa
     assert json.loads(entry.read_text(encoding="utf-8"))["format"] == 1
 
 
-def test_an_unwritable_cache_only_costs_a_validation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_an_unwritable_cache_only_costs_a_validation(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
     monkeypatch.setenv(config_cache.CACHE_ENV, str(blocker / "cache"))  # its parent is a file
@@ -135,13 +160,32 @@ def test_old_entries_are_pruned(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(path=st.lists(st.sampled_from(["gates", "1_data_availability", "question", "policy", "gate_order", "keymap", "name", 0]), max_size=3), value=JSON)
+@given(
+    path=st.lists(
+        st.sampled_from(
+            [
+                "gates",
+                "1_data_availability",
+                "question",
+                "policy",
+                "gate_order",
+                "keymap",
+                "name",
+                0,
+            ]
+        ),
+        max_size=3,
+    ),
+    value=JSON,
+)
 def test_spec_from_data_never_raises_on_a_damaged_dump(path: list[Any], value: Any) -> None:
     data: Any = load_config(ML_CONFIG).model_dump(mode="json")
     target = data

@@ -50,7 +50,9 @@ BOUNDED = textwrap.dedent(
 
 
 @pytest.mark.parametrize("command", ["validate-config", "check", "schema", "prompt", "editor"])
-def test_the_alias_bomb_is_refused_quickly_within_a_memory_bound(tmp_path: Path, command: str) -> None:
+def test_the_alias_bomb_is_refused_quickly_within_a_memory_bound(
+    tmp_path: Path, command: str
+) -> None:
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text(alias_bomb())
     args = {
@@ -60,8 +62,18 @@ def test_the_alias_bomb_is_refused_quickly_within_a_memory_bound(tmp_path: Path,
         "prompt": ["prompt", "--config", str(bomb)],
         "editor": [str(bomb)],
     }[command]
-    env = {**os.environ, "GATE_TUI_STATE_DIR": str(tmp_path / "state"), "GATE_TUI_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", BOUNDED, *GATE_TUI, *args], capture_output=True, text=True, env=env, timeout=60)
+    env = {
+        **os.environ,
+        "GATE_TUI_STATE_DIR": str(tmp_path / "state"),
+        "GATE_TUI_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", BOUNDED, *GATE_TUI, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     status, _seconds, max_rss_kib = done.stdout.split()
     assert int(status) == EXIT_USAGE, done.stderr
     assert "aliases (*a) are not allowed" in done.stderr
@@ -76,7 +88,9 @@ def test_a_config_over_the_size_cap_is_refused_before_parsing(tmp_path: Path) ->
     big.write_text("gates: {a: {question: x}}\n" + "#" * MAX_CONFIG_BYTES + "\n")
     loaded = check_config(big)
     assert loaded.config is None
-    assert "too large for a config" in str(loaded.problems[0]) and "1,048,576" in str(loaded.problems[0])
+    assert "too large for a config" in str(loaded.problems[0]) and "1,048,576" in str(
+        loaded.problems[0]
+    )
     assert "too large" in load_yaml("x" * (MAX_CONFIG_BYTES + 1))[1].message  # type: ignore[union-attr]
 
 
@@ -93,12 +107,17 @@ def test_duplicate_yaml_keys_name_both_lines() -> None:
     text = "gates:\n  a:\n    question: A?\n    question: B?\n  b:\n    question: C?\n"
     loaded = config_from_text(text, ".yaml", "dup.yaml")
     assert loaded.config is None
-    assert str(loaded.problems[0]) == "dup.yaml:4: duplicate key 'question' on lines 3 and 4 (the first one would be lost)"
+    assert (
+        str(loaded.problems[0])
+        == "dup.yaml:4: duplicate key 'question' on lines 3 and 4 (the first one would be lost)"
+    )
     data, problem = load_json('{"gates": {"a": {"question": "x"}, "a": {"question": "y"}}}')
     assert data is None and problem is not None and "'a' appears twice" in problem.message
 
 
-@pytest.mark.parametrize("key", ["", "a\nb", "\x1b[2Jz", "[@click=app.quit]y[/]", "a b", "\u202eab", "k" * 101])
+@pytest.mark.parametrize(
+    "key", ["", "a\nb", "\x1b[2Jz", "[@click=app.quit]y[/]", "a b", "\u202eab", "k" * 101]
+)
 def test_gate_keys_must_be_identifiers(key: str) -> None:
     import json
 
@@ -113,7 +132,10 @@ def test_gate_keys_must_be_identifiers(key: str) -> None:
 def test_ordinary_gate_keys_are_accepted(key: str) -> None:
     import json
 
-    assert config_from_text(json.dumps({"gates": {key: {"question": "q"}}}), ".json").config is not None
+    assert (
+        config_from_text(json.dumps({"gates": {key: {"question": "q"}}}), ".json").config
+        is not None
+    )
 
 
 @pytest.mark.parametrize(
@@ -124,10 +146,14 @@ def test_ordinary_gate_keys_are_accepted(key: str) -> None:
         ("gates: {a: {question: x}}\nb: <<: *c\n", "invalid YAML"),
     ],
 )
-def test_messages_say_what_is_wrong_not_which_exception(tmp_path: Path, text: str, expected: str) -> None:
+def test_messages_say_what_is_wrong_not_which_exception(
+    tmp_path: Path, text: str, expected: str
+) -> None:
     config = tmp_path / "bad.yaml"
     config.write_text(text, encoding="utf-8")
-    done = subprocess.run([*GATE_TUI, "validate-config", str(config)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*GATE_TUI, "validate-config", str(config)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == EXIT_USAGE
     assert expected in done.stdout + done.stderr
     for name in ("RecursionError", "ReaderError", "ScannerError", "Error:", "Traceback"):
@@ -136,9 +162,13 @@ def test_messages_say_what_is_wrong_not_which_exception(tmp_path: Path, text: st
 
 def test_prompt_and_schema_show_config_text_safely(tmp_path: Path) -> None:
     config = tmp_path / "esc.yaml"
-    config.write_text('gates:\n  a:\n    question: "Q\\e[2J\\u202e?"\n    label: "L\\e]52;c;eA==\\a"\n    expected_categories: ["x\\e[31m"]\n')
+    config.write_text(
+        'gates:\n  a:\n    question: "Q\\e[2J\\u202e?"\n    label: "L\\e]52;c;eA==\\a"\n    expected_categories: ["x\\e[31m"]\n'
+    )
     for command in ("prompt", "schema"):
-        done = subprocess.run([*GATE_TUI, command, "--config", str(config)], capture_output=True, timeout=60)
+        done = subprocess.run(
+            [*GATE_TUI, command, "--config", str(config)], capture_output=True, timeout=60
+        )
         assert done.returncode == 0, done.stderr
         assert not any(byte in done.stdout for byte in (b"\x1b", b"\x07", "\u202e".encode()))
 
@@ -149,7 +179,9 @@ def test_the_file_loader_others_call_applies_the_same_bounds(tmp_path: Path) -> 
     bomb = tmp_path / "contract.yaml"
     bomb.write_text(alias_bomb())
     data, problem = load_data_file(bomb)
-    assert data is None and problem is not None and problem.line == 2 and "aliases" in problem.message
+    assert (
+        data is None and problem is not None and problem.line == 2 and "aliases" in problem.message
+    )
     good = tmp_path / "contract.json"
     good.write_text('{"a": [1, 2]}')
     assert load_data_file(good) == ({"a": [1, 2]}, None)
@@ -159,7 +191,9 @@ def test_the_file_loader_others_call_applies_the_same_bounds(tmp_path: Path) -> 
     assert load_data_file(tmp_path / "missing.yaml")[1] == ("file not found", None)
 
 
-YAMLISH = st.text(alphabet=st.sampled_from(list("ab:- \n[]{}&*<!|>'\"#,?%@`\t\x1b\x85\u202e\ud800")), max_size=200)
+YAMLISH = st.text(
+    alphabet=st.sampled_from(list("ab:- \n[]{}&*<!|>'\"#,?%@`\t\x1b\x85\u202e\ud800")), max_size=200
+)
 
 
 @settings(max_examples=300, deadline=None)

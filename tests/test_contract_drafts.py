@@ -47,8 +47,12 @@ def test_a_schema_store_draft_04_schema_loads_with_draft_04_semantics() -> None:
     good = {"version": "1.0", "tasks": {"build": {"command": "make", "timeout": 60}}}
     assert valid(contract, good)
     # draft-04's boolean exclusiveMaximum: 3600 is the maximum, excluded
-    assert not valid(contract, {"version": "1.0", "tasks": {"build": {"command": "make", "timeout": 3600}}})
-    assert not valid(contract, {"version": "1.0", "tasks": {"build": {"command": "make", "shell": True}}})
+    assert not valid(
+        contract, {"version": "1.0", "tasks": {"build": {"command": "make", "timeout": 3600}}}
+    )
+    assert not valid(
+        contract, {"version": "1.0", "tasks": {"build": {"command": "make", "shell": True}}}
+    )
 
 
 def test_a_draft_07_schema_keeps_tuples_anchors_and_ignores_siblings_of_ref() -> None:
@@ -67,9 +71,15 @@ def test_the_same_schema_without_schema_line_is_2020_12_and_says_so(tmp_path) ->
     del schema["$schema"]
     found = problems_of(schema, tmp_path)
     text = "\n".join(found)
-    assert "/definitions/point/items:" in text and '"prefixItems"' in text  # the hint where 07 meets 2020-12
+    assert (
+        "/definitions/point/items:" in text and '"prefixItems"' in text
+    )  # the hint where 07 meets 2020-12
     assert '"$anchor": "point"' in text
-    assert "read as JSON Schema 2020-12" in text and "items as an array" in text and "--draft 7" in text
+    assert (
+        "read as JSON Schema 2020-12" in text
+        and "items as an array" in text
+        and "--draft 7" in text
+    )
     # said the other way, it loads as draft-07: by --draft, or by the contract's own block
     assert load(tmp_path / "c.json", draft=7).draft == 7
     schema["x-gate-tui"] = {"draft": 7}
@@ -89,16 +99,24 @@ def test_a_2020_12_reading_applies_siblings_of_ref_and_warns_once(tmp_path) -> N
     assert "$ref with sibling keywords at /properties/code/$ref" in contract.warnings[0]
     assert valid(contract, {"code": "ABC"}) and not valid(contract, {"code": "abc"})
     assert load(tmp_path / "c.json", draft=7).warnings == ()  # a draft was given: nothing assumed
-    assert valid(load(tmp_path / "c.json", draft=7), {"code": "abc"})  # draft-07 ignores the sibling
+    assert valid(
+        load(tmp_path / "c.json", draft=7), {"code": "abc"}
+    )  # draft-07 ignores the sibling
 
 
 def test_a_draft_given_for_a_contract_that_declares_one_is_ignored_with_a_warning() -> None:
     contract = load(SCHEMAS / "schemastore_draft04.json", draft=7)
-    assert contract.draft == 4 and contract.warnings == ("--draft draft-07 is ignored: the contract's $schema says draft-04",)
+    assert contract.draft == 4 and contract.warnings == (
+        "--draft draft-07 is ignored: the contract's $schema says draft-04",
+    )
 
 
 def test_draft_06_and_2019_09_are_read_in_their_own_terms(tmp_path) -> None:
-    six = {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "properties": {"n": {"exclusiveMaximum": 10}}}
+    six = {
+        "$schema": "http://json-schema.org/draft-06/schema#",
+        "type": "object",
+        "properties": {"n": {"exclusiveMaximum": 10}},
+    }
     (tmp_path / "six.json").write_text(json.dumps(six))
     contract = load(tmp_path / "six.json")
     assert contract.draft == 6 and valid(contract, {"n": 9}) and not valid(contract, {"n": 10})
@@ -130,26 +148,63 @@ def test_schema_lines_as_written_in_the_wild(declared, draft) -> None:
 
 
 def test_meta_schema_problems_speak_each_drafts_terms(tmp_path) -> None:
-    found = "\n".join(problems_of({"type": "object", "properties": {"n": {"maximum": 5, "exclusiveMaximum": True}}}, tmp_path))
+    found = "\n".join(
+        problems_of(
+            {"type": "object", "properties": {"n": {"maximum": 5, "exclusiveMaximum": True}}},
+            tmp_path,
+        )
+    )
     assert "since draft-06 it is a number" in found and "/properties/n/exclusiveMaximum" in found
-    four = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {"n": {"exclusiveMinimum": 3}}}
+    four = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {"n": {"exclusiveMinimum": 3}},
+    }
     assert "in draft-04" in "\n".join(problems_of(four, tmp_path))
     typo = "\n".join(problems_of({"type": "objekt"}, tmp_path))
     assert "is not a JSON Schema type" in typo and "anyOf" not in typo
-    seven = {"$schema": "http://json-schema.org/draft-07/schema#", "type": ["object", "object"], "items": 5, "dependencies": {"a": "b"}}
+    seven = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": ["object", "object"],
+        "items": 5,
+        "dependencies": {"a": "b"},
+    }
     found = "\n".join(problems_of(seven, tmp_path))
-    assert "lists a type twice" in found and '"items" must be a schema or a list of schemas' in found
-    assert 'each entry of "dependencies" is a schema or a list of property names' in found and "anyOf" not in found
+    assert (
+        "lists a type twice" in found and '"items" must be a schema or a list of schemas' in found
+    )
+    assert (
+        'each entry of "dependencies" is a schema or a list of property names' in found
+        and "anyOf" not in found
+    )
 
 
 def test_every_meta_problem_is_listed_once_with_its_path(tmp_path) -> None:
-    schema = {"type": "object", "properties": {"a": {"items": [{"type": "string"}]}, "b": {"minLength": -1}, "c": {"type": "strin"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"items": [{"type": "string"}]},
+            "b": {"minLength": -1},
+            "c": {"type": "strin"},
+        },
+    }
     found = problems_of(schema, tmp_path)
     located = [line for line in found if ": /properties/" in line]
-    assert len(located) == 3, found  # 2020-12's $dynamicRef routes reach the items array 8 times: listed once
+    assert len(located) == 3, (
+        found
+    )  # 2020-12's $dynamicRef routes reach the items array 8 times: listed once
 
 
-@pytest.mark.parametrize("declared", [42, None, ["http://json-schema.org/draft-07/schema#"], "http://json-schema.org/draft-03/schema#", "urn:nope"])
+@pytest.mark.parametrize(
+    "declared",
+    [
+        42,
+        None,
+        ["http://json-schema.org/draft-07/schema#"],
+        "http://json-schema.org/draft-03/schema#",
+        "urn:nope",
+    ],
+)
 def test_a_schema_line_that_names_no_known_draft_is_one_clear_problem(tmp_path, declared) -> None:
     found = problems_of({"$schema": declared, "type": "object"}, tmp_path)
     assert any("/$schema:" in line and ("draft" in line) for line in found), found
@@ -160,26 +215,56 @@ def test_a_schema_line_that_names_no_known_draft_is_one_clear_problem(tmp_path, 
 
 
 def test_patterns_are_checked_with_the_validators_regex_engine(tmp_path) -> None:
-    ok = {"type": "object", "properties": {"word": {"pattern": r"^\p{Letter}+$"}, "ctl": {"pattern": r"\cC"}}, "patternProperties": {r"^\p{Lu}": {}}}
+    ok = {
+        "type": "object",
+        "properties": {"word": {"pattern": r"^\p{Letter}+$"}, "ctl": {"pattern": r"\cC"}},
+        "patternProperties": {r"^\p{Lu}": {}},
+    }
     (tmp_path / "ok.json").write_text(json.dumps(ok))
     contract = load(tmp_path / "ok.json")
     assert valid(contract, {"word": "Ünïcode"}) and not valid(contract, {"word": "abc1"})
-    found = "\n".join(problems_of({"type": "object", "properties": {"a": {"pattern": "(unclosed"}}, "patternProperties": {"[": {}}}, tmp_path))
-    assert "/properties/a/pattern:" in found and '"(unclosed" is not a regular expression the validator can run' in found
+    found = "\n".join(
+        problems_of(
+            {
+                "type": "object",
+                "properties": {"a": {"pattern": "(unclosed"}},
+                "patternProperties": {"[": {}},
+            },
+            tmp_path,
+        )
+    )
+    assert (
+        "/properties/a/pattern:" in found
+        and '"(unclosed" is not a regular expression the validator can run' in found
+    )
     assert 'the key "[" is not a regular expression' in found
 
 
 def test_the_meta_regex_check_agrees_with_the_compiler() -> None:
     import jsonschema_rs
 
-    for pattern in [r"\p{Letter}", r"\cC", r"(?<=a)b", "[", "a{2,1}", r"\Z", "(?P<x>a)", "[^]", r"\1(a)", "(?i)a"]:
+    for pattern in [
+        r"\p{Letter}",
+        r"\cC",
+        r"(?<=a)b",
+        "[",
+        "a{2,1}",
+        r"\Z",
+        "(?P<x>a)",
+        "[^]",
+        r"\1(a)",
+        "(?i)a",
+    ]:
         try:
             jsonschema_rs.validator_for({"pattern": pattern})
             compiles = True
         except Exception:
             compiles = False
         assert meta_check.engine_accepts(pattern) == compiles, pattern
-        assert (contract_from_schema({"type": "object", "properties": {"a": {"pattern": pattern}}})[0] is not None) == compiles, pattern
+        assert (
+            contract_from_schema({"type": "object", "properties": {"a": {"pattern": pattern}}})[0]
+            is not None
+        ) == compiles, pattern
 
 
 # --- roots of any type load (#31 item 3; #21 refused them); a root admitting nothing does not
@@ -188,10 +273,20 @@ def test_the_meta_regex_check_agrees_with_the_compiler() -> None:
 @pytest.mark.parametrize(
     ("schema", "want", "reply", "value"),
     [
-        ({"type": "array", "items": {"type": "object"}}, "array", 'Here:\n```json\n[{"a": 1},]\n```', [{"a": 1}]),
+        (
+            {"type": "array", "items": {"type": "object"}},
+            "array",
+            'Here:\n```json\n[{"a": 1},]\n```',
+            [{"a": 1}],
+        ),
         ({"type": "string"}, "any", '"hello"', "hello"),
         ({"type": ["number", "integer"]}, "any", "42", 42),
-        ({"$ref": "#/$defs/list", "$defs": {"list": {"type": "array"}}}, "any", "Sure: [1, 2, 3]", [1, 2, 3]),
+        (
+            {"$ref": "#/$defs/list", "$defs": {"list": {"type": "array"}}},
+            "any",
+            "Sure: [1, 2, 3]",
+            [1, 2, 3],
+        ),
     ],
 )
 def test_a_root_of_any_type_loads_and_reads_its_replies(schema, want, reply, value) -> None:
@@ -210,7 +305,15 @@ def test_a_root_no_reply_can_satisfy_is_refused_in_one_line(tmp_path, schema) ->
     assert len(found) == 1 and "admits nothing" in found[0]
 
 
-@pytest.mark.parametrize("schema", [{"type": "object"}, {"type": ["object", "null"]}, {"oneOf": [{"type": "object"}]}, {"properties": {}}])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object"},
+        {"type": ["object", "null"]},
+        {"oneOf": [{"type": "object"}]},
+        {"properties": {}},
+    ],
+)
 def test_object_roots_load(schema) -> None:
     assert contract_from_schema(schema)[0] is not None
 
@@ -224,15 +327,35 @@ def test_a_sarif_like_reference_heavy_schema_loads_and_checks_deep_values() -> N
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "lint", "rules": [{"id": "R1", "shortDescription": {"text": "t"}}]}},
-                "results": [{"ruleId": "R1", "message": {"text": "m"}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": "a.py"}, "region": {"startLine": 3}}}]}],
+                "tool": {
+                    "driver": {
+                        "name": "lint",
+                        "rules": [{"id": "R1", "shortDescription": {"text": "t"}}],
+                    }
+                },
+                "results": [
+                    {
+                        "ruleId": "R1",
+                        "message": {"text": "m"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": "a.py"},
+                                    "region": {"startLine": 3},
+                                }
+                            }
+                        ],
+                    }
+                ],
             }
         ],
     }
     assert valid(contract, log)
     log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
     result = check_contract(json.dumps(log), contract)
-    assert not result.ok and any(error.path.endswith("/region/startLine") for error in result.errors)
+    assert not result.ok and any(
+        error.path.endswith("/region/startLine") for error in result.errors
+    )
 
 
 # --- formats: enforced, and said once per contract -----------------------------------------
@@ -243,7 +366,11 @@ def test_formats_are_enforced_and_validate_contract_says_so_once_per_contract(tm
 
     contract = load(SCHEMAS / "schemastore_draft04.json")
     assert not valid(contract, {"version": "1.0", "tasks": {}, "homepage": "not a uri"})
-    done = gate_tui("validate-contract", str(SCHEMAS / "schemastore_draft04.json"), str(SCHEMAS / "sarif_like.json"))
+    done = gate_tui(
+        "validate-contract",
+        str(SCHEMAS / "schemastore_draft04.json"),
+        str(SCHEMAS / "sarif_like.json"),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("formats are enforced") == 2
     assert "JSON Schema draft-04" in done.stdout and "(this contract uses: uri)" in done.stdout
@@ -258,9 +385,16 @@ def test_a_contract_loaded_again_unchanged_comes_from_the_cache(tmp_path, monkey
     first = load(path)
     calls = []
     original = meta_check.meta_problems
-    monkeypatch.setattr(meta_check, "meta_problems", lambda *args: calls.append(args) or original(*args))
+    monkeypatch.setattr(
+        meta_check, "meta_problems", lambda *args: calls.append(args) or original(*args)
+    )
     again = load(path)
-    assert calls == [] and again.schema == first.schema and valid(again, {"n": 1}) and not valid(again, {"n": "1"})
+    assert (
+        calls == []
+        and again.schema == first.schema
+        and valid(again, {"n": 1})
+        and not valid(again, {"n": "1"})
+    )
     path.write_text("type: object\nproperties:\n  n: {type: string}\n")
     changed = load(path)
     assert len(calls) == 1 and valid(changed, {"n": "1"})
@@ -271,10 +405,35 @@ def test_a_contract_loaded_again_unchanged_comes_from_the_cache(tmp_path, monkey
 def test_batch_workers_read_the_contract_as_the_same_draft_with_its_folder(tmp_path) -> None:
     from tests.test_contracts_cli import gate_tui
 
-    (tmp_path / "common.json").write_text(json.dumps({"$defs": {"code": {"type": "string", "maxLength": 3}}}))
-    (tmp_path / "c.json").write_text(json.dumps({"type": "object", "properties": {"p": {"items": [{"$ref": "common.json#/$defs/code"}]}}}))
-    lines = [json.dumps({"id": n, "reply": json.dumps({"p": ["abcd" if n % 2 else "ab"]})}) for n in range(8)]
+    (tmp_path / "common.json").write_text(
+        json.dumps({"$defs": {"code": {"type": "string", "maxLength": 3}}})
+    )
+    (tmp_path / "c.json").write_text(
+        json.dumps(
+            {
+                "type": "object",
+                "properties": {"p": {"items": [{"$ref": "common.json#/$defs/code"}]}},
+            }
+        )
+    )
+    lines = [
+        json.dumps({"id": n, "reply": json.dumps({"p": ["abcd" if n % 2 else "ab"]})})
+        for n in range(8)
+    ]
     (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
-    done = gate_tui("check", "--contract", str(tmp_path / "c.json"), "--draft", "7", "--jsonl", str(tmp_path / "in.jsonl"), "-j", "2", "-q")
+    done = gate_tui(
+        "check",
+        "--contract",
+        str(tmp_path / "c.json"),
+        "--draft",
+        "7",
+        "--jsonl",
+        str(tmp_path / "in.jsonl"),
+        "-j",
+        "2",
+        "-q",
+    )
     assert done.returncode == 2, done.stderr
-    assert [json.loads(line)["ok"] for line in done.stdout.splitlines()] == [n % 2 == 0 for n in range(8)]
+    assert [json.loads(line)["ok"] for line in done.stdout.splitlines()] == [
+        n % 2 == 0 for n in range(8)
+    ]

@@ -60,13 +60,15 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.query_one("#reply").has_focus)
         app.post_message(events.Paste(game.sample_path("lying").read_text()))
-        await wait_for(pilot, lambda: "Preview: INVALID (6 errors)" in screen_text(app), message="live preview")
+        await wait_for(
+            pilot, lambda: "Preview: INVALID (6 errors)" in screen_text(app), message="live preview"
+        )
         assert "/debug/tokenCount expected integer, got string" in screen_text(app)
         assert app.editor.value is None  # the preview changes nothing
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: app.editor.index == 1)
         text = screen_text(app)
-        assert "hint: \"safer\"  ✗ extra_key" in text and "emotion: (missing)  ✗ missing_key" in text
+        assert 'hint: "safer"  ✗ extra_key' in text and "emotion: (missing)  ✗ missing_key" in text
         assert "INVALID (6 errors)" in app.query_one("#contract-decision").render().plain  # type: ignore[attr-defined]
 
         # an enum choice fills the missing key
@@ -86,7 +88,10 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
         field.value = ""
         await pilot.press("4", "0", "enter")
         await wait_for(pilot, lambda: app.editor.index == 3)
-        assert app.editor.value["relationshipDeltas"] == {"mira": 40} and len(app.editor.result.errors) == 4
+        assert (
+            app.editor.value["relationshipDeltas"] == {"mira": 40}
+            and len(app.editor.result.errors) == 4
+        )
 
         # an extra key removed
         await select_node(pilot, app, "/choices/1/hint")
@@ -97,7 +102,9 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
         # undo twice, redo once: the tree and the decision follow
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: app.editor.index == 3)
-        await wait_for(pilot, lambda: "hint: \"safer\"" in screen_text(app), message="hint back after undo")
+        await wait_for(
+            pilot, lambda: 'hint: "safer"' in screen_text(app), message="hint back after undo"
+        )
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: app.editor.value["relationshipDeltas"]["mira"] == 150)
         await pilot.press("ctrl+y")
@@ -107,11 +114,19 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
         # export asks where, then writes the current value there
         await pilot.press("ctrl+e")
         await answer_path(pilot, app, app.editor.folder / "value.json")
-        await wait_for(pilot, lambda: (app.editor.folder / "value.json").is_file(), message="export written")
-        assert json.loads((app.editor.folder / "value.json").read_text())["relationshipDeltas"] == {"mira": 40}
+        await wait_for(
+            pilot, lambda: (app.editor.folder / "value.json").is_file(), message="export written"
+        )
+        assert json.loads((app.editor.folder / "value.json").read_text())["relationshipDeltas"] == {
+            "mira": 40
+        }
         # F1 shows the keys from the key table
         await pilot.press("f1")
-        await wait_for(pilot, lambda: "Remove the selected key or item" in screen_text(app), message="help shown")
+        await wait_for(
+            pilot,
+            lambda: "Remove the selected key or item" in screen_text(app),
+            message="help shown",
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: "Remove the selected key or item" not in screen_text(app))
     read = read_journal(journal)
@@ -131,7 +146,9 @@ async def test_a_typed_value_that_is_not_a_number_changes_nothing(game) -> None:
         await wait_for(pilot, lambda: field.has_focus)
         field.value = ""
         await pilot.press("x", "enter")
-        await wait_for(pilot, lambda: "is not a number" in screen_text(app), message="warning shown")
+        await wait_for(
+            pilot, lambda: "is not a number" in screen_text(app), message="warning shown"
+        )
         assert app.editor.index == 1 and app.editor.value["debug"]["tokenCount"] == 412
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.query_one(ValueTree).has_focus)
@@ -143,16 +160,24 @@ async def test_a_typed_value_that_is_not_a_number_changes_nothing(game) -> None:
         field.value = ""
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.editor.index == 2)
-        assert [(e.code, e.path) for e in app.editor.result.errors] == [("invalid_value", "/choices/0/label")]
+        assert [(e.code, e.path) for e in app.editor.result.errors] == [
+            ("invalid_value", "/choices/0/label")
+        ]
 
 
 async def test_hostile_text_in_a_reply_renders_literally(game) -> None:
     app = ContractApp(game, journal=False, blink=False)
-    value = {"narrative": " ".join(DANGEROUS), "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "[b]x"}], "[/": 1, "[b]k": 2}
+    value = {
+        "narrative": " ".join(DANGEROUS),
+        "emotion": "sad",
+        "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "[b]x"}],
+        "[/": 1,
+        "[b]k": 2,
+    }
     async with app.run_test(size=(120, 40)) as pilot:
         await paste_and_apply(pilot, app, json.dumps(value))
         text = screen_text(app)
-        assert "[@click=app.quit]x[/]" in text and "label: \"[b]x\"" in text and "[/ : 1" not in text
+        assert "[@click=app.quit]x[/]" in text and 'label: "[b]x"' in text and "[/ : 1" not in text
         assert "\x1b" not in text
         # editing the leaf under a hostile key shows the key literally in the edit bar's title
         await select_node(pilot, app, "/[b]k")
@@ -165,7 +190,10 @@ async def test_hostile_text_in_a_reply_renders_literally(game) -> None:
 
 def test_controller_rules_without_textual(game, tmp_path) -> None:
     editor = ContractEditor(game)
-    assert editor.edit_leaf("/narrative", "x") == (None, "no value yet: paste and apply a reply first")
+    assert editor.edit_leaf("/narrative", "x") == (
+        None,
+        "no value yet: paste and apply a reply first",
+    )
     result, problem = editor.apply_reply("no json here")
     assert problem is not None and editor.index == 0 and not result.ok
     editor.apply_reply(game.sample_path("repairable").read_text())
@@ -224,15 +252,28 @@ def test_report_of_a_contract_session_on_the_command_line(game, tmp_path) -> Non
     editor.set_value("/emotion", "sad")
     editor.close()
     script = Path(sys.executable).with_name("gate-tui")
-    done = subprocess.run([str(script), "report", editor.folder.name], capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    done = subprocess.run(
+        [str(script), "report", editor.folder.name],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+    )
     assert done.returncode == 0, done.stderr
     assert "decision: **INVALID (5 errors)**" in done.stdout
-    assert "1. assistant: reply applied: INVALID (6 errors)" in done.stdout and "2. user: set /emotion ← current" in done.stdout
+    assert (
+        "1. assistant: reply applied: INVALID (6 errors)" in done.stdout
+        and "2. user: set /emotion ← current" in done.stdout
+    )
 
 
 async def test_multi_line_text_is_edited_whole(game) -> None:
     app = ContractApp(game, journal=False, blink=False)
-    value = {"narrative": "line one\nline two", "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}]}
+    value = {
+        "narrative": "line one\nline two",
+        "emotion": "sad",
+        "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}],
+    }
     async with app.run_test(size=(120, 40)) as pilot:
         await paste_and_apply(pilot, app, json.dumps(value))
         await select_node(pilot, app, "/narrative")
@@ -242,11 +283,16 @@ async def test_multi_line_text_is_edited_whole(game) -> None:
         await pilot.press("end", "!", "ctrl+j")
         await wait_for(pilot, lambda: app.editor.index == 2)
         assert app.editor.value["narrative"] == "line one!\nline two" and app.editor.result.ok
-        assert app.query_one("#reply").text == ""  # Ctrl+J set the leaf; it did not apply the reply pane
+        assert (
+            app.query_one("#reply").text == ""
+        )  # Ctrl+J set the leaf; it did not apply the reply pane
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
         await pilot.press("x", "escape")
-        await wait_for(pilot, lambda: app.contract_screen.editing is None and app.query_one(ValueTree).has_focus)
+        await wait_for(
+            pilot,
+            lambda: app.contract_screen.editing is None and app.query_one(ValueTree).has_focus,
+        )
         assert app.editor.index == 2 and app.editor.value["narrative"] == "line one!\nline two"
 
 
@@ -255,15 +301,23 @@ def test_contract_rules_and_sessions_load_no_textual() -> None:
     import sys
 
     code = "import sys\nimport gate_tui.editing.contract_editor, gate_tui.editing.contract_sessions\nprint('textual' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
 async def test_objects_and_lists_are_edited_as_json(game) -> None:
     app = ContractApp(game, journal=False, blink=False)
-    value = {"narrative": "n", "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}]}
+    value = {
+        "narrative": "n",
+        "emotion": "sad",
+        "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}],
+    }
     async with app.run_test(size=(120, 40)) as pilot:
-        await paste_and_apply(pilot, app, json.dumps({k: v for k, v in value.items() if k != "choices"}))
+        await paste_and_apply(
+            pilot, app, json.dumps({k: v for k, v in value.items() if k != "choices"})
+        )
         assert [(e.code, e.path) for e in app.editor.result.errors] == [("missing_key", "/choices")]
         # Enter on the missing list opens a JSON editor
         await select_node(pilot, app, "/choices")
@@ -271,7 +325,9 @@ async def test_objects_and_lists_are_edited_as_json(game) -> None:
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "edit-text")
         app.focused.text = "[{\"id\": \"x\", \"label\": \"go\"}"  # type: ignore[union-attr]
         await pilot.press("ctrl+j")
-        await wait_for(pilot, lambda: "not valid JSON" in screen_text(app), message="JSON error shown")
+        await wait_for(
+            pilot, lambda: "not valid JSON" in screen_text(app), message="JSON error shown"
+        )
         assert app.editor.index == 1
         app.focused.text = json.dumps(value["choices"])  # type: ignore[union-attr]
         await pilot.press("ctrl+j")
@@ -284,10 +340,14 @@ async def test_objects_and_lists_are_edited_as_json(game) -> None:
         app.focused.text = json.dumps(value["choices"] * 11)  # type: ignore[union-attr]
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: app.editor.index == 3)
-        assert [(e.code, e.path) for e in app.editor.result.errors] == [("invalid_value", "/choices")]  # 11 > 10 items
+        assert [(e.code, e.path) for e in app.editor.result.errors] == [
+            ("invalid_value", "/choices")
+        ]  # 11 > 10 items
 
 
-async def test_quitting_asks_first_when_the_journal_could_not_be_written(game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_quitting_asks_first_when_the_journal_could_not_be_written(
+    game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The gate editor's quit question, shared: with no journal, Ctrl+Q would lose the changes."""
     from textual.widgets import Button
 
@@ -298,11 +358,25 @@ async def test_quitting_asks_first_when_the_journal_could_not_be_written(game, t
     monkeypatch.setenv("GATE_TUI_STATE_DIR", str(blocker / "state"))  # cannot be created
     app = ContractApp(game, new=True, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: not app.editor.journaling and app.query_one("#reply").has_focus, message="the editor, journal-less")
-        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await wait_for(
+            pilot,
+            lambda: not app.editor.journaling and app.query_one("#reply").has_focus,
+            message="the editor, journal-less",
+        )
+        await paste_and_apply(
+            pilot,
+            app,
+            (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"),
+        )
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question")
-        await wait_for(pilot, lambda: "1 change made here not saved" in screen_text(app), message="the question drawn")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question"
+        )
+        await wait_for(
+            pilot,
+            lambda: "1 change made here not saved" in screen_text(app),
+            message="the question drawn",
+        )
         assert "Save as… writes the value as JSON" in screen_text(app)
         await pilot.press("ctrl+q")  # a second Ctrl+Q does not throw the work away
         assert app.is_running and isinstance(app.screen, QuitScreen)
@@ -311,12 +385,18 @@ async def test_quitting_asks_first_when_the_journal_could_not_be_written(game, t
     assert app.return_code == 0
 
 
-async def test_quitting_a_journaled_contract_session_asks_nothing(game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_quitting_a_journaled_contract_session_asks_nothing(
+    game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GATE_TUI_STATE_DIR", str(tmp_path / "state"))
     app = ContractApp(game, new=True, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.editor.journaling, message="the journal open")
-        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await paste_and_apply(
+            pilot,
+            app,
+            (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"),
+        )
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, message="quit at once")
 
@@ -327,14 +407,20 @@ async def test_the_preview_names_the_allowed_values_as_check_does(game) -> None:
     from gate_tui.contracts.checking import check_contract
 
     reply = (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8")
-    expected = next(describe_error(e) for e in check_contract(reply, game).errors if e.path == "/npcResponses/0/emotion")
+    expected = next(
+        describe_error(e)
+        for e in check_contract(reply, game).errors
+        if e.path == "/npcResponses/0/emotion"
+    )
     assert 'expected one of "neutral", "happy"' in expected
     app = ContractApp(game, journal=False, blink=False)
     async with app.run_test(size=(160, 40)) as pilot:
         app.post_message(events.Paste(reply))
         await wait_for(pilot, lambda: "Preview:" in screen_text(app), message="preview shown")
         shown = str(app.query_one("#preview").content)
-        assert expected.split(": ", 1)[1].rsplit(" [", 1)[0] in shown  # the message and what was expected, as check says
+        assert (
+            expected.split(": ", 1)[1].rsplit(" [", 1)[0] in shown
+        )  # the message and what was expected, as check says
 
 
 async def test_exporting_an_invalid_value_says_so_and_asks(game, tmp_path: Path) -> None:
@@ -343,33 +429,63 @@ async def test_exporting_an_invalid_value_says_so_and_asks(game, tmp_path: Path)
     app = ContractApp(game, journal=False, blink=False)
     target = tmp_path / "value.json"
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await paste_and_apply(
+            pilot,
+            app,
+            (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"),
+        )
         assert app.editor.result is not None and not app.editor.result.ok
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: "This value is INVALID (6 errors)" in screen_text(app), message="the warning in the prompt")
+        await wait_for(
+            pilot,
+            lambda: "This value is INVALID (6 errors)" in screen_text(app),
+            message="the warning in the prompt",
+        )
         assert "Export the INVALID value JSON to" in screen_text(app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.focused is None or app.focused.id != "path-input", message="cancelled")
+        await wait_for(
+            pilot,
+            lambda: app.focused is None or app.focused.id != "path-input",
+            message="cancelled",
+        )
         assert not target.exists()
         await pilot.press("ctrl+e")
         await answer_path(pilot, app, target)
         await wait_for(pilot, target.exists, message="exported anyway")
-        await wait_for(pilot, lambda: "INVALID value written to" in screen_text(app), message="the toast says what was written")
+        await wait_for(
+            pilot,
+            lambda: "INVALID value written to" in screen_text(app),
+            message="the toast says what was written",
+        )
         await paste_and_apply(pilot, app, game.sample_path("good").read_text(encoding="utf-8"))
         assert app.editor.result is not None and app.editor.result.ok
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input", message="the prompt")
-        assert app.screen.title_text == "Export value JSON to" and not app.screen.query("#path-warning")
+        await wait_for(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "path-input",
+            message="the prompt",
+        )
+        assert app.screen.title_text == "Export value JSON to" and not app.screen.query(
+            "#path-warning"
+        )
 
 
-async def test_typing_letters_in_an_enum_list_jumps_as_in_the_gate_editor(game, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_typing_letters_in_an_enum_list_jumps_as_in_the_gate_editor(
+    game, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """#18 item 15: the same type-ahead as the gate editor's Classified menu."""
     from gate_tui.tui.widgets import type_ahead
 
-    monkeypatch.setattr(type_ahead, "TYPE_AHEAD_SECONDS", 60.0)  # a slow machine must not reset the search
+    monkeypatch.setattr(
+        type_ahead, "TYPE_AHEAD_SECONDS", 60.0
+    )  # a slow machine must not reset the search
     app = ContractApp(game, journal=False, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await paste_and_apply(pilot, app, (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"))
+        await paste_and_apply(
+            pilot,
+            app,
+            (CONTRACTS / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8"),
+        )
         await select_node(pilot, app, "/npcResponses/0/emotion")
         await pilot.press("enter")
         choices = app.query_one("#edit-choices", OptionList)
@@ -379,4 +495,8 @@ async def test_typing_letters_in_an_enum_list_jumps_as_in_the_gate_editor(game, 
         await pilot.press("u")
         await wait_for(pilot, lambda: choices.highlighted == 5, message='"su" finds "surprised"')
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.editor.value["npcResponses"][0]["emotion"] == "surprised", message="set")
+        await wait_for(
+            pilot,
+            lambda: app.editor.value["npcResponses"][0]["emotion"] == "surprised",
+            message="set",
+        )

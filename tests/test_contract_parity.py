@@ -41,7 +41,11 @@ def test_sessions_count_contract_changes_and_show_valid_or_invalid(game) -> None
     editor.apply_reply(game.sample_path("lying").read_text())
     editor.apply_reply(game.sample_path("good").read_text())
     info = _info(editor.folder)
-    assert (info.transitions, info.decision, info.status) == (2, "VALID", "locked")  # the editor holds it
+    assert (info.transitions, info.decision, info.status) == (
+        2,
+        "VALID",
+        "locked",
+    )  # the editor holds it
     editor.undo()  # back to the lying reply: the listing follows the history, not the last record
     info = _info(editor.folder)
     assert (info.transitions, info.decision) == (3, "INVALID")
@@ -83,11 +87,34 @@ async def test_the_palette_lists_every_contract_action_and_runs_them(game) -> No
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
         names = [command.name for command in contract_commands()]
-        for name in ("Apply reply", "Undo", "Redo", "Export value JSON…", "Export report…", "Save value as…", "Open value…", "Clear reply", "Help", "Remove key", "Edit as JSON"):
+        for name in (
+            "Apply reply",
+            "Undo",
+            "Redo",
+            "Export value JSON…",
+            "Export report…",
+            "Save value as…",
+            "Open value…",
+            "Clear reply",
+            "Help",
+            "Remove key",
+            "Edit as JSON",
+        ):
             assert name in names
-        await wait_for(pilot, lambda: "Apply reply" in screen_text(app), message="discovery lists the contract actions")
+        await wait_for(
+            pilot,
+            lambda: "Apply reply" in screen_text(app),
+            message="discovery lists the contract actions",
+        )
         await pilot.press(*"value")
-        await wait_for(pilot, lambda: all(name in screen_text(app) for name in ("Open value…", "Save value as…", "Export value JSON…")), message="the file commands")
+        await wait_for(
+            pilot,
+            lambda: all(
+                name in screen_text(app)
+                for name in ("Open value…", "Save value as…", "Export value JSON…")
+            ),
+            message="the file commands",
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.screen.query(CommandList))
         await run_command(pilot, app, "Undo")
@@ -95,19 +122,25 @@ async def test_the_palette_lists_every_contract_action_and_runs_them(game) -> No
         await run_command(pilot, app, "Redo")
         await wait_for(pilot, lambda: app.editor.index == 1, message="redone from the palette")
         await run_command(pilot, app, "Help")
-        await wait_for(pilot, lambda: isinstance(app.screen, ContractHelp), message="help from the palette")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ContractHelp), message="help from the palette"
+        )
         assert "Open value…" in help_text() and "In the command palette (Ctrl+P) too" in help_text()
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ContractHelp))
         app.post_message(events.Paste("some text"))
         await wait_for(pilot, lambda: app.query_one("#reply").text == "some text")
         await run_command(pilot, app, "Clear reply")
-        await wait_for(pilot, lambda: app.query_one("#reply").text == "", message="cleared from the palette")
+        await wait_for(
+            pilot, lambda: app.query_one("#reply").text == "", message="cleared from the palette"
+        )
         await run_command(pilot, app, "Quit")  # Textual's own entry, as in the gate editor
         await wait_for(pilot, lambda: not app.is_running, message="quit")
 
 
-async def test_export_asks_before_replacing_and_open_value_is_a_checked_edit(game, tmp_path) -> None:
+async def test_export_asks_before_replacing_and_open_value_is_a_checked_edit(
+    game, tmp_path
+) -> None:
     app = ContractApp(game, journal=False, blink=False)
     target = tmp_path / "value.json"
     target.write_text("keep me")
@@ -115,10 +148,14 @@ async def test_export_asks_before_replacing_and_open_value_is_a_checked_edit(gam
         await _app_with_reply(pilot, app, game.sample_path("good").read_text())
         await pilot.press("ctrl+e")
         await answer_path(pilot, app, target)
-        await wait_for(pilot, lambda: "already exists" in screen_text(app), message="asks before replacing")
+        await wait_for(
+            pilot, lambda: "already exists" in screen_text(app), message="asks before replacing"
+        )
         assert target.read_text() == "keep me"
         await pilot.press("enter")  # a second Enter replaces it
-        await wait_for(pilot, lambda: not isinstance(app.screen, PathScreen), message="prompt closed")
+        await wait_for(
+            pilot, lambda: not isinstance(app.screen, PathScreen), message="prompt closed"
+        )
         assert json.loads(target.read_text()) == app.editor.value
         # ~ is expanded and a failure keeps the prompt open with the reason
         await run_command(pilot, app, "Export report…")
@@ -141,7 +178,9 @@ async def test_export_asks_before_replacing_and_open_value_is_a_checked_edit(gam
         await wait_for(pilot, lambda: app.editor.index == 2, message="opened as a change")
         assert app.editor.current.actor == "user" and not app.editor.result.ok
         assert [e.code for e in app.editor.result.errors] == ["missing_key"]
-        await wait_for(pilot, lambda: "INVALID (1 error" in app.query_one("#contract-decision").render().plain)  # type: ignore[attr-defined]
+        await wait_for(
+            pilot, lambda: "INVALID (1 error" in app.query_one("#contract-decision").render().plain
+        )  # type: ignore[attr-defined]
         # the same value again records nothing; a file that is not an object changes nothing
         await run_command(pilot, app, "Open value…")
         await answer_path(pilot, app, tmp_path / "broken.json")
@@ -150,7 +189,11 @@ async def test_export_asks_before_replacing_and_open_value_is_a_checked_edit(gam
         (tmp_path / "list.json").write_text("[1, 2]")
         await run_command(pilot, app, "Open value…")
         await answer_path(pilot, app, tmp_path / "list.json")
-        await wait_for(pilot, lambda: "does not hold a JSON object" in screen_text(app), message="refused in the prompt")
+        await wait_for(
+            pilot,
+            lambda: "does not hold a JSON object" in screen_text(app),
+            message="refused in the prompt",
+        )
         assert isinstance(app.screen, PathScreen) and app.editor.index == 2
 
 
@@ -158,7 +201,10 @@ def test_open_value_refuses_what_is_not_a_json_object_file(game, tmp_path) -> No
     editor = ContractEditor(game)
     (tmp_path / "bad.json").write_bytes(b"\xff\xfe{")
     (tmp_path / "half.json").write_text('{"a": ')
-    assert editor.open_value(tmp_path / "missing.json") == (False, f"{tmp_path / 'missing.json'} does not exist")
+    assert editor.open_value(tmp_path / "missing.json") == (
+        False,
+        f"{tmp_path / 'missing.json'} does not exist",
+    )
     assert "not UTF-8" in editor.open_value(tmp_path / "bad.json")[1]
     assert "not valid JSON" in editor.open_value(tmp_path / "half.json")[1]
     assert "directory" in editor.open_value(tmp_path)[1]
@@ -181,7 +227,9 @@ async def test_undo_in_the_reply_pane_falls_through_to_the_change(game) -> None:
         await _app_with_reply(pilot, app, game.sample_path("good").read_text())
         assert app.query_one("#reply").has_focus and app.query_one("#reply").text == ""
         await pilot.press("ctrl+z")  # the pane has no typing to undo: the reply is undone
-        await wait_for(pilot, lambda: app.editor.index == 0, message="reply undone from the reply pane")
+        await wait_for(
+            pilot, lambda: app.editor.index == 0, message="reply undone from the reply pane"
+        )
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.editor.index == 1, message="redone from the reply pane")
         await pilot.press("x", "ctrl+z")  # typing is undone first
@@ -199,17 +247,39 @@ def test_sessions_of_a_contract_file_on_the_command_line(game) -> None:
     editor.apply_reply(game.sample_path("lying").read_text())
     editor.close()
     script = Path(sys.executable).with_name("gate-tui")
-    done = subprocess.run([str(script), "sessions", "--config", game.path], capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    done = subprocess.run(
+        [str(script), "sessions", "--config", game.path],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+    )
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if line.startswith(editor.folder.name))
     assert row.split()[-3:] == ["1", "INVALID", "open"]
-    assert all(line.startswith(("NAME", "contract-llm_result_v1-")) for line in done.stdout.splitlines())
-    report = subprocess.run([str(script), "report", editor.folder.name], capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    assert all(
+        line.startswith(("NAME", "contract-llm_result_v1-")) for line in done.stdout.splitlines()
+    )
+    report = subprocess.run(
+        [str(script), "report", editor.folder.name],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+    )
     assert "decision: **INVALID (6 errors)**" in report.stdout
 
 
 def test_help_wraps_inside_its_columns_at_80_columns() -> None:
     text = help_text(70)  # the help box at 80 columns, less its border and padding
-    flush_left = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(" ")]
-    assert flush_left == ["Keys", "In the command palette (Ctrl+P) too", "Validity", "The contract decides, never the model and never the editor:", "Esc or F1 closes this screen."]
+    flush_left = [
+        line.strip() for line in text.splitlines() if line.strip() and not line.startswith(" ")
+    ]
+    assert flush_left == [
+        "Keys",
+        "In the command palette (Ctrl+P) too",
+        "Validity",
+        "The contract decides, never the model and never the editor:",
+        "Esc or F1 closes this screen.",
+    ]
     assert "\n" + " " * 23 + "leaf " in text  # F3's help, wrapped under its own column

@@ -28,7 +28,17 @@ SEED_PLAN = {
     "missing_info_questions": [],
     "expected_output_schema": "answer_v1_markdown",
 }
-REQUEST_TYPES = ["STATUS_METRIC", "STATUS_SUMMARY", "STATUS_LIST", "HOWTO_POLICY", "DESIGN_ARCH", "DATA_DEFINITION", "TROUBLESHOOTING", "KNOWLEDGE_QA", "CASUAL"]
+REQUEST_TYPES = [
+    "STATUS_METRIC",
+    "STATUS_SUMMARY",
+    "STATUS_LIST",
+    "HOWTO_POLICY",
+    "DESIGN_ARCH",
+    "DATA_DEFINITION",
+    "TROUBLESHOOTING",
+    "KNOWLEDGE_QA",
+    "CASUAL",
+]
 ACTIONS = [
     "ADD_EVIDENCE", "RETRIEVE_MORE", "DIVERSIFY_SOURCES", "RETRIEVE_DB", "RETRIEVE_NEO4J", "RETRIEVE_DOC", "RETRIEVE_POLICY", "REMOVE_DOC_EVIDENCE",
     "USE_DB_ONLY", "REFINE_QUERY", "ADD_REQUIRED_SECTIONS", "REGENERATE_DRAFT", "REMOVE_FORBIDDEN_CONTENT", "USE_DOMAIN_TERMS", "ASK_MINIMAL_QUESTION", "SAFE_REFUSAL",
@@ -60,7 +70,12 @@ def test_the_seeds_unit_test_objects_get_the_seeds_verdicts(contracts) -> None:
     assert errors(plan, SEED_PLAN) == []  # the seed's valid plan
     two_questions = {**SEED_PLAN, "missing_info_questions": ["Which region?", "Which week?"]}
     assert errors(plan, two_questions) == [("invalid_value", "/missing_info_questions")]
-    passing = {"verdict": "PASS", "reasons": ["Evidence is complete"], "required_actions": ["ADD_EVIDENCE"], "risk_level": "low"}
+    passing = {
+        "verdict": "PASS",
+        "reasons": ["Evidence is complete"],
+        "required_actions": ["ADD_EVIDENCE"],
+        "risk_level": "low",
+    }
     assert errors(guardian, passing) == [("rule_failed", "/required_actions")]
     assert errors(guardian, {**passing, "required_actions": []}) == []
 
@@ -72,8 +87,12 @@ def test_expected_output_schema_is_a_non_empty_string(contracts) -> None:
         "minLength": 1,
         "description": plan.schema["properties"]["expected_output_schema"]["description"],
     }
-    assert errors(plan, {**SEED_PLAN, "expected_output_schema": ""}) == [("invalid_value", "/expected_output_schema")]
-    assert errors(plan, {**SEED_PLAN, "expected_output_schema": {"region": "string"}}) == [("invalid_type", "/expected_output_schema")]
+    assert errors(plan, {**SEED_PLAN, "expected_output_schema": ""}) == [
+        ("invalid_value", "/expected_output_schema")
+    ]
+    assert errors(plan, {**SEED_PLAN, "expected_output_schema": {"region": "string"}}) == [
+        ("invalid_type", "/expected_output_schema")
+    ]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -85,10 +104,17 @@ def test_each_contracts_own_example_and_good_sample_are_valid(contracts, name) -
 def test_analyst_enums_limits_and_closed_keys(contracts) -> None:
     plan = contracts["analyst_plan"]
     properties = plan.schema["properties"]
-    assert properties["request_type"]["enum"] == REQUEST_TYPES and properties["track"]["enum"] == ["FAST", "QUALITY"]
+    assert properties["request_type"]["enum"] == REQUEST_TYPES and properties["track"]["enum"] == [
+        "FAST",
+        "QUALITY",
+    ]
     assert properties["required_sources"]["items"]["enum"] == ["db", "neo4j", "doc", "policy"]
-    assert errors(plan, {**SEED_PLAN, "intent": "   "}) == [("invalid_value", "/intent")]  # blank is empty
-    assert errors(plan, {**SEED_PLAN, "required_sources": ["web"]}) == [("invalid_value", "/required_sources/0")]
+    assert errors(plan, {**SEED_PLAN, "intent": "   "}) == [
+        ("invalid_value", "/intent")
+    ]  # blank is empty
+    assert errors(plan, {**SEED_PLAN, "required_sources": ["web"]}) == [
+        ("invalid_value", "/required_sources/0")
+    ]
     assert errors(plan, {**SEED_PLAN, "notes": "x"}) == [("extra_key", "/notes")]
     assert sorted(plan.schema["required"]) == sorted(SEED_PLAN)
 
@@ -97,8 +123,14 @@ def test_architect_and_guardian_match_their_seeds(contracts) -> None:
     spec = contracts["architect_spec"].schema
     assert spec["properties"]["response_format"]["enum"] == ["markdown", "json", "hybrid"]
     for key in ("domain_terms", "forbidden_content", "required_sections"):
-        assert spec["properties"][key] == {"type": "array", "items": {"type": "string"}, "description": spec["properties"][key]["description"]}
-    assert spec["additionalProperties"] is False and sorted(spec["required"]) == sorted(spec["properties"])
+        assert spec["properties"][key] == {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": spec["properties"][key]["description"],
+        }
+    assert spec["additionalProperties"] is False and sorted(spec["required"]) == sorted(
+        spec["properties"]
+    )
     guardian = contracts["guardian_report"].schema
     assert guardian["properties"]["verdict"]["enum"] == ["PASS", "FAIL", "RETRY"]
     assert guardian["properties"]["required_actions"]["items"]["enum"] == ACTIONS
@@ -127,14 +159,32 @@ def test_the_game_protocol_limits_at_their_boundaries(contracts) -> None:
         (["choices", 0, "hint"], "x", [("extra_key", "/choices/0/hint")]),
         (["npcResponses"], [npc] * 20, []),
         (["npcResponses"], [npc] * 21, [("invalid_value", "/npcResponses")]),
-        (["npcResponses"], [{**npc, "response": "x" * 1001}], [("invalid_value", "/npcResponses/0/response")]),
-        (["npcResponses"], [{**npc, "emotion": "meh"}], [("invalid_value", "/npcResponses/0/emotion")]),
+        (
+            ["npcResponses"],
+            [{**npc, "response": "x" * 1001}],
+            [("invalid_value", "/npcResponses/0/response")],
+        ),
+        (
+            ["npcResponses"],
+            [{**npc, "emotion": "meh"}],
+            [("invalid_value", "/npcResponses/0/emotion")],
+        ),
         (["relationshipDeltas"], {"mira": -100, "tom": 100, "ann": 0.5}, []),
         (["relationshipDeltas"], {"mira": -100.5}, [("invalid_value", "/relationshipDeltas/mira")]),
         (["factionDeltas"], {"guild": 101}, [("invalid_value", "/factionDeltas/guild")]),
         (["factionDeltas"], {"guild": "5"}, [("invalid_type", "/factionDeltas/guild")]),
         (["worldStateChanges"], {"anything": [1, {"goes": True}]}, []),
-        (["debug"], {"promptState": "s", "promptText": "t", "aiResponseRaw": "r", "processingTime": 1.5, "tokenCount": 3}, []),
+        (
+            ["debug"],
+            {
+                "promptState": "s",
+                "promptText": "t",
+                "aiResponseRaw": "r",
+                "processingTime": 1.5,
+                "tokenCount": 3,
+            },
+            [],
+        ),
         (["debug"], {"tokenCount": "3"}, [("invalid_type", "/debug/tokenCount")]),
         (["debug"], {"secret": 1}, [("extra_key", "/debug/secret")]),
         (["extra"], 1, [("extra_key", "/extra")]),

@@ -80,7 +80,11 @@ def _run(draft: str, name: str) -> tuple[list[str], int, int]:
     wrong: list[str] = []
     ran = skipped = 0
     for group in cases:
-        contract = _contract(group["schema"], DRAFTS[draft]) if _offline(group["schema"], DRAFTS[draft]) else None
+        contract = (
+            _contract(group["schema"], DRAFTS[draft])
+            if _offline(group["schema"], DRAFTS[draft])
+            else None
+        )
         if contract is None:
             skipped += 1
             continue
@@ -96,7 +100,11 @@ def _run(draft: str, name: str) -> tuple[list[str], int, int]:
 
 def _reads_as_reply(data: Any, want: str) -> bool:
     """Whether a reply holding ``data`` is read as that value for a root asking ``want``."""
-    return want == "any" or (want == "object" and isinstance(data, dict)) or (want == "array" and isinstance(data, list))
+    return (
+        want == "any"
+        or (want == "object" and isinstance(data, dict))
+        or (want == "array" and isinstance(data, list))
+    )
 
 
 def test_non_object_roots_load_and_read_their_replies() -> None:
@@ -107,14 +115,21 @@ def test_non_object_roots_load_and_read_their_replies() -> None:
             for group in json.loads((SUITE / draft / name).read_text(encoding="utf-8")):
                 schema = group["schema"]
                 if isinstance(schema, dict) and _offline(schema, DRAFTS[draft]):
-                    contract, problems = contract_from_schema(schema, options=LoadOptions(draft=DRAFTS[draft]))
-                    assert contract is not None or root_problems(schema), problems  # only roots admitting nothing
+                    contract, problems = contract_from_schema(
+                        schema, options=LoadOptions(draft=DRAFTS[draft])
+                    )
+                    assert contract is not None or root_problems(schema), (
+                        problems
+                    )  # only roots admitting nothing
                     if contract is not None:
                         wants[contract.want] = wants.get(contract.want, 0) + 1
     assert wants.get("array", 0) > 0 and wants.get("any", 0) > 0, wants
 
 
-@pytest.mark.parametrize(("draft", "name"), [(draft, name) for draft in DRAFTS for name in _files(draft) if name != "format.json"])
+@pytest.mark.parametrize(
+    ("draft", "name"),
+    [(draft, name) for draft in DRAFTS for name in _files(draft) if name != "format.json"],
+)
 def test_the_checker_agrees_with_the_suite(draft: str, name: str) -> None:
     wrong, ran, _skipped = _run(draft, name)
     assert ran > 0
@@ -132,5 +147,8 @@ def test_format_annotations_are_the_only_disagreement_and_are_counted(draft: str
 
 
 def test_remote_groups_are_skipped_not_fetched_and_few() -> None:
-    skipped = {name: _run("draft2020-12", name)[2] for name in ("dynamicRef.json", "ref.json", "anchor.json")}
+    skipped = {
+        name: _run("draft2020-12", name)[2]
+        for name in ("dynamicRef.json", "ref.json", "anchor.json")
+    }
     assert 0 < sum(skipped.values()) < 20, skipped

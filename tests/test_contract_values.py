@@ -63,7 +63,12 @@ def test_values_of_every_type_are_checked_as_they_are(schema, value, ok) -> None
 def test_values_json_cannot_carry_are_errors_not_crashes() -> None:
     anything = contract({})
     result = check_value({"a": float("nan"), "b": (1, 2), 3: "x", "s": "\ud800"}, anything)
-    assert sorted((e.code, e.path) for e in result.errors) == [("invalid_value", "/3"), ("invalid_value", "/a"), ("invalid_value", "/b"), ("invalid_value", "/s")]
+    assert sorted((e.code, e.path) for e in result.errors) == [
+        ("invalid_value", "/3"),
+        ("invalid_value", "/a"),
+        ("invalid_value", "/b"),
+        ("invalid_value", "/s"),
+    ]
     assert "tuple is not a JSON value" in next(e.message for e in result.errors if e.path == "/b")
     json.loads(result.model_dump_json())
     with pytest.raises(TypeError):
@@ -72,7 +77,9 @@ def test_values_json_cannot_carry_are_errors_not_crashes() -> None:
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    return subprocess.run([*base, *args], capture_output=True, text=True, timeout=60, cwd=ROOT, encoding="utf-8")
+    return subprocess.run(
+        [*base, *args], capture_output=True, text=True, timeout=60, cwd=ROOT, encoding="utf-8"
+    )
 
 
 HOSTILE = "\u202etxt.exe\u202c \u0085\u009b31m \u200b end"
@@ -81,7 +88,12 @@ HOSTILE = "\u202etxt.exe\u202c \u0085\u009b31m \u200b end"
 @pytest.mark.parametrize("flag", ["--format=json", "--envelope"])
 def test_json_outputs_escape_bidi_c1_and_zero_width_and_keep_the_data(tmp_path, flag) -> None:
     reply = tmp_path / "reply.md"
-    value = {"narrative": HOSTILE, "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "ok"}], "extra" + HOSTILE: 1}
+    value = {
+        "narrative": HOSTILE,
+        "emotion": "sad",
+        "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "ok"}],
+        "extra" + HOSTILE: 1,
+    }
     reply.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
     done = run("check", "--contract", str(GAME), flag, str(reply))
     assert done.returncode == 2, done.stderr
@@ -92,4 +104,7 @@ def test_json_outputs_escape_bidi_c1_and_zero_width_and_keep_the_data(tmp_path, 
     if flag == "--envelope":
         assert data["error"]["details"]["raw"] == reply.read_text(encoding="utf-8")
     else:
-        assert data["value"]["narrative"] == HOSTILE and data["errors"][0]["path"] == "/extra" + HOSTILE
+        assert (
+            data["value"]["narrative"] == HOSTILE
+            and data["errors"][0]["path"] == "/extra" + HOSTILE
+        )

@@ -40,7 +40,10 @@ def codes(result: ContractResult) -> list[tuple[str, str]]:
 
 
 EXPECTED = {
-    ("analyst_plan", "lying"): [("invalid_value", "/intent"), ("invalid_value", "/missing_info_questions")],
+    ("analyst_plan", "lying"): [
+        ("invalid_value", "/intent"),
+        ("invalid_value", "/missing_info_questions"),
+    ],
     ("analyst_plan", "broken"): [("invalid_json", "")],
     ("architect_spec", "lying"): [("invalid_value", "/response_format"), ("extra_key", "/notes")],
     ("architect_spec", "broken"): [("invalid_json", "")],
@@ -90,19 +93,30 @@ def test_every_error_is_collected_six_problems_six_errors(contracts) -> None:
 
 
 def test_broken_reply_reasons(contracts) -> None:
-    array = check_contract(sample(contracts["architect_spec"], "broken"), contracts["architect_spec"])
+    array = check_contract(
+        sample(contracts["architect_spec"], "broken"), contracts["architect_spec"]
+    )
     assert "top-level array" in array.errors[0].message
-    prose = check_contract(sample(contracts["guardian_report"], "broken"), contracts["guardian_report"])
+    prose = check_contract(
+        sample(contracts["guardian_report"], "broken"), contracts["guardian_report"]
+    )
     assert prose.errors[0].message == "No JSON object found in text"
     cut = check_contract(sample(contracts["llm_result_v1"], "broken"), contracts["llm_result_v1"])
     assert cut.errors[0].message == "the reply is cut off at 3:122, inside narrative"
     spot = check_contract(sample(contracts["analyst_plan"], "broken"), contracts["analyst_plan"])
-    assert spot.errors[0].message == "JSON object at 3:1 could not be repaired: unexpected ',' at 3:83"
+    assert (
+        spot.errors[0].message == "JSON object at 3:1 could not be repaired: unexpected ',' at 3:83"
+    )
 
 
 def test_guardian_pass_with_actions_is_one_rule_failure_named_by_its_description(contracts) -> None:
     guardian = contracts["guardian_report"]
-    base = {"verdict": "PASS", "reasons": [], "required_actions": ["ADD_EVIDENCE"], "risk_level": "low"}
+    base = {
+        "verdict": "PASS",
+        "reasons": [],
+        "required_actions": ["ADD_EVIDENCE"],
+        "risk_level": "low",
+    }
     result = check_contract(base, guardian)
     assert codes(result) == [("rule_failed", "/required_actions")]
     assert "a PASS verdict must have no required_actions" in result.errors[0].message
@@ -110,16 +124,32 @@ def test_guardian_pass_with_actions_is_one_rule_failure_named_by_its_description
     assert check_contract({**base, "verdict": "FAIL"}, guardian).ok  # the rule applies to PASS only
     # the rule and an ordinary error are reported side by side, not merged
     both = check_contract({**base, "risk_level": "extreme"}, guardian)
-    assert sorted(codes(both)) == [("invalid_value", "/risk_level"), ("rule_failed", "/required_actions")]
+    assert sorted(codes(both)) == [
+        ("invalid_value", "/risk_level"),
+        ("rule_failed", "/required_actions"),
+    ]
 
 
 def test_unknown_keys_are_named_at_every_depth(contracts) -> None:
     game = contracts["llm_result_v1"]
-    value = json.loads(json.dumps({
-        "narrative": "n", "emotion": "sad", "mood": 1,
-        "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "x", "weight": 2, "colour": "red"}],
-        "debug": {"tokenCount": 3, "model/name": "m"},
-    }))
+    value = json.loads(
+        json.dumps(
+            {
+                "narrative": "n",
+                "emotion": "sad",
+                "mood": 1,
+                "choices": [
+                    {
+                        "id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b",
+                        "label": "x",
+                        "weight": 2,
+                        "colour": "red",
+                    }
+                ],
+                "debug": {"tokenCount": 3, "model/name": "m"},
+            }
+        )
+    )
     result = check_contract(value, game)
     assert sorted(codes(result)) == [
         ("extra_key", "/choices/0/colour"),
@@ -132,7 +162,9 @@ def test_unknown_keys_are_named_at_every_depth(contracts) -> None:
 
 def test_missing_keys_are_each_named(contracts) -> None:
     result = check_contract({}, contracts["guardian_report"])
-    assert codes(result) == [("missing_key", f"/{k}") for k in ("verdict", "reasons", "required_actions", "risk_level")]
+    assert codes(result) == [
+        ("missing_key", f"/{k}") for k in ("verdict", "reasons", "required_actions", "risk_level")
+    ]
 
 
 def test_formats_and_limits_are_checked(contracts) -> None:
@@ -147,7 +179,13 @@ def test_formats_and_limits_are_checked(contracts) -> None:
     assert all(code == "invalid_value" for code, _ in paths)
 
 
-@pytest.mark.parametrize("text", ['{"narrative": NaN, "emotion": "sad", "choices": []}', '{"narrative": "x", "emotion": "sad", "choices": [], "relationshipDeltas": {"a": Infinity}}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"narrative": NaN, "emotion": "sad", "choices": []}',
+        '{"narrative": "x", "emotion": "sad", "choices": [], "relationshipDeltas": {"a": Infinity}}',
+    ],
+)
 def test_nan_and_infinity_are_invalid_values_with_a_path(contracts, text) -> None:
     result = check_contract(text, contracts["llm_result_v1"])
     # In text, the extraction refuses the literal where it stands (line:column); nothing else is judged.
@@ -180,7 +218,10 @@ def test_envelope_shapes(contracts) -> None:
     assert ["choices", 0, "id"] in [issue["path"] for issue in issues]
     assert ["relationshipDeltas", "mira"] in [issue["path"] for issue in issues]
     broken = check_contract("no json here", game).envelope()
-    assert set(broken["error"]["details"]) == {"raw", "parseError"} and broken["error"]["details"]["raw"] == "no json here"
+    assert (
+        set(broken["error"]["details"]) == {"raw", "parseError"}
+        and broken["error"]["details"]["raw"] == "no json here"
+    )
     good = check_contract(sample(game, "good"), game)
     assert good.envelope() == {"ok": True, "data": good.value}
     json.dumps(envelope)
@@ -193,13 +234,21 @@ def test_pointer_round_trip_keeps_object_keys_that_look_like_numbers() -> None:
 
 
 def test_the_result_round_trips_as_json(contracts) -> None:
-    result = check_contract(sample(contracts["llm_result_v1"], "repairable"), contracts["llm_result_v1"])
+    result = check_contract(
+        sample(contracts["llm_result_v1"], "repairable"), contracts["llm_result_v1"]
+    )
     again = ContractResult.model_validate_json(result.model_dump_json())
     assert again.model_dump() == result.model_dump()
 
 
 def test_check_contract_does_not_mutate_a_dict_and_is_deterministic(contracts) -> None:
-    value = {"verdict": "PASS", "reasons": [], "required_actions": ["X"], "risk_level": "low", "extra": float("nan")}
+    value = {
+        "verdict": "PASS",
+        "reasons": [],
+        "required_actions": ["X"],
+        "risk_level": "low",
+        "extra": float("nan"),
+    }
     before = repr(value)
     first = check_contract(value, contracts["guardian_report"]).model_dump_json()
     assert repr(value) == before
@@ -228,7 +277,13 @@ def test_an_invalid_schema_lists_every_problem_with_its_location(tmp_path) -> No
     contract, problems = check_contract_file(path)
     assert contract is None
     found = {(p.location, p.line) for p in problems}
-    assert found == {("/type", 2), ("/required", 3), ("/properties/a/minLength", 6), ("/properties/a/pattern", 7), ("/x-gate-tui/verdict_field", 9)}
+    assert found == {
+        ("/type", 2),
+        ("/required", 3),
+        ("/properties/a/minLength", 6),
+        ("/properties/a/pattern", 7),
+        ("/x-gate-tui/verdict_field", 9),
+    }
     with pytest.raises(ContractLoadError) as raised:
         load_contract(path)
     assert len(raised.value.problems) == 5
@@ -241,10 +296,16 @@ def test_an_invalid_schema_lists_every_problem_with_its_location(tmp_path) -> No
         ("a: [", "c.yaml", "invalid YAML"),
         ("- 1\n- 2\n", "c.yaml", "this file holds a list"),
         ("a: &x [1, 2]\nb: [*x, *x]\n", "c.yaml", "YAML aliases (*x) are not allowed"),
-        ('{"$schema": "http://json-schema.org/draft-03/schema#"}', "c.json", "is not a draft gate-tui knows"),
+        (
+            '{"$schema": "http://json-schema.org/draft-03/schema#"}',
+            "c.json",
+            "is not a draft gate-tui knows",
+        ),
     ],
 )
-def test_unreadable_contract_files_are_problems_not_tracebacks(tmp_path, content, name, words) -> None:
+def test_unreadable_contract_files_are_problems_not_tracebacks(
+    tmp_path, content, name, words
+) -> None:
     path = tmp_path / name
     path.write_text(content)
     contract, problems = check_contract_file(path)
@@ -265,7 +326,9 @@ def test_contract_files_are_recognised_by_their_schema_key(tmp_path) -> None:
 
 
 def test_a_contract_from_a_dict() -> None:
-    contract, problems = contract_from_schema({"type": "object", "properties": {"n": {"type": "integer"}}})
+    contract, problems = contract_from_schema(
+        {"type": "object", "properties": {"n": {"type": "integer"}}}
+    )
     assert problems == [] and contract is not None
     assert codes(check_contract('{"n": "1"}', contract)) == [("invalid_type", "/n")]
 
@@ -284,13 +347,19 @@ def test_check_contract_never_raises_for_any_text(text) -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["narrative", "emotion", "choices", "debug", "x"]), json_values, max_size=5))
+@given(
+    st.dictionaries(
+        st.sampled_from(["narrative", "emotion", "choices", "debug", "x"]), json_values, max_size=5
+    )
+)
 def test_check_contract_never_raises_for_any_object(value) -> None:
     contract = load_contract(CONTRACTS / "llm_result_v1.yaml")
     result = check_contract(value, contract)

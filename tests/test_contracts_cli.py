@@ -21,7 +21,9 @@ SCRIPT = Path(sys.executable).with_name("gate-tui")
 
 def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    return subprocess.run([*base, *args], input=stdin, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [*base, *args], input=stdin, capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
 
 
 def reply(name: str) -> str:
@@ -32,19 +34,38 @@ def test_check_text_lists_every_error_at_its_path_and_exits_2() -> None:
     done = gate_tui("check", "--contract", GAME, reply("llm_result_v1_lying.md"))
     assert done.returncode == 2, done.stderr
     assert "INVALID (6 errors)" in done.stdout
-    for line in ("/emotion: missing key 'emotion' [missing_key]", "/choices/1/hint: unexpected key 'hint'", "/debug/tokenCount: expected integer, got string [invalid_type]"):
+    for line in (
+        "/emotion: missing key 'emotion' [missing_key]",
+        "/choices/1/hint: unexpected key 'hint'",
+        "/debug/tokenCount: expected integer, got string [invalid_type]",
+    ):
         assert line in done.stdout
 
 
 def test_check_valid_and_repaired_replies_exit_0_and_show_repairs() -> None:
-    done = gate_tui("check", "--contract", GAME, reply("llm_result_v1_good.md"), reply("llm_result_v1_repairable.md"))
+    done = gate_tui(
+        "check",
+        "--contract",
+        GAME,
+        reply("llm_result_v1_good.md"),
+        reply("llm_result_v1_repairable.md"),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count(": VALID") == 2
-    assert "repairs applied (4):" in done.stdout and "line 11:85: removed a trailing comma" in done.stdout
+    assert (
+        "repairs applied (4):" in done.stdout
+        and "line 11:85: removed a trailing comma" in done.stdout
+    )
 
 
 def test_check_shows_the_verdict_field_and_worst_status_of_several() -> None:
-    done = gate_tui("check", "--contract", GUARDIAN, reply("guardian_report_good.md"), reply("guardian_report_lying.md"))
+    done = gate_tui(
+        "check",
+        "--contract",
+        GUARDIAN,
+        reply("guardian_report_good.md"),
+        reply("guardian_report_lying.md"),
+    )
     assert done.returncode == 2
     assert 'guardian_report_lying.md: INVALID (1 error) — verdict: "PASS"' in done.stdout
     assert "rule broken: a PASS verdict must have no required_actions [rule_failed]" in done.stdout
@@ -52,19 +73,46 @@ def test_check_shows_the_verdict_field_and_worst_status_of_several() -> None:
 
 def test_check_json_from_stdin_round_trips() -> None:
     text = (REPLIES / "analyst_plan_lying.md").read_text()
-    done = gate_tui("check", "--contract", str(CONTRACTS / "analyst_plan.yaml"), "--format", "json", "-", stdin=text)
+    done = gate_tui(
+        "check",
+        "--contract",
+        str(CONTRACTS / "analyst_plan.yaml"),
+        "--format",
+        "json",
+        "-",
+        stdin=text,
+    )
     assert done.returncode == 2
     record = json.loads(done.stdout)
-    assert record.pop("file") == "<stdin>"  # the record names its file; the rest is the ContractResult
+    assert (
+        record.pop("file") == "<stdin>"
+    )  # the record names its file; the rest is the ContractResult
     result = ContractResult.model_validate(record)
-    assert [(e.code, e.path) for e in result.errors] == [("invalid_value", "/intent"), ("invalid_value", "/missing_info_questions")]
+    assert [(e.code, e.path) for e in result.errors] == [
+        ("invalid_value", "/intent"),
+        ("invalid_value", "/missing_info_questions"),
+    ]
 
 
 def test_check_envelope_per_reply() -> None:
-    done = gate_tui("check", "--contract", GUARDIAN, "--envelope", reply("guardian_report_broken.md"), reply("guardian_report_good.md"))
+    done = gate_tui(
+        "check",
+        "--contract",
+        GUARDIAN,
+        "--envelope",
+        reply("guardian_report_broken.md"),
+        reply("guardian_report_good.md"),
+    )
     first, second = (json.loads(line) for line in done.stdout.splitlines())
-    assert first["error"]["code"] == "VALIDATION_FAILED" and "parseError" in first["error"]["details"]
-    assert second == {"ok": True, "data": json.loads((REPLIES / "guardian_report_good.md").read_text().split("```json\n")[1].split("```")[0])}
+    assert (
+        first["error"]["code"] == "VALIDATION_FAILED" and "parseError" in first["error"]["details"]
+    )
+    assert second == {
+        "ok": True,
+        "data": json.loads(
+            (REPLIES / "guardian_report_good.md").read_text().split("```json\n")[1].split("```")[0]
+        ),
+    }
     assert done.returncode == 2
 
 
@@ -76,17 +124,43 @@ def test_usage_and_contract_errors_exit_3(tmp_path) -> None:
     assert gate_tui("check", "--contract", GAME, str(tmp_path / "missing.md")).returncode == 3
     assert gate_tui("check", "--contract", GAME, "--config", GAME, "-").returncode == 3
     assert gate_tui("check", "--contract", GAME, "--previous", GAME, "-").returncode == 3
-    envelope_without_contract = gate_tui("check", "--config", str(ROOT / "sample_configs" / "ml_project_intake.yaml"), "--envelope", "-")
-    assert envelope_without_contract.returncode == 3 and "--envelope applies only with --contract" in envelope_without_contract.stderr
+    envelope_without_contract = gate_tui(
+        "check",
+        "--config",
+        str(ROOT / "sample_configs" / "ml_project_intake.yaml"),
+        "--envelope",
+        "-",
+    )
+    assert (
+        envelope_without_contract.returncode == 3
+        and "--envelope applies only with --contract" in envelope_without_contract.stderr
+    )
 
 
 def write_jsonl(path: Path) -> list[str]:
     kinds = ["good", "lying", "broken", "repairable"] * 5
     with path.open("w", encoding="utf-8") as out:
         for index, kind in enumerate(kinds):
-            out.write(json.dumps({"id": f"r{index}", "reply": (REPLIES / f"llm_result_v1_{kind}.md").read_text()}) + "\n")
+            out.write(
+                json.dumps(
+                    {"id": f"r{index}", "reply": (REPLIES / f"llm_result_v1_{kind}.md").read_text()}
+                )
+                + "\n"
+            )
         out.write("not json\n\n")
-        out.write(json.dumps({"id": 99, "reply": {"narrative": "x", "emotion": "sad", "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}]}}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "id": 99,
+                    "reply": {
+                        "narrative": "x",
+                        "emotion": "sad",
+                        "choices": [{"id": "3f2b8c1e-9d4a-4e7b-8a6f-1c2d3e4f5a6b", "label": "go"}],
+                    },
+                }
+            )
+            + "\n"
+        )
     return kinds
 
 
@@ -102,8 +176,13 @@ def test_jsonl_records_in_order_with_one_and_two_workers(tmp_path) -> None:
     assert [r["ok"] for r in records[:4]] == [True, False, False, True]
     assert set(records[0]) == {"id", "line", "ok", "result"}
     assert len(records[1]["result"]["errors"]) == 6
-    assert records[-2]["result"]["errors"][0]["code"] == "invalid_json" and records[-2]["line"] == 21
-    assert records[-1] == {"id": 99, "line": 23, "ok": True, "result": records[-1]["result"]} and records[-1]["result"]["source"] == "object"
+    assert (
+        records[-2]["result"]["errors"][0]["code"] == "invalid_json" and records[-2]["line"] == 21
+    )
+    assert (
+        records[-1] == {"id": 99, "line": 23, "ok": True, "result": records[-1]["result"]}
+        and records[-1]["result"]["source"] == "object"
+    )
     assert "22 replies: 11 VALID, 11 invalid" in one.stderr and "1 blank line skipped" in one.stderr
 
 
@@ -130,29 +209,60 @@ def test_validate_contract_ok_and_every_problem(tmp_path) -> None:
     ok = gate_tui("validate-contract", *(str(p) for p in sorted(CONTRACTS.glob("*.yaml"))))
     assert ok.returncode == 0 and ok.stdout.count(": OK (") == 4
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"type": "objekt", "required": "x", "properties": {"a": {"maxLength": "3"}}}))
+    bad.write_text(
+        json.dumps({"type": "objekt", "required": "x", "properties": {"a": {"maxLength": "3"}}})
+    )
     done = gate_tui("validate-contract", str(bad))
     assert done.returncode == 3
-    assert {line.split(": ", 2)[1] for line in done.stdout.splitlines()} == {"/type", "/required", "/properties/a/maxLength"}
+    assert {line.split(": ", 2)[1] for line in done.stdout.splitlines()} == {
+        "/type",
+        "/required",
+        "/properties/a/maxLength",
+    }
 
 
 def test_the_editor_refuses_an_invalid_contract_with_every_problem(tmp_path) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "objekt", "required": "x"}))
-    for args in (("--contract", str(bad)), (str(bad),)):  # a CONFIG with a $schema key is a contract too
+    bad.write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "objekt",
+                "required": "x",
+            }
+        )
+    )
+    for args in (
+        ("--contract", str(bad)),
+        (str(bad),),
+    ):  # a CONFIG with a $schema key is a contract too
         done = gate_tui(*args)
         assert done.returncode == 3
         assert "bad.json:1: /type:" in done.stderr and "bad.json:1: /required:" in done.stderr
 
 
-def test_serve_refuses_a_bad_contract_and_runs_the_contract_editor_for_a_good_one(tmp_path: Path) -> None:
+def test_serve_refuses_a_bad_contract_and_runs_the_contract_editor_for_a_good_one(
+    tmp_path: Path,
+) -> None:
     from gate_tui.cli.commands.serve import editor_command
 
     bad = tmp_path / "bad.yaml"
-    bad.write_text("$schema: https://json-schema.org/draft/2020-12/schema\ntype: 12\n", encoding="utf-8")
+    bad.write_text(
+        "$schema: https://json-schema.org/draft/2020-12/schema\ntype: 12\n", encoding="utf-8"
+    )
     done = gate_tui("serve", "--contract", str(bad), "--port", "1")
     assert done.returncode == 3 and "bad.yaml" in done.stderr and "Traceback" not in done.stderr
-    both = gate_tui("serve", "--contract", str(CONTRACTS / "guardian_report.yaml"), "--state", str(tmp_path / "s.json"))
+    both = gate_tui(
+        "serve",
+        "--contract",
+        str(CONTRACTS / "guardian_report.yaml"),
+        "--state",
+        str(tmp_path / "s.json"),
+    )
     assert both.returncode == 3 and "--contract" in both.stderr
-    command = editor_command(CONTRACTS / "guardian_report.yaml", None, tmp_path, contract=True)  # an argv list
-    assert command[1:4] == ["-m", "gate_tui", "--contract"] and command[4].endswith("guardian_report.yaml")
+    command = editor_command(
+        CONTRACTS / "guardian_report.yaml", None, tmp_path, contract=True
+    )  # an argv list
+    assert command[1:4] == ["-m", "gate_tui", "--contract"] and command[4].endswith(
+        "guardian_report.yaml"
+    )

@@ -16,7 +16,11 @@ from gate_tui.parsing.extraction import extract_json
 
 keys = st.sampled_from(["a", "b", "name", "items", "x y", "k"])
 leaf = st.none() | st.booleans() | st.integers(-5, 5) | st.text(alphabet="ab {}[]\"`<>", max_size=6)
-objects = st.recursive(leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3), max_leaves=6).filter(lambda v: isinstance(v, dict))
+objects = st.recursive(
+    leaf,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
+    max_leaves=6,
+).filter(lambda v: isinstance(v, dict))
 
 
 def render(value: dict, style: int) -> str:
@@ -29,7 +33,21 @@ def render(value: dict, style: int) -> str:
 
 
 pieces = st.one_of(
-    st.sampled_from(["Here is the JSON:", "I think { this is prose", "done.", "<thinking>plan {\"a\": 1}</thinking>", "<think>", "</think>", "```", "```json", "~~~", "\n", "[1, 2]"]),
+    st.sampled_from(
+        [
+            "Here is the JSON:",
+            "I think { this is prose",
+            "done.",
+            '<thinking>plan {"a": 1}</thinking>',
+            "<think>",
+            "</think>",
+            "```",
+            "```json",
+            "~~~",
+            "\n",
+            "[1, 2]",
+        ]
+    ),
     st.tuples(objects, st.integers(0, 3)).map(lambda pair: render(*pair)),
     st.tuples(objects, st.integers(0, 3)).map(lambda pair: "```json\n" + render(*pair) + "\n```"),
 )
@@ -37,12 +55,16 @@ pieces = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(pieces, min_size=1, max_size=6).map("\n".join))
-@example("```\n</think>\n{}")  # an orphan closing tag inside an unclosed fence (found by hypothesis)
+@example(
+    "```\n</think>\n{}"
+)  # an orphan closing tag inside an unclosed fence (found by hypothesis)
 def test_the_fast_path_agrees_with_extract_json(text) -> None:
     ours, theirs = extract_reply(text), extract_json(text)
     assert (ours.value, ours.source, ours.span) == (theirs.value, theirs.source, theirs.span)
     # the same error, or the same one followed by where the first object stops being JSON
-    assert ours.error == theirs.error or (theirs.error is not None and ours.error.startswith(theirs.error + ": "))
+    assert ours.error == theirs.error or (
+        theirs.error is not None and ours.error.startswith(theirs.error + ": ")
+    )
     assert [r.model_dump() for r in ours.repairs] == [r.model_dump() for r in theirs.repairs]
 
 

@@ -25,7 +25,9 @@ ML = CONFIGS / "ml_project_intake.yaml"
 
 
 def gate_tui(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def squeezed(text: str) -> str:
@@ -58,7 +60,9 @@ def test_help_states_the_rule() -> None:
 
 def test_the_docs_hold_the_generated_block() -> None:
     page = (ROOT / "docs" / "decision-rules.md").read_text(encoding="utf-8")
-    assert readme_block() in page, "run `python -m gate_tui.decision_rules` and paste its output into docs/decision-rules.md"
+    assert readme_block() in page, (
+        "run `python -m gate_tui.decision_rules` and paste its output into docs/decision-rules.md"
+    )
 
 
 def test_every_rule_is_one_plain_line() -> None:
@@ -100,7 +104,10 @@ def test_the_ml_sample_blocks_on_a_pending_privacy_review() -> None:
         reply = {
             "summary": "Everything but privacy",
             "gates": {
-                "1_data_availability": {"raw": "Two years in the warehouse", "classified": "available"},
+                "1_data_availability": {
+                    "raw": "Two years in the warehouse",
+                    "classified": "available",
+                },
                 "2_use_case": {"raw": "Churn offers", "classified": None},
                 "3_success_metric": {"raw": "AUC 0.8", "classified": None},
                 "4_data_privacy": {"raw": "Legal has not signed off", "classified": value},

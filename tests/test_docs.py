@@ -89,7 +89,9 @@ def run_example(block: str) -> int:
             tree = ast.parse(code)
             found, expected, prefix_only = literal(comment) if comment else (False, None, False)
             if found and len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
-                value = eval(compile(ast.Expression(tree.body[0].value), "<example>", "eval"), namespace)  # noqa: S307 - our docs
+                value = eval(
+                    compile(ast.Expression(tree.body[0].value), "<example>", "eval"), namespace
+                )  # noqa: S307 - our docs
                 shown = list(value)[: len(expected)] if prefix_only else value
                 assert shown == expected, f"{code}\n  gives {value!r}\n  the docs say {expected!r}"
                 checked += 1
@@ -130,7 +132,13 @@ def test_the_readme_one_liner_exits_as_it_says() -> None:
     status = re.search(r"exits (\d) \(NO PASS\)", readme)
     assert line and status
     args = line.group(1).split()[1:]
-    out = subprocess.run([sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "gate_tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert out.returncode == int(status.group(1)), out.stderr
     assert "NO PASS" in out.stdout and "assistant claimed pass=true" in out.stdout
 
@@ -154,13 +162,21 @@ def run_console(block: str) -> int:
     for command, expected, status in sessions(block):
         words = shlex.split(command)
         assert words[0] == "gate-tui", f"a console example runs gate-tui only: {command}"
-        out = subprocess.run([sys.executable, "-m", "gate_tui", *words[1:]], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-m", "gate_tui", *words[1:]],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
         printed = (out.stdout + out.stderr).splitlines()
         at = 0
         for line in expected:
             while at < len(printed) and printed[at].rstrip() != line.rstrip():
                 at += 1
-            assert at < len(printed), f"{command}\n  did not print, in this order: {line!r}\n  it printed:\n{out.stdout}{out.stderr}"
+            assert at < len(printed), (
+                f"{command}\n  did not print, in this order: {line!r}\n  it printed:\n{out.stdout}{out.stderr}"
+            )
             checked += 1
         if status is not None:
             assert out.returncode == status, (command, out.returncode, out.stderr)
@@ -175,10 +191,19 @@ def test_every_console_example_prints_what_it_shows(path: Path) -> None:
 
 
 def test_a_console_example_that_differs_fails() -> None:
-    assert run_console("$ gate-tui validate-config sample_configs/ml_project_intake.yaml\n[exit 0]") == 1
+    assert (
+        run_console("$ gate-tui validate-config sample_configs/ml_project_intake.yaml\n[exit 0]")
+        == 1
+    )
     with pytest.raises(AssertionError, match="did not print"):
-        run_console("$ gate-tui validate-config sample_configs/ml_project_intake.yaml\nsomething it never says")
-    consoles = [block for path in [ROOT / "README.md", *PAGES] for block in CONSOLE.findall(path.read_text(encoding="utf-8"))]
+        run_console(
+            "$ gate-tui validate-config sample_configs/ml_project_intake.yaml\nsomething it never says"
+        )
+    consoles = [
+        block
+        for path in [ROOT / "README.md", *PAGES]
+        for block in CONSOLE.findall(path.read_text(encoding="utf-8"))
+    ]
     assert len(consoles) >= 2
 
 
@@ -187,7 +212,9 @@ def test_a_console_example_that_differs_fails() -> None:
 
 def test_the_cli_reference_page_is_generated_from_the_registry() -> None:
     committed = (DOCS / "cli.md").read_text(encoding="utf-8")
-    assert committed == render(), "run `python -m gate_tui.cli.reference` (or `make docs`) and commit docs/cli.md"
+    assert committed == render(), (
+        "run `python -m gate_tui.cli.reference` (or `make docs`) and commit docs/cli.md"
+    )
     for command in SUBCOMMANDS:
         assert f"## `gate-tui {command.name}`" in committed
 
@@ -198,7 +225,14 @@ def test_each_section_of_the_cli_reference_is_what_help_prints() -> None:
     assert len(texts) == len(SUBCOMMANDS) + 1  # the editor and every subcommand
     env = {**os.environ, "COLUMNS": str(WIDTH), "PYTHONPATH": str(ROOT)}
     for name, text in texts:
-        out = subprocess.run([sys.executable, "-m", "gate_tui", *name.split()[1:], "--help"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-m", "gate_tui", *name.split()[1:], "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout == text, name
         assert f"```text\n{out.stdout.rstrip()}\n```" in page, name
@@ -212,8 +246,22 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     # picture, a page left out of the nav is a warning, and a warning fails the build.
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     out = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-f",
+            str(ROOT / "mkdocs.yml"),
+            "-d",
+            str(tmp_path / "site"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert (tmp_path / "site" / "index.html").is_file()
@@ -228,10 +276,16 @@ def test_a_broken_link_fails_the_strict_build(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "screenshots", tmp_path / "screenshots")
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     page = tmp_path / "docs" / "index.md"
-    page.write_text(page.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8"
+    )
     out = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-        capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300,
     )
     assert out.returncode != 0 and "no-such-page.md" in out.stderr
 
@@ -245,7 +299,11 @@ def test_every_page_is_in_the_nav() -> None:
 
 
 def test_every_benchmark_named_in_the_docs_exists_and_every_figure_section_names_one() -> None:
-    named = {name for page in PAGES for name in re.findall(r"bench/(\w+\.py)", page.read_text(encoding="utf-8"))}
+    named = {
+        name
+        for page in PAGES
+        for name in re.findall(r"bench/(\w+\.py)", page.read_text(encoding="utf-8"))
+    }
     assert named and sorted(name for name in named if not (ROOT / "bench" / name).is_file()) == []
     performance = (DOCS / "performance.md").read_text(encoding="utf-8")
     for section in performance.split("\n## ")[1:]:
@@ -263,7 +321,13 @@ def test_the_architecture_page_has_a_row_for_every_layer() -> None:
 def test_the_readme_is_a_front_door() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 250
-    for needed in ("make run", "make test", 'pipx install "gate-tui[model,data,serve]"', 'uv tool install "gate-tui[model,data,serve]"', "from gate_tui import"):
+    for needed in (
+        "make run",
+        "make test",
+        'pipx install "gate-tui[model,data,serve]"',
+        'uv tool install "gate-tui[model,data,serve]"',
+        "from gate_tui import",
+    ):
         assert needed in readme, needed
     pictures = re.findall(r"!\[[^\]]*\]\((screenshots/[^)]+)\)", readme)
     assert len(pictures) == 1 and (ROOT / pictures[0]).is_file()

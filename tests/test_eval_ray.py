@@ -28,7 +28,13 @@ def local_ray() -> Iterator[None]:
     # A short folder of its own: Ray's socket paths must stay under the 107-byte limit.
     with tempfile.TemporaryDirectory(prefix="ray", dir="/tmp") as folder:
         # 2 workers and a CPU for Ray Data's reading and writing tasks (as the CLI's local start).
-        ray.init(num_cpus=3, _temp_dir=folder, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        ray.init(
+            num_cpus=3,
+            _temp_dir=folder,
+            include_dashboard=False,
+            logging_level="ERROR",
+            log_to_driver=False,
+        )
         try:
             yield
         finally:
@@ -45,8 +51,20 @@ def test_ray_engine_output_equals_check_input_output(local_ray: None, tmp_path: 
     rows = [row for row in arrow_rows(items(ROWS)) if row["id"] is not None]
     source = write_parquet(tmp_path / "in.parquet", rows, row_group_size=150)
     local = tmp_path / "local.parquet"
-    assert gate_tui("check", "--config", str(ML), "--input", str(source), "--output", str(local), "-q").returncode == 2
-    status = run_on_ray(str(source), str(tmp_path / "ray_out"), gate_settings(load_config(ML)), Columns(), jobs=2, quiet=True)
+    assert (
+        gate_tui(
+            "check", "--config", str(ML), "--input", str(source), "--output", str(local), "-q"
+        ).returncode
+        == 2
+    )
+    status = run_on_ray(
+        str(source),
+        str(tmp_path / "ray_out"),
+        gate_settings(load_config(ML)),
+        Columns(),
+        jobs=2,
+        quiet=True,
+    )
     assert status == 2
     on_ray = pq.read_table(tmp_path / "ray_out")
     assert on_ray.num_rows == len(rows) and on_ray.column("line").null_count == len(rows)
@@ -58,13 +76,17 @@ def test_readme_recipe_map_batches_with_gate_check(local_ray: None, tmp_path: Pa
     rows = [row for row in arrow_rows(items(60)) if row["id"] is not None]
     source = write_parquet(tmp_path / "in.parquet", rows)
     ds = ray.data.read_parquet(str(source))
-    checked = ds.map_batches(GateCheck, fn_constructor_args=(str(ML),), batch_format="pyarrow", concurrency=1)
+    checked = ds.map_batches(
+        GateCheck, fn_constructor_args=(str(ML),), batch_format="pyarrow", concurrency=1
+    )
     table = pa.concat_tables(checked.iter_batches(batch_format="pyarrow"))
     assert sorted(table.column("id").to_pylist()) == sorted(row["id"] for row in rows)
     assert set(table.column("pass").to_pylist()) == {True, False, None}
 
 
-def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(
+    local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # The same 50 rows 200 times: batches with the same content, each written as its own file.
     from gate_tui.runs.ray_run import run_on_ray
 
@@ -73,15 +95,21 @@ def test_ray_engine_keeps_every_row_of_repeated_batches_and_counts_them(local_ra
     folder.mkdir()
     write_parquet(folder / "a.parquet", rows[:6_000], row_group_size=1_000)
     write_parquet(folder / "b.parquet", rows[6_000:])
-    status = run_on_ray(str(folder), str(tmp_path / "out"), gate_settings(load_config(ML)), Columns(), jobs=2)
+    status = run_on_ray(
+        str(folder), str(tmp_path / "out"), gate_settings(load_config(ML)), Columns(), jobs=2
+    )
     on_ray = pq.read_table(tmp_path / "out")
     assert on_ray.num_rows == len(rows)
     assert sorted(on_ray.column("id").to_pylist()) == sorted(row["id"] for row in rows)
     assert status == 2 and f"{len(rows):,} replies" in capsys.readouterr().err
-    assert not [path for path in (tmp_path / "out").iterdir() if path.name.startswith(".")]  # no temp file left
+    assert not [
+        path for path in (tmp_path / "out").iterdir() if path.name.startswith(".")
+    ]  # no temp file left
 
 
-def test_ray_engine_expands_a_wildcard_and_review_opens_its_folder(local_ray: None, tmp_path: Path) -> None:
+def test_ray_engine_expands_a_wildcard_and_review_opens_its_folder(
+    local_ray: None, tmp_path: Path
+) -> None:
     # `--input 's3://…/*.parquet'` as the issue writes it: Ray expands no wildcard, gate-tui does.
     from gate_tui.results.index import open_results
     from gate_tui.runs.ray_run import run_on_ray
@@ -92,7 +120,14 @@ def test_ray_engine_expands_a_wildcard_and_review_opens_its_folder(local_ray: No
     write_parquet(run / "part-0.parquet", rows[: ROWS // 2])
     write_parquet(run / "part-1.parquet", rows[ROWS // 2 :])
     (run / "notes.txt").write_text("not a part")
-    status = run_on_ray(f"file://{run}/*.parquet", str(tmp_path / "out"), gate_settings(load_config(ML)), Columns(), jobs=2, quiet=True)
+    status = run_on_ray(
+        f"file://{run}/*.parquet",
+        str(tmp_path / "out"),
+        gate_settings(load_config(ML)),
+        Columns(),
+        jobs=2,
+        quiet=True,
+    )
     assert status == 2
     index, error = open_results(tmp_path / "out")
     assert error is None and index is not None and index.rows == len(rows)
@@ -110,7 +145,9 @@ def test_ray_engine_carries_the_inputs_columns_and_signals(local_ray: None, tmp_
     })
     pq.write_table(table, tmp_path / "in.parquet")
     settings = gate_settings(load_config(ML))
-    status = run_on_ray(str(tmp_path / "in.parquet"), str(tmp_path / "out"), settings, Columns(), jobs=1, quiet=True)
+    status = run_on_ray(
+        str(tmp_path / "in.parquet"), str(tmp_path / "out"), settings, Columns(), jobs=1, quiet=True
+    )
     out = pq.read_table(tmp_path / "out").sort_by("id")
     assert status == 2 and out.column("model").to_pylist() == ["m1", "m2"]
     assert out.column("ok").to_pylist() == [True, False]  # b: cut by the provider

@@ -45,17 +45,47 @@ def test_the_parts_are_found_in_order_and_the_leftovers_skipped(parts: tuple[Pat
 
 
 @pytest.mark.parametrize("how", ["folder", "wildcard", "uri"])
-def test_a_folder_of_parts_checks_as_the_one_file_holding_them(parts: tuple[Path, Path], tmp_path: Path, how: str) -> None:
+def test_a_folder_of_parts_checks_as_the_one_file_holding_them(
+    parts: tuple[Path, Path], tmp_path: Path, how: str
+) -> None:
     whole, run = parts
     source = {"folder": str(run), "wildcard": str(run / "part-*.parquet"), "uri": f"file://{run}/*.parquet"}[how]
-    one = gate_tui("check", "--config", str(ML), "--input", str(whole), "--output", str(tmp_path / "one.jsonl"), "-q")
-    many = gate_tui("check", "--config", str(ML), "--input", source, "--output", str(tmp_path / "many.jsonl"), "-q", "-j", "2")
+    one = gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        str(whole),
+        "--output",
+        str(tmp_path / "one.jsonl"),
+        "-q",
+    )
+    many = gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        source,
+        "--output",
+        str(tmp_path / "many.jsonl"),
+        "-q",
+        "-j",
+        "2",
+    )
     assert one.returncode == many.returncode == 2, many.stderr
     assert (tmp_path / "many.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
 
 
 def test_nothing_matching_is_one_line_naming_the_pattern(tmp_path: Path) -> None:
-    done = gate_tui("check", "--config", str(ML), "--input", str(tmp_path / "*.parquet"), "--output", str(tmp_path / "o.parquet"))
+    done = gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        str(tmp_path / "*.parquet"),
+        "--output",
+        str(tmp_path / "o.parquet"),
+    )
     assert done.returncode == 3
     assert str(tmp_path / "*.parquet") in done.stderr and "no Parquet file matches" in done.stderr
     assert "Traceback" not in done.stderr
@@ -67,10 +97,24 @@ def test_review_opens_a_folder_of_result_parts(parts: tuple[Path, Path], tmp_pat
     results = tmp_path / "results"
     results.mkdir()
     for number, part in enumerate(parquet_files(str(run))):
-        done = gate_tui("check", "--config", str(ML), "--input", part, "--output", str(results / f"part-{number}.parquet"), "-q")
+        done = gate_tui(
+            "check",
+            "--config",
+            str(ML),
+            "--input",
+            part,
+            "--output",
+            str(results / f"part-{number}.parquet"),
+            "-q",
+        )
         assert done.returncode == 2, done.stderr
     single = tmp_path / "single.parquet"
-    assert gate_tui("check", "--config", str(ML), "--input", str(whole), "--output", str(single), "-q").returncode == 2
+    assert (
+        gate_tui(
+            "check", "--config", str(ML), "--input", str(whole), "--output", str(single), "-q"
+        ).returncode
+        == 2
+    )
     folder_index, error = open_results(results)
     file_index, _ = open_results(single)
     assert error is None and folder_index is not None and file_index is not None
@@ -80,11 +124,25 @@ def test_review_opens_a_folder_of_result_parts(parts: tuple[Path, Path], tmp_pat
         assert folder_index.result_text(row) == file_index.result_text(row)
 
 
-def test_parts_with_different_columns_open_as_one_run(parts: tuple[Path, Path], tmp_path: Path) -> None:
+def test_parts_with_different_columns_open_as_one_run(
+    parts: tuple[Path, Path], tmp_path: Path
+) -> None:
     # Parts written by different versions or tools: a column one lacks is null there.
     _whole, run = parts
     first = tmp_path / "first.parquet"
-    assert gate_tui("check", "--config", str(ML), "--input", parquet_files(str(run))[0], "--output", str(first), "-q").returncode == 2
+    assert (
+        gate_tui(
+            "check",
+            "--config",
+            str(ML),
+            "--input",
+            parquet_files(str(run))[0],
+            "--output",
+            str(first),
+            "-q",
+        ).returncode
+        == 2
+    )
     results = tmp_path / "results"
     results.mkdir()
     full = pq.read_table(first)

@@ -21,7 +21,11 @@ from gate_tui.parsing.extraction import (
     extract_json,
 )
 
-STATE = {"summary": "Ticket routing", "gates": {"1_data": {"raw": "yes", "classified": None}}, "status": {"pass": False}}
+STATE = {
+    "summary": "Ticket routing",
+    "gates": {"1_data": {"raw": "yes", "classified": None}},
+    "status": {"pass": False},
+}
 STATE_JSON = json.dumps(STATE)
 
 
@@ -43,7 +47,14 @@ def assert_span_holds(text: str, result: Extraction) -> None:
 
 @pytest.mark.parametrize(
     "opener, closer",
-    [("```json", "```"), ("```", "```"), ("~~~", "~~~"), ("~~~json", "~~~"), ("```JSON5", "```"), ("````json", "````")],
+    [
+        ("```json", "```"),
+        ("```", "```"),
+        ("~~~", "~~~"),
+        ("~~~json", "~~~"),
+        ("```JSON5", "```"),
+        ("````json", "````"),
+    ],
 )
 def test_fenced_object_is_found_in_fence(opener: str, closer: str) -> None:
     text = f"Here is the state:\n\n{opener}\n{STATE_JSON}\n{closer}\nAnything else?"
@@ -212,7 +223,11 @@ def test_json_inside_thinking_is_ignored() -> None:
 
 def test_think_tag_and_any_case() -> None:
     draft = json.dumps({"summary": "draft"})
-    for open_tag, close_tag in (("<think>", "</think>"), ("<THINKING>", "</Thinking>"), ("<Think>", "</THINK>")):
+    for open_tag, close_tag in (
+        ("<think>", "</think>"),
+        ("<THINKING>", "</Thinking>"),
+        ("<Think>", "</THINK>"),
+    ):
         text = f"{open_tag}{draft}{close_tag}```json\n{STATE_JSON}\n```"
         assert_found(extract_json(text, accept_truncated=True), STATE, "fence")
 
@@ -327,7 +342,9 @@ def test_garbage_gives_an_error_and_no_value(text: str) -> None:
     result = extract_json(text, accept_truncated=True)
     assert result.value is None
     assert result.error is not None
-    assert result.error == NO_OBJECT or result.error.startswith("JSON object at 1:1 could not be repaired: ")
+    assert result.error == NO_OBJECT or result.error.startswith(
+        "JSON object at 1:1 could not be repaired: "
+    )
     assert result.span is None and result.source is None
 
 
@@ -352,7 +369,12 @@ def test_size_cap_can_be_set_by_the_caller() -> None:
 
 
 def test_deep_nesting_is_refused_with_a_clear_error() -> None:
-    for text in ("[" * 100_000, "{" * 100_000, '{"a":' * 1000 + "1" + "}" * 1000, "x\n" + "[{" * 600):
+    for text in (
+        "[" * 100_000,
+        "{" * 100_000,
+        '{"a":' * 1000 + "1" + "}" * 1000,
+        "x\n" + "[{" * 600,
+    ):
         result = extract_json(text, accept_truncated=True)
         assert result.value is None
         assert result.error is not None

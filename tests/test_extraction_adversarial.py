@@ -55,22 +55,40 @@ CASES: dict[str, tuple[str, Callable[[Extraction], None]]] = {
     "alternating {[": ("{[" * (SIZE // 2), expect_error("nested deeper than 512 levels")),
     "unclosed <thinking> repeated": ("<thinking>" * (SIZE // 10), expect_error(NO_OBJECT)),
     "unclosed <think> then prose": ("<think>" + "x" * SIZE, expect_error(NO_OBJECT)),
-    "orphan </think> repeated": ("</think>{" * (SIZE // 9), expect_error("nested deeper than 512 levels")),
+    "orphan </think> repeated": (
+        "</think>{" * (SIZE // 9),
+        expect_error("nested deeper than 512 levels"),
+    ),
     "unclosed fences repeated": ("```json\n{" * (SIZE // 9), expect_error(NO_OBJECT)),
     "fence markers only": ("```" * (SIZE // 3), expect_error(NO_OBJECT)),
     "unclosed string": ('{"summary": "' + "x" * SIZE, expect_summary_prefix("xxx")),
-    "unclosed string of backslashes": ('{"summary": "a' + "\\\\" * (SIZE // 2), expect_summary_prefix("a\\")),
+    "unclosed string of backslashes": (
+        '{"summary": "a' + "\\\\" * (SIZE // 2),
+        expect_summary_prefix("a\\"),
+    ),
     "100k small objects in prose": ("say " + '{"a":1} ' * 125_000, expect_value({"a": 1}, "scan")),
-    "100k objects then the state": ('{"a":1} ' * 125_000 + STATE, expect_value({"summary": "s", "gates": {}, "status": {"pass": False}}, "scan")),
+    "100k objects then the state": (
+        '{"a":1} ' * 125_000 + STATE,
+        expect_value({"summary": "s", "gates": {}, "status": {"pass": False}}, "scan"),
+    ),
     "100k arrays holding objects": ('[{"a":1}] ' * 100_000, expect_error(TOP_LEVEL_ARRAY)),
     "many repairable objects": ("{'a': 1,} " * (SIZE // 10), expect_value({"a": 1}, "scan")),
     # Every quote but the first is followed by `{`, which cannot follow a value: read as the
     # repair pass reads strings, the rest of the text is one string the end cuts off.
     "quotes after a stray brace": ('{ "' * (SIZE // 3), expect_error(NO_OBJECT)),
-    "prose braces and quotes": ('I said "{" and "}" and {x} ' * (SIZE // 28), expect_error(NO_OBJECT)),
-    "many fenced objects": ('```json\n{"a": 1}\n```\n' * (SIZE // 22), expect_value({"a": 1}, "fence")),
+    "prose braces and quotes": (
+        'I said "{" and "}" and {x} ' * (SIZE // 28),
+        expect_error(NO_OBJECT),
+    ),
+    "many fenced objects": (
+        '```json\n{"a": 1}\n```\n' * (SIZE // 22),
+        expect_value({"a": 1}, "fence"),
+    ),
     "comment openers": ("{/*" * (SIZE // 3), expect_error("nested deeper than 512 levels")),
-    "unterminated fence and object": ("```json\n" + '{"summary": "' + "y" * SIZE, expect_summary_prefix("yyy")),
+    "unterminated fence and object": (
+        "```json\n" + '{"summary": "' + "y" * SIZE,
+        expect_summary_prefix("yyy"),
+    ),
     "no structure at all": ("lorem ipsum " * (SIZE // 12), expect_error(NO_OBJECT)),
     # Near the 4 MiB cap: each thinking block hides a candidate start, and a search that
     # went back to the end of the text for each of them would take many seconds.
@@ -100,6 +118,10 @@ def test_five_megabytes_hit_the_cap_at_once() -> None:
 
 def test_recursion_never_escapes() -> None:
     # Within the size cap and far beyond any recursion limit, in every container mix.
-    for text in ("[" * 300_000 + "]" * 300_000, '{"a":' * 100_000 + "1" + "}" * 100_000, "[{" * 150_000):
+    for text in (
+        "[" * 300_000 + "]" * 300_000,
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        "[{" * 150_000,
+    ):
         result = extract_json(text)
         assert result.value is None and result.error is not None

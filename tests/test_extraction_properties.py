@@ -19,7 +19,13 @@ from gate_tui.parsing.repair.tokenizer import repair_json
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
 json_values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
@@ -31,9 +37,18 @@ gate_states = st.fixed_dictionaries(
     optional={"status": st.dictionaries(st.text(), scalars, max_size=3)},
 )
 # Prose that cannot itself look like JSON, a fence or a thinking tag.
-prose = st.text(alphabet=st.characters(blacklist_characters="{}[]`~<>\"'", blacklist_categories=("Cs",)), max_size=40)
+prose = st.text(
+    alphabet=st.characters(blacklist_characters="{}[]`~<>\"'", blacklist_categories=("Cs",)),
+    max_size=40,
+)
 # Text rich in the characters the scanners and the repair pass care about.
-STRUCTURAL_PIECES = list("{}[]\"'\\:,/*` ~<>\n tTfFnN01-.e\u201c\u201d") + ["<think>", "</think>", "```", "True", '"a"']
+STRUCTURAL_PIECES = list("{}[]\"'\\:,/*` ~<>\n tTfFnN01-.e\u201c\u201d") + [
+    "<think>",
+    "</think>",
+    "```",
+    "True",
+    '"a"',
+]
 structural_text = st.lists(st.sampled_from(STRUCTURAL_PIECES), max_size=60).map("".join)
 
 
@@ -82,7 +97,9 @@ def test_any_object_comes_back_unchanged(value: dict, ascii_only: bool) -> None:
 
 @SETTINGS
 @given(json_objects, prose, prose, st.sampled_from([None, 2]))
-def test_any_object_in_prose_comes_back_unchanged(value: dict, before: str, after: str, indent: int | None) -> None:
+def test_any_object_in_prose_comes_back_unchanged(
+    value: dict, before: str, after: str, indent: int | None
+) -> None:
     document = json.dumps(value, indent=indent)
     text = f"{before} {document} {after}"
     result = extract_json(text, accept_truncated=True)
@@ -160,6 +177,10 @@ def test_quick_repair_and_tokenizer_agree_when_both_succeed(noise: str) -> None:
     text = "{" + noise
     quick = quick_repair(text, 0)
     slow = repair_json(text, 0, len(text))
-    if quick is not None and slow.json_text is not None and not any(f.code == "truncated" for f in slow.fixes):
+    if (
+        quick is not None
+        and slow.json_text is not None
+        and not any(f.code == "truncated" for f in slow.fixes)
+    ):
         assert json.loads(slow.json_text) == quick.value
         assert sorted(slow.fixes) == sorted(quick.fixes)

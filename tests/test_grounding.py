@@ -39,13 +39,22 @@ def config(policy: str | None = None) -> GateConfig:
     return GateConfig.model_validate(data)
 
 
-def state_reply(goal: str | None, data: str | None, size: str | None, size_class: str | None = None) -> str:
+def state_reply(
+    goal: str | None, data: str | None, size: str | None, size_class: str | None = None
+) -> str:
     gates = {
         "1_goal": {"raw": goal, "classified": None},
         "2_data": {"raw": data, "classified": None},
         "3_size": {"raw": size, "classified": size_class},
     }
-    return json.dumps({"summary": "s", "gates": gates, "status": {"pass": True, "next_gate": None, "next_query": None}}, indent=2)
+    return json.dumps(
+        {
+            "summary": "s",
+            "gates": gates,
+            "status": {"pass": True, "next_gate": None, "next_query": None},
+        },
+        indent=2,
+    )
 
 
 def grounded(reply: str, policy: str | None = None, conversation: object = CONVERSATION):
@@ -66,14 +75,21 @@ def test_normal_form_folds_case_space_quotes_and_edge_punctuation() -> None:
 
 
 def test_exact_near_and_invented_answers_with_turn_span_and_position() -> None:
-    reply = state_reply("cut support TIME", "two yers of labelled tickets", "A huge fleet of servers", "large")
+    reply = state_reply(
+        "cut support TIME", "two yers of labelled tickets", "A huge fleet of servers", "large"
+    )
     result = grounded(reply)
     assert result.grounding["policy"] == "warn" and result.grounding["summary"] == "ungrounded"
     found = {f["path"]: f for f in result.grounding["findings"]}
     assert found["gates.1_goal.raw"]["kind"] == "grounded"
-    assert found["gates.1_goal.raw"]["closest"]["turn"] == 1 and found["gates.1_goal.raw"]["closest"]["text"] == "Cut support time"
+    assert (
+        found["gates.1_goal.raw"]["closest"]["turn"] == 1
+        and found["gates.1_goal.raw"]["closest"]["text"] == "Cut support time"
+    )
     near = found["gates.2_data.raw"]
-    assert near["kind"] == "near" and near["closest"]["turn"] == 2 and near["closest"]["score"] >= 85
+    assert (
+        near["kind"] == "near" and near["closest"]["turn"] == 2 and near["closest"]["score"] >= 85
+    )
     assert "labelled tickets" in near["closest"]["text"]
     invented = found["gates.3_size.raw"]
     assert invented["kind"] == "ungrounded" and invented["closest"]["score"] < 85
@@ -82,17 +98,31 @@ def test_exact_near_and_invented_answers_with_turn_span_and_position() -> None:
     assert lines[invented["line"] - 1][invented["column"] - 1 :].startswith('"A huge fleet')
     assert found["gates.3_size.classified"]["kind"] == "classified_ungrounded"
     codes = [(w.code, w.field_path) for w in result.warnings]
-    assert ("ungrounded_raw", "gates.3_size.raw") in codes and ("near_grounded", "gates.2_data.raw") in codes
+    assert ("ungrounded_raw", "gates.3_size.raw") in codes and (
+        "near_grounded",
+        "gates.2_data.raw",
+    ) in codes
 
 
 def test_warn_keeps_the_decision_and_require_makes_the_first_ungrounded_gate_next() -> None:
-    reply = state_reply("an invented goal nobody stated", "We have two years of labelled tickets", "the moon", "large")
+    reply = state_reply(
+        "an invented goal nobody stated",
+        "We have two years of labelled tickets",
+        "the moon",
+        "large",
+    )
     warned = grounded(reply)
     assert warned.decision.pass_ and warned.decision.reason == "all_required_complete"
     required = grounded(reply, "require")
     assert not required.decision.pass_ and required.decision.reason == "required_ungrounded"
-    assert required.decision.next_gate == "1_goal" and required.decision.next_question == "What is the goal?"
-    assert required.canonical_state.status.pass_ is False and required.canonical_state.status.next_gate == "1_goal"
+    assert (
+        required.decision.next_gate == "1_goal"
+        and required.decision.next_question == "What is the goal?"
+    )
+    assert (
+        required.canonical_state.status.pass_ is False
+        and required.canonical_state.status.next_gate == "1_goal"
+    )
 
 
 def test_require_passes_when_every_answer_is_the_users() -> None:
@@ -102,9 +132,17 @@ def test_require_passes_when_every_answer_is_the_users() -> None:
 
 
 def test_words_for_another_gate_are_grounded_and_name_the_turn() -> None:
-    reply = state_reply("Cut support time", "two years of labelled tickets", "two years of labelled tickets", "large")
+    reply = state_reply(
+        "Cut support time",
+        "two years of labelled tickets",
+        "two years of labelled tickets",
+        "large",
+    )
     found = {f["path"]: f for f in grounded(reply, "require").grounding["findings"]}
-    assert found["gates.3_size.raw"]["kind"] == "grounded" and found["gates.3_size.raw"]["closest"]["turn"] == 2
+    assert (
+        found["gates.3_size.raw"]["kind"] == "grounded"
+        and found["gates.3_size.raw"]["closest"]["turn"] == 2
+    )
 
 
 def test_off_and_no_conversation_check_nothing_and_parse_stays_pure() -> None:
@@ -122,7 +160,13 @@ def test_off_and_no_conversation_check_nothing_and_parse_stays_pure() -> None:
 def test_an_unchanged_answer_is_not_checked_again() -> None:
     cfg = config("require")
     first = parse(state_reply("an invented goal", None, None), cfg)
-    again = ground(parse(state_reply("an invented goal", "two years", None), cfg, first.canonical_state), cfg, CONVERSATION, None, first.canonical_state)
+    again = ground(
+        parse(state_reply("an invented goal", "two years", None), cfg, first.canonical_state),
+        cfg,
+        CONVERSATION,
+        None,
+        first.canonical_state,
+    )
     assert list(kinds(again)) == ["gates.2_data.raw"]
 
 
@@ -130,7 +174,9 @@ def test_a_conversation_that_is_not_a_message_list_is_a_warning_not_an_exception
     for bad in ("text", [1, 2], {"role": "user"}, [{"content": "no role"}]):
         result = grounded(state_reply("x y z w", None, None), "warn", bad)
         assert any(w.code == "conversation_unreadable" for w in result.warnings)
-    turns, problem = user_turns([{"role": "user", "content": [{"type": "text", "text": "hi there"}]}])
+    turns, problem = user_turns(
+        [{"role": "user", "content": [{"type": "text", "text": "hi there"}]}]
+    )
     assert problem is None and turns[0].text == "hi there"
 
 
@@ -141,7 +187,10 @@ def test_the_rule_is_written_once_and_taught() -> None:
     text = decision_rules_text()
     assert "required_ungrounded" in text and "Copy the user's words into \"raw\"" in text
     assert text in prompt_text(config())
-    assert verdict_text(False, "required_ungrounded", "2_data") == "NO PASS: 2_data is not the user's words"
+    assert (
+        verdict_text(False, "required_ungrounded", "2_data")
+        == "NO PASS: 2_data is not the user's words"
+    )
 
 
 letters = st.text(alphabet=string.ascii_letters + " .,'\"’“”-\n", min_size=1, max_size=200)
@@ -149,7 +198,9 @@ letters = st.text(alphabet=string.ascii_letters + " .,'\"’“”-\n", min_size
 
 @settings(max_examples=200, deadline=None)
 @given(turn=letters, data=st.data())
-def test_any_substring_of_a_user_turn_after_normalisation_is_grounded(turn: str, data: st.DataObject) -> None:
+def test_any_substring_of_a_user_turn_after_normalisation_is_grounded(
+    turn: str, data: st.DataObject
+) -> None:
     normal = normalise_mapped(turn)[0]
     start = data.draw(st.integers(0, len(normal)))
     end = data.draw(st.integers(start, len(normal)))
@@ -158,8 +209,13 @@ def test_any_substring_of_a_user_turn_after_normalisation_is_grounded(turn: str,
 
 
 @settings(max_examples=200, deadline=None)
-@given(turns=st.lists(letters, max_size=4), word=st.text(alphabet=string.ascii_lowercase, min_size=20, max_size=40))
-def test_a_random_long_string_absent_from_the_turns_is_not_grounded(turns: list[str], word: str) -> None:
+@given(
+    turns=st.lists(letters, max_size=4),
+    word=st.text(alphabet=string.ascii_lowercase, min_size=20, max_size=40),
+)
+def test_a_random_long_string_absent_from_the_turns_is_not_grounded(
+    turns: list[str], word: str
+) -> None:
     normals = [normalise_mapped(t)[0] for t in turns]
     if any(word in n for n in normals):
         return
@@ -175,5 +231,7 @@ def test_the_fast_normal_form_and_the_mapped_one_agree(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(texts=st.lists(st.text(max_size=40), max_size=5))
-def test_a_whole_conversation_normalised_at_once_equals_each_turn_normalised(texts: list[str]) -> None:
+def test_a_whole_conversation_normalised_at_once_equals_each_turn_normalised(
+    texts: list[str],
+) -> None:
     assert normal_forms(texts) == [normal_form(text) for text in texts]

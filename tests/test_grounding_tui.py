@@ -27,9 +27,16 @@ def _endpoint_env(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 
 
 def test_grounding_findings_come_first_in_the_preview_order() -> None:
-    warnings = [ParseWarning(code="other", message="a"), ParseWarning(code="near_grounded", message="b"),
-                ParseWarning(code="ungrounded_raw", message="c")]
-    assert [w.code for w in grounding_first(warnings)] == ["ungrounded_raw", "near_grounded", "other"]
+    warnings = [
+        ParseWarning(code="other", message="a"),
+        ParseWarning(code="near_grounded", message="b"),
+        ParseWarning(code="ungrounded_raw", message="c"),
+    ]
+    assert [w.code for w in grounding_first(warnings)] == [
+        "ungrounded_raw",
+        "near_grounded",
+        "other",
+    ]
 
 
 def model_reply() -> str:
@@ -40,7 +47,14 @@ def model_reply() -> str:
         "4_data_privacy": {"raw": None, "classified": None},
         "5_stakeholder": {"raw": None, "classified": None},
     }
-    return json.dumps({"summary": "s", "gates": gates, "status": {"pass": False, "next_gate": None, "next_query": None}}, indent=2)
+    return json.dumps(
+        {
+            "summary": "s",
+            "gates": gates,
+            "status": {"pass": False, "next_gate": None, "next_query": None},
+        },
+        indent=2,
+    )
 
 
 def option_text(app, index: int) -> str:
@@ -53,18 +67,34 @@ async def test_the_editor_marks_who_said_each_answer(monkeypatch) -> None:
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("f6")
-            await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
+            await wait_for(
+                pilot, lambda: app.screen.query("#ask-input"), message="message box open"
+            )
             await pilot.press(*"We have labelled tickets", "enter")
             screen = app.gate_screen
             asking = screen.workbench.asking
-            await wait_for(pilot, lambda: asking.run is not None and asking.run.call is not None, timeout=30,
-                           message="reply arrived")
+            await wait_for(
+                pilot,
+                lambda: asking.run is not None and asking.run.call is not None,
+                timeout=30,
+                message="reply arrived",
+            )
             preview = str(screen.reply_pane.query_one("#preview").render())
-            assert "Warnings:" in preview and preview.index("not the user's words") < preview.index("Fields that would change")
+            assert "Warnings:" in preview and preview.index("not the user's words") < preview.index(
+                "Fields that would change"
+            )
             await pilot.press("ctrl+j")
             await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="applied")
-            await wait_for(pilot, lambda: "not your words" in option_text(app, 1), message="gate 2 marked")
-            assert "your words" in option_text(app, 0) and "not your words" not in option_text(app, 0)
+            await wait_for(
+                pilot, lambda: "not your words" in option_text(app, 1), message="gate 2 marked"
+            )
+            assert "your words" in option_text(app, 0) and "not your words" not in option_text(
+                app, 0
+            )
             screen.gate_list.select_key("2_use_case")
-            await wait_for(pilot, lambda: "NOT the user's words" in str(screen.query_one("#gate-title").render()), timeout=10,
-                           message="gate title says who said it")
+            await wait_for(
+                pilot,
+                lambda: "NOT the user's words" in str(screen.query_one("#gate-title").render()),
+                timeout=10,
+                message="gate title says who said it",
+            )

@@ -44,7 +44,9 @@ def test_undo_to_the_initial_state_and_no_further(ml_config: GateConfig) -> None
     assert history.decision.next_gate == ml_config.gate_order[0]
 
 
-def test_new_edit_after_undo_drops_the_redo_branch_but_keeps_the_timeline(ml_config: GateConfig) -> None:
+def test_new_edit_after_undo_drops_the_redo_branch_but_keeps_the_timeline(
+    ml_config: GateConfig,
+) -> None:
     history = History.start(ml_config)
     edit(history, ml_config, {"summary": "one"})
     edit(history, ml_config, {"summary": "two"})

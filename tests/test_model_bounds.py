@@ -27,9 +27,13 @@ from tests.helpers.raw_http import SSE, chunk, raw_server  # noqa: E402
 
 
 def stream(base_url: str, timeout_s: float = 20):
-    settings = ModelSettings(base_url=base_url, model="m", timeout_s=timeout_s, api_key_env="BOUNDS_KEY")
+    settings = ModelSettings(
+        base_url=base_url, model="m", timeout_s=timeout_s, api_key_env="BOUNDS_KEY"
+    )
     started = time.monotonic()
-    outcome = asyncio.run(stream_chat(settings, [{"role": "user", "content": "hi"}], None, LiveReply()))
+    outcome = asyncio.run(
+        stream_chat(settings, [{"role": "user", "content": "hi"}], None, LiveReply())
+    )
     return outcome, time.monotonic() - started
 
 
@@ -48,7 +52,9 @@ def trickled_status(conn: socket.socket, stop: threading.Event) -> None:
         time.sleep(1.5)
 
 
-@pytest.mark.parametrize("answer", [forever_chunks, trickled_status], ids=["chunk-every-0.2s", "status-1-byte-per-1.5s"])
+@pytest.mark.parametrize(
+    "answer", [forever_chunks, trickled_status], ids=["chunk-every-0.2s", "status-1-byte-per-1.5s"]
+)
 def test_timeout_s_bounds_the_whole_request(answer: Callable) -> None:
     with raw_server(answer) as url:
         outcome, took = stream(url, timeout_s=3)
@@ -58,7 +64,9 @@ def test_timeout_s_bounds_the_whole_request(answer: Callable) -> None:
         assert outcome.text.startswith("tick") and outcome.incomplete
 
 
-def test_a_reply_past_the_parsers_limit_is_cut_while_streaming(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_reply_past_the_parsers_limit_is_cut_while_streaming(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(client_module, "MAX_REPLY_CHARS", 50_000)
 
     def flood(conn: socket.socket, stop: threading.Event) -> None:
@@ -91,7 +99,13 @@ def test_a_gzip_bomb_is_inflated_only_up_to_the_cap() -> None:
     assert len(bomb) < 200_000
 
     def gzipped(conn: socket.socket, stop: threading.Event) -> None:
-        conn.sendall(SSE + b"Content-Encoding: gzip\r\nContent-Length: " + str(len(bomb)).encode() + b"\r\n\r\n" + bomb)
+        conn.sendall(
+            SSE
+            + b"Content-Encoding: gzip\r\nContent-Length: "
+            + str(len(bomb)).encode()
+            + b"\r\n\r\n"
+            + bomb
+        )
 
     with raw_server(gzipped) as url:
         outcome, _ = stream(url)
@@ -103,7 +117,13 @@ def test_a_gzipped_error_body_bomb_is_capped_too() -> None:
 
     def gzipped(conn: socket.socket, stop: threading.Event) -> None:
         head = b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
-        conn.sendall(head + b"Content-Length: " + str(len(bomb)).encode() + b"\r\nConnection: close\r\n\r\n" + bomb)
+        conn.sendall(
+            head
+            + b"Content-Length: "
+            + str(len(bomb)).encode()
+            + b"\r\nConnection: close\r\n\r\n"
+            + bomb
+        )
 
     with raw_server(gzipped) as url:
         outcome, _ = stream(url)
@@ -112,12 +132,20 @@ def test_a_gzipped_error_body_bomb_is_capped_too() -> None:
 
 
 def test_an_honest_gzipped_stream_still_reads() -> None:
-    body = gzip.compress(chunk("hello ") + chunk("world") + b'data: {"id":"x","object":"chat.completion.chunk",'
-                         b'"created":0,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'
-                         b"data: [DONE]\n\n")
+    body = gzip.compress(
+        chunk("hello ") + chunk("world") + b'data: {"id":"x","object":"chat.completion.chunk",'
+        b'"created":0,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'
+        b"data: [DONE]\n\n"
+    )
 
     def gzipped(conn: socket.socket, stop: threading.Event) -> None:
-        conn.sendall(SSE + b"Content-Encoding: gzip\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        conn.sendall(
+            SSE
+            + b"Content-Encoding: gzip\r\nContent-Length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+            + body
+        )
 
     with raw_server(gzipped) as url:
         outcome, _ = stream(url)
@@ -133,7 +161,11 @@ def test_a_redirect_is_named_and_not_followed() -> None:
     with raw_server(elsewhere) as other:
         def redirect(conn: socket.socket, stop: threading.Event) -> None:
             target = other.replace("/v1", "/v1/chat/completions").encode()
-            conn.sendall(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: " + target + b"\r\nContent-Length: 0\r\n\r\n")
+            conn.sendall(
+                b"HTTP/1.1 307 Temporary Redirect\r\nLocation: "
+                + target
+                + b"\r\nContent-Length: 0\r\n\r\n"
+            )
 
         with raw_server(redirect) as url:
             outcome, _ = stream(url)
@@ -142,12 +174,25 @@ def test_a_redirect_is_named_and_not_followed() -> None:
     assert received == []  # the conversation went nowhere else
 
 
-def test_a_proxy_comes_only_from_the_environment_and_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"):
+def test_a_proxy_comes_only_from_the_environment_and_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in (
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     assert proxy_in_use("https://api.example.com/v1") is None
     monkeypatch.setenv("HTTPS_PROXY", "http://user:pw@proxy.internal:3128")
-    assert proxy_in_use("https://api.example.com/v1") == "http://proxy.internal:3128"  # no credentials
+    assert (
+        proxy_in_use("https://api.example.com/v1") == "http://proxy.internal:3128"
+    )  # no credentials
     monkeypatch.setenv("NO_PROXY", "api.example.com")
     assert proxy_in_use("https://api.example.com/v1") is None
     os.environ.pop("NO_PROXY", None)

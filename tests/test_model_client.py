@@ -28,7 +28,9 @@ def _fresh_memory() -> None:
 
 def ask(steps: list[Step], schema: dict | None = None, **settings: object):
     with ScriptedServer(steps) as server:
-        env_settings = ModelSettings(base_url=server.base_url, model="m", timeout_s=2, api_key_env="TEST_KEY", **settings)
+        env_settings = ModelSettings(
+            base_url=server.base_url, model="m", timeout_s=2, api_key_env="TEST_KEY", **settings
+        )
         live = LiveReply()
         import os
 
@@ -54,28 +56,49 @@ def test_a_streamed_reply_arrives_whole_with_finish_reason_usage_and_timings() -
 @pytest.mark.parametrize(
     ("step", "kind", "words"),
     [
-        (Step(status=401, error=f"bad key {KEY}"), "auth", "refused the API key (HTTP 401): set TEST_KEY"),
+        (
+            Step(status=401, error=f"bad key {KEY}"),
+            "auth",
+            "refused the API key (HTTP 401): set TEST_KEY",
+        ),
         (Step(status=404, error="model m not found"), "not_found", "answered 404 for model 'm'"),
         (Step(garbage=True), "garbage", "not a chat-completions stream"),
         (Step(text="x" * 40, delay=3.0, chunk=10), "timeout", "within 2 s"),
-        (Step(status=400, error="bad things"), "bad_request", "refused the request (HTTP 400): bad things"),
+        (
+            Step(status=400, error="bad things"),
+            "bad_request",
+            "refused the request (HTTP 400): bad things",
+        ),
         # a proxy's HTML error page: still one line, and an empty body leaves no empty "()"
-        (Step(status=404, error="<html>\n<body>\n  not here\n</body>"), "not_found", "lacks /v1 (<html> <body> not here </body>)"),
+        (
+            Step(status=404, error="<html>\n<body>\n  not here\n</body>"),
+            "not_found",
+            "lacks /v1 (<html> <body> not here </body>)",
+        ),
         (Step(status=404, error=""), "not_found", "the base URL lacks /v1"),
         (Step(status=500, error="boom\r\ntrace"), "server", "(HTTP 500): boom trace"),
     ],
 )
-def test_faults_are_one_line_naming_the_endpoint_never_the_key(step: Step, kind: str, words: str) -> None:
+def test_faults_are_one_line_naming_the_endpoint_never_the_key(
+    step: Step, kind: str, words: str
+) -> None:
     outcome, server, _ = ask([step])
     assert outcome.failure is not None and outcome.failure.kind == kind
     message = outcome.error or ""
     assert words in message and endpoint_label(server.base_url) in message
-    assert "\n" not in message and "\r" not in message and KEY not in message and "Traceback" not in message
+    assert (
+        "\n" not in message
+        and "\r" not in message
+        and KEY not in message
+        and "Traceback" not in message
+    )
     assert not message.endswith("()") and not message.endswith(": ")
 
 
 def test_unreachable_endpoint_is_a_message() -> None:
-    settings = ModelSettings(base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2, connect_timeout_s=2)
+    settings = ModelSettings(
+        base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2, connect_timeout_s=2
+    )
     outcome = asyncio.run(stream_chat(settings, MESSAGES))
     assert outcome.failure is not None and outcome.failure.kind == "connect"
     assert outcome.error.startswith("cannot reach http://127.0.0.1:9/v1")
@@ -102,13 +125,19 @@ def test_500_is_retried_once() -> None:
     outcome, server, _ = ask([Step(status=500), Step(text="recovered")])
     assert outcome.text == "recovered" and len(server.requests) == 2
     outcome, server, _ = ask([Step(status=503)])
-    assert outcome.failure.kind == "server" and "HTTP 503" in outcome.error and len(server.requests) == 2
+    assert (
+        outcome.failure.kind == "server"
+        and "HTTP 503" in outcome.error
+        and len(server.requests) == 2
+    )
 
 
 def test_a_stream_stopping_mid_reply_keeps_the_partial_text() -> None:
     outcome, _, live = ask([Step(text='{"summary": "abc", "gates": {', chunk=5, drop_after=3)])
     assert outcome.text == '{"summary": "ab' and live.text == outcome.text
-    assert outcome.incomplete and outcome.failure.kind == "dropped" and outcome.finish_reason is None
+    assert (
+        outcome.incomplete and outcome.failure.kind == "dropped" and outcome.finish_reason is None
+    )
 
 
 def test_finish_reason_length_is_passed_on() -> None:
@@ -117,7 +146,10 @@ def test_finish_reason_length_is_passed_on() -> None:
 
 
 def test_structured_outputs_fall_back_once_and_are_remembered_per_endpoint() -> None:
-    schema = {"type": "object", "properties": {"c": {"type": ["string", "null"], "enum": ["a", None]}}}
+    schema = {
+        "type": "object",
+        "properties": {"c": {"type": ["string", "null"], "enum": ["a", None]}},
+    }
     with ScriptedServer([Step(text="{}", reject_response_format="json_schema")]) as server:
         settings = ModelSettings(base_url=server.base_url, model="m", structured=True, timeout_s=5)
         first = asyncio.run(stream_chat(settings, MESSAGES, schema))
@@ -125,26 +157,44 @@ def test_structured_outputs_fall_back_once_and_are_remembered_per_endpoint() -> 
     forms = [request["response_format"]["type"] for request in server.requests]
     assert forms == ["json_schema", "json_object", "json_object"]
     assert first.form == second.form == "json_object_schema"
-    assert len(first.notices) == 1 and "does not take response_format json_schema" in first.notices[0]
+    assert (
+        len(first.notices) == 1 and "does not take response_format json_schema" in first.notices[0]
+    )
     assert second.notices == []
     sent = server.requests[1]["response_format"]["schema"]
-    assert sent["properties"]["c"] == {"enum": ["a", None]}  # enum alone: grammar engines enforce it
+    assert sent["properties"]["c"] == {
+        "enum": ["a", None]
+    }  # enum alone: grammar engines enforce it
 
 
 def test_structured_outputs_end_without_response_format_when_none_is_taken() -> None:
-    outcome, server, _ = ask([Step(text="{}", reject_response_format="any")], schema={"type": "object"}, structured=True)
+    outcome, server, _ = ask(
+        [Step(text="{}", reject_response_format="any")], schema={"type": "object"}, structured=True
+    )
     assert [("response_format" in r) for r in server.requests] == [True, True, False]
     assert outcome.form == "none" and outcome.text == "{}"
 
 
 def test_settings_precedence_flags_over_env_over_file(tmp_path) -> None:
     file = tmp_path / "settings.toml"
-    file.write_text('[model]\nbase_url = "http://file/v1"\nmodel = "file-model"\ntemperature = 0.5\nstructured = true\ntimeout_s = 9\n')
+    file.write_text(
+        '[model]\nbase_url = "http://file/v1"\nmodel = "file-model"\ntemperature = 0.5\nstructured = true\ntimeout_s = 9\n'
+    )
     env = {"GATE_TUI_MODEL": "env-model", "OPENAI_BASE_URL": "http://env/v1"}
     loaded = load_settings({"model": "flag-model", "base_url": None}, env, file)
     s = loaded.settings
-    assert (s.model, s.base_url, s.temperature, s.structured, s.timeout_s) == ("flag-model", "http://env/v1", 0.5, True, 9.0)
-    assert s.sources["model"] == "flag" and s.sources["base_url"] == "env OPENAI_BASE_URL" and s.sources["temperature"] == str(file)
+    assert (s.model, s.base_url, s.temperature, s.structured, s.timeout_s) == (
+        "flag-model",
+        "http://env/v1",
+        0.5,
+        True,
+        9.0,
+    )
+    assert (
+        s.sources["model"] == "flag"
+        and s.sources["base_url"] == "env OPENAI_BASE_URL"
+        and s.sources["temperature"] == str(file)
+    )
     assert loaded.problems == []
 
 
@@ -166,9 +216,15 @@ def test_the_key_is_no_field_of_the_settings() -> None:
 
 def test_endpoint_names_drop_secrets_and_plain_http_to_another_host_warns() -> None:
     url = "https://user:pw@example.com:8443/v1/?key=abc"
-    assert endpoint_label(url) == "https://example.com:8443/v1" and endpoint_host(url) == "example.com:8443"
+    assert (
+        endpoint_label(url) == "https://example.com:8443/v1"
+        and endpoint_host(url) == "example.com:8443"
+    )
     assert insecure_warning("http://10.0.0.5:8000/v1") is not None
-    assert insecure_warning("http://127.0.0.1:8080/v1") is None and insecure_warning("http://localhost:1/v1") is None
+    assert (
+        insecure_warning("http://127.0.0.1:8080/v1") is None
+        and insecure_warning("http://localhost:1/v1") is None
+    )
     assert insecure_warning("https://api.example.com/v1") is None
 
 
@@ -179,7 +235,10 @@ def test_structured_outputs_can_be_turned_on_from_the_environment(tmp_path) -> N
     file = tmp_path / "settings.toml"
     file.write_text("[model]\nstructured = true\n")
     off = load_settings({}, {"GATE_TUI_STRUCTURED": "0"}, file)
-    assert off.settings.structured is False and off.settings.sources["structured"] == "env GATE_TUI_STRUCTURED"
+    assert (
+        off.settings.structured is False
+        and off.settings.sources["structured"] == "env GATE_TUI_STRUCTURED"
+    )
     odd = load_settings({}, {"GATE_TUI_STRUCTURED": "sometimes"}, missing)
     assert odd.settings.structured is False and "GATE_TUI_STRUCTURED" in odd.problems[0]
 
@@ -189,6 +248,13 @@ def test_the_bundled_local_model_is_asked_with_structured_outputs() -> None:
     from gate_tui.llm.local import local_env
 
     env = local_env("http://127.0.0.1:5/v1", {"PATH": "/bin"})
-    assert (env["OPENAI_BASE_URL"], env["GATE_TUI_MODEL"], env["GATE_TUI_STRUCTURED"], env["PATH"]) == ("http://127.0.0.1:5/v1", "gemma3-270m", "1", "/bin")
-    assert local_env("http://x/v1", {"GATE_TUI_STRUCTURED": "0"})["GATE_TUI_STRUCTURED"] == "0"  # the user's choice stands
+    assert (
+        env["OPENAI_BASE_URL"],
+        env["GATE_TUI_MODEL"],
+        env["GATE_TUI_STRUCTURED"],
+        env["PATH"],
+    ) == ("http://127.0.0.1:5/v1", "gemma3-270m", "1", "/bin")
+    assert (
+        local_env("http://x/v1", {"GATE_TUI_STRUCTURED": "0"})["GATE_TUI_STRUCTURED"] == "0"
+    )  # the user's choice stands
     assert load_settings({}, env, Path("/nonexistent/settings.toml")).settings.structured is True

@@ -15,7 +15,12 @@ def test_messages_are_system_prompt_earlier_turns_then_the_state_with_the_new_me
     messages, chars = build_messages("SYSTEM", turns, '{"s": 1}', "third")
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "user"]
     assert messages[-1]["content"].startswith("third") and '{"s": 1}' in messages[-1]["content"]
-    assert chars == {"system": 6, "history": len("first") + len("reply one") + len("second"), "state": 8, "message": 5}
+    assert chars == {
+        "system": 6,
+        "history": len("first") + len("reply one") + len("second"),
+        "state": 8,
+        "message": 5,
+    }
 
 
 def test_the_oldest_turns_go_first_when_the_history_is_too_long() -> None:
@@ -28,10 +33,20 @@ def test_turns_come_from_model_call_records_and_applied_from_the_link() -> None:
     records = [
         {"kind": "model_call", "seq": 1, "message": "a", "reply": "x", "outcome": "ok"},
         {"kind": "reply", "seq": 2, "call": 1},
-        {"kind": "model_call", "seq": 3, "message": "b", "reply": "y", "outcome": "invalid", "call_kind": "retry"},
+        {
+            "kind": "model_call",
+            "seq": 3,
+            "message": "b",
+            "reply": "y",
+            "outcome": "invalid",
+            "call_kind": "retry",
+        },
         {"kind": "rejected", "seq": 4, "call": 3},
     ]
-    assert [(t.seq, t.message, t.applied, t.call_kind) for t in turns_of(records)] == [(1, "a", True, "ask"), (3, "b", False, "retry")]
+    assert [(t.seq, t.message, t.applied, t.call_kind) for t in turns_of(records)] == [
+        (1, "a", True, "ask"),
+        (3, "b", False, "retry"),
+    ]
 
 
 def test_errors_message_names_each_path_expected_and_actual(ml_config) -> None:
@@ -58,13 +73,21 @@ def test_so_far_reads_a_cut_off_reply_and_never_the_claimed_status(ml_config) ->
     assert not result.ok
     lines = so_far_lines(result)
     assert "gates.1_data_availability.classified → available" in lines
-    assert not any(line.startswith("status") for line in so_far_lines(parse(text, ml_config, actor="assistant")))
+    assert not any(
+        line.startswith("status")
+        for line in so_far_lines(parse(text, ml_config, actor="assistant"))
+    )
 
 
 def test_grammar_schema_keeps_enums_enforceable(ml_config) -> None:
     schema = grammar_schema(state_schema(ml_config))
-    classified = schema["properties"]["gates"]["properties"]["1_data_availability"]["properties"]["classified"]
-    assert classified["enum"] == ["available", "partial", "unavailable", None] and "type" not in classified
+    classified = schema["properties"]["gates"]["properties"]["1_data_availability"]["properties"][
+        "classified"
+    ]
+    assert (
+        classified["enum"] == ["available", "partial", "unavailable", None]
+        and "type" not in classified
+    )
     raw = schema["properties"]["gates"]["properties"]["1_data_availability"]["properties"]["raw"]
     assert raw["type"] == ["string", "null"]
 
@@ -84,17 +107,26 @@ def test_a_resumed_contract_session_continues_its_conversation() -> None:
     assert open_session(first, new=True) is None
     target = ContractTarget(first)
     good = contract.sample_path("lying").read_text(encoding="utf-8")
-    seq = target.record_model_call(call_kind="ask", model="m", message="classify this", reply=good, outcome="invalid")
+    seq = target.record_model_call(
+        call_kind="ask", model="m", message="classify this", reply=good, outcome="invalid"
+    )
     target.apply(target.parse(good), good, seq)
     first.close()
 
     again = ContractEditor(contract)
     assert (open_session(again) or "").startswith(f"resumed {first.folder.name}")
     resumed = ContractTarget(again)
-    messages, _ = Asker(resumed, ModelSettings(base_url="http://127.0.0.1:9/v1", model="m")).messages("and now?")
+    messages, _ = Asker(
+        resumed, ModelSettings(base_url="http://127.0.0.1:9/v1", model="m")
+    ).messages("and now?")
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert messages[1]["content"] == "classify this" and messages[2]["content"] == good
     assert [t.applied for t in turns_of(resumed.records())] == [True]
     # the next call continues the numbering rather than starting again at 1
-    assert resumed.record_model_call(call_kind="ask", model="m", message="and now?", reply="{}", outcome="invalid") == 2
+    assert (
+        resumed.record_model_call(
+            call_kind="ask", model="m", message="and now?", reply="{}", outcome="invalid"
+        )
+        == 2
+    )
     again.close()

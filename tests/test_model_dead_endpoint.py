@@ -57,8 +57,11 @@ CLOSE = SSE_HEAD + "Connection: close\r\n\r\n"
 
 @contextmanager
 def dying_server(answer: str, how: str) -> Iterator[str]:
-    process = subprocess.Popen([sys.executable, "-c", SERVER, answer.encode("unicode_escape").decode(), how],
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVER, answer.encode("unicode_escape").decode(), how],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         port = int(process.stdout.readline())
         yield f"http://127.0.0.1:{port}/v1"
@@ -68,10 +71,14 @@ def dying_server(answer: str, how: str) -> Iterator[str]:
 
 
 def stream(base_url: str):
-    settings = ModelSettings(base_url=base_url, model="m", timeout_s=20, api_key_env="DEAD_TEST_KEY")
+    settings = ModelSettings(
+        base_url=base_url, model="m", timeout_s=20, api_key_env="DEAD_TEST_KEY"
+    )
     os.environ["DEAD_TEST_KEY"] = "sk-dead"
     try:
-        return asyncio.run(stream_chat(settings, [{"role": "user", "content": "hi"}], None, LiveReply()))
+        return asyncio.run(
+            stream_chat(settings, [{"role": "user", "content": "hi"}], None, LiveReply())
+        )
     finally:
         del os.environ["DEAD_TEST_KEY"]
 
@@ -122,8 +129,22 @@ def ask(base_url: str, state: Path) -> subprocess.CompletedProcess[str]:
     state.parent.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL"))}
     env.update(OPENAI_API_KEY="sk-dead", XDG_CONFIG_HOME=str(state.parent / "xdg"))
-    command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIGS / "ml_project_intake.yaml"), "--state",
-               str(state), "--model", "m", "--base-url", base_url, "--retries", "0", "go"]
+    command = [
+        sys.executable,
+        "-m",
+        "gate_tui",
+        "ask",
+        str(CONFIGS / "ml_project_intake.yaml"),
+        "--state",
+        str(state),
+        "--model",
+        "m",
+        "--base-url",
+        base_url,
+        "--retries",
+        "0",
+        "go",
+    ]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
@@ -148,6 +169,8 @@ def test_ask_says_and_journals_three_different_deaths(tmp_path: Path) -> None:
         assert record["outcome"] == outcome, (outcome, record)
         assert "Traceback" not in done.stderr and "cannot reach" not in done.stderr
         assert record["error"] in done.stderr  # the same words on screen and in the journal
-        messages.add(record["error"].split(" ", 1)[1].split(":", 1)[0])  # the words after the endpoint
+        messages.add(
+            record["error"].split(" ", 1)[1].split(":", 1)[0]
+        )  # the words after the endpoint
     assert len(messages) == 3
     assert seen["dropped"][1]["reply"] == reply("ml_good.md")[:200]  # what came is kept

@@ -49,18 +49,42 @@ def live(request: pytest.FixtureRequest) -> Iterator[None]:
     alive(server)
 
 
-def test_gate_tui_ask_structured_streams_parses_and_the_system_decides(server: LocalServer, tmp_path: Path) -> None:
+def test_gate_tui_ask_structured_streams_parses_and_the_system_decides(
+    server: LocalServer, tmp_path: Path
+) -> None:
     state = tmp_path / "s.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL"))}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-    command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIG), "--state", str(state), "--model", server.model,
-               "--base-url", server.base_url, "--structured", "--format", "json", "We have two years of labelled tickets in the warehouse."]
+    command = [
+        sys.executable,
+        "-m",
+        "gate_tui",
+        "ask",
+        str(CONFIG),
+        "--state",
+        str(state),
+        "--model",
+        server.model,
+        "--base-url",
+        server.base_url,
+        "--structured",
+        "--format",
+        "json",
+        "We have two years of labelled tickets in the warehouse.",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=280)
     alive(server)
-    assert done.returncode in (0, 1, 2), done.stderr  # PASS, NO PASS or invalid: never an endpoint error
-    records = [json.loads(line) for line in state.with_name(state.name + ".journal.jsonl").read_text().splitlines()]
+    assert done.returncode in (0, 1, 2), (
+        done.stderr
+    )  # PASS, NO PASS or invalid: never an endpoint error
+    records = [
+        json.loads(line)
+        for line in state.with_name(state.name + ".journal.jsonl").read_text().splitlines()
+    ]
     call = next(r for r in records if r["kind"] == "model_call")
-    assert call["reply"] and call["finish_reason"] in ("stop", "length") and call["ttft_s"] is not None
+    assert (
+        call["reply"] and call["finish_reason"] in ("stop", "length") and call["ttft_s"] is not None
+    )
     assert call["structured"] in ("json_schema", "json_object_schema", "none")
     result = json.loads(done.stdout)
     answered = [r for r in records if r["kind"] in ("reply", "rejected")]
@@ -79,7 +103,9 @@ def test_gate_tui_ask_structured_streams_parses_and_the_system_decides(server: L
 def test_llama_cpp_grammar_enforces_the_categories_of_the_schema_we_send() -> None:
     """The notes' warning, checked on the engine itself: llama.cpp's schema-to-grammar
     conversion drops ``enum`` next to ``type``; the schema we send keeps every category."""
-    grammar_module = pytest.importorskip("llama_cpp.llama_grammar", reason="llama-cpp-python is not installed")
+    grammar_module = pytest.importorskip(
+        "llama_cpp.llama_grammar", reason="llama-cpp-python is not installed"
+    )
     from gate_tui.config.schema_export import state_schema
     from gate_tui.llm.structured import grammar_schema
 
@@ -91,11 +117,15 @@ def test_llama_cpp_grammar_enforces_the_categories_of_the_schema_we_send() -> No
     assert '\\"available\\"' not in plain  # why grammar_schema exists
 
 
-async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tests.tui_helpers import make_app, wait_for, word
 
     (tmp_path / "xdg" / "gate-tui").mkdir(parents=True)
-    (tmp_path / "xdg" / "gate-tui" / "settings.toml").write_text("[model]\nstructured = true\ntimeout_s = 280\n")
+    (tmp_path / "xdg" / "gate-tui" / "settings.toml").write_text(
+        "[model]\nstructured = true\ntimeout_s = 280\n"
+    )
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
     monkeypatch.setenv("GATE_TUI_MODEL", server.model)
@@ -106,16 +136,27 @@ async def test_the_editor_asks_the_real_model_streams_and_the_system_decides(ser
         await wait_for(pilot, lambda: app.screen.query("#ask-input"), message="message box open")
         await pilot.press(*"The data is in the warehouse", "enter")
         asking = screen.workbench.asking
-        await wait_for(pilot, lambda: alive(server) and asking.run is not None and asking.run.live.chars > 0,
-                       timeout=240, message="text streaming in")
-        await wait_for(pilot, lambda: alive(server) and asking.run.call is not None, timeout=280, message="the reply ended")
+        await wait_for(
+            pilot,
+            lambda: alive(server) and asking.run is not None and asking.run.live.chars > 0,
+            timeout=240,
+            message="text streaming in",
+        )
+        await wait_for(
+            pilot,
+            lambda: alive(server) and asking.run.call is not None,
+            timeout=280,
+            message="the reply ended",
+        )
         call = asking.run.call
         assert call.outcome.text and screen.reply_pane.text_area.text == call.outcome.text
         if call.result is not None and call.result.ok:
             await pilot.press("ctrl+j")
             await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="applied")
             assert app.session.timeline[-1].actor == "assistant"
-            assert (word(app) == "PASS") == app.session.decision.pass_  # the system's decision is what shows
+            assert (
+                word(app) == "PASS"
+            ) == app.session.decision.pass_  # the system's decision is what shows
     record = next(r for r in app.session.records if r["kind"] == "model_call")
     assert record["structured"] in ("json_object_schema", "json_schema", "none") and record["reply"]
 
@@ -129,7 +170,9 @@ def test_the_installed_llama_cpp_is_the_portable_build() -> None:
     assert "AVX512 = 1" not in info and "AMX" not in info
 
 
-def test_every_raw_the_real_model_writes_that_the_user_did_not_say_is_reported(server: LocalServer, tmp_path: Path) -> None:
+def test_every_raw_the_real_model_writes_that_the_user_did_not_say_is_reported(
+    server: LocalServer, tmp_path: Path
+) -> None:
     """Grounding against the real model: no assertion on its words, only that each non-null
     ``raw`` it writes that is not in the user's message (after normalisation) is a finding
     that does not count, with a warning on its path."""
@@ -139,8 +182,23 @@ def test_every_raw_the_real_model_writes_that_the_user_did_not_say_is_reported(s
     state = tmp_path / "s.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL"))}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-    command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIG), "--state", str(state), "--model", server.model,
-               "--base-url", server.base_url, "--structured", "--format", "json", message]
+    command = [
+        sys.executable,
+        "-m",
+        "gate_tui",
+        "ask",
+        str(CONFIG),
+        "--state",
+        str(state),
+        "--model",
+        server.model,
+        "--base-url",
+        server.base_url,
+        "--structured",
+        "--format",
+        "json",
+        message,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=280)
     alive(server)
     result = json.loads(done.stdout)

@@ -81,7 +81,13 @@ def test_a_streamed_echo_never_shows_the_key_even_split_across_pieces() -> None:
     shown: list[str] = []
     live = LiveReply(on_piece=shown.append)
     live.redact = Redactor(KEY)
-    text = "before " + KEY + " middle " + base64.b64encode(f"Bearer {KEY}".encode()).decode() + " after" * 40
+    text = (
+        "before "
+        + KEY
+        + " middle "
+        + base64.b64encode(f"Bearer {KEY}".encode()).decode()
+        + " after" * 40
+    )
     for start in range(0, len(text), 3):
         live.add(text[start : start + 3])
     live.flush_echo()
@@ -92,8 +98,22 @@ def test_a_streamed_echo_never_shows_the_key_even_split_across_pieces() -> None:
 def ask(server: ScriptedServer, state: Path, key: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "GATE_TUI_MODEL"))}
     env.update(OPENAI_API_KEY=key, XDG_CONFIG_HOME=str(state.parent / "xdg"))
-    command = [sys.executable, "-m", "gate_tui", "ask", str(CONFIG), "--state", str(state), "--model", "m",
-               "--base-url", server.base_url, "--retries", "0", "go"]
+    command = [
+        sys.executable,
+        "-m",
+        "gate_tui",
+        "ask",
+        str(CONFIG),
+        "--state",
+        str(state),
+        "--model",
+        "m",
+        "--base-url",
+        server.base_url,
+        "--retries",
+        "0",
+        "go",
+    ]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
@@ -105,14 +125,18 @@ def report(state: Path, fmt: str) -> str:
 
 
 ECHOES = {
-    "reply echoes the header": Step(text="Your header was {AUTH} and {AUTH_B64} and {AUTH_SPACED}. " + reply("ml_good.md")),
+    "reply echoes the header": Step(
+        text="Your header was {AUTH} and {AUTH_B64} and {AUTH_SPACED}. " + reply("ml_good.md")
+    ),
     "error body echoes it": Step(status=400, error="bad header {AUTH} / {AUTH_B64}"),
     "server error echoes it": Step(status=500, error="upstream saw {AUTH_SPACED}"),
 }
 
 
 @pytest.mark.parametrize("case", list(ECHOES))
-@pytest.mark.parametrize("key", [KEY, KEY + "\r", f" {KEY}\r\n"], ids=["clean", "cr", "spaces-crlf"])
+@pytest.mark.parametrize(
+    "key", [KEY, KEY + "\r", f" {KEY}\r\n"], ids=["clean", "cr", "spaces-crlf"]
+)
 def test_no_output_surface_holds_the_key(tmp_path: Path, case: str, key: str) -> None:
     state = tmp_path / "s.json"
     with ScriptedServer([ECHOES[case]]) as server:
@@ -125,7 +149,9 @@ def test_no_output_surface_holds_the_key(tmp_path: Path, case: str, key: str) ->
     surfaces = {"stdout": done.stdout, "stderr": done.stderr}
     journal = state.with_name(state.name + ".journal.jsonl")
     surfaces["journal"] = journal.read_text(encoding="utf-8")
-    assert any(json.loads(line)["kind"] == "model_call" for line in surfaces["journal"].splitlines())
+    assert any(
+        json.loads(line)["kind"] == "model_call" for line in surfaces["journal"].splitlines()
+    )
     for fmt in ("text", "md", "html"):
         surfaces[f"report {fmt}"] = report(state, fmt)
     assert {name: leaked(text) for name, text in surfaces.items() if leaked(text)} == {}

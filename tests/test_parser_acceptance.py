@@ -10,14 +10,21 @@ from tests.conftest import reply
 
 def full_state(**gates: dict) -> dict:
     base = {
-        "1_data_availability": {"raw": "Labelled tickets in the warehouse", "classified": "available"},
+        "1_data_availability": {
+            "raw": "Labelled tickets in the warehouse",
+            "classified": "available",
+        },
         "2_use_case": {"raw": "Route urgent tickets first", "classified": None},
         "3_success_metric": {"raw": "Response time down 20%", "classified": None},
         "4_data_privacy": {"raw": "Approved in March", "classified": "approved"},
         "5_stakeholder": {"raw": None, "classified": None},
     }
     base.update(gates)
-    return {"summary": "Ticket routing", "gates": base, "status": {"pass": True, "next_gate": None, "next_query": None}}
+    return {
+        "summary": "Ticket routing",
+        "gates": base,
+        "status": {"pass": True, "next_gate": None, "next_query": None},
+    }
 
 
 def test_complete_assistant_reply_passes(ml_config: GateConfig) -> None:
@@ -36,7 +43,11 @@ def test_missing_required_value_gives_no_pass_with_next_question(ml_config: Gate
     result = parse(json.dumps(payload), ml_config)
     assert result.ok
     assert result.decision is not None
-    assert (result.decision.pass_, result.decision.reason, result.decision.next_gate) == (False, "required_missing", "2_use_case")
+    assert (result.decision.pass_, result.decision.reason, result.decision.next_gate) == (
+        False,
+        "required_missing",
+        "2_use_case",
+    )
     assert result.decision.next_question == ml_config.gates["2_use_case"].question
     assert result.canonical_state is not None
     assert result.canonical_state.status.next_query == ml_config.gates["2_use_case"].question
@@ -56,7 +67,9 @@ def test_text_without_json_is_invalid_json(ml_config: GateConfig) -> None:
     result = parse(reply("ml_garbage.md"), ml_config)
     assert not result.ok
     assert result.canonical_state is None and result.decision is None and result.diff is None
-    assert [(e.code, e.message) for e in result.errors] == [("invalid_json", "No JSON object found in text")]
+    assert [(e.code, e.message) for e in result.errors] == [
+        ("invalid_json", "No JSON object found in text")
+    ]
 
 
 def test_unknown_gate_key_is_rejected(ml_config: GateConfig) -> None:
@@ -71,7 +84,10 @@ def test_category_outside_expected_categories_is_rejected(ml_config: GateConfig)
     result = parse(payload, ml_config)
     assert not result.ok
     error = result.errors[0]
-    assert (error.code, error.field_path) == ("invalid_category", "gates.1_data_availability.classified")
+    assert (error.code, error.field_path) == (
+        "invalid_category",
+        "gates.1_data_availability.classified",
+    )
     assert error.expected == "one of available, partial, unavailable"
     assert error.actual == '"plenty"'
 

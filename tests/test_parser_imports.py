@@ -40,5 +40,10 @@ def test_extraction_imports_neither_pydantic_nor_validation() -> None:
     assert steps["import"] == [] and steps["extract"] == []
     assert steps["value"] == {"summary": "x", "gates": {}}
     assert steps["records"] == ["unquoted_key", "single_quotes", "trailing_comma"]
-    assert set(steps["parse"]) == {"pydantic", "gate_tui.models", "gate_tui.parsing.validation", "gate_tui.parsing.pipeline"}
+    assert set(steps["parse"]) == {
+        "pydantic",
+        "gate_tui.models",
+        "gate_tui.parsing.validation",
+        "gate_tui.parsing.pipeline",
+    }
     assert steps["parsed"] == "missing_required_gate"  # the real pipeline ran on the first call

@@ -17,21 +17,31 @@ from tests.conftest import CONFIGS
 CONFIG: GateConfig = load_config(CONFIGS / "ml_project_intake.yaml")
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30)
+json_scalars = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30)
+)
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 gate_keys = st.sampled_from([*CONFIG.gate_order, "unknown_gate"])
-texts = st.none() | st.text(max_size=40) | st.sampled_from(["available", "partial", "approved", "  ", ""])
+texts = (
+    st.none()
+    | st.text(max_size=40)
+    | st.sampled_from(["available", "partial", "approved", "  ", ""])
+)
 gate_values = st.fixed_dictionaries({}, optional={"raw": texts | json_scalars, "classified": texts})
 plausible_states = st.fixed_dictionaries(
     {},
     optional={
         "summary": st.text(max_size=220) | json_scalars,
         "gates": st.dictionaries(gate_keys, gate_values | st.none() | json_scalars, max_size=6),
-        "status": st.fixed_dictionaries({}, optional={"pass": st.booleans() | json_scalars, "next_gate": st.none() | gate_keys}),
+        "status": st.fixed_dictionaries(
+            {}, optional={"pass": st.booleans() | json_scalars, "next_gate": st.none() | gate_keys}
+        ),
         "schema_version": st.sampled_from(["1.0", "2.0"]),
     },
 )
@@ -89,7 +99,13 @@ def test_canonical_state_is_a_fixed_point(payload: dict, actor: str) -> None:
 
 
 @SETTINGS
-@given(st.dictionaries(st.sampled_from(CONFIG.gate_order), st.text(alphabet=string.ascii_letters + " ", max_size=20), max_size=5))
+@given(
+    st.dictionaries(
+        st.sampled_from(CONFIG.gate_order),
+        st.text(alphabet=string.ascii_letters + " ", max_size=20),
+        max_size=5,
+    )
+)
 def test_user_edits_accumulate(raws: dict[str, str]) -> None:
     state: GateState | None = None
     for key, raw in raws.items():

@@ -30,7 +30,13 @@ def test_a_parenthesised_value_is_the_value_and_only_a_comma_makes_a_tuple() -> 
         " 'ready': True}\n"
     )
     found = extract_json(reply)
-    assert found.value == {"summary": "Budget approved for the pilot", "limits": [10000, 25000], "owner": ["Dana Ruiz"], "score": 0.82, "ready": True}
+    assert found.value == {
+        "summary": "Budget approved for the pilot",
+        "limits": [10000, 25000],
+        "owner": ["Dana Ruiz"],
+        "score": 0.82,
+        "ready": True,
+    }
     messages = [r["message"] for r in found.repair_records if r["code"] == "tuple"]
     assert messages.count("parentheses around one value ( … ) → the value") == 2
     assert messages.count("a Python tuple ( … ) → an array [ … ]") == 2
@@ -40,7 +46,12 @@ def test_a_parenthesised_value_is_the_value_and_only_a_comma_makes_a_tuple() -> 
 def test_numbers_with_digit_grouping_are_python_numbers() -> None:
     reply = '```json\n{\n  "summary": "Row counts checked",\n  "rows": 82_461_110,\n  "mean": 1_234.5,\n  "delta": -3_0\n}\n```'
     found = extract_json(reply)
-    assert found.value == {"summary": "Row counts checked", "rows": 82461110, "mean": 1234.5, "delta": -30}
+    assert found.value == {
+        "summary": "Row counts checked",
+        "rows": 82461110,
+        "mean": 1234.5,
+        "delta": -30,
+    }
     assert [(r["code"], r["message"], r["line"], r["column"]) for r in found.repair_records] == [
         ("number_format", "82_461_110 → 82461110", 4, 11),
         ("number_format", "1_234.5 → 1234.5", 5, 11),
@@ -60,7 +71,9 @@ def test_two_strings_with_no_comma_between_them(ml_config: GateConfig) -> None:
     assert found.value is not None
     assert found.value["summary"] == "According to the data owner the warehouse tables are complete"
     assert codes(found) == ["missing_comma"]
-    assert parse(reply, ml_config).errors[0].code == "missing_required_gate"  # read, then validated as usual
+    assert (
+        parse(reply, ml_config).errors[0].code == "missing_required_gate"
+    )  # read, then validated as usual
 
 
 def test_an_escaped_non_ascii_character_keeps_the_character() -> None:
@@ -87,10 +100,17 @@ def test_a_mistyped_closer_mid_document_keeps_the_rest(ml_config: GateConfig) ->
     )
     found = extract_json(reply)
     assert found.value is not None
-    assert list(found.value["gates"]) == ["1_data_availability", "2_use_case"]  # nothing after the typo dropped
+    assert list(found.value["gates"]) == [
+        "1_data_availability",
+        "2_use_case",
+    ]  # nothing after the typo dropped
     assert found.value["status"]["next_gate"] == "3_success_metric"
     [repair] = found.repair_records
-    assert (repair["code"], repair["certainty"], repair["line"]) == ("mismatched_closer", "exact", 7)
+    assert (repair["code"], repair["certainty"], repair["line"]) == (
+        "mismatched_closer",
+        "exact",
+        7,
+    )
 
 
 def test_a_mistyped_closer_before_more_closers_keeps_the_rest() -> None:
@@ -100,7 +120,11 @@ def test_a_mistyped_closer_before_more_closers_keeps_the_rest() -> None:
     state = {
         "summary": "Routing model for support tickets",
         "gates": {
-            "1_data_availability": {"raw": "tickets, 18 months", "classified": "available", "sources": ["zendesk", "jira"]},
+            "1_data_availability": {
+                "raw": "tickets, 18 months",
+                "classified": "available",
+                "sources": ["zendesk", "jira"],
+            },
             "2_use_case": {"raw": "route tickets to the right queue", "classified": None},
         },
         "status": {"pass": False, "next_gate": "3_success_metric"},
@@ -116,19 +140,31 @@ def test_a_mistyped_closer_before_more_closers_keeps_the_rest() -> None:
     }
     for name, damaged in cases.items():
         assert damaged != body, name
-        found = extract_json(f"Here is the updated state:\n```json\n{damaged}\n```\nTell me if the sources changed.")
+        found = extract_json(
+            f"Here is the updated state:\n```json\n{damaged}\n```\nTell me if the sources changed."
+        )
         assert found.value == state, (name, found.error)
         assert codes(found) == ["mismatched_closer"], name
         assert found.repair_records[0]["certainty"] == "exact"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(OBJECTS, st.integers(0, 50), st.sampled_from(["", "Here you go:\n", "```json\n"]))
-def test_one_mistyped_closer_mid_document_is_repaired_to_the_original(value: dict, pick: int, before: str) -> None:
+def test_one_mistyped_closer_mid_document_is_repaired_to_the_original(
+    value: dict, pick: int, before: str
+) -> None:
     toks = tokens(value)
     # Any closer but the last, mid-document: followed by a comma and what continues the
     # container, or by more closers (then what continues a container further out, or the end).
-    places = [i for i, tok in enumerate(toks) if tok in "}]" and i + 1 < len(toks) and toks[i - 1] not in "{["]
+    places = [
+        i
+        for i, tok in enumerate(toks)
+        if tok in "}]" and i + 1 < len(toks) and toks[i - 1] not in "{["
+    ]
     assume(places)
     i = places[pick % len(places)]
     damaged = list(toks)
@@ -149,8 +185,13 @@ def test_an_unclosed_outer_object_is_the_candidate_not_its_params() -> None:
         "The message was sent."
     )
     found = extract_json(reply, prefer_keys=())
-    assert found.value == {"function": "send_message", "params": {"to": "ops-team", "msg": "Deploy finished, all checks green"}}
-    assert [r["code"] for r in found.repair_records] == ["truncated"]  # only its last `}` was missing
+    assert found.value == {
+        "function": "send_message",
+        "params": {"to": "ops-team", "msg": "Deploy finished, all checks green"},
+    }
+    assert [r["code"] for r in found.repair_records] == [
+        "truncated"
+    ]  # only its last `}` was missing
     assert found.value != {"to": "ops-team", "msg": "Deploy finished, all checks green"}
 
 
@@ -175,10 +216,16 @@ def test_an_unclosed_outer_object_is_read_whole_never_mined(ml_config: GateConfi
         "I will fill in the rest once the privacy review is done."
     )
     found = extract_json(reply)
-    assert found.value is not None and found.value["summary"] == "Churn model"  # the outer one, never a gate
-    assert [r["code"] for r in found.repair_records] == ["truncated"]  # only closing braces were missing
+    assert (
+        found.value is not None and found.value["summary"] == "Churn model"
+    )  # the outer one, never a gate
+    assert [r["code"] for r in found.repair_records] == [
+        "truncated"
+    ]  # only closing braces were missing
     result = parse(reply, ml_config)
-    assert not result.ok and result.errors[0].code == "missing_required_gate"  # what it lacks still fails
+    assert (
+        not result.ok and result.errors[0].code == "missing_required_gate"
+    )  # what it lacks still fails
 
 
 def test_a_model_that_restarts_has_the_complete_object_taken_as_a_guess() -> None:
@@ -186,7 +233,12 @@ def test_a_model_that_restarts_has_the_complete_object_taken_as_a_guess() -> Non
     found = extract_json(reply)
     assert found.value == {"summary": "Churn model", "gates": {}, "status": {"pass": False}}
     [repair] = found.repair_records
-    assert (repair["code"], repair["certainty"], repair["line"], repair["column"]) == ("restarted_object", "guess", 1, 1)
+    assert (repair["code"], repair["certainty"], repair["line"], repair["column"]) == (
+        "restarted_object",
+        "guess",
+        1,
+        1,
+    )
     refused = extract_json(reply, allow_guesses=False)
     assert refused.value is None and "guessed repairs are not allowed" in (refused.error or "")
 
@@ -204,14 +256,31 @@ def _nested_objects(value: object) -> list[dict]:
     return found
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(OBJECTS, st.sampled_from(["\nFUNCTION RETURN ", "\nthanks\n", "\n```\n", "\nI will continue later "]), st.booleans())
-def test_no_returned_object_is_a_strict_sub_object_of_a_larger_one(value: dict, tail: str, echo: bool) -> None:
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    OBJECTS,
+    st.sampled_from(["\nFUNCTION RETURN ", "\nthanks\n", "\n```\n", "\nI will continue later "]),
+    st.booleans(),
+)
+def test_no_returned_object_is_a_strict_sub_object_of_a_larger_one(
+    value: dict, tail: str, echo: bool
+) -> None:
     inner = [item for item in _nested_objects(value)[1:] if item]
     assume(inner)
-    text = " ".join(tokens(value))[:-1] + tail + ('{"zz_echo": 1}' if echo else "")  # the outer `}` never written
+    text = (
+        " ".join(tokens(value))[:-1] + tail + ('{"zz_echo": 1}' if echo else "")
+    )  # the outer `}` never written
     found = extract_json("Result:\n" + text, prefer_keys=())
-    assert found.value is None or found.value == value or found.value == {"zz_echo": 1} or found.value not in inner, (text, found.value)
+    assert (
+        found.value is None
+        or found.value == value
+        or found.value == {"zz_echo": 1}
+        or found.value not in inner
+    ), (text, found.value)
     assert found.value not in [item for item in inner if item != value], (text, found.value)
 
 
@@ -221,10 +290,14 @@ def test_a_top_level_array_with_swapped_closers_stays_a_top_level_array() -> Non
         '[{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"]}},\n'
         ' {"summary": "Pricing model", "gates": {}}]\n'
     )
-    found = extract_json(reply)  # `]}}` where `}}}` was due: before, the second element was returned
+    found = extract_json(
+        reply
+    )  # `]}}` where `}}}` was due: before, the second element was returned
     assert found.value is None
     assert found.error == "top-level array not allowed"
-    swapped_at_the_end = reply.replace("available\"]}}", "available\"}}}").replace('"gates": {}}]', '"gates": {}]}')
+    swapped_at_the_end = reply.replace('available"]}}', 'available"}}}').replace(
+        '"gates": {}}]', '"gates": {}]}'
+    )
     assert extract_json(swapped_at_the_end).error == "top-level array not allowed"
 
 
@@ -239,7 +312,12 @@ def test_a_quote_forgotten_before_the_last_closers_is_a_guess_not_a_cut() -> Non
         "```\nLet me know if you need more."
     )
     found = extract_json(reply)
-    assert found.value == {"clips": [{"title": "intro", "startMinSec": "00:00", "endMinSec": "00:12"}, {"title": "demo", "startMinSec": "00:12", "endMinSec": "00:23"}]}
+    assert found.value == {
+        "clips": [
+            {"title": "intro", "startMinSec": "00:00", "endMinSec": "00:12"},
+            {"title": "demo", "startMinSec": "00:12", "endMinSec": "00:23"},
+        ]
+    }
     [repair] = found.repair_records
     assert (repair["code"], repair["certainty"], repair["line"]) == ("missing_quote", "guess", 5)
     assert extract_json(reply, allow_guesses=False).value is None  # a guess: a policy may refuse it
@@ -247,14 +325,22 @@ def test_a_quote_forgotten_before_the_last_closers_is_a_guess_not_a_cut() -> Non
     assert "cut off" in (extract_json(cut).error or "")  # a real cut still never decides
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(OBJECTS, st.sampled_from(["", "\n```\nThanks!", "\nHope this helps."]))
 def test_one_closing_quote_deleted_before_the_closers_is_recovered(value: dict, after: str) -> None:
     toks = tokens(value)
     last = len(toks) - 1
     while toks[last] in "}]":
         last -= 1
-    assume(toks[last].startswith('"') and toks[last - 1] != "{" and not any(c in toks[last] for c in "}])"))
+    assume(
+        toks[last].startswith('"')
+        and toks[last - 1] != "{"
+        and not any(c in toks[last] for c in "}])")
+    )
     damaged = " ".join(toks[:last]) + " " + toks[last][:-1] + "".join(toks[last + 1 :])
     found = extract_json("Result:\n" + damaged + after)
     assert found.value == value, (damaged, found.error)
@@ -268,8 +354,18 @@ def test_a_quote_forgotten_before_the_next_key_is_a_guess() -> None:
         '  "comment": "first pass\n  "retries": 3\n}\n```'
     )
     found = extract_json(reply)
-    assert found.value == {"cache": "warm", "note": "used the cache, falling back", "seed": 42, "comment": "first pass", "retries": 3}
-    assert [(r["code"], r["certainty"]) for r in found.repair_records] == [("missing_quote", "guess"), ("missing_quote", "guess"), ("missing_comma", "exact")]
+    assert found.value == {
+        "cache": "warm",
+        "note": "used the cache, falling back",
+        "seed": 42,
+        "comment": "first pass",
+        "retries": 3,
+    }
+    assert [(r["code"], r["certainty"]) for r in found.repair_records] == [
+        ("missing_quote", "guess"),
+        ("missing_quote", "guess"),
+        ("missing_comma", "exact"),
+    ]
 
 
 def test_csv_doubled_quotes_around_single_quoted_values() -> None:

@@ -31,7 +31,9 @@ def test_flags_are_portable_and_follow_the_cpu() -> None:
     assert "-DGGML_AVX2=OFF" in without and "-DGGML_NATIVE=OFF" in without
 
 
-def test_the_wheel_folder_is_keyed_by_version_and_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_wheel_folder_is_keyed_by_version_and_flags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GATE_TUI_WHEEL_CACHE", str(tmp_path))
     a = portable_llama.wheel_folder(["-DGGML_NATIVE=OFF", "-DGGML_AVX2=ON"])
     b = portable_llama.wheel_folder(["-DGGML_NATIVE=OFF", "-DGGML_AVX2=OFF"])
@@ -56,7 +58,9 @@ def test_the_install_builds_portably_before_the_extra_and_the_pins_agree() -> No
     rule = makefile.split("$(VENV)/.installed-model-test:", 1)[1].split("\n\n", 1)[0]
     assert rule.index("tools/portable_llama.py") < rule.index('".[model-test]"')
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'"llama-cpp-python\[server\]==' + re.escape(portable_llama.VERSION) + '"', pyproject)
+    assert re.search(
+        r'"llama-cpp-python\[server\]==' + re.escape(portable_llama.VERSION) + '"', pyproject
+    )
     assert "run-local: $(VENV)/.installed-model-test" in makefile
 
 
@@ -64,7 +68,9 @@ def _dead_server(tmp_path: Path) -> LocalServer:
     log = tmp_path / "server.log"
     script = "import sys\nfor i in range(30): print('line', i)\nprint('general protection fault in libggml-cpu.so')\nsys.exit(139)"
     with open(log, "wb") as sink:
-        process = subprocess.Popen([sys.executable, "-c", script], stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-c", script], stdout=sink, stderr=subprocess.STDOUT
+        )
     process.wait(30)
     return LocalServer(process, "http://127.0.0.1:9/v1", log=log)
 

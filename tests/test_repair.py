@@ -57,7 +57,10 @@ def test_single_quotes_with_escapes() -> None:
     result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": 'it\'s "done"', "gates": {}}
     assert [(r.code, r.line, r.column) for r in result.repairs] == [("single_quotes", 1, 2)]
-    assert result.repairs[0].message == "3 single-quoted strings → double quotes (the last at line 1, column 29)"
+    assert (
+        result.repairs[0].message
+        == "3 single-quoted strings → double quotes (the last at line 1, column 29)"
+    )
 
 
 def test_one_single_quoted_key_is_reported_alone() -> None:
@@ -72,11 +75,19 @@ def test_one_single_quoted_key_is_reported_alone() -> None:
 def test_python_literals_outside_strings_only() -> None:
     text = '{"summary": "True None", "status": {"pass": True, "next_gate": None, "x": False}}'
     result = extract_json(text, accept_truncated=True)
-    assert result.value == {"summary": "True None", "status": {"pass": True, "next_gate": None, "x": False}}
+    assert result.value == {
+        "summary": "True None",
+        "status": {"pass": True, "next_gate": None, "x": False},
+    }
     # A habit is one record: where it starts, how many, and where the last one is.
-    assert [(r.code, r.column) for r in result.repairs] == [("python_literal", text.index("True,") + 1)]
+    assert [(r.code, r.column) for r in result.repairs] == [
+        ("python_literal", text.index("True,") + 1)
+    ]
     last = text.index("False") + 1
-    assert result.repairs[0].message == f"3 Python literals → true / false / null (the last at line 1, column {last})"
+    assert (
+        result.repairs[0].message
+        == f"3 Python literals → true / false / null (the last at line 1, column {last})"
+    )
 
 
 def test_line_and_block_comments() -> None:
@@ -84,7 +95,10 @@ def test_line_and_block_comments() -> None:
     result = extract_json(text, accept_truncated=True)
     assert result.value == {"summary": "s", "gates": {}}
     assert codes_at(text) == [("comment", 2, 3), ("comment", 3, 19)]
-    assert [r.message for r in result.repairs] == ["removed a // comment", "removed a /* */ comment"]
+    assert [r.message for r in result.repairs] == [
+        "removed a // comment",
+        "removed a /* */ comment",
+    ]
 
 
 def test_unquoted_keys_only_before_a_colon() -> None:
@@ -93,9 +107,14 @@ def test_unquoted_keys_only_before_a_colon() -> None:
     assert result.value == {"summary": "s", "gates": {"2_use_case": {"raw": None}}, "status": {}}
     # A habit (every key a bare word): one record at the first, counting them, naming the last.
     assert codes_at(text) == [("unquoted_key", 1, 2)]
-    assert result.repairs[0].message == "5 keys without quotes → quoted (the last at line 1, column 51)"
+    assert (
+        result.repairs[0].message
+        == "5 keys without quotes → quoted (the last at line 1, column 51)"
+    )
     assert codes_at('{"summary": "s", gates: {}}') == [("unquoted_key", 1, 18)]
-    assert extract_json('{"summary": "s", gates: {}}').repairs[0].message == "quoted the key 'gates'"
+    assert (
+        extract_json('{"summary": "s", gates: {}}').repairs[0].message == "quoted the key 'gates'"
+    )
 
 
 def test_python_word_as_a_key_is_a_key() -> None:
@@ -147,7 +166,11 @@ def test_repairs_inside_a_fence_keep_positions() -> None:
         ('{"summary": "abc\\', {"summary": "abc"}, "closed an open string, closed 1 '{'"),
         ('{"summary": "s", "gat', {"summary": "s"}, "dropped a dangling key, closed 1 '{'"),
         ('{"summary": "s", gates', {"summary": "s"}, "dropped a dangling key, closed 1 '{'"),
-        ('{"summary": "s", "gates":', {"summary": "s"}, "dropped a key with no value, closed 1 '{'"),
+        (
+            '{"summary": "s", "gates":',
+            {"summary": "s"},
+            "dropped a key with no value, closed 1 '{'",
+        ),
         ('{"summary": "s", "gates"', {"summary": "s"}, "dropped a key with no value, closed 1 '{'"),
         ('{"summary": "s",', {"summary": "s"}, "dropped a trailing comma, closed 1 '{'"),
         ('{"summary": "s", "n": tr', {"summary": "s"}, "dropped an incomplete value, closed 1 '{'"),
@@ -155,8 +178,16 @@ def test_repairs_inside_a_fence_keep_positions() -> None:
         ('{"summary": "s", "n": 12', {"summary": "s", "n": 12}, "closed 1 '{'"),
         ('{"summary": "s", "n": true', {"summary": "s", "n": True}, "closed 1 '{'"),
         ('{"summary": [{"a": [1, 2', {"summary": [{"a": [1, 2]}]}, "closed 2 '[' and 2 '{'"),
-        ('{"summary": [1, 2,', {"summary": [1, 2]}, "dropped a trailing comma, closed 1 '[' and 1 '{'"),
-        ('{"summary": "s", "gates": {"a": {"raw": "x"}, "b": {', {"summary": "s", "gates": {"a": {"raw": "x"}, "b": {}}}, "closed 3 '{'"),
+        (
+            '{"summary": [1, 2,',
+            {"summary": [1, 2]},
+            "dropped a trailing comma, closed 1 '[' and 1 '{'",
+        ),
+        (
+            '{"summary": "s", "gates": {"a": {"raw": "x"}, "b": {',
+            {"summary": "s", "gates": {"a": {"raw": "x"}, "b": {}}},
+            "closed 3 '{'",
+        ),
         ("{'summary': 'ab", {"summary": "ab"}, "closed an open string, closed 1 '{'"),
         ('{"summary": "s" // cut', {"summary": "s"}, "closed 1 '{'"),
     ],
@@ -204,7 +235,9 @@ def test_truncation_position_ignores_trailing_blanks() -> None:
 def test_raw_line_break_inside_a_string_is_escaped_exactly() -> None:
     result = extract_json('{"summary": "half\n  more"}')
     assert result.value == {"summary": "half\n  more"}
-    assert [(r.code, r.line, r.column, r.certainty) for r in result.repairs] == [("control_character", 1, 18, "exact")]
+    assert [(r.code, r.line, r.column, r.certainty) for r in result.repairs] == [
+        ("control_character", 1, 18, "exact")
+    ]
 
 
 def test_truncated_object_wins_over_its_own_closed_parts() -> None:
@@ -243,7 +276,9 @@ def test_no_content_is_invented(text: str) -> None:
     result = extract_json(text, accept_truncated=True)
     assert result.value is None
     assert result.error is not None
-    assert result.error == NO_OBJECT or result.error.startswith("JSON object at 1:1 could not be repaired: ")
+    assert result.error == NO_OBJECT or result.error.startswith(
+        "JSON object at 1:1 could not be repaired: "
+    )
 
 
 def test_a_closer_for_an_outer_bracket_closes_the_inner_one_first() -> None:
@@ -279,11 +314,24 @@ def test_quick_repair_agrees_with_the_tokenizer(text: str) -> None:
     assert slow.json_text is not None and quick is not None
     assert quick.value == json.loads(slow.json_text)
     assert quick.end == slow.end
-    assert {r["code"] for r in repair_records(text, quick.fixes)} == {r["code"] for r in repair_records(text, slow.fixes)}
+    assert {r["code"] for r in repair_records(text, quick.fixes)} == {
+        r["code"] for r in repair_records(text, slow.fixes)
+    }
 
 
 @pytest.mark.parametrize(
-    "text", ['{"a": 1', '{"a": "x', '{"a": b}', "{", "{'a': 1, /* x */ 'b': 2}", "{'a': 'x}", '{"a": {,}}', "[1,,]", "[,]"]
+    "text",
+    [
+        '{"a": 1',
+        '{"a": "x',
+        '{"a": b}',
+        "{",
+        "{'a': 1, /* x */ 'b': 2}",
+        "{'a': 'x}",
+        '{"a": {,}}',
+        "[1,,]",
+        "[,]",
+    ],
 )
 def test_quick_repair_leaves_the_rest_to_the_tokenizer(text: str) -> None:
     assert quick_repair(text, 0) is None
@@ -304,7 +352,9 @@ def test_the_one_pass_repair_has_no_fix_limit() -> None:
     assert quick is not None
     assert quick.value == {**{f"k{i}": [1] for i in range(20)}, "s": "a\nb", "u": 2, "t": 1}
     assert len(quick.fixes) == 1 + 20 + 1 + 1  # the 20 bare keys: one habit record
-    assert [(fix.count, fix.offset) for fix in quick.fixes if fix.code == "unquoted_key"] == [(20, 1)]
+    assert [(fix.count, fix.offset) for fix in quick.fixes if fix.code == "unquoted_key"] == [
+        (20, 1)
+    ]
     assert len(extract_json(text).repairs) == 23
 
 
@@ -313,7 +363,9 @@ def test_python_literals_are_fixed_in_one_pass() -> None:
     quick = quick_repair(text, 0, max_fixes=2)  # one round for all literals, one for the key
     assert quick is not None
     assert quick.value == {**{f"k{i}": None for i in range(20)}, "s": "None", "True": False}
-    assert sum(fix.count for fix in quick.fixes if fix.code == "python_literal") == 21  # one habit record may count them all
+    assert (
+        sum(fix.count for fix in quick.fixes if fix.code == "python_literal") == 21
+    )  # one habit record may count them all
     slow = repair_json(text, 0, len(text)).fixes
     assert sum(fix.count for fix in slow if fix.code == "python_literal") == 21
 
@@ -342,7 +394,10 @@ def test_repair_refuses_to_tokenize_deep_nesting() -> None:
 def test_valid_nested_values_are_taken_whole() -> None:
     text = '{"summary": "s", "gates": {"a": {"raw": [1, {"b": null}]}}, "status": {"pass": true},}'
     outcome = repair_json(text, 0, len(text))
-    assert outcome.json_text == '{"summary":"s","gates":{"a": {"raw": [1, {"b": null}]}},"status":{"pass": true}}'
+    assert (
+        outcome.json_text
+        == '{"summary":"s","gates":{"a": {"raw": [1, {"b": null}]}},"status":{"pass": true}}'
+    )
     assert [fix.code for fix in outcome.fixes] == ["trailing_comma"]
 
 
@@ -362,7 +417,9 @@ LONG_SHAPES = [
 
 @pytest.mark.parametrize(("shape", "value", "codes"), LONG_SHAPES)
 @pytest.mark.parametrize("size", [3, 5_000, 50_000])
-def test_long_strings_and_blank_runs_repair_like_short_ones(shape: str, value: dict, codes: list[str], size: int) -> None:
+def test_long_strings_and_blank_runs_repair_like_short_ones(
+    shape: str, value: dict, codes: list[str], size: int
+) -> None:
     body, blanks = "x" * size, " \n" * size
     text = shape.replace("BODY", body).replace("BLANKS", blanks)
     outcome = repair_json(text, 0, len(text))
@@ -376,19 +433,25 @@ def test_long_strings_and_blank_runs_repair_like_short_ones(shape: str, value: d
 def test_a_line_break_in_a_long_string_is_escaped(size: int) -> None:
     text = '{"a": "' + "x" * size + '\n", "b": 1}'
     outcome = repair_json(text, 0, len(text))
-    assert outcome.json_text is not None and json.loads(outcome.json_text) == {"a": "x" * size + "\n", "b": 1}
+    assert outcome.json_text is not None and json.loads(outcome.json_text) == {
+        "a": "x" * size + "\n",
+        "b": 1,
+    }
     assert [fix.code for fix in outcome.fixes] == ["control_character"]
 
 
 LONG = "y" * (LONG_TAIL + 10)
-PLACEHOLDER_TEXT = "\\u0000gate-tui: detached tail\\u0000"  # the placeholder, as a reply could spell it
+PLACEHOLDER_TEXT = (
+    "\\u0000gate-tui: detached tail\\u0000"  # the placeholder, as a reply could spell it
+)
 
 
 DETACH_CASES = {
     "top-level member": '{"summary": "' + LONG,
     "nested member": '{"summary": "s", "gates": {"a": {"raw": "' + LONG,
     "array element": '{"a": ["x", "' + LONG,
-    "duplicate key": '{"a": "x", "b": 1, "a": "' + LONG,  # the last one wins, in the first one's place
+    "duplicate key": '{"a": "x", "b": 1, "a": "'
+    + LONG,  # the last one wins, in the first one's place
     "placeholder in the reply": '{"a": "' + PLACEHOLDER_TEXT + '", "b": "' + LONG,
     "top-level array": '[{"a": 1}, "' + LONG,
     "escapes": '{"a": "' + LONG + "\\u00e9" + LONG,  # the ordinary way
@@ -402,7 +465,11 @@ DETACH_CASES = {
 def test_a_detached_tail_decodes_as_the_whole_text_would(text: str) -> None:
     whole = repair_json(text, 0, len(text))
     detached = repair_json(text, 0, len(text), detach_tail=True)
-    assert (detached.end, detached.fixes, detached.consumed) == (whole.end, whole.fixes, whole.consumed)
+    assert (detached.end, detached.fixes, detached.consumed) == (
+        whole.end,
+        whole.fixes,
+        whole.consumed,
+    )
     if whole.json_text is None:
         assert detached.json_text is None
         return
@@ -415,7 +482,9 @@ def test_a_detached_tail_decodes_as_the_whole_text_would(text: str) -> None:
     assert decode_repaired(detached) == expected
     assert list(decode_repaired(detached)) == list(expected)  # and the keys in the same order
     if detached.tail is not None:  # the point: the text holds the placeholder, not the tail
-        assert len(detached.json_text) == len(whole.json_text) - len(detached.tail) + len(PLACEHOLDER_TEXT)
+        assert len(detached.json_text) == len(whole.json_text) - len(detached.tail) + len(
+            PLACEHOLDER_TEXT
+        )
 
 
 def test_a_tail_cut_at_a_fence_is_not_detached() -> None:
@@ -440,7 +509,12 @@ def test_repair_needs_an_opening_bracket() -> None:
 
 def test_to_repairs_counts_lines_and_columns() -> None:
     text = "ab\ncd\n\nefg"
-    fixes = [Fix("comment", "c", 8), Fix("comment", "a", 0), Fix("comment", "b", 4), Fix("comment", "d", 10)]
+    fixes = [
+        Fix("comment", "c", 8),
+        Fix("comment", "a", 0),
+        Fix("comment", "b", 4),
+        Fix("comment", "d", 10),
+    ]
     assert to_repairs(text, fixes) == [
         Repair(code="comment", message="a", line=1, column=1),
         Repair(code="comment", message="b", line=2, column=2),
@@ -458,7 +532,10 @@ def test_to_repairs_merges_each_habit_wherever_it_occurs() -> None:
     ]
     repairs = to_repairs("0123456789", fixes)
     assert [(r.code, r.column) for r in repairs] == [("single_quotes", 1), ("python_literal", 6)]
-    assert repairs[0].message == "3 single-quoted strings → double quotes (the last at line 1, column 8)"
+    assert (
+        repairs[0].message
+        == "3 single-quoted strings → double quotes (the last at line 1, column 8)"
+    )
     assert repairs[1].message == "Python None → null"
 
 
@@ -472,4 +549,7 @@ def test_a_hostile_run_of_bare_keys_is_one_habit_record_with_the_exact_count() -
     [record] = found.repair_records
     last = text.rindex(f"k{count - 1}:")
     assert record["code"] == "unquoted_key" and (record["line"], record["column"]) == (1, 2)
-    assert record["message"] == f"{count} keys without quotes → quoted (the last at line 1, column {last + 1})"
+    assert (
+        record["message"]
+        == f"{count} keys without quotes → quoted (the last at line 1, column {last + 1})"
+    )

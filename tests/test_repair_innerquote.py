@@ -20,11 +20,21 @@ from gate_tui.parsing.repair.tokenizer import repair_json
 from tests.test_repair_onepass import damaged, tokenizer
 from tests.test_repair_properties import KEYS
 
-OTHERS = st.lists(st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]), max_size=6)
+OTHERS = st.lists(
+    st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]), max_size=6
+)
 
 
-WORDS = st.lists(st.sampled_from(["the", "gold", "table", "x1", "é", ",", ":", "}", "]", "{", "'", "\\", "\n"]), min_size=2, max_size=6).map(" ".join)
-VALUES = st.recursive(WORDS | st.integers(-9, 9) | st.none(), lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4), max_leaves=10)
+WORDS = st.lists(
+    st.sampled_from(["the", "gold", "table", "x1", "é", ",", ":", "}", "]", "{", "'", "\\", "\n"]),
+    min_size=2,
+    max_size=6,
+).map(" ".join)
+VALUES = st.recursive(
+    WORDS | st.integers(-9, 9) | st.none(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=10,
+)
 STATES = st.dictionaries(KEYS, VALUES, min_size=1, max_size=5)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"(:?)')  # group 1: a key's colon
 
@@ -36,7 +46,10 @@ def with_inner_quotes(text: str, count: int, seed: int) -> str:
         if string.group(1):
             continue
         spots += [string.start() + m.start() for m in re.finditer(r"(?<= )[a-z1]+", string.group())]
-    for at in sorted({spots[(seed + number * 5) % len(spots)] for number in range(count)} if spots else (), reverse=True):
+    for at in sorted(
+        {spots[(seed + number * 5) % len(spots)] for number in range(count)} if spots else (),
+        reverse=True,
+    ):
         end = re.match(r"[a-z1]+", text[at:]).end() + at
         text = text[:at] + '"' + text[at:end] + '"' + text[end:]
     return text
@@ -44,7 +57,9 @@ def with_inner_quotes(text: str, count: int, seed: int) -> str:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(STATES, OTHERS, st.integers(1, 8), st.integers(0, 1000))
-def test_the_rounds_read_inner_quotes_as_the_tokenizer_does(value: dict[str, Any], kinds: list[str], count: int, seed: int) -> None:
+def test_the_rounds_read_inner_quotes_as_the_tokenizer_does(
+    value: dict[str, Any], kinds: list[str], count: int, seed: int
+) -> None:
     text = with_inner_quotes(damaged(value, kinds, seed), count, seed) + "\nThat is all."
     done = quick_repair_parts(text, 0)
     if done is None:
@@ -57,20 +72,44 @@ def test_a_reply_with_quoted_words_in_its_answers() -> None:
     state = {
         "summary": "Churn model: the data team confirmed the source and the metric.",
         "gates": {
-            "1_data": {"raw": "We use the gold table (crm.accounts_gold), refreshed nightly", "classified": "available"},
-            "2_use_case": {"raw": "Flag accounts likely to churn so the retention desk calls them first", "classified": None},
-            "3_metric": {"raw": "Recall at the top 10% of scores, measured monthly", "classified": None},
+            "1_data": {
+                "raw": "We use the gold table (crm.accounts_gold), refreshed nightly",
+                "classified": "available",
+            },
+            "2_use_case": {
+                "raw": "Flag accounts likely to churn so the retention desk calls them first",
+                "classified": None,
+            },
+            "3_metric": {
+                "raw": "Recall at the top 10% of scores, measured monthly",
+                "classified": None,
+            },
         },
-        "status": {"pass": False, "next_gate": "4_privacy", "next_query": "Who approved the use of the notes field?"},
+        "status": {
+            "pass": False,
+            "next_gate": "4_privacy",
+            "next_query": "Who approved the use of the notes field?",
+        },
     }
     inner = json.dumps(state, indent=2)
-    inner = inner.replace("the gold table", 'the "gold" table').replace("the retention desk", 'the "retention desk"')
+    inner = inner.replace("the gold table", 'the "gold" table').replace(
+        "the retention desk", 'the "retention desk"'
+    )
     inner = inner.replace("the top 10%", 'the "top 10%"')
     reply = f"Here is the updated state:\n```json\n{inner}\n```\nTell me if the metric changed."
     found = extract_json(reply)
-    expected = json.loads(json.dumps(state).replace("the gold table", 'the \\"gold\\" table').replace("the retention desk", 'the \\"retention desk\\"').replace("the top 10%", 'the \\"top 10%\\"'))
+    expected = json.loads(
+        json.dumps(state)
+        .replace("the gold table", 'the \\"gold\\" table')
+        .replace("the retention desk", 'the \\"retention desk\\"')
+        .replace("the top 10%", 'the \\"top 10%\\"')
+    )
     assert found.value == expected
-    assert [(r["code"], r["certainty"], r["line"]) for r in found.repair_records] == [("inner_quote", "guess", 7), ("inner_quote", "guess", 11), ("inner_quote", "guess", 15)]
+    assert [(r["code"], r["certainty"], r["line"]) for r in found.repair_records] == [
+        ("inner_quote", "guess", 7),
+        ("inner_quote", "guess", 11),
+        ("inner_quote", "guess", 15),
+    ]
     start = reply.index("{")
     assert quick_repair_parts(reply, start) is not None  # the rounds read it, not the tokenizer
 
@@ -82,21 +121,48 @@ def with_stray_quotes(text: str, count: int, seed: int) -> str:
     """``count`` lone double quotes put before words of string values (an odd number of
     inner quotes in a string, or one next to a delimiter: the readings that differ)."""
     spots = [m.start() for m in re.finditer(r"(?<= )[a-z1,:}\]]", text)]
-    for at in sorted({spots[(seed + number * 3) % len(spots)] for number in range(count)} if spots else (), reverse=True):
+    for at in sorted(
+        {spots[(seed + number * 3) % len(spots)] for number in range(count)} if spots else (),
+        reverse=True,
+    ):
         text = text[:at] + '"' + text[at:]
     return text
 
 
 # Without backslashes (escapes send a reply past the one pass's inner-quote merging) but with
 # every delimiter a quote may stand next to.
-PLAIN_WORDS = st.lists(st.sampled_from(["the", "gold", "table", "x1", "é", ",", ":", "}", "]", "{", "'"]), min_size=2, max_size=6).map(" ".join)
-PLAIN_VALUES = st.recursive(PLAIN_WORDS | st.integers(-9, 9) | st.none(), lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4), max_leaves=10)
+PLAIN_WORDS = st.lists(
+    st.sampled_from(["the", "gold", "table", "x1", "é", ",", ":", "}", "]", "{", "'"]),
+    min_size=2,
+    max_size=6,
+).map(" ".join)
+PLAIN_VALUES = st.recursive(
+    PLAIN_WORDS | st.integers(-9, 9) | st.none(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=10,
+)
 PLAIN_STATES = st.dictionaries(KEYS, PLAIN_VALUES, min_size=1, max_size=5)
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(STATES | PLAIN_STATES, OTHERS, st.integers(1, 8), st.integers(0, 2), st.integers(0, 1000), st.booleans(), st.sampled_from(["", "inner", "trailing", "keys"]))
-def test_the_one_pass_reads_inner_quotes_as_the_tokenizer_does(value: dict[str, Any], kinds: list[str], count: int, stray: int, seed: int, controls: bool, first: str) -> None:
+@given(
+    STATES | PLAIN_STATES,
+    OTHERS,
+    st.integers(1, 8),
+    st.integers(0, 2),
+    st.integers(0, 1000),
+    st.booleans(),
+    st.sampled_from(["", "inner", "trailing", "keys"]),
+)
+def test_the_one_pass_reads_inner_quotes_as_the_tokenizer_does(
+    value: dict[str, Any],
+    kinds: list[str],
+    count: int,
+    stray: int,
+    seed: int,
+    controls: bool,
+    first: str,
+) -> None:
     text = with_inner_quotes(damaged(value, kinds, seed), count, seed)
     text = with_stray_quotes(text, stray, seed) + "\nThat is all."
     # Without `controls` as the quick path calls it when the first defect is another; `first`
@@ -109,9 +175,19 @@ def test_the_one_pass_reads_inner_quotes_as_the_tokenizer_does(value: dict[str, 
 
 
 def test_the_one_pass_takes_a_reply_with_quoted_words_and_other_defects() -> None:
-    gates = {f"{n}_question": {"raw": f"the answer {n} uses the gold table v{n} daily", "classified": None} for n in range(1, 9)}
-    body = json.dumps({"summary": "Routing model review", "gates": gates, "status": {"pass": False}}, indent=2)
-    body = re.sub(r"the gold table (v\d)", r'the "gold" table "\1"', body)  # two quoted words a string
+    gates = {
+        f"{n}_question": {
+            "raw": f"the answer {n} uses the gold table v{n} daily",
+            "classified": None,
+        }
+        for n in range(1, 9)
+    }
+    body = json.dumps(
+        {"summary": "Routing model review", "gates": gates, "status": {"pass": False}}, indent=2
+    )
+    body = re.sub(
+        r"the gold table (v\d)", r'the "gold" table "\1"', body
+    )  # two quoted words a string
     body = re.sub(r'"(\d_question)":', r"\1:", body)  # bare keys
     body = body.replace("null\n", "null,\n")  # trailing commas
     reply = f"Here is the state:\n```json\n{body}\n```\nAsk me if the \"gold\" table moved."
@@ -123,10 +199,18 @@ def test_the_one_pass_takes_a_reply_with_quoted_words_and_other_defects() -> Non
     assert (value, end, sorted(fixes)) == tokenizer_at(reply, start)
     assert [fix.code for fix in sorted(fixes)].count("inner_quote") == 8
     quoted = [fix.offset for fix in fixes if fix.code == "inner_quote"]
-    assert all(reply[at] == '"' and reply[at + 1 : at + 5] == "gold" for at in quoted)  # at the first inner quote
+    assert all(
+        reply[at] == '"' and reply[at + 1 : at + 5] == "gold" for at in quoted
+    )  # at the first inner quote
     found = extract_json(reply)
     assert found.value == value
-    assert sum(record["code"] == "inner_quote" and record["certainty"] == "guess" for record in found.repair_records) == 8
+    assert (
+        sum(
+            record["code"] == "inner_quote" and record["certainty"] == "guess"
+            for record in found.repair_records
+        )
+        == 8
+    )
 
 
 def tokenizer_at(text: str, start: int) -> tuple[Any, int, list[Any]]:
@@ -155,7 +239,11 @@ def test_a_quoted_word_in_the_prose_after_the_value_does_not_matter() -> None:
     reply = '{"raw": "the "gold" table", "n": 1,}\nThe "gold"table is new.'
     done = one_pass(reply, 0)
     assert done is not None
-    assert done[0] == {"raw": 'the "gold" table', "n": 1} and (done[0], done[1], sorted(done[2])) == tokenizer(reply)
+    assert done[0] == {"raw": 'the "gold" table', "n": 1} and (
+        done[0],
+        done[1],
+        sorted(done[2]),
+    ) == tokenizer(reply)
 
 
 def test_strings_chained_by_quotes_are_read_once() -> None:

@@ -43,7 +43,12 @@ def test_a_table_row_missing_its_opener_is_opened_after_the_row_before() -> None
     found = extract_json(REPLY, prefer_keys=())
     assert found.value == INTENDED, found.error
     [repair] = found.repair_records
-    assert (repair["code"], repair["certainty"], repair["line"], repair["column"]) == ("missing_opener", "guess", 9, 5)
+    assert (repair["code"], repair["certainty"], repair["line"], repair["column"]) == (
+        "missing_opener",
+        "guess",
+        9,
+        5,
+    )
     refused = extract_json(REPLY, prefer_keys=(), allow_guesses=False)
     assert refused.value is None and "guessed repairs are not allowed" in (refused.error or "")
 
@@ -76,9 +81,22 @@ def test_a_forgotten_row_does_not_hide_the_rest_of_the_reply() -> None:
 ROWS = st.lists(st.lists(SCALARS, min_size=1, max_size=4), min_size=3, max_size=6)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(OBJECTS, KEYS, ROWS, st.integers(0, 50), st.integers(0, 5), st.sampled_from(["", "Here you go:\n", "```json\n"]))
-def test_a_row_missing_its_opener_is_repaired_to_the_original(value: dict, key: str, rows: list, pick: int, at: int, before: str) -> None:
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    OBJECTS,
+    KEYS,
+    ROWS,
+    st.integers(0, 50),
+    st.integers(0, 5),
+    st.sampled_from(["", "Here you go:\n", "```json\n"]),
+)
+def test_a_row_missing_its_opener_is_repaired_to_the_original(
+    value: dict, key: str, rows: list, pick: int, at: int, before: str
+) -> None:
     # A valid object holding a list of rows (a row after the first and before the last loses its `[`).
     items = list(value.items())
     items.insert(at % (len(items) + 1), ("table_" + key, rows))
@@ -102,7 +120,10 @@ def test_a_row_missing_its_opener_is_repaired_to_the_original(value: dict, key: 
     assert [r["code"] for r in found.repair_records] == ["missing_opener"]
 
 
-LAST_ROW_REPLY = REPLY.replace('    "llama-3.1-70b", 280, 910],\n    ["mistral-7b", 95, 240]\n  ],', '    ["llama-3.1-70b", 280, 910],\n    "mistral-7b", 95, 240]\n  ],')
+LAST_ROW_REPLY = REPLY.replace(
+    '    "llama-3.1-70b", 280, 910],\n    ["mistral-7b", 95, 240]\n  ],',
+    '    ["llama-3.1-70b", 280, 910],\n    "mistral-7b", 95, 240]\n  ],',
+)
 
 
 def test_the_last_row_missing_its_opener_keeps_the_members_after_the_list() -> None:
@@ -152,7 +173,10 @@ def test_a_stray_closer_inside_a_nested_object_before_more_members_is_refused() 
     # the reader cannot know the closer was the typo. Either way: refused with a spot, never
     # an object with a member moved or dropped.
     for reply, spot in (
-        ('Here you go:\n{"team": {"tags": ["a", "b"]], "owner": "data-platform"}, "status": "ok"}', "2:56"),
+        (
+            'Here you go:\n{"team": {"tags": ["a", "b"]], "owner": "data-platform"}, "status": "ok"}',
+            "2:56",
+        ),
         ('Here you go:\n{"team": {"tags": ["a", "b"]]}, "owner": "data-platform"}', "2:29"),
     ):
         found = extract_json(reply)
@@ -170,5 +194,11 @@ def test_an_object_that_closes_while_its_members_go_on_is_refused() -> None:
     )
     found = extract_json(reply)
     assert found.value is None
-    assert found.error is not None and "closes at 3:106 while more of its members follow" in found.error
-    assert found.recovered == {"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"}}}
+    assert (
+        found.error is not None
+        and "closes at 3:106 while more of its members follow" in found.error
+    )
+    assert found.recovered == {
+        "summary": "Churn model",
+        "gates": {"1_data_availability": {"raw": "orders", "classified": "available"}},
+    }

@@ -19,7 +19,11 @@ from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
 from tests.test_repair_properties import OBJECTS
 
-DAMAGE = st.lists(st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]), min_size=1, max_size=30)
+DAMAGE = st.lists(
+    st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]),
+    min_size=1,
+    max_size=30,
+)
 
 
 def damaged(value: Any, kinds: list[str], seed: int) -> str:
@@ -37,10 +41,14 @@ def _spots(text: str, kind: str) -> list[tuple[int, int, str]]:
     if kind == "trailing comma":
         return [(m.end(1), m.end(1), ",") for m in re.finditer(r'(["\d el}\]])\n *[}\]]', text)]
     if kind == "bare key":
-        return [(m.start(1), m.end(1), m.group(1)[1:-1]) for m in re.finditer(r'\n *("[a-h_]+"):', text)]
+        return [
+            (m.start(1), m.end(1), m.group(1)[1:-1]) for m in re.finditer(r'\n *("[a-h_]+"):', text)
+        ]
     if kind == "line break":
         return [(m.start(), m.end(), "\n") for m in re.finditer(r"\\n", text)]
-    return [(m.start(), m.end(), "") for m in re.finditer(r"(?<=[\"\d el}\]]),(?=\n *[\"{\[])", text)]
+    return [
+        (m.start(), m.end(), "") for m in re.finditer(r"(?<=[\"\d el}\]]),(?=\n *[\"{\[])", text)
+    ]
 
 
 def tokenizer(text: str) -> tuple[Any, int, list[Any]]:
@@ -54,7 +62,9 @@ FIRST_KINDS = st.sampled_from(["", "trailing", "missing", "keys", "controls", "i
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(OBJECTS, DAMAGE, st.integers(0, 1000), FIRST_KINDS)
-def test_one_pass_reads_what_the_tokenizer_reads(value: dict[str, Any], kinds: list[str], seed: int, first: str) -> None:
+def test_one_pass_reads_what_the_tokenizer_reads(
+    value: dict[str, Any], kinds: list[str], seed: int, first: str
+) -> None:
     # Whatever kind the caller says came first (right or wrong: it only orders the work,
     # and a decode after that kind alone may end the pass), the reading is the tokenizer's.
     text = damaged(value, kinds, seed) + "\nThat is all."
@@ -68,7 +78,13 @@ def test_one_pass_reads_what_the_tokenizer_reads(value: dict[str, Any], kinds: l
 def test_the_first_kind_decoded_alone_when_it_is_the_only_one() -> None:
     # Mixed kinds: the decode after the first kind fails and the others are found; one kind
     # only: the others' scans are skipped. Both read what the tokenizer reads.
-    body = json.dumps({"summary": "s", "gates": {f"g{n}": {"raw": f"r{n}", "classified": None} for n in range(6)}}, indent=2)
+    body = json.dumps(
+        {
+            "summary": "s",
+            "gates": {f"g{n}": {"raw": f"r{n}", "classified": None} for n in range(6)},
+        },
+        indent=2,
+    )
     only_commas = re.sub(r"(null|\})(?=\n *\})", r"\1,", body)
     mixed = re.sub(r'"(g[0-5])":', r"\1:", only_commas)
     for text in (only_commas, mixed):
@@ -81,29 +97,60 @@ def test_the_first_kind_decoded_alone_when_it_is_the_only_one() -> None:
 
 
 def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:
-    gates = {f"{n}_question": {"raw": f"Answer {n}:\nsee the plan, step {n}", "classified": None, "done": n % 2 == 0} for n in range(1, 13)}
-    body = json.dumps({"summary": "Quarterly review of the routing model", "gates": gates, "status": {"pass": False}}, indent=2)
+    gates = {
+        f"{n}_question": {
+            "raw": f"Answer {n}:\nsee the plan, step {n}",
+            "classified": None,
+            "done": n % 2 == 0,
+        }
+        for n in range(1, 13)
+    }
+    body = json.dumps(
+        {
+            "summary": "Quarterly review of the routing model",
+            "gates": gates,
+            "status": {"pass": False},
+        },
+        indent=2,
+    )
     body = body.replace("\\n", "\n")  # 12 raw line breaks
     body = re.sub(r'"(\d+_question)":', r"\1:", body)  # 12 bare keys
     body = re.sub(r"(false|true)\n", r"\1,\n", body)  # 13 trailing commas (12 gates and the status)
     body = re.sub(r'("classified": null),\n', r"\1\n", body)  # 12 missing commas
     reply = f"Thanks! Here is the updated state:\n\n```json\n{body}\n```\n\nLet me know if anything changed."
     found = extract_json(reply)
-    assert found.value is not None and found.value["gates"]["12_question"] == {"raw": "Answer 12:\nsee the plan, step 12", "classified": None, "done": True}
+    assert found.value is not None and found.value["gates"]["12_question"] == {
+        "raw": "Answer 12:\nsee the plan, step 12",
+        "classified": None,
+        "done": True,
+    }
     counts: dict[str, int] = {}
     for record in found.repair_records:
         counts[record["code"]] = counts.get(record["code"], 0) + 1
-    assert counts == {"control_character": 12, "unquoted_key": 1, "trailing_comma": 13, "missing_comma": 12}
+    assert counts == {
+        "control_character": 12,
+        "unquoted_key": 1,
+        "trailing_comma": 13,
+        "missing_comma": 12,
+    }
     [keys] = [record for record in found.repair_records if record["code"] == "unquoted_key"]
     assert keys["message"].startswith("12 keys without quotes → quoted")
     start = reply.index("{")
     assert one_pass(reply, start) is not None  # the path that read it: no decode per defect
 
 
-def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokenizer_records_them() -> None:
+def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokenizer_records_them() -> (
+    None
+):
     # Line breaks are escaped at C speed; a tab, a carriage return or a rarer control
     # character sends the pass round again, careful: the record is at each string's first.
-    for body in ("a\x0bb\nc", "a\nb\x01c", "tab\there\nand more", "line\r\nend", "only\x0bvertical"):
+    for body in (
+        "a\x0bb\nc",
+        "a\nb\x01c",
+        "tab\there\nand more",
+        "line\r\nend",
+        "only\x0bvertical",
+    ):
         text = '{"k": "' + body + '", "n": [1, 2,], "m": "plain\nbreak"}\nThat is all.'
         for controls in (True, False):
             done = one_pass(text, 0, controls)
@@ -112,7 +159,12 @@ def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokeni
 
 
 def test_defects_after_the_value_are_not_its_fixes_and_do_not_move_its_end() -> None:
-    for text in ('{"a": 1,}\n[1,]', '{"a": 1, b: 2},]', '{"a": 1,}\nthen {x: 1}', '{"a": [1,]}\n{"k": "v"\n"m": 2}'):
+    for text in (
+        '{"a": 1,}\n[1,]',
+        '{"a": 1, b: 2},]',
+        '{"a": 1,}\nthen {x: 1}',
+        '{"a": [1,]}\n{"k": "v"\n"m": 2}',
+    ):
         done = one_pass(text, 0)
         assert done is not None, text
         assert (done[0], done[1], sorted(done[2])) == tokenizer(text), text
@@ -120,7 +172,14 @@ def test_defects_after_the_value_are_not_its_fixes_and_do_not_move_its_end() -> 
 
 def test_missing_commas_before_crlf_or_a_trailing_space() -> None:
     for end in ("\r\n", " \n", "\n"):
-        text = "{" + end + f'  "a": "x"{end}  "b": 1{end}  "c": [true]{end}  "d": null,{end}' + "}" + end + "Done."
+        text = (
+            "{"
+            + end
+            + f'  "a": "x"{end}  "b": 1{end}  "c": [true]{end}  "d": null,{end}'
+            + "}"
+            + end
+            + "Done."
+        )
         done = one_pass(text, 0)
         assert done is not None, repr(end)
         assert (done[0], done[1], sorted(done[2])) == tokenizer(text), repr(end)

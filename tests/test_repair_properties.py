@@ -15,11 +15,19 @@ from hypothesis import strategies as st
 
 from gate_tui.parsing.extraction import extract_json
 
-PIECES = st.sampled_from(list("ab {}[]\"'`:,\n\\#/é") + ["```", '{"k": 1}', "<think>", "\n```json\n"])
+PIECES = st.sampled_from(
+    list("ab {}[]\"'`:,\n\\#/é") + ["```", '{"k": 1}', "<think>", "\n```json\n"]
+)
 TEXT = st.lists(PIECES, max_size=8).map("".join)
 KEYS = st.text(alphabet="abcdefgh_", min_size=1, max_size=6)
-SCALARS = st.none() | st.booleans() | st.integers(-1000, 1000) | st.sampled_from([0.25, 1.0, -2.5]) | TEXT
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4), max_leaves=12)
+SCALARS = (
+    st.none() | st.booleans() | st.integers(-1000, 1000) | st.sampled_from([0.25, 1.0, -2.5]) | TEXT
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=12,
+)
 OBJECTS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=5)
 
 
@@ -66,7 +74,12 @@ def damage(kind: str, toks: list[str], pick: int) -> str | None:
             places.append(i)
         elif kind == "literal_case" and tok in ("true", "false", "null"):
             places.append(i)
-        elif kind == "control_character" and tok.startswith('"') and ("\\n" in tok) and toks[i + 1] != ":":
+        elif (
+            kind == "control_character"
+            and tok.startswith('"')
+            and ("\\n" in tok)
+            and toks[i + 1] != ":"
+        ):
             places.append(i)
         elif kind == "number_format" and tok in ("0.25", "1.0", "-2.5"):
             places.append(i)
@@ -94,12 +107,31 @@ def damage(kind: str, toks: list[str], pick: int) -> str | None:
     return " ".join(new)
 
 
-KINDS = ["missing_comma", "trailing_comma", "comment", "python_literal", "literal_case", "control_character", "number_format"]
+KINDS = [
+    "missing_comma",
+    "trailing_comma",
+    "comment",
+    "python_literal",
+    "literal_case",
+    "control_character",
+    "number_format",
+]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(OBJECTS, st.sampled_from(KINDS), st.integers(0, 50), st.sampled_from(["", "Here you go:\n", "```json\n"]))
-def test_one_exact_damage_is_repaired_to_the_original(value: dict, kind: str, pick: int, before: str) -> None:
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    OBJECTS,
+    st.sampled_from(KINDS),
+    st.integers(0, 50),
+    st.sampled_from(["", "Here you go:\n", "```json\n"]),
+)
+def test_one_exact_damage_is_repaired_to_the_original(
+    value: dict, kind: str, pick: int, before: str
+) -> None:
     text = damage(kind, tokens(value), pick)
     assume(text is not None)
     assert text is not None
@@ -111,10 +143,17 @@ def test_one_exact_damage_is_repaired_to_the_original(value: dict, kind: str, pi
 
 
 @settings(max_examples=150, deadline=None)
-@given(TEXT, TEXT, st.sampled_from(["", "Answer:\n", "<think>x</think>\n"]), st.sampled_from(["", "\nthanks", '\nAlso {"status": "echo"}']))
+@given(
+    TEXT,
+    TEXT,
+    st.sampled_from(["", "Answer:\n", "<think>x</think>\n"]),
+    st.sampled_from(["", "\nthanks", '\nAlso {"status": "echo"}']),
+)
 def test_objects_inside_strings_never_win(head: str, tail: str, before: str, after: str) -> None:
     summary = head + '\n```json\n{"summary": "hijack", "gates": {}}\n```\n' + tail
     value = {"summary": summary, "gates": {}}
-    text = json.dumps(value, ensure_ascii=False).replace("\\n", "\n")  # raw line breaks: not strict JSON
+    text = json.dumps(value, ensure_ascii=False).replace(
+        "\\n", "\n"
+    )  # raw line breaks: not strict JSON
     result = extract_json(before + text + after)
     assert result.value == value, (text, result.error)

@@ -27,12 +27,21 @@ def _render(key: str, value: str, single_key: bool, single_value: bool) -> str:
     return f"{one(key, single_key)}: {one(value, single_value)}"
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(
-    st.lists(st.tuples(_WORDS, _WORDS, st.booleans(), st.booleans()), min_size=1, max_size=6, unique_by=lambda item: item[0]),
+    st.lists(
+        st.tuples(_WORDS, _WORDS, st.booleans(), st.booleans()),
+        min_size=1,
+        max_size=6,
+        unique_by=lambda item: item[0],
+    ),
     st.sampled_from(["", " Let me know if that's all.", "\n\nThat's it, 'done'."]),
 )
-def test_the_split_swap_and_the_tokenizer_agree(members: list[tuple[str, str, bool, bool]], after: str) -> None:
+def test_the_split_swap_and_the_tokenizer_agree(
+    members: list[tuple[str, str, bool, bool]], after: str
+) -> None:
     rendered = [_render(*member) for member in members]
     assume(any(single for _k, _v, a, b in members for single in (a, b)))
     text = "{" + ", ".join(rendered) + "}" + after
@@ -48,7 +57,7 @@ def test_a_reply_mixing_quote_styles_has_one_record_for_the_habit() -> None:
     reply = (
         "Sure — here's the state:\n```json\n"
         "{\n  \"summary\": \"Churn model, it's agreed\",\n  'gates': {\n    'data': {'raw': 'two years of tickets', \"classified\": 'available'}\n  },\n"
-        "  \"status\": {\"pass\": false}\n}\n```\nThat's all."
+        '  "status": {"pass": false}\n}\n```\nThat\'s all.'
     )
     found = extract_json(reply)
     assert found.value is not None and found.value["gates"]["data"]["classified"] == "available"
@@ -56,11 +65,16 @@ def test_a_reply_mixing_quote_styles_has_one_record_for_the_habit() -> None:
     [record] = found.repair_records
     assert record["code"] == "single_quotes" and record["certainty"] == "exact"
     assert record["message"].startswith("5 single-quoted strings")
-    assert (record["line"], record["column"]) == (5, 3)  # 'gates' opens the habit, not the apostrophe in the summary
+    assert (record["line"], record["column"]) == (
+        5,
+        3,
+    )  # 'gates' opens the habit, not the apostrophe in the summary
 
 
 def test_what_the_swap_cannot_judge_goes_to_the_other_paths() -> None:
-    assert requote_decoded("{'a': 'it's'}", 0) is None  # an apostrophe inside a single-quoted string
+    assert (
+        requote_decoded("{'a': 'it's'}", 0) is None
+    )  # an apostrophe inside a single-quoted string
     assert requote_decoded("{'a': 'x\\'y'}", 0) is None  # an escape
     assert requote_decoded("{'a': 'x', // note\n 'b': 1}", 0) is None  # a comment
     assert requote_decoded("{'a': 'x', \"b\": \"open}", 0) is None  # an unclosed string
@@ -73,5 +87,8 @@ def test_an_empty_single_quoted_key_is_not_a_doubled_quote() -> None:
     # the tokenizer unwrapped nothing and repaired the same text again, without end.
     for reply in ("{'k': 'v', '': 'x'}", "{'k': 'v', '': 'x',}", "{'k': 'v', '': 'x' /* note */}"):
         outcome = repair_json(reply, 0, len(reply))
-        assert outcome.json_text is not None and json.loads(outcome.json_text) == {"k": "v", "": "x"}
+        assert outcome.json_text is not None and json.loads(outcome.json_text) == {
+            "k": "v",
+            "": "x",
+        }
         assert extract_json(reply).value == {"k": "v", "": "x"}

@@ -18,13 +18,24 @@ from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: E402, F401 - the f
 pytestmark = pytest.mark.tmux
 
 
-def test_review_in_a_real_terminal_keeps_a_verdict_through_kill_9(tmux: Tmux, tmp_path: Path) -> None:  # noqa: F811
+def test_review_in_a_real_terminal_keeps_a_verdict_through_kill_9(
+    tmux: Tmux, tmp_path: Path
+) -> None:  # noqa: F811
     results = write_sample_results(tmp_path)
-    env = {"TERM": "xterm-256color", "GATE_TUI_NO_BLINK": "1", "GATE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    env = {
+        "TERM": "xterm-256color",
+        "GATE_TUI_NO_BLINK": "1",
+        "GATE_TUI_CACHE_DIR": str(tmp_path / "cache"),
+    }
     tmux.start(gate_tui("review", results), env)
-    tmux.wait_for(lambda s: "PASS 16" in s and "eval-0000" in s and "showing 40 of 40" in s, "the review table")
+    tmux.wait_for(
+        lambda s: "PASS 16" in s and "eval-0000" in s and "showing 40 of 40" in s,
+        "the review table",
+    )
     tmux.run("send-keys", "Down", "r")
-    tmux.wait_for(lambda s: "verdicts: rejected 1" in s and "rejected" in s, "the verdict on screen")
+    tmux.wait_for(
+        lambda s: "verdicts: rejected 1" in s and "rejected" in s, "the verdict on screen"
+    )
     os.kill(tmux.app_pid(), signal.SIGKILL)
     tmux.wait_for(lambda s: "EXITED=" in s, "the killed review")
     tmux.kill()

@@ -51,7 +51,10 @@ async def test_counts_filters_and_search_show_the_matching_rows(tmp_path: Path) 
         table.focus()
         await pilot.press("slash", *"3_success", "enter")
         await wait_for(pilot, lambda: table.count == 8 and table.has_focus)
-        assert all(app.index.summary(int(row))["next_gate"] == "3_success_metric" for row in table.rows.to_pylist())
+        assert all(
+            app.index.summary(int(row))["next_gate"] == "3_success_metric"
+            for row in table.rows.to_pylist()
+        )
 
 
 async def test_verdict_keys_and_notes_are_on_disk_at_once(tmp_path: Path) -> None:
@@ -61,7 +64,11 @@ async def test_verdict_keys_and_notes_are_on_disk_at_once(tmp_path: Path) -> Non
         await pilot.press("a", "r", "n")
         await wait_for(pilot, lambda: table.cursor == 3)
         on_disk = VerdictStore(app.index.path)
-        assert {row: v.verdict for row, v in on_disk.latest.items()} == {0: "accepted", 1: "rejected", 2: "needs-fix"}
+        assert {row: v.verdict for row, v in on_disk.latest.items()} == {
+            0: "accepted",
+            1: "rejected",
+            2: "needs-fix",
+        }
         await pilot.press("up", "m")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "note")
         await pilot.press(*"missing metric", "enter")
@@ -83,9 +90,17 @@ async def test_enter_opens_the_preview_and_a_verdict_key_there_comes_back(tmp_pa
         await pilot.press("escape", "down", "enter")  # row 4: NO PASS with repairs
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.row == 3)
         text = str(app.screen.query_one("#preview", Static).render())
-        assert "If applied" in text and "Repairs the parser applied (7)" in text and "applies it" not in text
-        assert "3_success_metric" in app.screen.query_one(ReplyPane).text_area.text  # the reply itself
-        assert app.screen.query_one(ReplyPane).text_area.read_only  # no config: nothing to re-check with
+        assert (
+            "If applied" in text
+            and "Repairs the parser applied (7)" in text
+            and "applies it" not in text
+        )
+        assert (
+            "3_success_metric" in app.screen.query_one(ReplyPane).text_area.text
+        )  # the reply itself
+        assert app.screen.query_one(
+            ReplyPane
+        ).text_area.read_only  # no config: nothing to re-check with
         await pilot.press("r")
         await wait_for(pilot, lambda: not isinstance(app.screen, DetailScreen))
         assert VerdictStore(app.index.path).get(3).verdict == "rejected" and table.has_focus
@@ -98,10 +113,18 @@ async def test_with_the_config_an_edited_reply_is_checked_again(tmp_path: Path) 
         await pilot.press("down", "enter")  # row 2: NO PASS, 2_use_case missing
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
         pane = app.screen.query_one(ReplyPane)
-        await wait_for(pilot, lambda: "2_use_case missing" in str(app.screen.query_one("#preview", Static).render()))
+        await wait_for(
+            pilot,
+            lambda: "2_use_case missing" in str(app.screen.query_one("#preview", Static).render()),
+        )
         pane.text_area.load_text((CONFIGS / "replies" / "ml_good.md").read_text())
-        await wait_for(pilot, lambda: "If applied: PASS" in str(app.screen.query_one("#preview", Static).render()))
-        assert not app.index.path.with_name("run.parquet.verdicts.jsonl").exists()  # looking is not judging
+        await wait_for(
+            pilot,
+            lambda: "If applied: PASS" in str(app.screen.query_one("#preview", Static).render()),
+        )
+        assert not app.index.path.with_name(
+            "run.parquet.verdicts.jsonl"
+        ).exists()  # looking is not judging
 
 
 async def test_ids_and_codes_from_the_file_are_data_not_markup(tmp_path: Path) -> None:
@@ -116,7 +139,14 @@ async def test_ids_and_codes_from_the_file_are_data_not_markup(tmp_path: Path) -
     app = ReviewApp(index, VerdictStore(path), blink=False)
     async with app.run_test(size=(120, 30)) as pilot:
         await started(pilot)
-        await wait_for(pilot, lambda: "[@click=app.quit]" in screen_text(app) and "[bold]x" in screen_text(app) and "[red]" in screen_text(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                "[@click=app.quit]" in screen_text(app)
+                and "[bold]x" in screen_text(app)
+                and "[red]" in screen_text(app)
+            ),
+        )
         assert "\x1b" not in screen_text(app)
         await pilot.click("#results", offset=(5, 1))
         await pilot.press("enter")
@@ -155,7 +185,11 @@ def test_export_writes_the_verdicts_as_csv_and_bad_files_are_messages(tmp_path: 
     target = tmp_path / "verdicts.csv"
     done = gate_tui("review", str(results), "--export", str(target))
     assert done.returncode == 0, done.stderr
-    assert target.read_text().splitlines()[1].startswith("4,5,eval-0004,PASS,needs-fix,guessed a category,")
+    assert (
+        target.read_text()
+        .splitlines()[1]
+        .startswith("4,5,eval-0004,PASS,needs-fix,guessed a category,")
+    )
     assert verdicts_path(results).is_file()
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b"\x00\x01")
@@ -164,13 +198,30 @@ def test_export_writes_the_verdicts_as_csv_and_bad_files_are_messages(tmp_path: 
     assert json.loads(json.dumps(done.stderr))  # a message, not a traceback
 
 
-async def test_contract_results_show_valid_and_invalid_with_the_contract_preview(tmp_path: Path) -> None:
+async def test_contract_results_show_valid_and_invalid_with_the_contract_preview(
+    tmp_path: Path,
+) -> None:
     contracts = CONFIGS / "contracts"
-    replies = [(contracts / "replies" / f"llm_result_v1_{kind}.md").read_text() for kind in ("good", "broken")]
+    replies = [
+        (contracts / "replies" / f"llm_result_v1_{kind}.md").read_text()
+        for kind in ("good", "broken")
+    ]
     source = tmp_path / "in.parquet"
     pq.write_table(pa.table({"id": ["c0", "c1"], "reply": replies}), source)
     results = tmp_path / "out.parquet"
-    assert gate_tui("check", "--contract", str(contracts / "llm_result_v1.yaml"), "--input", str(source), "--output", str(results), "-q").returncode == 2
+    assert (
+        gate_tui(
+            "check",
+            "--contract",
+            str(contracts / "llm_result_v1.yaml"),
+            "--input",
+            str(source),
+            "--output",
+            str(results),
+            "-q",
+        ).returncode
+        == 2
+    )
     index, _ = open_results(results)
     assert index is not None and index.counts()["VALID"] == 1 and index.counts()["invalid"] == 1
     app = ReviewApp(index, VerdictStore(results), blink=False)
@@ -178,7 +229,9 @@ async def test_contract_results_show_valid_and_invalid_with_the_contract_preview
         await started(pilot)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
-        await wait_for(pilot, lambda: "VALID" in str(app.screen.query_one("#preview", Static).render()))
+        await wait_for(
+            pilot, lambda: "VALID" in str(app.screen.query_one("#preview", Static).render())
+        )
         assert "takes this value" not in str(app.screen.query_one("#preview", Static).render())
 
 

@@ -314,10 +314,22 @@ def test_a_contract_check_refuses_a_reply_the_provider_cut(tmp_path: Path) -> No
 
 def test_values_from_the_results_are_data_in_html_and_markdown(tmp_path: Path) -> None:
     hostile = "<script>alert(1)</script> | [x](http://e.example) \x1b[31m"
-    rows = [{"id": "a", "reply": GOOD, "model": hostile}, {"id": "b", "reply": LYING, "model": "plain"}]
+    rows = [
+        {"id": "a", "reply": GOOD, "model": hostile},
+        {"id": "b", "reply": LYING, "model": "plain"},
+    ]
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "in.parquet")
     out = tmp_path / "out.parquet"
-    gate_tui("check", "--config", str(ML), "--input", str(tmp_path / "in.parquet"), "--output", str(out), "-q")
+    gate_tui(
+        "check",
+        "--config",
+        str(ML),
+        "--input",
+        str(tmp_path / "in.parquet"),
+        "--output",
+        str(out),
+        "-q",
+    )
     html = gate_tui("stats", str(out), "--by", "model", "--format", "html").stdout
     assert "<script>" not in html and "&lt;script&gt;" in html
     md = gate_tui("stats", str(out), "--by", "model", "--format", "md").stdout

@@ -26,6 +26,9 @@ def test_a_tag_character_is_never_shown_raw(before: str, tag: str, after: str) -
 @given(st.text(max_size=20), TAGS)
 def test_json_output_escapes_tags_and_keeps_the_value(prefix: str, tag: str) -> None:
     raw = json.dumps({"reply": prefix + tag}, ensure_ascii=False)
-    for escaped in (json_visible(raw), json_visible_bytes(raw.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")):
+    for escaped in (
+        json_visible(raw),
+        json_visible_bytes(raw.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass"),
+    ):
         assert tag not in escaped
         assert json.loads(escaped) == json.loads(raw)

@@ -46,12 +46,22 @@ def test_the_browser_editor_applies_a_lying_reply_and_journals_it(tmp_path: Path
 
 
 def _replies(journal: Path) -> list[dict]:
-    rows = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in journal.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     return [row for row in rows if row.get("kind") == "reply"]
 
 
 def _gate_tui(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gate_tui", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "gate_tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def test_a_busy_port_is_a_clear_error_with_exit_3() -> None:
@@ -79,8 +89,12 @@ def test_binding_beyond_localhost_warns(tmp_path: Path) -> None:
 def test_the_editor_command_of_each_connection(tmp_path: Path) -> None:
     from gate_tui.cli.commands.serve import editor_command, is_loopback
 
-    command = editor_command(Path("sample_configs/ml_project_intake.yaml"), Path("s.json"), tmp_path)
-    assert command[0] == sys.executable and command[1:3] == ["-m", "gate_tui"] and "--state" in command
+    command = editor_command(
+        Path("sample_configs/ml_project_intake.yaml"), Path("s.json"), tmp_path
+    )
+    assert (
+        command[0] == sys.executable and command[1:3] == ["-m", "gate_tui"] and "--state" in command
+    )
     assert str((ROOT / "sample_configs/ml_project_intake.yaml").resolve()) in command
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
@@ -115,7 +129,9 @@ def test_shift_enter_breaks_the_line_of_a_raw_answer_in_the_browser(tmp_path: Pa
         editor.press("Shift+Enter")
         page.keyboard.type("line two")
         editor.press("Enter")
-        assert wait_until(lambda: "line one\nline two" in _raw_answers(tmp_path), timeout=60), _raw_answers(tmp_path)
+        assert wait_until(lambda: "line one\nline two" in _raw_answers(tmp_path), timeout=60), (
+            _raw_answers(tmp_path)
+        )
 
 
 @needs_chromium
@@ -124,10 +140,14 @@ def test_a_new_tab_starts_a_fresh_session_not_the_last_visitors(tmp_path: Path) 
         first = EditorPage(page)
         lying_reply_journey(first, url)
         first.press("Control+q")
-        assert wait_until(lambda: any(_replies(j) for j in tmp_path.glob("sessions/*/journal.jsonl")), timeout=60)
+        assert wait_until(
+            lambda: any(_replies(j) for j in tmp_path.glob("sessions/*/journal.jsonl")), timeout=60
+        )
         second = EditorPage(page.context.browser.new_page(viewport={"width": 1400, "height": 900}))
         second.open(url)
-        assert wait_until(lambda: len(list(tmp_path.glob("sessions/*/journal.jsonl"))) == 2, timeout=60)
+        assert wait_until(
+            lambda: len(list(tmp_path.glob("sessions/*/journal.jsonl"))) == 2, timeout=60
+        )
         shown = second.screen_text()
         assert "Resume" not in shown and "overruled" not in shown
 
@@ -158,7 +178,9 @@ def test_save_as_outside_the_files_folder_writes_nothing_from_the_browser(tmp_pa
             mark = editor.mark()
             editor.press("Control+u")
             page.keyboard.type(path)
-            assert editor.wait_for_text(path[-6:], since=mark), path  # the field shows it: then Enter
+            assert editor.wait_for_text(path[-6:], since=mark), (
+                path
+            )  # the field shows it: then Enter
             editor.press("Enter")
             assert editor.wait_for_text("outside the files folder", since=mark), path
         mark = editor.mark()
@@ -166,5 +188,7 @@ def test_save_as_outside_the_files_folder_writes_nothing_from_the_browser(tmp_pa
         page.keyboard.type("inside.json")
         assert editor.wait_for_text("inside.json", since=mark)
         editor.press("Enter")
-        assert wait_until(lambda: (tmp_path / "files" / "inside.json").exists())  # a plain name: inside
+        assert wait_until(
+            lambda: (tmp_path / "files" / "inside.json").exists()
+        )  # a plain name: inside
     assert not (tmp_path / "x").exists() and not stray.exists()

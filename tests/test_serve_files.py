@@ -34,7 +34,9 @@ def folder(tmp_path: Path) -> Path:
 
 def _gate_app(folder: Path) -> GateApp:
     config = load_config(ML_CONFIG)
-    return GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False, files=folder)
+    return GateApp(
+        config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False, files=folder
+    )
 
 
 def _prompt_text(app: object) -> str:
@@ -46,7 +48,9 @@ async def _refused(pilot: object, app: object, path: str) -> None:
     await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")  # type: ignore[attr-defined]
     app.screen.query_one("#path-input", Input).value = path  # type: ignore[attr-defined]
     await pilot.press("enter")  # type: ignore[attr-defined]
-    await wait_for(pilot, lambda: "outside the files folder" in _prompt_text(app), message=f"{path} refused")
+    await wait_for(
+        pilot, lambda: "outside the files folder" in _prompt_text(app), message=f"{path} refused"
+    )
     assert isinstance(app.screen, PathScreen)  # type: ignore[attr-defined]
 
 
@@ -54,7 +58,9 @@ def _everything_under(root: Path) -> set[Path]:
     return {path for path in root.rglob("*")}
 
 
-async def test_save_as_export_and_open_outside_the_folder_write_and_read_nothing(folder: Path, tmp_path: Path) -> None:
+async def test_save_as_export_and_open_outside_the_folder_write_and_read_nothing(
+    folder: Path, tmp_path: Path
+) -> None:
     stray = Path("/tmp") / f"gate-tui-serve-{uuid.uuid4().hex}.json"
     outside_state = tmp_path / "outside-state.json"
     outside_state.write_text(json.dumps({"summary": "from outside", "gates": {}}), encoding="utf-8")
@@ -62,13 +68,23 @@ async def test_save_as_export_and_open_outside_the_folder_write_and_read_nothing
     async with app.run_test(size=(120, 40)) as pilot:
         before = _everything_under(tmp_path)
         screen = app.gate_screen
-        for action in (lambda: screen.action_file("save_as"), lambda: screen.action_file("export_state"), lambda: screen.action_file("export_report")):
+        for action in (
+            lambda: screen.action_file("save_as"),
+            lambda: screen.action_file("export_state"),
+            lambda: screen.action_file("export_report"),
+        ):
             action()
-            await wait_for(pilot, lambda: str(folder.resolve()) in _prompt_text(app), message="the prompt names the folder")
+            await wait_for(
+                pilot,
+                lambda: str(folder.resolve()) in _prompt_text(app),
+                message="the prompt names the folder",
+            )
             for name in (*OUTSIDE_NAMES, str(stray), "~/.bashrc"):
                 await _refused(pilot, app, name)
             await pilot.press("escape")
-            await wait_for(pilot, lambda: not isinstance(app.screen, PathScreen), message="prompt closed")
+            await wait_for(
+                pilot, lambda: not isinstance(app.screen, PathScreen), message="prompt closed"
+            )
         screen.action_file("open_state")
         for name in ("../outside-state.json", str(outside_state)):
             await _refused(pilot, app, name)
@@ -80,10 +96,14 @@ async def test_save_as_export_and_open_outside_the_folder_write_and_read_nothing
         await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")
         app.screen.query_one("#path-input", Input).value = "kept.json"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: (folder / "kept.json").exists(), message="saved inside the folder")
+        await wait_for(
+            pilot, lambda: (folder / "kept.json").exists(), message="saved inside the folder"
+        )
 
 
-async def test_contract_mode_keeps_its_files_in_the_folder_too(folder: Path, tmp_path: Path) -> None:
+async def test_contract_mode_keeps_its_files_in_the_folder_too(
+    folder: Path, tmp_path: Path
+) -> None:
     contract = load_contract(CONFIGS / "contracts" / "guardian_report.yaml")
     app = ContractApp(contract, journal=False, blink=False, files=folder)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -94,12 +114,19 @@ async def test_contract_mode_keeps_its_files_in_the_folder_too(folder: Path, tmp
         assert _everything_under(tmp_path) == before
         app.screen.query_one("#path-input", Input).value = "report.md"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: (folder / "report.md").exists(), message="the report inside the folder")
+        await wait_for(
+            pilot, lambda: (folder / "report.md").exists(), message="the report inside the folder"
+        )
 
 
 def test_the_editor_refuses_a_files_folder_that_is_not_one(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "gate_tui", "--files", str(tmp_path / "absent")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "gate_tui", "--files", str(tmp_path / "absent")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 3 and "--files" in done.stderr and "not a folder" in done.stderr

@@ -32,7 +32,11 @@ from tests.helpers.browser import ROOT, free_port, printed_url, serving, wait_un
 
 def test_the_token_is_compared_whole() -> None:
     assert token_matches("abc", "abc")
-    assert not token_matches("abd", "abc") and not token_matches("ab", "abc") and not token_matches("", "abc")
+    assert (
+        not token_matches("abd", "abc")
+        and not token_matches("ab", "abc")
+        and not token_matches("", "abc")
+    )
     assert not token_matches(None, "abc") and not token_matches("abc\udcff", "abc")
 
 
@@ -40,14 +44,30 @@ def test_only_the_pages_own_origin_is_allowed() -> None:
     assert origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000")
     assert origin_allowed("http://[::1]:8000", "[::1]:8000")
     assert origin_allowed("http://localhost", "localhost:80")
-    for foreign in ("http://evil.example", "http://evil.example:8000", "null", "", None, "http://127.0.0.1:8001", "file://", "ws://127.0.0.1:8000"):
+    for foreign in (
+        "http://evil.example",
+        "http://evil.example:8000",
+        "null",
+        "",
+        None,
+        "http://127.0.0.1:8001",
+        "file://",
+        "ws://127.0.0.1:8000",
+    ):
         assert not origin_allowed(foreign, "127.0.0.1:8000"), foreign
 
 
 def test_a_loopback_server_answers_to_loopback_names_only() -> None:
     for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000", "127.0.0.2"):
         assert host_allowed(host, loopback_only=True), host
-    for host in ("evil.example:8000", "192.0.2.1:8000", "", None, '127.0.0.1:8000"><script>', "a b"):
+    for host in (
+        "evil.example:8000",
+        "192.0.2.1:8000",
+        "",
+        None,
+        '127.0.0.1:8000"><script>',
+        "a b",
+    ):
         assert not host_allowed(host, loopback_only=True), host
     assert host_allowed("192.0.2.1:8000", loopback_only=False)
     assert is_loopback("::ffff:127.0.0.1") and is_loopback("[::1]") and not is_loopback("0.0.0.0")
@@ -71,9 +91,15 @@ def test_ipv6_hosts_get_brackets_and_mapped_addresses_their_ipv4() -> None:
 
 def test_each_tab_starts_fresh_unless_a_state_file_is_named(tmp_path: Path) -> None:
     fresh = editor_command(Path("c.yaml"), None, tmp_path)
-    assert "--new" in fresh and "--state" not in fresh and fresh[fresh.index("--files") + 1] == str(tmp_path)
+    assert (
+        "--new" in fresh
+        and "--state" not in fresh
+        and fresh[fresh.index("--files") + 1] == str(tmp_path)
+    )
     named = editor_command(Path("c.yaml"), tmp_path / "s.json", tmp_path)
-    assert "--new" not in named and named[named.index("--state") + 1] == str((tmp_path / "s.json").resolve())
+    assert "--new" not in named and named[named.index("--state") + 1] == str(
+        (tmp_path / "s.json").resolve()
+    )
 
 
 # ------------------------------------------------------------------ a live server
@@ -115,9 +141,13 @@ async def _client() -> AsyncIterator[aiohttp.ClientSession]:
         yield session
 
 
-async def _connect(session: aiohttp.ClientSession, base: str, token: str, origin: str | None) -> aiohttp.ClientWebSocketResponse:
+async def _connect(
+    session: aiohttp.ClientSession, base: str, token: str, origin: str | None
+) -> aiohttp.ClientWebSocketResponse:
     headers = {"Origin": origin} if origin else {}
-    return await session.ws_connect(f"{base.replace('http', 'ws', 1)}/ws/{token}?width=100&height=30", headers=headers)
+    return await session.ws_connect(
+        f"{base.replace('http', 'ws', 1)}/ws/{token}?width=100&height=30", headers=headers
+    )
 
 
 async def _refused(session: aiohttp.ClientSession, url: str, headers: dict[str, str]) -> int:
@@ -132,10 +162,16 @@ async def _first_frame(ws: aiohttp.ClientWebSocketResponse) -> bytes:
         message = await asyncio.wait_for(ws.receive(), 60)
         if message.type == aiohttp.WSMsgType.BINARY and len(message.data) > 10:
             return message.data
-        assert message.type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR), message
+        assert message.type not in (
+            aiohttp.WSMsgType.CLOSE,
+            aiohttp.WSMsgType.CLOSED,
+            aiohttp.WSMsgType.ERROR,
+        ), message
 
 
-async def _screen_until(ws: aiohttp.ClientWebSocketResponse, text: bytes, limit: float = 60.0) -> bool:
+async def _screen_until(
+    ws: aiohttp.ClientWebSocketResponse, text: bytes, limit: float = 60.0
+) -> bool:
     seen = b""
     deadline = asyncio.get_running_loop().time() + limit
     while text not in seen and asyncio.get_running_loop().time() < deadline:
@@ -146,7 +182,9 @@ async def _screen_until(ws: aiohttp.ClientWebSocketResponse, text: bytes, limit:
     return text in seen
 
 
-async def _drain_until_quiet(ws: aiohttp.ClientWebSocketResponse, quiet: float = 2.0, limit: float = 60.0) -> int:
+async def _drain_until_quiet(
+    ws: aiohttp.ClientWebSocketResponse, quiet: float = 2.0, limit: float = 60.0
+) -> int:
     """Read frames until none came for ``quiet`` seconds (the editor has drawn); their size."""
     seen = 0
     deadline = asyncio.get_running_loop().time() + limit
@@ -160,7 +198,9 @@ async def _drain_until_quiet(ws: aiohttp.ClientWebSocketResponse, quiet: float =
     return seen
 
 
-async def test_the_page_and_the_websocket_need_the_token_and_the_pages_origin(tmp_path: Path) -> None:
+async def test_the_page_and_the_websocket_need_the_token_and_the_pages_origin(
+    tmp_path: Path,
+) -> None:
     with serving(tmp_path) as (url, _server):
         base, token = _parts(url)
         async with _client() as session:
@@ -170,14 +210,21 @@ async def test_the_page_and_the_websocket_need_the_token_and_the_pages_origin(tm
             async with session.get(url) as answer:
                 page = await answer.text()
                 assert answer.status == 200 and f"/ws/{token}" in page
-                assert "googleapis" not in page and "RobotoMono" in page  # nothing asked of another site
+                assert (
+                    "googleapis" not in page and "RobotoMono" in page
+                )  # nothing asked of another site
                 assert answer.headers["Referrer-Policy"] == "no-referrer"
-            async with session.get(url, headers={"Host": f"rebound.example:{urlsplit(base).port}"}) as answer:
+            async with session.get(
+                url, headers={"Host": f"rebound.example:{urlsplit(base).port}"}
+            ) as answer:
                 assert answer.status == 403  # DNS rebinding: a foreign name for 127.0.0.1
             ws_base = base.replace("http", "ws", 1)
             assert await _refused(session, f"{ws_base}/ws", {"Origin": base}) == 403
             assert await _refused(session, f"{ws_base}/ws/wrong-token", {"Origin": base}) == 403
-            assert await _refused(session, f"{ws_base}/ws/{token}", {"Origin": "https://evil.example"}) == 403
+            assert (
+                await _refused(session, f"{ws_base}/ws/{token}", {"Origin": "https://evil.example"})
+                == 403
+            )
             assert await _refused(session, f"{ws_base}/ws/{token}", {}) == 403
             ws = await _connect(session, base, token, base)
             assert await _screen_until(ws, b"NO PASS")  # the real editor, drawn on the page
@@ -204,15 +251,26 @@ async def test_a_huge_resize_leaves_the_editor_bounded(tmp_path: Path) -> None:
             assert wait_until(lambda: not _alive(editor), timeout=60)
 
 
-async def test_the_sixth_editor_is_refused_with_max_sessions_5_and_sigterm_ends_them_all(tmp_path: Path) -> None:
+async def test_the_sixth_editor_is_refused_with_max_sessions_5_and_sigterm_ends_them_all(
+    tmp_path: Path,
+) -> None:
     with serving(tmp_path, "--max-sessions", "5") as (url, server):
         base, token = _parts(url)
         async with _client() as session:
             sockets = [await _connect(session, base, token, base) for _ in range(5)]
-            assert await _refused(session, f"{base.replace('http', 'ws', 1)}/ws/{token}", {"Origin": base}) == 503
+            assert (
+                await _refused(
+                    session, f"{base.replace('http', 'ws', 1)}/ws/{token}", {"Origin": base}
+                )
+                == 503
+            )
             async with session.get(url) as answer:
                 text = await answer.text()
-                assert answer.status == 503 and "5 editors are open" in text and "--max-sessions 5" in text
+                assert (
+                    answer.status == 503
+                    and "5 editors are open" in text
+                    and "--max-sessions 5" in text
+                )
             assert wait_until(lambda: len(_children(server.pid)) == 5, timeout=60)
             editors = _children(server.pid)
             await sockets.pop().close()
@@ -236,9 +294,17 @@ def test_serve_on_ipv6_loopback_prints_a_bracketed_url_that_works(tmp_path: Path
     log = tmp_path / "serve.log"
     env = {**os.environ, "GATE_TUI_STATE_DIR": str(tmp_path)}
     with log.open("w") as out:
-        server = subprocess.Popen([sys.executable, "-m", "gate_tui", "serve", "--host", "::1", "--port", str(port)], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gate_tui", "serve", "--host", "::1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
-        assert wait_until(lambda: printed_url(log) is not None or server.poll() is not None, timeout=60)
+        assert wait_until(
+            lambda: printed_url(log) is not None or server.poll() is not None, timeout=60
+        )
         url = printed_url(log)
         assert url is not None and url.startswith(f"http://[::1]:{port}/?token="), log.read_text()
 
@@ -271,7 +337,9 @@ def test_a_served_editor_names_the_line_break_key_a_browser_lets_through() -> No
     assert KeyHints()["raw_newline"] == "Ctrl+N"  # a terminal: Ctrl+N, as before
     assert KeyHints(web=True)["raw_newline"] == "Shift+Enter"
     assert KeyHints(web=True)["apply_reply"] == "Ctrl+J"
-    assert KeyHints({"raw_newline": "ctrl+n"}, web=True)["raw_newline"] == "Ctrl+N"  # the only key the keymap gives
+    assert (
+        KeyHints({"raw_newline": "ctrl+n"}, web=True)["raw_newline"] == "Ctrl+N"
+    )  # the only key the keymap gives
 
 
 async def test_an_editor_that_does_not_answer_is_ended_with_its_connection(tmp_path: Path) -> None:

@@ -30,7 +30,9 @@ def _raw(port: int, data: bytes) -> bytes:
 
 def _status(url: str, headers: dict[str, str] | None = None) -> int:
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as response:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers=headers or {}), timeout=10
+        ) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
@@ -41,7 +43,11 @@ def test_a_request_line_with_a_nul_byte_never_puts_the_token_in_the_log(tmp_path
     with serving(tmp_path) as (url, _server):
         parts = urlsplit(url)
         token = parse_qs(parts.query)["token"][0]
-        for line in (f"GET /?token={token}\0x HTTP/1.1", f"GET /ws/{token}\0 HTTP/1.1", f"G\0ET /{token} HTTP/1.1"):
+        for line in (
+            f"GET /?token={token}\0x HTTP/1.1",
+            f"GET /ws/{token}\0 HTTP/1.1",
+            f"G\0ET /{token} HTTP/1.1",
+        ):
             _raw(parts.port, line.encode() + b"\r\nHost: 127.0.0.1\r\n\r\n")
         time.sleep(1.0)
     log = (tmp_path / "serve.log").read_text(encoding="utf-8", errors="replace")

@@ -23,14 +23,18 @@ def _session_with_replies(config: GateConfig, root: Path, count: int) -> Path:
     session = open_session(config, ML, root=root)
     text = reply("ml_lying_pass.md")
     for index in range(count):
-        payload = text.replace("Demand forecast", f"Demand forecast {index}") + "\n" + "padding " * 2000
+        payload = (
+            text.replace("Demand forecast", f"Demand forecast {index}") + "\n" + "padding " * 2000
+        )
         session.accept(parse(payload, config, session.state), payload, "assistant")
     session.close()
     assert session.directory is not None
     return session.directory
 
 
-def test_the_replayed_history_keeps_no_payloads_and_shares_equal_answers(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_the_replayed_history_keeps_no_payloads_and_shares_equal_answers(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     folder = _session_with_replies(ml_config, tmp_path, 5)
     again = open_session(ml_config, ML, directory=folder, read_only=True)
     assert len(again.timeline) == 5 and all(t.payload is None for t in again.timeline)
@@ -40,17 +44,28 @@ def test_the_replayed_history_keeps_no_payloads_and_shares_equal_answers(ml_conf
     assert again.records == []  # nothing rejected: no record is held
     # ...while the journal and the report still have every payload in full.
     assert "padding padding" in again.report_markdown("text")
-    assert all("padding" in r["payload"] for r in read_journal(folder / "journal.jsonl").records if r.get("kind") == "reply")
+    assert all(
+        "padding" in r["payload"]
+        for r in read_journal(folder / "journal.jsonl").records
+        if r.get("kind") == "reply"
+    )
 
 
 def test_a_sink_gets_each_record_and_nothing_is_kept(ml_config: GateConfig, tmp_path: Path) -> None:
     folder = _session_with_replies(ml_config, tmp_path, 3)
     seen: list[int] = []
     read = read_journal(folder / "journal.jsonl", sink=lambda record: seen.append(record["seq"]))
-    assert read.records == [] and read.count == len(seen) and seen == sorted(seen) and read.last_seq == seen[-1]
+    assert (
+        read.records == []
+        and read.count == len(seen)
+        and seen == sorted(seen)
+        and read.last_seq == seen[-1]
+    )
 
 
-def test_a_journal_too_large_for_memory_is_refused_clearly(ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_journal_too_large_for_memory_is_refused_clearly(
+    ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = _session_with_replies(ml_config, tmp_path, 3)
     journal = folder / "journal.jsonl"
     before = journal.read_bytes()
@@ -75,6 +90,8 @@ def test_the_cli_reports_a_memory_error_in_one_line(tmp_path: Path) -> None:
         "def boom(*a, **k):\n    raise MemoryError\n"
         "m.run_subcommand = boom\nsys.exit(m.main(['prompt', '--config', sys.argv[1]]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code, str(ML)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ML)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 70 and done.stderr.count("\n") == 1 and "out of memory" in done.stderr
     assert "Traceback" not in done.stderr and json.dumps(str(ML))

@@ -34,11 +34,24 @@ def _parse(lines: list[str], reported: Reported) -> None:
             reported[int(parts[1])] = (parts[2], parts[3])
 
 
-def _run_and_kill(root: Path, directory: Path | None, seed: int, rng: random.Random, reported: Reported) -> Path:
+def _run_and_kill(
+    root: Path, directory: Path | None, seed: int, rng: random.Random, reported: Reported
+) -> Path:
     """Start a worker, let it report a random number of transitions, then SIGKILL it."""
     where = str(directory) if directory is not None else "new"
-    args = [sys.executable, "-m", "tests.helpers.crash_worker", str(root), str(ML), where, str(seed), str(PER_ROUND)]
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    args = [
+        sys.executable,
+        "-m",
+        "tests.helpers.crash_worker",
+        str(root),
+        str(ML),
+        where,
+        str(seed),
+        str(PER_ROUND),
+    ]
+    proc = subprocess.Popen(
+        args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert proc.stdout is not None
     try:
         first = proc.stdout.readline().split()
@@ -69,21 +82,33 @@ def _check(config: GateConfig, directory: Path, reported: Reported, before: int)
     assert restored.directory == directory
     timeline = restored.timeline
     for index, (kind, digest) in sorted(reported.items()):
-        assert index < len(timeline), f"accepted transition #{index} was lost ({len(timeline)} restored)"
-        assert (timeline[index].kind, state_hash(timeline[index].state)) == (kind, digest), f"#{index} differs"
+        assert index < len(timeline), (
+            f"accepted transition #{index} was lost ({len(timeline)} restored)"
+        )
+        assert (timeline[index].kind, state_hash(timeline[index].state)) == (kind, digest), (
+            f"#{index} differs"
+        )
     known = max(before, max(reported, default=-1) + 1)
-    assert len(timeline) <= known + 1, "at most the one transition in flight may be restored unreported"
-    assert not [n for n in restored.notices if "different state" in n or "could not be replayed" in n]
+    assert len(timeline) <= known + 1, (
+        "at most the one transition in flight may be restored unreported"
+    )
+    assert not [
+        n for n in restored.notices if "different state" in n or "could not be replayed" in n
+    ]
     return len(timeline)
 
 
-def test_kill_9_at_random_points_loses_no_accepted_transition(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_kill_9_at_random_points_loses_no_accepted_transition(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     rng = random.Random(20240501)
     reported: Reported = {}
     directory: Path | None = None
     restored = 0
     for round_number in range(ROUNDS):
-        directory = _run_and_kill(tmp_path, directory, seed=1000 + round_number, rng=rng, reported=reported)
+        directory = _run_and_kill(
+            tmp_path, directory, seed=1000 + round_number, rng=rng, reported=reported
+        )
         restored = _check(ml_config, directory, reported, restored)
     assert directory is not None and len(reported) > PER_ROUND  # several rounds really ran
     final = open_session(ml_config, ML, directory=directory)

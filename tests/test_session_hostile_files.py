@@ -46,7 +46,9 @@ def _edit(session: Session, config: GateConfig, key: str, raw: str) -> None:
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT, errno.EIO])
-def test_a_write_failing_part_way_leaves_no_half_line(ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int) -> None:
+def test_a_write_failing_part_way_leaves_no_half_line(
+    ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     _edit(session, ml_config, "2_use_case", "Route tickets")
     journal = session.journal_path
@@ -57,7 +59,9 @@ def test_a_write_failing_part_way_leaves_no_half_line(ml_config: GateConfig, tmp
     def half_then_fail(fd: int, data: bytes) -> int:
         if len(data) > 1 and os.fstat(fd).st_ino == os.stat(journal).st_ino:
             real_write(fd, bytes(data[: len(data) // 2]))  # half the line reaches the disk
-            monkeypatch.setattr(os, "write", lambda *_: (_ for _ in ()).throw(OSError(code, os.strerror(code))))
+            monkeypatch.setattr(
+                os, "write", lambda *_: (_ for _ in ()).throw(OSError(code, os.strerror(code)))
+            )
             return len(data) // 2
         return real_write(fd, data)
 
@@ -71,10 +75,16 @@ def test_a_write_failing_part_way_leaves_no_half_line(ml_config: GateConfig, tmp
     rescue = tmp_path / "elsewhere" / "rescued.json"
     rescue.parent.mkdir()
     assert session.save(rescue) is None
-    assert json.loads(rescue.read_text())["state"]["gates"]["3_success_metric"]["raw"] == "Faster replies"
+    assert (
+        json.loads(rescue.read_text())["state"]["gates"]["3_success_metric"]["raw"]
+        == "Faster replies"
+    )
     session.close()
     again = open_session(ml_config, ML, directory=session.directory)
-    assert again.state.gates["2_use_case"].raw == "Route tickets" and again.state.gates["3_success_metric"].raw is None
+    assert (
+        again.state.gates["2_use_case"].raw == "Route tickets"
+        and again.state.gates["3_success_metric"].raw is None
+    )
     assert again.notices == []
     again.close()
 
@@ -105,23 +115,35 @@ FSIZE_SCRIPT = textwrap.dedent(
 
 def test_a_real_file_size_limit_mid_session(ml_config: GateConfig, tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", FSIZE_SCRIPT, str(ML), str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, "-c", FSIZE_SCRIPT, str(ML), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["warning"] and "File too large" in out["warning"] and "Save state as" in out["warning"]
+    assert (
+        out["warning"] and "File too large" in out["warning"] and "Save state as" in out["warning"]
+    )
     assert 5 < len(out["saved"]) < 200
     journal = folder_paths(Path(out["dir"])).journal
     read = read_journal(journal)
     assert read.notices == [] and read.torn == b"", "no half line left behind"
     again = open_session(ml_config, ML, directory=Path(out["dir"]), read_only=True)
-    assert again.state.gates["2_use_case"].raw == out["saved"][-1], "every acknowledged transition, and no other"
+    assert again.state.gates["2_use_case"].raw == out["saved"][-1], (
+        "every acknowledged transition, and no other"
+    )
     assert len(again.timeline) == len(out["saved"])
 
 
 def _three_edits(ml_config: GateConfig, root: Path) -> Path:
     session = open_session(ml_config, ML, root=root)
-    for key, raw in (("2_use_case", "one"), ("3_success_metric", "two"), ("5_stakeholder", "three")):
+    for key, raw in (
+        ("2_use_case", "one"),
+        ("3_success_metric", "two"),
+        ("5_stakeholder", "three"),
+    ):
         _edit(session, ml_config, key, raw)
     session.close()
     assert session.directory is not None
@@ -137,17 +159,27 @@ def _damage_line(journal: Path, kind: str, nth: int = 0) -> int:
     return index + 1
 
 
-def test_a_damaged_middle_line_stops_replay_and_keeps_the_journal_aside(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_a_damaged_middle_line_stops_replay_and_keeps_the_journal_aside(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     folder = _three_edits(ml_config, tmp_path)
     journal = folder_paths(folder).journal
     line = _damage_line(journal, "edit", 1)
     original = journal.read_bytes()
     looked = open_session(ml_config, ML, directory=folder, read_only=True)
     assert journal.read_bytes() == original, "a read-only look writes nothing"
-    assert looked.state.gates["2_use_case"].raw == "one" and looked.state.gates["3_success_metric"].raw is None
-    assert any(f"line {line} is damaged, so the session was replayed only up to it" in n for n in looked.notices)
+    assert (
+        looked.state.gates["2_use_case"].raw == "one"
+        and looked.state.gates["3_success_metric"].raw is None
+    )
+    assert any(
+        f"line {line} is damaged, so the session was replayed only up to it" in n
+        for n in looked.notices
+    )
     session = open_session(ml_config, ML, directory=folder)
-    assert session.persistent and session.state.gates["5_stakeholder"].raw is None, "never replayed past the gap"
+    assert session.persistent and session.state.gates["5_stakeholder"].raw is None, (
+        "never replayed past the gap"
+    )
     notice = next(n for n in session.notices if "replayed only up to it" in n)
     assert "2 records after it were not replayed" in notice and "kept as" in notice
     backups = list(folder.glob("journal.*-gap.journal.jsonl"))
@@ -161,7 +193,9 @@ def test_a_damaged_middle_line_stops_replay_and_keeps_the_journal_aside(ml_confi
     assert f"line {line} is damaged and was skipped" in out.getvalue() and "three" in out.getvalue()
 
 
-def test_garbage_directory_and_fifo_state_files_never_hang(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_garbage_directory_and_fifo_state_files_never_hang(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     garbage = tmp_path / "garbage.json"
     garbage.write_bytes(b"\x00\xffnot json")
     folder = tmp_path / "folder.json"
@@ -187,7 +221,9 @@ def test_garbage_directory_and_fifo_state_files_never_hang(ml_config: GateConfig
         session.close()
 
 
-def test_a_state_file_linked_outside_its_folder_is_never_written(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_a_state_file_linked_outside_its_folder_is_never_written(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     folder = _three_edits(ml_config, tmp_path)
     paths = folder_paths(folder)
     outside = tmp_path / "outside" / "precious.json"
@@ -200,10 +236,14 @@ def test_a_state_file_linked_outside_its_folder_is_never_written(ml_config: Gate
     session.close()
     assert outside.read_bytes() == precious and paths.state.is_symlink()
     assert any("symbolic link" in notice and "outside" in notice for notice in session.notices)
-    assert read_journal(paths.journal).records[-2]["state"]["gates"]["4_data_privacy"]["raw"] == "four", "the journal has it"
+    assert (
+        read_journal(paths.journal).records[-2]["state"]["gates"]["4_data_privacy"]["raw"] == "four"
+    ), "the journal has it"
 
 
-def test_a_journal_that_is_a_symlink_is_not_written_through(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_a_journal_that_is_a_symlink_is_not_written_through(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     folder = _three_edits(ml_config, tmp_path)
     paths = folder_paths(folder)
     elsewhere = tmp_path / "elsewhere.jsonl"
@@ -230,7 +270,10 @@ def test_a_lone_surrogate_never_makes_a_writer_raise(ml_config: GateConfig, tmp_
     else:
         session.reject(result, state, "user")
     assert session.persistent, session.persistence_warning
-    assert session.save(tmp_path / "copy.json") is None and session.export_state_json(tmp_path / "state.json") is None
+    assert (
+        session.save(tmp_path / "copy.json") is None
+        and session.export_state_json(tmp_path / "state.json") is None
+    )
     assert session.export_report(tmp_path / "report.md") is None
     assert "⟨U+D800⟩" in (tmp_path / "report.md").read_text() or not result.ok
     session.close()
@@ -239,7 +282,9 @@ def test_a_lone_surrogate_never_makes_a_writer_raise(ml_config: GateConfig, tmp_
     again = open_session(ml_config, ML, directory=session.directory, read_only=True)
     assert again.notices == []
     if result.ok:
-        assert again.state.summary == canonical.summary == "a\ud800b", "the exact text survives the round trip"
+        assert again.state.summary == canonical.summary == "a\ud800b", (
+            "the exact text survives the round trip"
+        )
         assert replay(ml_config, again.records).history.state == again.state
 
 

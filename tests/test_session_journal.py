@@ -33,7 +33,9 @@ def test_records_round_trip_one_per_line(tmp_path: Path) -> None:
     writer, error = JournalWriter.create(tmp_path / "j.jsonl", header)
     assert error is None and writer is not None
     for seq in range(1, 4):
-        assert writer.append({"v": 1, "seq": seq, "kind": "edit", "text": "line\nbreak ünï"}) is None
+        assert (
+            writer.append({"v": 1, "seq": seq, "kind": "edit", "text": "line\nbreak ünï"}) is None
+        )
     writer.close()
     raw = (tmp_path / "j.jsonl").read_bytes()
     assert raw.count(b"\n") == 4 and raw.endswith(b"\n")
@@ -104,13 +106,17 @@ def test_whole_last_record_missing_only_its_newline_is_kept(tmp_path: Path) -> N
 
 def test_damaged_middle_line_is_skipped_and_the_rest_kept(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    path.write_bytes(encode_record({"kind": "header"}) + b"\x00\xffgarbage\n[1, 2]\n" + encode_record({"seq": 3}))
+    path.write_bytes(
+        encode_record({"kind": "header"}) + b"\x00\xffgarbage\n[1, 2]\n" + encode_record({"seq": 3})
+    )
     read = read_journal(path)
     assert [r["seq"] for r in read.records] == [3]
     assert len(read.notices) == 2 and "line 2" in read.notices[0]
 
 
-def test_session_restores_everything_before_a_torn_line(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_session_restores_everything_before_a_torn_line(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     _edit(session, ml_config, "2_use_case", "Route tickets")
     _edit(session, ml_config, "3_success_metric", "Faster replies")
@@ -130,15 +136,23 @@ def test_session_restores_everything_before_a_torn_line(ml_config: GateConfig, t
     assert len(third.timeline) == 3 and not any("cut off" in n for n in third.notices)
 
 
-def test_rejected_payloads_are_journaled_but_change_nothing(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_rejected_payloads_are_journaled_but_change_nothing(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     before = session.state
     result = parse(reply("ml_garbage.md"), ml_config, session.state)
     assert not result.ok
     session.reject(result, reply("ml_garbage.md"), "assistant")
     assert session.state == before and session.timeline == []
-    lines = [json.loads(line) for line in session.journal_path.read_text(encoding="utf-8").splitlines()]
-    assert lines[-1]["kind"] == "rejected" and lines[-1]["errors"] and lines[-1]["payload"] == reply("ml_garbage.md")
+    lines = [
+        json.loads(line) for line in session.journal_path.read_text(encoding="utf-8").splitlines()
+    ]
+    assert (
+        lines[-1]["kind"] == "rejected"
+        and lines[-1]["errors"]
+        and lines[-1]["payload"] == reply("ml_garbage.md")
+    )
     reopened = open_session(ml_config, ML, directory=session.directory, read_only=True)
     assert reopened.timeline == [] and len(reopened.rejected) == 1
 
@@ -147,12 +161,38 @@ def test_journal_record_has_the_documented_fields(ml_config: GateConfig, tmp_pat
     session = open_session(ml_config, ML, root=tmp_path)
     text = reply("ml_lying_pass.md")
     session.accept(parse(text, ml_config, session.state), text, "assistant")
-    header, record = [json.loads(line) for line in session.journal_path.read_text(encoding="utf-8").splitlines()]
-    assert header["kind"] == "header" and header["format"] == 1 and header["config_path"] == str(ML.resolve())
-    assert header["fingerprint"] and header["config_title"] == "ML project intake" and header["started"]
-    for key in ("v", "seq", "at", "kind", "actor", "payload", "warnings", "repairs", "diff", "decision", "state", "claimed_status", "target"):
+    header, record = [
+        json.loads(line) for line in session.journal_path.read_text(encoding="utf-8").splitlines()
+    ]
+    assert (
+        header["kind"] == "header"
+        and header["format"] == 1
+        and header["config_path"] == str(ML.resolve())
+    )
+    assert (
+        header["fingerprint"]
+        and header["config_title"] == "ML project intake"
+        and header["started"]
+    )
+    for key in (
+        "v",
+        "seq",
+        "at",
+        "kind",
+        "actor",
+        "payload",
+        "warnings",
+        "repairs",
+        "diff",
+        "decision",
+        "state",
+        "claimed_status",
+        "target",
+    ):
         assert key in record, key
-    assert record["kind"] == "reply" and record["actor"] == "assistant" and record["payload"] == text
+    assert (
+        record["kind"] == "reply" and record["actor"] == "assistant" and record["payload"] == text
+    )
     assert record["decision"]["pass"] is False and record["state"]["status"]["pass"] is False
     assert record["claimed_status"]["pass"] is True
 
@@ -172,7 +212,9 @@ def test_failing_journal_write_drops_to_memory_but_keeps_working(
     monkeypatch.undo()
     assert transition.index == 1 and session.state.gates["3_success_metric"].raw == "Faster replies"
     assert not session.persistent
-    assert session.persistence_warning is not None and "No space left" in session.persistence_warning
+    assert (
+        session.persistence_warning is not None and "No space left" in session.persistence_warning
+    )
     assert session.undo() is not None  # still working, in memory
     on_disk = open_session(ml_config, ML, directory=session.directory, read_only=True)
     assert len(on_disk.timeline) == 1

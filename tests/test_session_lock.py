@@ -42,7 +42,9 @@ def test_second_open_of_a_session_is_read_only(ml_config: GateConfig, tmp_path: 
     _edit(writer, ml_config, "2_use_case", "Forecast")
     reader = open_session(ml_config, ML, directory=writer.directory)
     assert reader.read_only and not reader.persistent
-    notice = f"session {writer.name} is open in another gate-tui (pid {os.getpid()}); opened read-only"
+    notice = (
+        f"session {writer.name} is open in another gate-tui (pid {os.getpid()}); opened read-only"
+    )
     assert notice in reader.notices and reader.persistence_warning == notice
     assert reader.state == writer.state
     journal, state = writer.journal_path.read_bytes(), writer.state_file.read_bytes()
@@ -50,14 +52,18 @@ def test_second_open_of_a_session_is_read_only(ml_config: GateConfig, tmp_path: 
     reader.undo()
     assert reader.save() is not None
     reader.close()
-    assert writer.journal_path.read_bytes() == journal and writer.state_file.read_bytes() == state  # ... writes nothing
+    assert (
+        writer.journal_path.read_bytes() == journal and writer.state_file.read_bytes() == state
+    )  # ... writes nothing
     _edit(writer, ml_config, "3_success_metric", "Faster")  # the writer still writes
     writer.close()
     again = open_session(ml_config, ML, directory=writer.directory)
     assert not again.read_only and len(again.timeline) == 2
 
 
-def test_default_open_does_not_resume_a_session_in_use(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_default_open_does_not_resume_a_session_in_use(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     first = open_session(ml_config, ML, root=tmp_path)
     _edit(first, ml_config, "2_use_case", "Forecast")
     second = open_session(ml_config, ML, root=tmp_path)
@@ -66,7 +72,9 @@ def test_default_open_does_not_resume_a_session_in_use(ml_config: GateConfig, tm
     assert states[first.name] == "locked"
 
 
-def test_second_instance_on_a_state_file_is_read_only(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_second_instance_on_a_state_file_is_read_only(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "review.json"
     writer = open_session(ml_config, ML, state_file=file)
     _edit(writer, ml_config, "2_use_case", "Forecast")
@@ -93,8 +101,15 @@ time.sleep(60)
 """
 
 
-def test_lock_held_by_another_process_and_freed_by_kill_9(ml_config: GateConfig, tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-c", _HOLDER, str(ML), str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+def test_lock_held_by_another_process_and_freed_by_kill_9(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(ML), str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         directory = Path(proc.stdout.readline().strip())
         reader = open_session(ml_config, ML, directory=directory)

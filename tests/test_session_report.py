@@ -40,7 +40,9 @@ def story(ml_config: GateConfig, tmp_path: Path) -> Session:
     _reply(session, ml_config, "ml_lying_pass.md")
     _reply(session, ml_config, "ml_garbage.md")
     _reply(session, ml_config, "ml_repairable.md")
-    _edit(session, ml_config, {"gates": {"2_use_case": {"raw": "Plan | stock *weekly*\nper <store>"}}})
+    _edit(
+        session, ml_config, {"gates": {"2_use_case": {"raw": "Plan | stock *weekly*\nper <store>"}}}
+    )
     session.undo()
     session.jump_to(0)
     return session
@@ -76,17 +78,31 @@ def test_report_agrees_when_the_model_is_right(ml_config: GateConfig, tmp_path: 
 
 
 def test_report_shows_untrusted_values_in_full_and_escaped() -> None:
-    header = {"config_title": "T *x*", "started": "2024-05-01T12:00:03.000+00:00", "config_path": "/c.yaml"}
+    header = {
+        "config_title": "T *x*",
+        "started": "2024-05-01T12:00:03.000+00:00",
+        "config_path": "/c.yaml",
+    }
     record = {
-        "kind": "edit", "actor": "user", "index": 0, "at": "2024-05-01T12:00:04.123+00:00",
+        "kind": "edit",
+        "actor": "user",
+        "index": 0,
+        "at": "2024-05-01T12:00:04.123+00:00",
         "diff": {"changes": [{"path": "summary", "before": None, "after": "x" * 500 + "`]("}]},
-        "decision": {"pass": False, "reason": "required_missing", "next_gate": "g", "next_question": "q"},
+        "decision": {
+            "pass": False,
+            "reason": "required_missing",
+            "next_gate": "g",
+            "next_question": "q",
+        },
         "state": {"summary": "s", "gates": {"g": {"raw": None, "classified": None}}},
     }
     text = render_report(header, [record], name="n")
     assert "# Review report: T \\*x\\*" in text and "2024-05-01 12:00:04 UTC" in text
     line = next(line for line in text.splitlines() if line.startswith("    - after: "))
-    assert "x" * 500 in line and line.endswith("\\`\\]\\(”") and "`](" not in line  # in full, escaped
+    assert (
+        "x" * 500 in line and line.endswith("\\`\\]\\(”") and "`](" not in line
+    )  # in full, escaped
 
 
 def test_report_of_an_empty_session_says_so(ml_config: GateConfig) -> None:
@@ -103,7 +119,10 @@ def test_report_command_prints_the_same_report(story: Session, tmp_path: Path) -
     assert report_command(story.name, target, root=tmp_path) == 0
     assert target.read_text(encoding="utf-8") == out.getvalue()
     by_path = io.StringIO()
-    assert report_command(str(story.directory), None, out=by_path) == 0 and by_path.getvalue() == out.getvalue()
+    assert (
+        report_command(str(story.directory), None, out=by_path) == 0
+        and by_path.getvalue() == out.getvalue()
+    )
 
 
 def test_report_command_on_state_files(ml_config: GateConfig, tmp_path: Path) -> None:
@@ -116,10 +135,15 @@ def test_report_command_on_state_files(ml_config: GateConfig, tmp_path: Path) ->
     session.export_state_json(tmp_path / "bare.json")
     bare = io.StringIO()
     assert report_command(str(tmp_path / "bare.json"), None, out=bare) == 0
-    assert "has no journal" in bare.getvalue() and "“Store sales since 2019 in the lake”" in bare.getvalue()
+    assert (
+        "has no journal" in bare.getvalue()
+        and "“Store sales since 2019 in the lake”" in bare.getvalue()
+    )
 
 
-def test_report_command_errors_are_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_command_errors_are_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert report_command("no-such-session", None, root=tmp_path) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no session or state file named 'no-such-session'" in err
@@ -128,12 +152,18 @@ def test_report_command_errors_are_one_clear_line(tmp_path: Path, capsys: pytest
     assert "not valid JSON" in capsys.readouterr().err
 
 
-def test_report_command_cannot_write_output(story: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert report_command(story.name, tmp_path / "missing" / "r.md", root=tmp_path) == 3  # output that cannot be written: exit 3, as the README says for every command
+def test_report_command_cannot_write_output(
+    story: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        report_command(story.name, tmp_path / "missing" / "r.md", root=tmp_path) == 3
+    )  # output that cannot be written: exit 3, as the README says for every command
     assert "cannot write" in capsys.readouterr().err
 
 
-def test_sessions_command_lists_every_session_with_its_state(ml_config: GateConfig, vendor_config: GateConfig, tmp_path: Path) -> None:
+def test_sessions_command_lists_every_session_with_its_state(
+    ml_config: GateConfig, vendor_config: GateConfig, tmp_path: Path
+) -> None:
     finished = open_session(vendor_config, VENDOR, root=tmp_path)
     _reply(finished, vendor_config, "vendor_good.md")
     finished.close()
@@ -152,7 +182,9 @@ def test_sessions_command_lists_every_session_with_its_state(ml_config: GateConf
     assert finished.name not in only_ml.getvalue() and locked.name in only_ml.getvalue()
 
 
-def test_sessions_command_marks_sessions_of_a_changed_config_foreign(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_sessions_command_marks_sessions_of_a_changed_config_foreign(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     config_file = tmp_path / "cfg.yaml"
     config_file.write_text(ML.read_text(encoding="utf-8"), encoding="utf-8")
     from gate_tui.config.loading import load_config
@@ -160,13 +192,17 @@ def test_sessions_command_marks_sessions_of_a_changed_config_foreign(ml_config: 
     session = open_session(load_config(config_file), config_file, root=tmp_path)
     _edit(session, ml_config, {"gates": {"2_use_case": {"raw": "A"}}})
     session.close()
-    config_file.write_text(ML.read_text(encoding="utf-8").replace("ML project intake", "Renamed"), encoding="utf-8")
+    config_file.write_text(
+        ML.read_text(encoding="utf-8").replace("ML project intake", "Renamed"), encoding="utf-8"
+    )
     out = io.StringIO()
     assert sessions_command(config_file, root=tmp_path, out=out) == 0
     assert out.getvalue().splitlines()[1].endswith("foreign")
 
 
-def test_sessions_command_with_nothing_and_with_a_broken_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sessions_command_with_nothing_and_with_a_broken_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = io.StringIO()
     assert sessions_command(None, root=tmp_path, out=out) == 0
     assert out.getvalue().startswith("No sessions in ")
@@ -175,7 +211,9 @@ def test_sessions_command_with_nothing_and_with_a_broken_config(tmp_path: Path, 
     assert capsys.readouterr().err.startswith("gate-tui: cannot read config:")
 
 
-def test_report_of_a_journal_with_a_torn_line_carries_the_warning(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_report_of_a_journal_with_a_torn_line_carries_the_warning(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     _reply(session, ml_config, "ml_lying_pass.md")
     with session.journal_path.open("ab") as handle:

@@ -41,7 +41,10 @@ def _same_history(first: Session, second: Session) -> None:
     assert second.timeline == first.timeline
     assert second.state == first.state and second.decision == first.decision
     assert (second.can_undo, second.can_redo) == (first.can_undo, first.can_redo)
-    assert second.history._stack == first.history._stack and second.history._cursor == first.history._cursor
+    assert (
+        second.history._stack == first.history._stack
+        and second.history._cursor == first.history._cursor
+    )
 
 
 def test_resumed_session_equals_the_original(ml_config: GateConfig, tmp_path: Path) -> None:
@@ -68,7 +71,9 @@ def test_undo_position_survives_a_restart(ml_config: GateConfig, tmp_path: Path)
     assert [t.kind for t in again.timeline] == ["edit", "edit", "edit", "undo", "undo", "redo"]
 
 
-def test_undo_restores_exactly_the_earlier_state_and_decision(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_undo_restores_exactly_the_earlier_state_and_decision(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     text = reply("ml_good.md")
     session.accept(parse(text, ml_config, session.state), text, "assistant")
@@ -84,7 +89,9 @@ def test_jump_adds_a_transition_and_erases_nothing(ml_config: GateConfig, tmp_pa
     for value in ("A", "B", "C"):
         _edit(session, ml_config, "2_use_case", value)
     jump = session.jump_to(0)
-    assert jump is not None and jump.kind == "jump" and jump.target == 0 and len(session.timeline) == 4
+    assert (
+        jump is not None and jump.kind == "jump" and jump.target == 0 and len(session.timeline) == 4
+    )
     assert session.state == session.timeline[0].state
     start = session.jump_to(-1)
     assert start is not None and session.state.gates["2_use_case"].raw is None
@@ -96,16 +103,27 @@ def test_jump_adds_a_transition_and_erases_nothing(ml_config: GateConfig, tmp_pa
 def test_session_folder_name_and_files(ml_config: GateConfig, tmp_path: Path) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     assert session.directory is not None and session.directory.parent == sessions_dir(tmp_path)
-    assert session.name.startswith("ml_project_intake-") and len(session.name) == len("ml_project_intake-20240101-120000")
-    assert sorted(p.name for p in session.directory.iterdir()) == ["journal.jsonl", "lock", "state.json"]
+    assert session.name.startswith("ml_project_intake-") and len(session.name) == len(
+        "ml_project_intake-20240101-120000"
+    )
+    assert sorted(p.name for p in session.directory.iterdir()) == [
+        "journal.jsonl",
+        "lock",
+        "state.json",
+    ]
     twin = open_session(ml_config, ML, root=tmp_path, new=True)
     assert twin.directory != session.directory
 
 
-def test_env_var_chooses_the_state_directory(ml_config: GateConfig, tmp_path: Path, monkeypatch) -> None:
+def test_env_var_chooses_the_state_directory(
+    ml_config: GateConfig, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("GATE_TUI_STATE_DIR", str(tmp_path / "elsewhere"))
     session = open_session(ml_config, ML)
-    assert session.directory is not None and session.directory.parent == tmp_path / "elsewhere" / "sessions"
+    assert (
+        session.directory is not None
+        and session.directory.parent == tmp_path / "elsewhere" / "sessions"
+    )
 
 
 def test_empty_session_leaves_nothing_behind(ml_config: GateConfig, tmp_path: Path) -> None:
@@ -135,9 +153,15 @@ def test_which_sessions_are_offered_for_resume(ml_config: GateConfig, tmp_path: 
     assert statuses == {finished.name: "finished", crashed.name: "open", pending.name: "open"}
 
 
-def test_other_configs_and_foreign_fingerprints_are_not_offered(ml_config: GateConfig, vendor_config: GateConfig, tmp_path: Path) -> None:
+def test_other_configs_and_foreign_fingerprints_are_not_offered(
+    ml_config: GateConfig, vendor_config: GateConfig, tmp_path: Path
+) -> None:
     other = open_session(vendor_config, VENDOR, root=tmp_path)
-    other.accept(parse(reply("vendor_good.md"), vendor_config, other.state), reply("vendor_good.md"), "assistant")
+    other.accept(
+        parse(reply("vendor_good.md"), vendor_config, other.state),
+        reply("vendor_good.md"),
+        "assistant",
+    )
     other.close()
     assert find_resumable(ml_config, ML, tmp_path) is None
     session = open_session(ml_config, ML, root=tmp_path)
@@ -151,7 +175,9 @@ def test_other_configs_and_foreign_fingerprints_are_not_offered(ml_config: GateC
     assert fresh.directory != session.directory and fresh.timeline == []
 
 
-def test_explicitly_opening_a_foreign_session_is_refused(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_explicitly_opening_a_foreign_session_is_refused(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     _edit(session, ml_config, "2_use_case", "A")
     session.close()
@@ -195,7 +221,10 @@ def test_damaged_middle_record_is_reported_not_fatal(ml_config: GateConfig, tmp_
     assert any("line 3 is damaged" in n for n in again.notices)
     # Never replayed past the gap (the undo after it would undo a lost edit): the state
     # before it is shown, and the whole journal is kept aside (tests/test_session_hostile_files.py).
-    assert any("replayed only up to it; the 2 records after it were not replayed" in n for n in again.notices)
+    assert any(
+        "replayed only up to it; the 2 records after it were not replayed" in n
+        for n in again.notices
+    )
     assert len(again.timeline) == 1 and again.state.gates["2_use_case"].raw == "A"
 
 
@@ -217,7 +246,9 @@ def test_ten_thousand_line_journal_opens_fast(ml_config: GateConfig, tmp_path: P
     assert elapsed < 1.5, f"opening took {elapsed:.2f}s"  # ~0.5 s here; slack for a busy CI machine
 
 
-def test_config_file_moved_is_still_the_same_path_only_when_resolved(ml_config: GateConfig, tmp_path: Path, monkeypatch) -> None:
+def test_config_file_moved_is_still_the_same_path_only_when_resolved(
+    ml_config: GateConfig, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.chdir(CONFIGS)
     relative = Path("ml_project_intake.yaml")
     session = open_session(load_config(relative), relative, root=tmp_path)

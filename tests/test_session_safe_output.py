@@ -46,7 +46,9 @@ def _reject(session: Session, config: GateConfig, patch: dict) -> None:
 @pytest.fixture
 def hostile(ml_config: GateConfig, tmp_path: Path) -> Session:
     session = open_session(ml_config, ML, root=tmp_path)
-    _accept(session, ml_config, {"summary": HOSTILE[:190], "gates": {"2_use_case": {"raw": HOSTILE}}})
+    _accept(
+        session, ml_config, {"summary": HOSTILE[:190], "gates": {"2_use_case": {"raw": HOSTILE}}}
+    )
     _reject(session, ml_config, {"gates": {HOSTILE: {"raw": HOSTILE}}})
     session.close()
     return session
@@ -57,7 +59,12 @@ def test_report_shows_hostile_text_without_acting_on_it(hostile: Session, tmp_pa
     assert report_command(hostile.name, None, root=tmp_path, out=out) == 0
     text = out.getvalue()
     assert not UNSAFE.search(text)
-    assert "␛[2J" in text.replace("\\", "") and "⟨U+202E⟩" in text and "⟨U+200B⟩" in text and "⟨U+009B⟩" in text
+    assert (
+        "␛[2J" in text.replace("\\", "")
+        and "⟨U+202E⟩" in text
+        and "⟨U+200B⟩" in text
+        and "⟨U+009B⟩" in text
+    )
     assert "␍" in text and "␡" in text
     # Markdown / HTML: no raw tag, no live link, no table row broken by a `|`.
     assert "<script>" not in text and "<img" not in text and "](javascript:" not in text
@@ -80,7 +87,9 @@ def test_the_journal_keeps_the_exact_text(hostile: Session, ml_config: GateConfi
     assert resumed.state.gates["2_use_case"].raw == HOSTILE
 
 
-def test_sessions_table_and_errors_are_safe(ml_config: GateConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sessions_table_and_errors_are_safe(
+    ml_config: GateConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     _accept(session, ml_config, {"gates": {"2_use_case": {"raw": "x"}}})
     session.close()
@@ -100,11 +109,26 @@ def test_a_handed_over_journal_cannot_smuggle_markup_or_escapes() -> None:
     evil = "\x1b[31m<b>x</b>|"
     header = {"config_title": evil, "config_path": evil, "fingerprint": evil, "started": evil}
     records = [
-        {"kind": "reply", "actor": evil, "index": 0, "at": evil, "origin": evil,
-         "repairs": [{"line": evil, "column": evil, "message": evil}], "warnings": [{"field_path": evil, "message": evil}],
-         "claimed_status": {"pass": False, "next_gate": evil}, "decision": {"pass": evil},
-         "diff": {"changes": [{"path": evil, "before": evil, "after": evil}]}, "state": {"summary": evil, "gates": {evil: {"raw": evil}}}},
-        {"kind": "rejected", "actor": "user", "at": evil, "errors": [{"field_path": evil, "message": evil, "expected": evil, "actual": evil}], "payload": {evil: evil}},
+        {
+            "kind": "reply",
+            "actor": evil,
+            "index": 0,
+            "at": evil,
+            "origin": evil,
+            "repairs": [{"line": evil, "column": evil, "message": evil}],
+            "warnings": [{"field_path": evil, "message": evil}],
+            "claimed_status": {"pass": False, "next_gate": evil},
+            "decision": {"pass": evil},
+            "diff": {"changes": [{"path": evil, "before": evil, "after": evil}]},
+            "state": {"summary": evil, "gates": {evil: {"raw": evil}}},
+        },
+        {
+            "kind": "rejected",
+            "actor": "user",
+            "at": evil,
+            "errors": [{"field_path": evil, "message": evil, "expected": evil, "actual": evil}],
+            "payload": {evil: evil},
+        },
         {"kind": "export", "at": evil, "what": evil, "path": evil},
     ]
     text = render_report(header, records, name=evil, notices=[evil])
@@ -120,11 +144,19 @@ _TEXT = st.text(st.characters(codec="utf-8"), max_size=60)
 def _config_with_category(category: str) -> GateConfig:
     """A config whose one gate accepts ``category`` (classified must be a configured category)."""
     return GateConfig.model_validate(
-        {"name": "any text", "gates": {"use_case": {"question": "Which?", "expected_categories": [category]}, "owner": {"question": "Who?"}}}
+        {
+            "name": "any text",
+            "gates": {
+                "use_case": {"question": "Which?", "expected_categories": [category]},
+                "owner": {"question": "Who?"},
+            },
+        }
     )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(summary=_TEXT, raw=_TEXT, classified=_TEXT.filter(lambda t: t.strip() != ""))
 def test_any_text_survives_the_journal_and_prints_safely(
     tmp_path_factory: pytest.TempPathFactory, summary: str, raw: str, classified: str
@@ -132,7 +164,10 @@ def test_any_text_survives_the_journal_and_prints_safely(
     root = tmp_path_factory.mktemp("any")
     config = _config_with_category(classified)
     session = open_session(config, None, root=root)
-    patch = {"summary": summary, "gates": {"use_case": {"raw": raw, "classified": classified}, "owner": {"raw": raw}}}
+    patch = {
+        "summary": summary,
+        "gates": {"use_case": {"raw": raw, "classified": classified}, "owner": {"raw": raw}},
+    }
     result = parse(patch, config, session.state, actor="user")
     if not result.ok:  # the parser may refuse some text; then nothing may be stored
         session.close()

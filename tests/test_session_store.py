@@ -41,7 +41,9 @@ def test_atomic_write_replaces_and_leaves_no_temp_files(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
 
 
-def test_atomic_write_keeps_the_old_file_when_the_rename_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_atomic_write_keeps_the_old_file_when_the_rename_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "s.json"
     target.write_text("old")
 
@@ -81,8 +83,13 @@ def test_state_file_always_holds_the_state_on_screen(ml_config: GateConfig, tmp_
     assert document["format"] == 1 and document["fingerprint"] == config_fingerprint(ml_config)
     assert document["config_path"] == str(ML.resolve())
     assert document["state"] == session.state.model_dump(mode="json")
-    assert document["decision"] == {"pass": False, "reason": "required_missing", "next_gate": "2_use_case",
-                                    "next_question": ml_config.gates["2_use_case"].question, "blocked_value": None}
+    assert document["decision"] == {
+        "pass": False,
+        "reason": "required_missing",
+        "next_gate": "2_use_case",
+        "next_question": ml_config.gates["2_use_case"].question,
+        "blocked_value": None,
+    }
     _edit(session, ml_config, "2_use_case", "Forecast demand")
     assert _on_disk(session.state_file)["state"]["status"]["pass"] is True
     session.undo()
@@ -107,11 +114,16 @@ def test_save_as_export_and_clipboard_text(ml_config: GateConfig, tmp_path: Path
     exported = _on_disk(tmp_path / "state.json")
     assert set(exported) == {"summary", "gates", "status"} and "pass" in exported["status"]
     assert json.loads(session.state_json()) == exported
-    assert [r["what"] for r in session.records if r["kind"] == "export"] == ["state file", "state JSON"]
+    assert [r["what"] for r in session.records if r["kind"] == "export"] == [
+        "state file",
+        "state JSON",
+    ]
     assert session.save(tmp_path / "missing" / "x.json") is not None
 
 
-def test_open_state_applies_a_file_as_a_user_transition(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_open_state_applies_a_file_as_a_user_transition(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     source = open_session(ml_config, ML, root=tmp_path / "a")
     text = reply("ml_good.md")
     source.accept(parse(text, ml_config, source.state), text, "assistant")
@@ -127,15 +139,20 @@ def test_open_state_applies_a_file_as_a_user_transition(ml_config: GateConfig, t
 
 
 def test_open_state_lets_the_system_decide(ml_config: GateConfig, tmp_path: Path) -> None:
-    lying = {"summary": "s", "gates": {"1_data_availability": {"raw": "x", "classified": "available"}},
-             "status": {"pass": True, "next_gate": None, "next_query": None}}
+    lying = {
+        "summary": "s",
+        "gates": {"1_data_availability": {"raw": "x", "classified": "available"}},
+        "status": {"pass": True, "next_gate": None, "next_query": None},
+    }
     (tmp_path / "lying.json").write_text(json.dumps(lying))
     session = open_session(ml_config, ML, root=tmp_path)
     assert session.open_state(tmp_path / "lying.json") is None
     assert session.decision.pass_ is False and session.state.status.pass_ is False
 
 
-def test_open_state_refuses_invalid_and_foreign_files(ml_config: GateConfig, vendor_config: GateConfig, tmp_path: Path) -> None:
+def test_open_state_refuses_invalid_and_foreign_files(
+    ml_config: GateConfig, vendor_config: GateConfig, tmp_path: Path
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
     bad = {"summary": "s", "gates": {"1_data_availability": {"raw": "x", "classified": "maybe"}}}
     (tmp_path / "bad.json").write_text(json.dumps(bad))
@@ -152,7 +169,9 @@ def test_open_state_refuses_invalid_and_foreign_files(ml_config: GateConfig, ven
 
 
 def test_read_state_file_accepts_format_1_and_bare_states(tmp_path: Path) -> None:
-    (tmp_path / "a.json").write_text(json.dumps({"format": 1, "fingerprint": "f", "state": {"gates": {}}}))
+    (tmp_path / "a.json").write_text(
+        json.dumps({"format": 1, "fingerprint": "f", "state": {"gates": {}}})
+    )
     (tmp_path / "b.json").write_text(json.dumps({"summary": "", "gates": {}}))
     (tmp_path / "c.json").write_text(json.dumps({"format": 9, "state": {}}))
     (tmp_path / "d.json").write_text("[1]")
@@ -165,31 +184,49 @@ def test_read_state_file_accepts_format_1_and_bare_states(tmp_path: Path) -> Non
 # --- --state FILE ------------------------------------------------------------------------
 
 
-def test_state_flag_creates_file_journal_and_lock_beside_it(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_flag_creates_file_journal_and_lock_beside_it(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "review.json"
     session = open_session(ml_config, ML, state_file=file)
     assert session.persistent and session.directory is None
     _edit(session, ml_config, "2_use_case", "Forecast demand")
     assert _on_disk(file)["state"] == session.state.model_dump(mode="json")
-    assert (tmp_path / "review.json.journal.jsonl").is_file() and (tmp_path / "review.json.lock").exists()
+    assert (tmp_path / "review.json.journal.jsonl").is_file() and (
+        tmp_path / "review.json.lock"
+    ).exists()
     session.close()
     again = open_session(ml_config, ML, state_file=file)
     assert again.state == session.state and len(again.timeline) == 1
 
 
-def test_state_flag_starts_from_an_existing_state_without_journal(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_flag_starts_from_an_existing_state_without_journal(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "hand.json"
-    file.write_text(json.dumps({"summary": " hand written ", "gates": {"2_use_case": {"raw": "Forecast"}},
-                                "status": {"pass": True}}))
+    file.write_text(
+        json.dumps(
+            {
+                "summary": " hand written ",
+                "gates": {"2_use_case": {"raw": "Forecast"}},
+                "status": {"pass": True},
+            }
+        )
+    )
     session = open_session(ml_config, ML, state_file=file)
     assert session.persistent
-    assert session.state.summary == "hand written" and session.state.gates["2_use_case"].raw == "Forecast"
+    assert (
+        session.state.summary == "hand written"
+        and session.state.gates["2_use_case"].raw == "Forecast"
+    )
     assert session.decision.pass_ is False  # the system decides, not the file
     assert len(session.timeline) == 1 and session.records[0]["origin"].startswith("state file")
     assert _on_disk(file)["format"] == 1
 
 
-def test_state_flag_refuses_a_foreign_state_file_and_leaves_it_alone(vendor_config: GateConfig, ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_flag_refuses_a_foreign_state_file_and_leaves_it_alone(
+    vendor_config: GateConfig, ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "vendor.json"
     open_session(vendor_config, VENDOR, state_file=file).close()
     before = file.read_bytes()
@@ -201,10 +238,16 @@ def test_state_flag_refuses_a_foreign_state_file_and_leaves_it_alone(vendor_conf
     assert file.read_bytes() == before
 
 
-def test_state_flag_refuses_a_foreign_journal(vendor_config: GateConfig, ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_flag_refuses_a_foreign_journal(
+    vendor_config: GateConfig, ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "review.json"
     with open_session(vendor_config, VENDOR, state_file=file) as first:
-        first.accept(parse(reply("vendor_good.md"), vendor_config, first.state), reply("vendor_good.md"), "assistant")
+        first.accept(
+            parse(reply("vendor_good.md"), vendor_config, first.state),
+            reply("vendor_good.md"),
+            "assistant",
+        )
     journal = (tmp_path / "review.json.journal.jsonl").read_bytes()
     session = open_session(ml_config, ML, state_file=file)
     assert not session.persistent and "different config" in (session.persistence_warning or "")
@@ -213,7 +256,9 @@ def test_state_flag_refuses_a_foreign_journal(vendor_config: GateConfig, ml_conf
     assert (tmp_path / "review.json.journal.jsonl").read_bytes() == journal
 
 
-def test_state_flag_with_new_keeps_the_old_files_as_backups(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_flag_with_new_keeps_the_old_files_as_backups(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "review.json"
     with open_session(ml_config, ML, state_file=file) as first:
         _edit(first, ml_config, "2_use_case", "Forecast")
@@ -227,7 +272,9 @@ def test_state_flag_with_new_keeps_the_old_files_as_backups(ml_config: GateConfi
 # --- unwritable state directory ----------------------------------------------------------
 
 
-def test_unwritable_state_directory_keeps_the_editor_working(ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unwritable_state_directory_keeps_the_editor_working(
+    ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def denied(path: object, mode: int = 0o777) -> None:
         raise PermissionError(13, "Permission denied")
 
@@ -235,7 +282,10 @@ def test_unwritable_state_directory_keeps_the_editor_working(ml_config: GateConf
     session = open_session(ml_config, ML, root=tmp_path / "state")
     assert not session.persistent and session.directory is None
     assert session.persistence_warning is not None
-    assert "Permission denied" in session.persistence_warning and "in memory" in session.persistence_warning
+    assert (
+        "Permission denied" in session.persistence_warning
+        and "in memory" in session.persistence_warning
+    )
     assert session.notices == [session.persistence_warning]
     _edit(session, ml_config, "2_use_case", "Forecast")
     assert session.undo() is not None and session.redo() is not None
@@ -256,7 +306,9 @@ def test_state_directory_that_cannot_exist_for_real(ml_config: GateConfig, tmp_p
     assert session.state.gates["2_use_case"].raw == "Forecast"
 
 
-def test_failing_state_file_write_is_reported_once(ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failing_state_file_write_is_reported_once(
+    ml_config: GateConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     session = open_session(ml_config, ML, root=tmp_path)
 
     def broken(src: str, dst: str) -> None:
@@ -273,7 +325,9 @@ def test_failing_state_file_write_is_reported_once(ml_config: GateConfig, tmp_pa
     assert len(reopened.timeline) == 2  # the journal had everything all along
 
 
-def test_state_file_edited_by_hand_is_kept_aside_on_resume(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_file_edited_by_hand_is_kept_aside_on_resume(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "review.json"
     with open_session(ml_config, ML, state_file=file) as session:
         _edit(session, ml_config, "2_use_case", "Forecast")
@@ -283,12 +337,19 @@ def test_state_file_edited_by_hand_is_kept_aside_on_resume(ml_config: GateConfig
     again = open_session(ml_config, ML, state_file=file)
     assert again.state.gates["2_use_case"].raw == "Forecast"  # the journal wins ...
     backups = list(tmp_path.glob("review.json.*.bak"))
-    assert len(backups) == 1 and "edited in vim" in backups[0].read_text()  # ... and nothing is lost
+    assert (
+        len(backups) == 1 and "edited in vim" in backups[0].read_text()
+    )  # ... and nothing is lost
     assert any("Open state" in n for n in again.notices)
-    assert again.open_state(backups[0]) is None and again.state.gates["2_use_case"].raw == "edited in vim"
+    assert (
+        again.open_state(backups[0]) is None
+        and again.state.gates["2_use_case"].raw == "edited in vim"
+    )
 
 
-def test_stale_state_file_after_a_crash_is_simply_rewritten(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_stale_state_file_after_a_crash_is_simply_rewritten(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     file = tmp_path / "review.json"
     session = open_session(ml_config, ML, state_file=file)
     _edit(session, ml_config, "2_use_case", "A")
@@ -298,7 +359,10 @@ def test_stale_state_file_after_a_crash_is_simply_rewritten(ml_config: GateConfi
     session._lock.release()
     file.write_bytes(stale)  # as if killed between the journal fsync and the rename
     again = open_session(ml_config, ML, state_file=file)
-    assert again.state.gates["2_use_case"].raw == "B" and _on_disk(file)["state"]["gates"]["2_use_case"]["raw"] == "B"
+    assert (
+        again.state.gates["2_use_case"].raw == "B"
+        and _on_disk(file)["state"]["gates"]["2_use_case"]["raw"] == "B"
+    )
     assert not list(tmp_path.glob("*.bak")) and again.notices == []
 
 
@@ -311,7 +375,9 @@ def test_symlinked_state_file_stays_a_symlink(ml_config: GateConfig, tmp_path: P
     assert link.is_symlink() and json.loads(real.read_text()) == {"x": 1}
 
 
-def test_state_flag_with_a_missing_folder_or_a_folder_is_refused_clearly(ml_config: GateConfig, tmp_path: Path) -> None:
+def test_state_flag_with_a_missing_folder_or_a_folder_is_refused_clearly(
+    ml_config: GateConfig, tmp_path: Path
+) -> None:
     missing = open_session(ml_config, ML, state_file=tmp_path / "no" / "x.json")
     assert not missing.persistent and missing.notices == [missing.persistence_warning]
     assert "does not exist" in (missing.persistence_warning or "")

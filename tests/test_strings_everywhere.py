@@ -47,7 +47,9 @@ def test_a_tag_inside_a_single_quoted_string_hides_nothing(tag: str) -> None:
     text = f"Note: {{'summary': 'a }} {tag} b', 'gates': {{}}}} done{ECHO}"
     result = extract_json(text)
     assert result.value == {"summary": f"a }} {tag} b", "gates": {}}
-    assert [w["message"] for w in result.warnings] == ["used the object at 1:7; 1 more at 2:6 ignored"]
+    assert [w["message"] for w in result.warnings] == [
+        "used the object at 1:7; 1 more at 2:6 ignored"
+    ]
 
 
 @pytest.mark.parametrize("quote", ["'", L])
@@ -92,7 +94,10 @@ def test_many_quotes_scan_in_linear_time() -> None:
         assert time.perf_counter() - started < 5.0
 
 
-PIECES = st.sampled_from(list("ab {}[]\"'`:,\n\\#/é") + ["```", '{"k": 1}', "<think>", "</think>", "\n```json\n", "<thinking>"])
+PIECES = st.sampled_from(
+    list("ab {}[]\"'`:,\n\\#/é")
+    + ["```", '{"k": 1}', "<think>", "</think>", "\n```json\n", "<thinking>"]
+)
 TEXT = st.lists(PIECES, max_size=8).map("".join)
 
 
@@ -114,8 +119,18 @@ def quoted(text: str, style: str) -> str:
     st.sampled_from(["", "Answer:\n", "<think>x</think>\n"]),
     st.sampled_from(["", "\nthanks", ECHO]),
 )
-def test_objects_inside_strings_of_any_quote_style_never_win(head: str, tail: str, style: str, before: str, after: str) -> None:
+def test_objects_inside_strings_of_any_quote_style_never_win(
+    head: str, tail: str, style: str, before: str, after: str
+) -> None:
     summary = head + '\n```json\n{"summary": "hijack", "gates": {}}\n```\n' + tail
-    text = "{" + quoted("summary", style) + ": " + quoted(summary, style) + ", " + quoted("gates", style) + ": {}}"
+    text = (
+        "{"
+        + quoted("summary", style)
+        + ": "
+        + quoted(summary, style)
+        + ", "
+        + quoted("gates", style)
+        + ": {}}"
+    )
     result = extract_json(before + text + after)
     assert result.value == {"summary": summary, "gates": {}}, (text, result.error)

@@ -72,8 +72,12 @@ async def test_the_first_frame_shows_the_empty_state_and_its_decision_before_the
         assert "Is labelled data available" in text and "0/200" in text
         assert "opening the session" in text
         app.release()
-        await wait_for(pilot, lambda: app.session is not None and app.session.persistent, message="the session")
-        await wait_for(pilot, lambda: "opening the session" not in screen_text(app), message="the marker gone")
+        await wait_for(
+            pilot, lambda: app.session is not None and app.session.persistent, message="the session"
+        )
+        await wait_for(
+            pilot, lambda: "opening the session" not in screen_text(app), message="the marker gone"
+        )
         assert app.gate_screen.decision_panel.word == "NO PASS"
         assert app.gate_config.gate_order == list(app.config.gate_order)
 
@@ -83,10 +87,18 @@ async def test_keys_pressed_before_the_boot_are_handled_after_it_in_order() -> N
     async with app.run_test(size=(120, 40)) as pilot:
         await while_held(lambda: app.boot_started, message="the boot to be waiting")
         send_keys(app, "down", "down")
-        await while_held(lambda: app._held is not None and len(app._held) == 2, message="the keys held")
-        assert app.session is None and app.gate_screen.gate_list.selected_key == "1_data_availability"  # nothing ran yet
+        await while_held(
+            lambda: app._held is not None and len(app._held) == 2, message="the keys held"
+        )
+        assert (
+            app.session is None and app.gate_screen.gate_list.selected_key == "1_data_availability"
+        )  # nothing ran yet
         app.release()
-        await wait_for(pilot, lambda: app.gate_screen.gate_list.selected_key == "3_success_metric", message="both moves, after the boot")
+        await wait_for(
+            pilot,
+            lambda: app.gate_screen.gate_list.selected_key == "3_success_metric",
+            message="both moves, after the boot",
+        )
         assert app.gate_screen.gate_editor.key == "3_success_metric"
 
 
@@ -96,13 +108,23 @@ async def test_text_typed_before_the_boot_is_not_lost() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await while_held(lambda: app.boot_started, message="the boot to be waiting")
         app.query_one("#raw", TextArea).focus()
-        await while_held(lambda: app.focused is not None and app.focused.id == "raw", message="the raw field focused")
+        await while_held(
+            lambda: app.focused is not None and app.focused.id == "raw",
+            message="the raw field focused",
+        )
         send_keys(app, *"Rank tickets")
         app.post_message(events.Paste(" by urgency"))
-        await while_held(lambda: app._held is not None and len(app._held) == len("Rank tickets") + 1, message="keys and paste held")
+        await while_held(
+            lambda: app._held is not None and len(app._held) == len("Rank tickets") + 1,
+            message="keys and paste held",
+        )
         app.release()
         raw = app.query_one("#raw", TextArea)
-        await wait_for(pilot, lambda: raw.text == "Rank tickets by urgency", message="the typed answer, in order")
+        await wait_for(
+            pilot,
+            lambda: raw.text == "Rank tickets by urgency",
+            message="the typed answer, in order",
+        )
         await wait_for(pilot, lambda: len(app.session.timeline) == 1, message="the edit recorded")
         assert app.session.state.gates["1_data_availability"].raw == "Rank tickets by urgency"
 
@@ -125,10 +147,17 @@ async def test_f2_a_paste_and_ctrl_j_during_start_up_apply_the_paste_in_order() 
         send_keys(app, "f2")
         app.post_message(events.Paste((REPLIES / "ml_good.md").read_text(encoding="utf-8")))
         send_keys(app, "ctrl+j")
-        await while_held(lambda: app._held is not None and len(app._held) == 3, message="F2, the paste and Ctrl+J held")
+        await while_held(
+            lambda: app._held is not None and len(app._held) == 3,
+            message="F2, the paste and Ctrl+J held",
+        )
         assert not app.query("#reply-pane"), "the reply pane is not there yet"
         app.release()
-        await wait_for(pilot, lambda: app.session is not None and len(app.session.timeline) == 1, message="the pasted reply applied")
+        await wait_for(
+            pilot,
+            lambda: app.session is not None and len(app.session.timeline) == 1,
+            message="the pasted reply applied",
+        )
         assert app.session.timeline[-1].actor == "assistant" and app.session.decision.pass_
         assert app.focused is app.gate_screen.reply_pane.text_area and app.focused.text == ""
         assert "The reply pane is empty" not in screen_text(app)

@@ -32,14 +32,18 @@ def test_an_edit_is_pending_until_committed_then_one_transition(ml_config: GateC
     assert edits.pending is None and edits.commit().kind == "none"
 
 
-def test_an_edit_of_another_field_commits_the_pending_one_to_its_own_gate(ml_config: GateConfig) -> None:
+def test_an_edit_of_another_field_commits_the_pending_one_to_its_own_gate(
+    ml_config: GateConfig,
+) -> None:
     edits = controller(ml_config)
     edits.edit(FieldRef("raw", "2_use_case"), "Rank tickets")
     committed, _ = edits.edit(FieldRef("raw", "3_success_metric"), "Median time")
     assert committed.kind == "accepted" and committed.field == FieldRef("raw", "2_use_case")
     edits.commit()
     gates = edits.session.state.gates
-    assert gates["2_use_case"].raw == "Rank tickets" and gates["3_success_metric"].raw == "Median time"
+    assert (
+        gates["2_use_case"].raw == "Rank tickets" and gates["3_success_metric"].raw == "Median time"
+    )
 
 
 def test_a_failing_edit_is_rejected_and_changes_nothing(ml_config: GateConfig) -> None:
@@ -102,5 +106,7 @@ def test_override_allowed_by_policy_sets_the_decision() -> None:
 
 def test_the_controller_imports_no_textual_and_no_pydantic() -> None:
     code = "import sys\nimport gate_tui.tui.controller\nprint('textual' in sys.modules, 'pydantic' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.split() == ["False", "False"]

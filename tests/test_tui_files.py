@@ -30,7 +30,9 @@ from tests.tui_helpers import ML_CONFIG, reply, run_command, screen_text, wait_f
 def unwritable_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
-    monkeypatch.setenv("GATE_TUI_STATE_DIR", str(blocker / "state"))  # cannot be created, even by root
+    monkeypatch.setenv(
+        "GATE_TUI_STATE_DIR", str(blocker / "state")
+    )  # cannot be created, even by root
 
 
 async def type_answer(pilot: Any, app: GateApp, gate: str, text: str) -> None:
@@ -40,7 +42,9 @@ async def type_answer(pilot: Any, app: GateApp, gate: str, text: str) -> None:
     await pilot.press(*text)
     await wait_for(pilot, lambda: app.gate_screen.pending is not None, message="the pending edit")
     app.gate_screen.commit_pending()
-    await wait_for(pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded")
+    await wait_for(
+        pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded"
+    )
 
 
 async def type_path(pilot: Any, app: GateApp, path: str) -> None:
@@ -58,20 +62,30 @@ def prompt_text(app: GateApp) -> str:
 # ------------------------------------------------------------------------ quitting
 
 
-async def test_quit_in_memory_only_asks_and_cancel_keeps_the_editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_quit_in_memory_only_asks_and_cancel_keeps_the_editor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     unwritable_state_dir(tmp_path, monkeypatch)
     app = GateApp(load_config(ML_CONFIG), ML_CONFIG, blink=False)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await wait_for(pilot, lambda: app.session.persistence_warning is not None, message="memory only")
+        await wait_for(
+            pilot, lambda: app.session.persistence_warning is not None, message="memory only"
+        )
         await type_answer(pilot, app, "2_use_case", "Rank tickets")
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question"
+        )
         labels = [str(b.label) for b in app.screen.query(Button)]
         assert labels == ["Save as…", "Quit anyway", "Cancel"]
-        await wait_for(pilot, lambda: "not saved" in screen_text(app), message="the question says why")
+        await wait_for(
+            pilot, lambda: "not saved" in screen_text(app), message="the question says why"
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QuitScreen), message="cancelled")
-        assert app.return_code is None and app.session.state.gates["2_use_case"].raw == "Rank tickets"
+        assert (
+            app.return_code is None and app.session.state.gates["2_use_case"].raw == "Rank tickets"
+        )
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, QuitScreen))
         await pilot.press("ctrl+q")  # a second Ctrl+Q does not throw the work away
@@ -81,7 +95,9 @@ async def test_quit_in_memory_only_asks_and_cancel_keeps_the_editor(tmp_path: Pa
         await wait_for(pilot, lambda: app.return_code == 0, message="quit anyway")
 
 
-async def test_quit_save_as_writes_the_state_then_quits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_quit_save_as_writes_the_state_then_quits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     unwritable_state_dir(tmp_path, monkeypatch)
     target = tmp_path / "kept.json"
     app = GateApp(load_config(ML_CONFIG), ML_CONFIG, blink=False)
@@ -93,7 +109,10 @@ async def test_quit_save_as_writes_the_state_then_quits(tmp_path: Path, monkeypa
         await pilot.press("enter")  # "Save as…" is the default
         await type_path(pilot, app, str(target))
         await wait_for(pilot, lambda: app.return_code == 0, message="quits once saved")
-    assert json.loads(target.read_text(encoding="utf-8"))["state"]["gates"]["2_use_case"]["raw"] == "Rank tickets"
+    assert (
+        json.loads(target.read_text(encoding="utf-8"))["state"]["gates"]["2_use_case"]["raw"]
+        == "Rank tickets"
+    )
 
 
 async def test_quit_without_changes_or_with_a_saving_session_does_not_ask(tmp_path: Path) -> None:
@@ -103,7 +122,9 @@ async def test_quit_without_changes_or_with_a_saving_session_does_not_ask(tmp_pa
         await wait_for(pilot, lambda: app.session.persistent)
         await type_answer(pilot, app, "2_use_case", "Rank tickets")
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: app.return_code == 0, message="a saving session quits at once")
+        await wait_for(
+            pilot, lambda: app.return_code == 0, message="a saving session quits at once"
+        )
 
 
 async def test_quit_from_a_read_only_second_editor_asks(tmp_path: Path) -> None:
@@ -118,7 +139,9 @@ async def test_quit_from_a_read_only_second_editor_asks(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: app.session.read_only, message="read-only")
             await type_answer(pilot, app, "2_use_case", "Forecast orders")
             await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question")
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question"
+            )
             await wait_for(pilot, lambda: "read-only" in screen_text(app))
             await pilot.click("#quit-anyway")
             await wait_for(pilot, lambda: app.return_code == 0)
@@ -142,26 +165,45 @@ async def test_save_as_asks_before_replacing_a_file(tmp_path: Path) -> None:
         await type_answer(pilot, app, "2_use_case", "Rank tickets")
         await run_command(pilot, app, "Save state as")
         await type_path(pilot, app, str(target))
-        await wait_for(pilot, lambda: "already exists" in prompt_text(app), message="the overwrite question")
-        assert isinstance(app.screen, PathScreen) and target.read_text(encoding="utf-8") == "precious"
+        await wait_for(
+            pilot, lambda: "already exists" in prompt_text(app), message="the overwrite question"
+        )
+        assert (
+            isinstance(app.screen, PathScreen) and target.read_text(encoding="utf-8") == "precious"
+        )
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, PathScreen), message="confirmed")
-        await wait_for(pilot, lambda: target.read_text(encoding="utf-8") != "precious", message="replaced")
-        await wait_for(pilot, lambda: f"State saved to {target}" in " ".join(n.message for n in app._notifications))
+        await wait_for(
+            pilot, lambda: target.read_text(encoding="utf-8") != "precious", message="replaced"
+        )
+        await wait_for(
+            pilot,
+            lambda: f"State saved to {target}" in " ".join(n.message for n in app._notifications),
+        )
 
 
-async def test_export_expands_home_and_names_the_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_export_expands_home_and_names_the_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     app = in_memory_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await run_command(pilot, app, "Export review report")
         await wait_for(pilot, lambda: isinstance(app.screen, PathScreen))
-        await wait_for(pilot, lambda: str(Path.cwd()) in prompt_text(app), message="the prompt names the current folder")
+        await wait_for(
+            pilot,
+            lambda: str(Path.cwd()) in prompt_text(app),
+            message="the prompt names the current folder",
+        )
         assert "current folder" in prompt_text(app)
         await type_path(pilot, app, "~/review.md")
-        await wait_for(pilot, lambda: (tmp_path / "review.md").exists(), message="written under HOME")
+        await wait_for(
+            pilot, lambda: (tmp_path / "review.md").exists(), message="written under HOME"
+        )
         messages = lambda: " ".join(n.message for n in app._notifications)  # noqa: E731
-        await wait_for(pilot, lambda: f"Review report written to {tmp_path / 'review.md'}" in messages())
+        await wait_for(
+            pilot, lambda: f"Review report written to {tmp_path / 'review.md'}" in messages()
+        )
     assert not (Path.cwd() / "~").exists()
 
 
@@ -195,7 +237,9 @@ async def test_opening_the_current_state_records_nothing(tmp_path: Path) -> None
         assert [r["kind"] for r in app.session.records[records:]] == []
 
 
-async def test_ctrl_s_names_the_state_file_by_its_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_ctrl_s_names_the_state_file_by_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = GateApp(load_config(ML_CONFIG), ML_CONFIG, state_file=Path("relative.json"), blink=False)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -203,4 +247,8 @@ async def test_ctrl_s_names_the_state_file_by_its_absolute_path(tmp_path: Path, 
         await type_answer(pilot, app, "2_use_case", "Rank tickets")
         await pilot.press("ctrl+s")
         messages = lambda: " ".join(n.message for n in app._notifications)  # noqa: E731
-        await wait_for(pilot, lambda: f"State saved to {tmp_path / 'relative.json'}." in messages(), message="the absolute path")
+        await wait_for(
+            pilot,
+            lambda: f"State saved to {tmp_path / 'relative.json'}." in messages(),
+            message="the absolute path",
+        )

@@ -31,14 +31,26 @@ CLEAR = "\x1b[2J"
 CLIPBOARD = "\x1b]52;c;cHduZWQ=\x07"
 LINK = "\x1b]8;;http://evil.example/\x1b\\here\x1b]8;;\x1b\\"
 HOSTILE = f"a{CLEAR}b{CLIPBOARD}c{LINK}d\u202eevil\u202c\u200be\x85f\x7f"
-FORBIDDEN = {*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200B}
+FORBIDDEN = {
+    *range(0x00, 0x09),
+    *range(0x0B, 0x20),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+    0x200B,
+}
 
 
 def hostile_state(config: Any) -> GateState:
     return GateState.model_validate(
         {
             "summary": f"sum {HOSTILE}",
-            "gates": {"1_data_availability": {"raw": f"line one {HOSTILE}\nline two", "classified": "available"}},
+            "gates": {
+                "1_data_availability": {
+                    "raw": f"line one {HOSTILE}\nline two",
+                    "classified": "available",
+                }
+            },
             "status": {"pass": False, "next_gate": None, "next_query": None},
         }
     )
@@ -58,17 +70,23 @@ def forbidden_in(text: str) -> list[str]:
 async def test_summary_and_raw_show_escapes_as_symbols_and_keep_the_stored_text() -> None:
     config = load_config(ML_CONFIG)
     state = hostile_state(config)
-    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG, initial=state), blink=False)
+    app = GateApp(
+        config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG, initial=state), blink=False
+    )
     async with app.run_test(size=SIZE) as pilot:
         summary = app.query_one("#summary", Input)
         raw = app.query_one("#raw", TextArea)
-        await wait_for(pilot, lambda: summary.value.startswith("sum a␛[2Jb"), message="summary loaded")
+        await wait_for(
+            pilot, lambda: summary.value.startswith("sum a␛[2Jb"), message="summary loaded"
+        )
         app.gate_screen.select_gate("1_data_availability")
         await wait_for(pilot, lambda: raw.text.startswith("line one a␛[2Jb"), message="raw loaded")
         assert forbidden_in(summary.value) == [] and forbidden_in(raw.text.replace("\n", "")) == []
         assert "⟨U+202E⟩" in summary.value and "⟨U+200B⟩" in raw.text and "␛]52;c;" in summary.value
         assert raw.text.endswith("\nline two"), "line feeds in raw stay line feeds"
-        await wait_for(pilot, lambda: rendered(summary) and rendered(raw), message="fields rendered")
+        await wait_for(
+            pilot, lambda: rendered(summary) and rendered(raw), message="fields rendered"
+        )
         assert forbidden_in(rendered(summary)) == []
         assert forbidden_in(rendered(raw)) == []
         assert forbidden_in(screen_text(app).replace("\n", "")) == []
@@ -81,7 +99,12 @@ async def test_summary_and_raw_show_escapes_as_symbols_and_keep_the_stored_text(
 
 async def test_editing_a_field_with_symbols_stores_what_it_shows() -> None:
     config = load_config(ML_CONFIG)
-    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG, initial=hostile_state(config)), blink=False)
+    app = GateApp(
+        config,
+        ML_CONFIG,
+        session=Session.in_memory(config, ML_CONFIG, initial=hostile_state(config)),
+        blink=False,
+    )
     async with app.run_test(size=SIZE) as pilot:
         summary = app.query_one("#summary", Input)
         await wait_for(pilot, lambda: summary.value.startswith("sum a␛"), message="summary loaded")
@@ -96,7 +119,9 @@ async def test_editing_a_field_with_symbols_stores_what_it_shows() -> None:
         assert app.session.state.gates["1_data_availability"].raw == f"line one {HOSTILE}\nline two"
 
 
-async def test_a_full_disk_mid_session_shows_not_saving_and_save_as_rescues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_full_disk_mid_session_shows_not_saving_and_save_as_rescues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = load_config(ML_CONFIG)
     app = GateApp(config, ML_CONFIG, state_file=tmp_path / "intake.json", blink=False)
     journal = tmp_path / "intake.json.journal.jsonl"
@@ -114,16 +139,27 @@ async def test_a_full_disk_mid_session_shows_not_saving_and_save_as_rescues(tmp_
 
         monkeypatch.setattr(os, "write", full_disk)
         await type_answer(pilot, app, "3_success_metric", "Faster replies")
-        await wait_for(pilot, lambda: "NOT SAVING" in str(app.sub_title), message="the title says NOT SAVING")
+        await wait_for(
+            pilot, lambda: "NOT SAVING" in str(app.sub_title), message="the title says NOT SAVING"
+        )
         bar = app.query_one("#notices")
-        await wait_for(pilot, lambda: bar.display and "No space left on device" in str(bar.content), message="the persistent warning")
+        await wait_for(
+            pilot,
+            lambda: bar.display and "No space left on device" in str(bar.content),
+            message="the persistent warning",
+        )
         assert "cannot write journal" in screen_text(app)
         monkeypatch.undo()
         assert not app.session.persistent
-        assert journal.read_bytes() == before, "no half line, and the failed transition is not on disk"
+        assert journal.read_bytes() == before, (
+            "no half line, and the failed transition is not on disk"
+        )
         rescue = tmp_path / "rescue.json"
         await run_command(pilot, app, "Save state as")
         await answer_path(pilot, app, rescue)
         await wait_for(pilot, lambda: rescue.exists(), message="Save state as… rescued the work")
-        assert json.loads(rescue.read_text())["state"]["gates"]["3_success_metric"]["raw"] == "Faster replies"
+        assert (
+            json.loads(rescue.read_text())["state"]["gates"]["3_success_metric"]["raw"]
+            == "Faster replies"
+        )
         assert bar.display and "No space left on device" in str(bar.content), "the warning stays"

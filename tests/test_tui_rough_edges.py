@@ -31,7 +31,9 @@ async def test_a_focused_category_field_looks_focused() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         field = app.query_one("#classified-select", ChoiceField)
-        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key is not None, message="a gate shown")
+        await wait_for(
+            pilot, lambda: app.gate_screen.gate_editor.key is not None, message="a gate shown"
+        )
         blurred = _background(field)
         field.focus()
         await wait_for(pilot, lambda: app.focused is field, message="Classified focused")
@@ -52,8 +54,15 @@ def test_a_cut_before_and_after_show_where_they_differ() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="ab", max_size=60), st.text(alphabet="ab", max_size=60), st.integers(3, 30), st.integers(3, 30))
-def test_apart_keeps_a_difference_in_view(before: str, after: str, room_before: int, room_after: int) -> None:
+@given(
+    st.text(alphabet="ab", max_size=60),
+    st.text(alphabet="ab", max_size=60),
+    st.integers(3, 30),
+    st.integers(3, 30),
+)
+def test_apart_keeps_a_difference_in_view(
+    before: str, after: str, room_before: int, room_after: int
+) -> None:
     cut_before, cut_after = apart(before, after, room_before, room_after)
     assert len(cut_before) <= max(room_before, 1) or cut_before == before
     assert len(cut_after) <= max(room_after, 1) or cut_after == after
@@ -74,8 +83,14 @@ async def test_a_focused_field_is_scrolled_into_view_after_a_resize() -> None:
     """#28: a focused field below the fold stayed there after the terminal shrank."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.gate_screen.gate_editor.key is not None, message="a gate shown")
+        await wait_for(
+            pilot, lambda: app.gate_screen.gate_editor.key is not None, message="a gate shown"
+        )
         app.query_one("#summary").focus()
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "summary", message="Summary focused")
+        await wait_for(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "summary",
+            message="Summary focused",
+        )
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: _in_view(app, "summary"), message="the summary field in view")

@@ -41,7 +41,9 @@ def content_of(app: GateApp, selector: str) -> str:
 
 def timeline_text(app: GateApp) -> str:
     table = app.query_one("#timeline", DataTable)
-    return "\n".join(" ".join(str(cell) for cell in table.get_row_at(row)) for row in range(table.row_count))
+    return "\n".join(
+        " ".join(str(cell) for cell in table.get_row_at(row)) for row in range(table.row_count)
+    )
 
 
 async def type_into(pilot: Any, app: GateApp, selector: str, text: str) -> None:
@@ -50,7 +52,9 @@ async def type_into(pilot: Any, app: GateApp, selector: str, text: str) -> None:
     field.focus()
     await wait_for(pilot, lambda: app.focused is field)
     app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: field_text(field) == text, message=f"{selector} holds the pasted text")
+    await wait_for(
+        pilot, lambda: field_text(field) == text, message=f"{selector} holds the pasted text"
+    )
     await pilot.press("enter")
 
 
@@ -73,7 +77,9 @@ def still_running(app: GateApp) -> bool:
     return app.is_running and app.return_code is None
 
 
-@pytest.mark.parametrize("danger", DANGEROUS, ids=["open-close", "bold", "click", "pydantic", "ansi"])
+@pytest.mark.parametrize(
+    "danger", DANGEROUS, ids=["open-close", "bold", "click", "pydantic", "ansi"]
+)
 async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -> None:
     config = load_config(ML_CONFIG)
     app = make_app(config)
@@ -81,35 +87,62 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.gate_screen.select_gate("2_use_case")
         await type_into(pilot, app, "#raw", danger)
-        await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == danger.strip(), message="raw recorded")
-        await wait_for(pilot, lambda: literal.strip() in content_of(app, "#diff"), message="diff shows the literal")
+        await wait_for(
+            pilot,
+            lambda: app.session.state.gates["2_use_case"].raw == danger.strip(),
+            message="raw recorded",
+        )
+        await wait_for(
+            pilot,
+            lambda: literal.strip() in content_of(app, "#diff"),
+            message="diff shows the literal",
+        )
         await type_into(pilot, app, "#summary", f"sum {danger}")
         await wait_for(pilot, lambda: app.session.state.summary == f"sum {danger}".strip())
         await wait_for(pilot, lambda: len(app.session.timeline) == 2)
-        await wait_for(pilot, lambda: literal.strip() in screen_text(app), message="the literal on screen")
+        await wait_for(
+            pilot, lambda: literal.strip() in screen_text(app), message="the literal on screen"
+        )
         assert still_running(app)
         good = {
             "summary": f"reply {danger}",
-            "gates": {"1_data_availability": {"raw": danger, "classified": "available"}, "2_use_case": {"raw": "x", "classified": None},
-                      "3_success_metric": {"raw": danger, "classified": None}, "4_data_privacy": {"raw": "y", "classified": "approved"}},
+            "gates": {
+                "1_data_availability": {"raw": danger, "classified": "available"},
+                "2_use_case": {"raw": "x", "classified": None},
+                "3_success_metric": {"raw": danger, "classified": None},
+                "4_data_privacy": {"raw": "y", "classified": "approved"},
+            },
             "status": {"pass": False, "next_gate": None, "next_query": danger},
         }
         await pilot.press("f2")
         app.post_message(events.Paste(json.dumps(good)))
-        await wait_for(pilot, lambda: "If applied: PASS" in content_of(app, "#preview"), message="preview of a good reply")
+        await wait_for(
+            pilot,
+            lambda: "If applied: PASS" in content_of(app, "#preview"),
+            message="preview of a good reply",
+        )
         assert literal.strip() in content_of(app, "#preview")
         await pilot.press("ctrl+j")
-        await wait_for(pilot, lambda: app.session.decision.pass_ and app.gate_screen.reply_pane.text_area.text == "")
+        await wait_for(
+            pilot,
+            lambda: app.session.decision.pass_ and app.gate_screen.reply_pane.text_area.text == "",
+        )
         assert literal.strip() in content_of(app, "#diff")
         assert "assistant" in timeline_text(app)
         bad = {"summary": "s", "gates": {danger: {"raw": danger}}, "status": {"pass": True}}
         app.post_message(events.Paste(json.dumps(bad)))
-        await wait_for(pilot, lambda: "Cannot apply" in content_of(app, "#preview"), message="errors preview")
+        await wait_for(
+            pilot, lambda: "Cannot apply" in content_of(app, "#preview"), message="errors preview"
+        )
         assert literal.strip() in content_of(app, "#preview")
         await pilot.press("ctrl+j")
-        await wait_for(pilot, lambda: "Reply rejected" in screen_text(app), message="rejection notification")
+        await wait_for(
+            pilot, lambda: "Reply rejected" in screen_text(app), message="rejection notification"
+        )
         toast_text = " ".join(str(toast.render()) for toast in app.screen.query("Toast"))
-        assert "see the preview" in toast_text  # the toast quotes no value: the preview lists the errors
+        assert (
+            "see the preview" in toast_text
+        )  # the toast quotes no value: the preview lists the errors
         assert literal.strip() in content_of(app, "#preview"), "the preview shows the literal"
         assert still_running(app)
         if "@click" in danger:
@@ -139,7 +172,14 @@ async def test_dangerous_labels_and_questions_from_a_config() -> None:
         assert "[b]config[/" in text
         for key in config.gate_order:
             await pilot.press("f3")
-            await wait_for(pilot, lambda key=key: app.gate_screen.gate_editor.key == key and app.focused is not None and app.focused.id == "raw")
+            await wait_for(
+                pilot,
+                lambda key=key: (
+                    app.gate_screen.gate_editor.key == key
+                    and app.focused is not None
+                    and app.focused.id == "raw"
+                ),
+            )
             await pilot.press("a", "enter")
             await wait_for(pilot, lambda key=key: app.session.state.gates[key].raw == "a")
         await wait_for(pilot, lambda: app.gate_screen.decision_panel.word == "PASS")
@@ -154,10 +194,16 @@ async def test_dangerous_labels_and_questions_from_a_config() -> None:
         await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
         await pilot.press(*"go to gate k4")
         ansi = shown_as(f"label {DANGEROUS[4]}")
-        await wait_for(pilot, lambda: ansi in palette_highlight(app), message="the gate hit, literally")
+        await wait_for(
+            pilot, lambda: ansi in palette_highlight(app), message="the gate hit, literally"
+        )
         for index, danger in enumerate(DANGEROUS[:4]):
             await pilot.press(*["backspace"] * 13, *f"go to gate k{index}")
-            await wait_for(pilot, lambda danger=danger: shown_as(f"label {danger}") in palette_highlight(app), message=f"gate hit {danger!r}")
+            await wait_for(
+                pilot,
+                lambda danger=danger: shown_as(f"label {danger}") in palette_highlight(app),
+                message=f"gate hit {danger!r}",
+            )
             assert shown_as(f"question {danger}?") in palette_highlight(app)
         await pilot.press("escape")
         assert still_running(app)

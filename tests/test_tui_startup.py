@@ -34,7 +34,14 @@ AFTER_FIRST_FRAME = (
     "gate_tui.tui.screens.resume",
     "gate_tui.tui.commands",
 )
-BEFORE_THE_BOOT = ("pydantic", "yaml", "gate_tui.models", "gate_tui.parsing.pipeline", "gate_tui.session", "gate_tui.session.history")
+BEFORE_THE_BOOT = (
+    "pydantic",
+    "yaml",
+    "gate_tui.models",
+    "gate_tui.parsing.pipeline",
+    "gate_tui.session",
+    "gate_tui.session.history",
+)
 """Loaded by the boot, right after the first frame (see gate_tui.tui.app)."""
 FIRST_FRAME_PROBE = """
 import os, sys
@@ -60,8 +67,16 @@ FIRST_SCREEN_WIDGETS = 33
 
 
 def test_the_editor_module_leaves_secondary_screens_unimported() -> None:
-    code = "import sys, gate_tui.tui.app\nprint(sorted(m for m in sys.argv[1:] if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code, *AFTER_FIRST_FRAME], capture_output=True, text=True, cwd=ROOT, check=True)
+    code = (
+        "import sys, gate_tui.tui.app\nprint(sorted(m for m in sys.argv[1:] if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *AFTER_FIRST_FRAME],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     assert out.stdout.strip() == "[]"
 
 
@@ -74,12 +89,16 @@ def first_frame_of_the_command(config: Path) -> str:
 
 
 def test_the_command_paints_before_loading_pydantic_when_the_config_is_cached() -> None:
-    spec, problems = open_config(ML_CONFIG)  # what the first start does; the cache folder is the test's own
+    spec, problems = open_config(
+        ML_CONFIG
+    )  # what the first start does; the cache folder is the test's own
     assert spec is not None and problems == []
     assert first_frame_of_the_command(ML_CONFIG) == "loaded: []"
 
 
-def test_a_config_seen_for_the_first_time_is_validated_before_the_first_frame(tmp_path: Path) -> None:
+def test_a_config_seen_for_the_first_time_is_validated_before_the_first_frame(
+    tmp_path: Path,
+) -> None:
     config = tmp_path / "fresh.yaml"
     config.write_text(ML_CONFIG.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     loaded = first_frame_of_the_command(config)
@@ -108,10 +127,15 @@ async def test_the_first_frame_mounts_few_widgets() -> None:
         assert await first_frame_widgets(app) <= FIRST_SCREEN_WIDGETS
     spec, _ = open_config(ML_CONFIG)
     assert spec is not None
-    assert await first_frame_widgets(GateApp(spec, ML_CONFIG, new=True, blink=False)) <= FIRST_SCREEN_WIDGETS
+    assert (
+        await first_frame_widgets(GateApp(spec, ML_CONFIG, new=True, blink=False))
+        <= FIRST_SCREEN_WIDGETS
+    )
 
 
-def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_app_collects_garbage_again_after_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     seen: dict[str, bool] = {}
     start = GateApp._start
 
@@ -122,7 +146,11 @@ def test_run_app_collects_garbage_again_after_the_first_frame(monkeypatch: pytes
     def run(self: GateApp, **_: object) -> int:
         async def drive() -> None:
             async with self.run_test(size=(120, 40)) as pilot:
-                await wait_for(pilot, lambda: self.gate_screen.workspace.reply() is not None, message="the panes mounted after the first frame")
+                await wait_for(
+                    pilot,
+                    lambda: self.gate_screen.workspace.reply() is not None,
+                    message="the panes mounted after the first frame",
+                )
                 await wait_for(pilot, gc.isenabled, message="collection back on")
                 seen["after the first frame"] = True
                 self.exit(0)

@@ -27,7 +27,11 @@ async def test_the_newest_timeline_row_is_in_view_after_an_apply(size: tuple[int
     app = GateApp(config, ML_CONFIG, session=session_with_edits(5), blink=False)
     async with app.run_test(size=size) as pilot:
         await pilot.press("f2")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+        await wait_for(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "reply",
+            message="the reply pane",
+        )
         app.post_message(events.Paste((REPLIES / "ml_good.md").read_text(encoding="utf-8")))
         await wait_for(pilot, lambda: "If applied: PASS" in screen_text(app), message="the preview")
         await pilot.press("ctrl+j")
@@ -35,7 +39,11 @@ async def test_the_newest_timeline_row_is_in_view_after_an_apply(size: tuple[int
         await pilot.press("f4")
         table = app.gate_screen.history_pane.table
         await wait_for(pilot, lambda: app.focused is table, message="the timeline")
-        await wait_for(pilot, lambda: any(row.split()[:2] == ["6", "PASS"] for row in rows(app)), message="row 6 on screen")
+        await wait_for(
+            pilot,
+            lambda: any(row.split()[:2] == ["6", "PASS"] for row in rows(app)),
+            message="row 6 on screen",
+        )
         assert table.scrollbars_enabled[1] is False, "no horizontal scrollbar in the timeline"
 
 
@@ -50,11 +58,17 @@ def rows(app: GateApp) -> list[str]:
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 20)])
-async def test_an_opened_session_shows_its_latest_change_in_the_timeline(size: tuple[int, int]) -> None:
+async def test_an_opened_session_shows_its_latest_change_in_the_timeline(
+    size: tuple[int, int],
+) -> None:
     """#28: after resume the timeline showed #7-#11 while the last change was #12."""
     config = load_config(ML_CONFIG)
     app = GateApp(config, ML_CONFIG, session=session_with_edits(12), blink=False)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: app.gate_screen.history_pane.ready, message="the timeline")
         await pilot.press("f4")  # the history tab on a small terminal (the same pane on a wide one)
-        await wait_for(pilot, lambda: any(row.split()[0] == "12" for row in rows(app)), message="row 12 on screen")
+        await wait_for(
+            pilot,
+            lambda: any(row.split()[0] == "12" for row in rows(app)),
+            message="row 12 on screen",
+        )

@@ -20,7 +20,11 @@ async def test_a_toast_after_apply_leaves_the_decision_in_view(size: tuple[int, 
     app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press("f2")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+        await wait_for(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "reply",
+            message="the reply pane",
+        )
         app.post_message(events.Paste((REPLIES / "ml_lying_pass.md").read_text(encoding="utf-8")))
         await wait_for(pilot, lambda: "If applied" in screen_text(app), message="the preview")
         before = screen_text(app).splitlines()
@@ -39,7 +43,10 @@ async def test_a_toast_after_apply_leaves_the_decision_in_view(size: tuple[int, 
         reason = rows[panel.y]
         assert "missing" in reason and "Reply applied" not in reason and "▌" not in reason
         word = app.query_one("#decision-word").region
-        assert all(not toast.region.overlaps(word) and toast.region.y > panel.y for toast in app.screen.query(Toast))
+        assert all(
+            not toast.region.overlaps(word) and toast.region.y > panel.y
+            for toast in app.screen.query(Toast)
+        )
         assert "Reply applied" in "".join(rows[panel.y + 1 :])
         assert len(before) == len(rows)
 
@@ -51,12 +58,20 @@ async def test_a_notice_about_a_state_goes_when_the_state_changes(size: tuple[in
     app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press("f2")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="the reply pane")
+        await wait_for(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "reply",
+            message="the reply pane",
+        )
         app.post_message(events.Paste((REPLIES / "ml_good.md").read_text(encoding="utf-8")))
         await wait_for(pilot, lambda: "If applied: PASS" in screen_text(app), message="the preview")
         await pilot.press("ctrl+j")
         await wait_for(pilot, lambda: "Reply applied" in screen_text(app), message="the toast")
         await pilot.press("ctrl+z")
-        await wait_for(pilot, lambda: app.gate_screen.decision_panel.word == "NO PASS", message="undone")
-        await wait_for(pilot, lambda: "Reply applied" not in screen_text(app), message="the stale toast gone")
+        await wait_for(
+            pilot, lambda: app.gate_screen.decision_panel.word == "NO PASS", message="undone"
+        )
+        await wait_for(
+            pilot, lambda: "Reply applied" not in screen_text(app), message="the stale toast gone"
+        )
         assert "Decision: PASS" not in screen_text(app)

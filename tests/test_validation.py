@@ -104,7 +104,9 @@ def test_non_strict_category_is_cleared_with_a_warning(ml_config: GateConfig) ->
     result = parse(payload, lenient)
     assert result.ok
     assert result.canonical_state.gates["1_data_availability"].classified is None
-    assert [w.code for w in result.warnings if w.code != "claimed_status_overruled"] == ["category_cleared"]
+    assert [w.code for w in result.warnings if w.code != "claimed_status_overruled"] == [
+        "category_cleared"
+    ]
     assert result.decision.next_gate == "1_data_availability"
 
 
@@ -116,14 +118,18 @@ def test_category_is_matched_case_insensitively_to_its_spelling(ml_config: GateC
     assert "category_normalised" in [w.code for w in result.warnings]
 
 
-def test_a_classified_value_on_a_free_text_gate_is_kept_and_does_not_complete_it(ml_config: GateConfig) -> None:
+def test_a_classified_value_on_a_free_text_gate_is_kept_and_does_not_complete_it(
+    ml_config: GateConfig,
+) -> None:
     # Seed rule: categories are checked only where a gate has them.
     payload = full_state(**{"2_use_case": {"raw": "x", "classified": "urgent"}})
     result = parse(payload, ml_config)
     assert result.ok, result.errors
     assert result.canonical_state.gates["2_use_case"].classified == "urgent"
     no_raw = parse(full_state(**{"2_use_case": {"raw": None, "classified": "urgent"}}), ml_config)
-    assert no_raw.ok and no_raw.decision.pass_ is False and no_raw.decision.next_gate == "2_use_case"
+    assert (
+        no_raw.ok and no_raw.decision.pass_ is False and no_raw.decision.next_gate == "2_use_case"
+    )
 
 
 def test_an_assistant_summary_must_be_a_string(ml_config: GateConfig) -> None:
@@ -148,9 +154,19 @@ def test_a_next_gate_that_names_no_gate_is_invalid_gate_key(ml_config: GateConfi
 
 def test_next_query_is_the_gate_question_trimmed() -> None:
     config = GateConfig.model_validate(
-        {"gates": {"a": {"question": "  What is it?  \n"}, "b": {"question": "Why?"}}, "gate_order": ["a", "b"]}
+        {
+            "gates": {"a": {"question": "  What is it?  \n"}, "b": {"question": "Why?"}},
+            "gate_order": ["a", "b"],
+        }
     )
-    result = parse({"summary": "", "gates": {"a": {"raw": None}, "b": {"raw": "x"}}, "status": {"pass": False}}, config)
+    result = parse(
+        {
+            "summary": "",
+            "gates": {"a": {"raw": None}, "b": {"raw": "x"}},
+            "status": {"pass": False},
+        },
+        config,
+    )
     assert result.ok and result.canonical_state.status.next_query == "What is it?"
     assert result.decision.next_question == "What is it?"
 
@@ -179,14 +195,22 @@ def test_top_level_array_reply_is_invalid_json(release_config: GateConfig) -> No
 
 
 def test_canonical_state_trims_and_orders(ml_config: GateConfig) -> None:
-    payload = full_state(**{"2_use_case": {"raw": "  route tickets  ", "classified": None}, "3_success_metric": {"raw": "   ", "classified": ""}})
+    payload = full_state(
+        **{
+            "2_use_case": {"raw": "  route tickets  ", "classified": None},
+            "3_success_metric": {"raw": "   ", "classified": ""},
+        }
+    )
     payload["gates"] = dict(reversed(list(payload["gates"].items())))
     payload["summary"] = "  padded  "
     state = parse(payload, ml_config).canonical_state
     assert list(state.gates) == ml_config.gate_order
     assert state.summary == "padded"
     assert state.gates["2_use_case"].raw == "route tickets"
-    assert (state.gates["3_success_metric"].raw, state.gates["3_success_metric"].classified) == (None, None)
+    assert (state.gates["3_success_metric"].raw, state.gates["3_success_metric"].classified) == (
+        None,
+        None,
+    )
 
 
 def test_parse_does_not_mutate_its_inputs(ml_config: GateConfig) -> None:
@@ -228,8 +252,12 @@ def good_state(ml_config: GateConfig) -> GateState:
     return parse(reply("ml_good.md"), ml_config).canonical_state
 
 
-def test_absent_keys_keep_their_previous_value(ml_config: GateConfig, good_state: GateState) -> None:
-    result = parse({"gates": {"2_use_case": {"raw": "Rank tickets"}}}, ml_config, good_state, "user")
+def test_absent_keys_keep_their_previous_value(
+    ml_config: GateConfig, good_state: GateState
+) -> None:
+    result = parse(
+        {"gates": {"2_use_case": {"raw": "Rank tickets"}}}, ml_config, good_state, "user"
+    )
     assert result.ok
     state = result.canonical_state
     assert state.summary == good_state.summary
@@ -245,7 +273,9 @@ def test_user_patch_over_no_previous_state_starts_from_empty(ml_config: GateConf
     assert result.decision.next_gate == "1_data_availability"
 
 
-def test_deleting_a_required_gate_is_not_allowed_by_default(ml_config: GateConfig, good_state: GateState) -> None:
+def test_deleting_a_required_gate_is_not_allowed_by_default(
+    ml_config: GateConfig, good_state: GateState
+) -> None:
     result = parse({"gates": {"2_use_case": None}}, ml_config, good_state, "user")
     assert codes(result) == [("deletion_not_allowed", "gates.2_use_case")]
     allowed = with_policy(ml_config, allow_user_delete_gate_keys=True)
@@ -261,8 +291,13 @@ def test_optional_gate_may_be_deleted(ml_config: GateConfig, good_state: GateSta
 
 def test_clearing_values_can_be_forbidden(ml_config: GateConfig, good_state: GateState) -> None:
     strict = with_policy(ml_config, allow_user_clear_values=False)
-    result = parse({"summary": "", "gates": {"2_use_case": {"raw": ""}}}, strict, good_state, "user")
-    assert set(codes(result)) == {("deletion_not_allowed", "summary"), ("deletion_not_allowed", "gates.2_use_case.raw")}
+    result = parse(
+        {"summary": "", "gates": {"2_use_case": {"raw": ""}}}, strict, good_state, "user"
+    )
+    assert set(codes(result)) == {
+        ("deletion_not_allowed", "summary"),
+        ("deletion_not_allowed", "gates.2_use_case.raw"),
+    }
     # Setting a value that is already empty to empty clears nothing, so it is allowed.
     assert parse({"gates": {"5_stakeholder": {"raw": ""}}}, strict, good_state, "user").ok
 
@@ -278,11 +313,15 @@ def test_user_override_only_when_policy_allows(release_config: GateConfig) -> No
     assert result.ok
     assert (result.decision.pass_, result.decision.reason) == (True, "user_override")
     assert result.canonical_state.status.pass_ is True
-    assert codes(parse({"status": {"pass": "yes"}}, release_config, actor="user")) == [("invalid_type", "status.pass")]
+    assert codes(parse({"status": {"pass": "yes"}}, release_config, actor="user")) == [
+        ("invalid_type", "status.pass")
+    ]
 
 
 def test_user_unknown_gate_is_an_error_or_a_warning_by_policy(ml_config: GateConfig) -> None:
-    assert codes(parse({"gates": {"x": {"raw": "1"}}}, ml_config, actor="user")) == [("invalid_key", "gates.x")]
+    assert codes(parse({"gates": {"x": {"raw": "1"}}}, ml_config, actor="user")) == [
+        ("invalid_key", "gates.x")
+    ]
     lenient = with_policy(ml_config, allow_user_extra_gate_keys=True)
     result = parse({"gates": {"x": {"raw": "1"}}}, lenient, actor="user")
     assert result.ok and "x" not in result.canonical_state.gates
@@ -295,7 +334,11 @@ def test_user_text_patch_is_extracted_too(ml_config: GateConfig) -> None:
 
 
 def test_user_invalid_types_are_reported(ml_config: GateConfig) -> None:
-    result = parse({"gates": {"2_use_case": {"raw": ["a"]}, "3_success_metric": "text"}, "summary": 3}, ml_config, actor="user")
+    result = parse(
+        {"gates": {"2_use_case": {"raw": ["a"]}, "3_success_metric": "text"}, "summary": 3},
+        ml_config,
+        actor="user",
+    )
     assert set(codes(result)) == {
         ("invalid_type", "gates.2_use_case.raw"),
         ("invalid_type", "gates.3_success_metric"),
@@ -323,7 +366,12 @@ def test_first_state_counts_everything_as_added(ml_config: GateConfig) -> None:
 
 
 def test_diff_lists_before_and_after(ml_config: GateConfig, good_state: GateState) -> None:
-    result = parse({"gates": {"4_data_privacy": {"classified": "no_personal_data"}}}, ml_config, good_state, "user")
+    result = parse(
+        {"gates": {"4_data_privacy": {"classified": "no_personal_data"}}},
+        ml_config,
+        good_state,
+        "user",
+    )
     assert result.diff.actor == "user"
     assert [(c["path"], c["before"], c["after"]) for c in result.diff.changes] == [
         ("gates.4_data_privacy.classified", "approved", "no_personal_data"),
@@ -340,9 +388,15 @@ def test_decision_change_shows_in_diff(ml_config: GateConfig, good_state: GateSt
 # --- the one-pass shortcut for plain model states ----------------------------------------
 
 ML = load_config(CONFIGS / "ml_project_intake.yaml")
-_texts = st.none() | st.text(max_size=12) | st.sampled_from(["  padded  ", "", "   ", "available", "Available", "approved", "partial "])
+_texts = (
+    st.none()
+    | st.text(max_size=12)
+    | st.sampled_from(["  padded  ", "", "   ", "available", "Available", "approved", "partial "])
+)
 _scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
-_odd_gate_value = st.fixed_dictionaries({}, optional={"raw": _texts | _scalars, "classified": _texts, "extra": _scalars})
+_odd_gate_value = st.fixed_dictionaries(
+    {}, optional={"raw": _texts | _scalars, "classified": _texts, "extra": _scalars}
+)
 
 
 def _gate_value(key: str) -> st.SearchStrategy:
@@ -350,7 +404,9 @@ def _gate_value(key: str) -> st.SearchStrategy:
     categories = ML.gates[key].expected_categories
     plain = st.fixed_dictionaries(
         {"raw": st.none() | st.text(max_size=12) | st.just("  padded  ")},
-        optional={"classified": st.none() | st.sampled_from(categories) if categories else st.none()},
+        optional={
+            "classified": st.none() | st.sampled_from(categories) if categories else st.none()
+        },
     )
     return plain | plain | _odd_gate_value
 
@@ -360,11 +416,18 @@ _near_plain_states = st.fixed_dictionaries(
         "summary": st.text(max_size=8) | st.none() | st.just("x" * 205) | st.integers(),
         "gates": st.fixed_dictionaries(
             {key: _gate_value(key) for key in ML.gate_order[:4]},
-            optional={ML.gate_order[4]: _gate_value(ML.gate_order[4]) | st.none(), "unknown_gate": _odd_gate_value},
+            optional={
+                ML.gate_order[4]: _gate_value(ML.gate_order[4]) | st.none(),
+                "unknown_gate": _odd_gate_value,
+            },
         ),
         "status": st.fixed_dictionaries(
             {"pass": st.booleans() | _scalars},
-            optional={"next_gate": st.none() | st.sampled_from([*ML.gate_order, "nope"]) | st.integers(), "next_query": _scalars, "other": _scalars},
+            optional={
+                "next_gate": st.none() | st.sampled_from([*ML.gate_order, "nope"]) | st.integers(),
+                "next_query": _scalars,
+                "other": _scalars,
+            },
         ),
     },
     optional={"schema_version": st.sampled_from(["1.0", "2.0", 1]), "extra": _scalars},

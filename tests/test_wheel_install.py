@@ -23,8 +23,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 def run(command: list[str], env: dict[str, str], cwd: Path | None = None, timeout: float = 600,
         input_text: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout,
-                          input=input_text)
+    return subprocess.run(
+        command, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout, input=input_text
+    )
 
 
 @pytest.fixture(scope="module")
@@ -35,19 +36,36 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     work = tmp_path_factory.mktemp("wheel")
     # A copy of the tracked tree, so the build sees what a clone has (not .venv or caches).
     source = work / "src"
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
     for name in filter(None, files.decode().split("\0")):
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHONPATH", "OPENAI_"))}
-    env.update(PIPX_HOME=str(work / "pipx"), PIPX_BIN_DIR=str(work / "bin"), PIPX_MAN_DIR=str(work / "man"),
-               XDG_CONFIG_HOME=str(work / "xdg"), XDG_DATA_HOME=str(work / "data"), XDG_STATE_HOME=str(work / "state"),
-               HOME=os.environ.get("HOME", str(work)), NO_COLOR="1")
-    built = run([sys.executable, "-m", "build", "--wheel", "--outdir", str(work / "dist"), str(source)], env)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("VIRTUAL_ENV", "PYTHONPATH", "OPENAI_"))
+    }
+    env.update(
+        PIPX_HOME=str(work / "pipx"),
+        PIPX_BIN_DIR=str(work / "bin"),
+        PIPX_MAN_DIR=str(work / "man"),
+        XDG_CONFIG_HOME=str(work / "xdg"),
+        XDG_DATA_HOME=str(work / "data"),
+        XDG_STATE_HOME=str(work / "state"),
+        HOME=os.environ.get("HOME", str(work)),
+        NO_COLOR="1",
+    )
+    built = run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(work / "dist"), str(source)], env
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = next((work / "dist").glob("gate_tui-*.whl"))
-    installed = run([sys.executable, "-m", "pipx", "install", "--python", sys.executable, str(wheel)], env)
+    installed = run(
+        [sys.executable, "-m", "pipx", "install", "--python", sys.executable, str(wheel)], env
+    )
     assert installed.returncode == 0, installed.stderr[-3000:]
     return work / "bin", env
 
@@ -64,9 +82,16 @@ def test_version_and_help_of_the_installed_tool(tool: tuple[Path, dict[str, str]
 def bundled_config(bin_dir: Path, env: dict[str, str]) -> str:
     """The default config inside the installed package (never this tree's copy)."""
     python = next(bin_dir.parent.glob("pipx/venvs/gate-tui/bin/python"))
-    config = run([str(python), "-c", "import gate_tui, pathlib; "
-                  "print(pathlib.Path(gate_tui.__file__).parent / '_bundled' / 'ml_project_intake.yaml')"],
-                 env, cwd=bin_dir)  # not this tree's folder: its gate_tui would be imported instead
+    config = run(
+        [
+            str(python),
+            "-c",
+            "import gate_tui, pathlib; "
+            "print(pathlib.Path(gate_tui.__file__).parent / '_bundled' / 'ml_project_intake.yaml')",
+        ],
+        env,
+        cwd=bin_dir,
+    )  # not this tree's folder: its gate_tui would be imported instead
     assert "pipx/venvs" in config.stdout, config.stdout + config.stderr
     return config.stdout.strip()
 
@@ -90,17 +115,38 @@ def test_a_missing_extra_is_one_line_naming_it(tool: tuple[Path, dict[str, str]]
     assert len(lines) == 1 and "gate-tui[model]" in lines[0], asked.stderr
     served = run([str(bin_dir / "gate-tui"), "serve"], env, timeout=60)
     lines = [line for line in served.stderr.splitlines() if line.strip()]
-    assert served.returncode != 0 and len(lines) == 1 and "gate-tui[serve]" in lines[0], served.stderr
+    assert served.returncode != 0 and len(lines) == 1 and "gate-tui[serve]" in lines[0], (
+        served.stderr
+    )
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-def test_the_editor_opens_the_bundled_default_config(tool: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+def test_the_editor_opens_the_bundled_default_config(
+    tool: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
     bin_dir, env = tool
     socket = f"wheel{os.getpid()}"
     tmux = ["tmux", "-L", socket]
     command = f"cd {tmp_path} && {bin_dir / 'gate-tui'} --new"
-    run([*tmux, "new-session", "-d", "-x", "120", "-y", "40", "-e", f"XDG_CONFIG_HOME={env['XDG_CONFIG_HOME']}",
-         "-e", f"XDG_DATA_HOME={env['XDG_DATA_HOME']}", "-e", f"XDG_STATE_HOME={env['XDG_STATE_HOME']}", command], env)
+    run(
+        [
+            *tmux,
+            "new-session",
+            "-d",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            "-e",
+            f"XDG_CONFIG_HOME={env['XDG_CONFIG_HOME']}",
+            "-e",
+            f"XDG_DATA_HOME={env['XDG_DATA_HOME']}",
+            "-e",
+            f"XDG_STATE_HOME={env['XDG_STATE_HOME']}",
+            command,
+        ],
+        env,
+    )
     try:
         deadline = time.monotonic() + 60
         screen = ""

@@ -37,7 +37,9 @@ WAIT = 30.0
 """Seconds any test waits for a condition before it fails (a busy machine, not a slow editor)."""
 
 
-async def wait_for(pilot: Any, predicate: Callable[[], object], timeout: float = WAIT, message: str = "") -> None:
+async def wait_for(
+    pilot: Any, predicate: Callable[[], object], timeout: float = WAIT, message: str = ""
+) -> None:
     """Poll ``predicate`` every 20 ms until it is truthy; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
@@ -47,7 +49,9 @@ async def wait_for(pilot: Any, predicate: Callable[[], object], timeout: float =
         except Exception:  # noqa: BLE001 - widgets may not be mounted yet
             pass
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {message() if callable(message) else message or predicate}")
+            raise AssertionError(
+                f"timed out after {timeout}s waiting for {message() if callable(message) else message or predicate}"
+            )
         await pilot.pause(0.02)
         await asyncio.sleep(0)
 
@@ -57,7 +61,14 @@ def screen_text(app: Any) -> str:
     from rich.console import Console
 
     width, height = app.size
-    console = Console(width=width, height=height, record=True, file=_Null(), color_system=None, legacy_windows=False)
+    console = Console(
+        width=width,
+        height=height,
+        record=True,
+        file=_Null(),
+        color_system=None,
+        legacy_windows=False,
+    )
     console.print(app.screen._compositor.render_update(full=True))
     return console.export_text(styles=False)
 
@@ -86,7 +97,9 @@ async def run_command(pilot: Any, app: Any, name: str) -> None:
     await pilot.press("ctrl+p")
     await wait_for(pilot, lambda: app.screen.query(CommandList), message="the palette")
     await pilot.press(*name)
-    await wait_for(pilot, lambda: palette_highlight(app).startswith(name), message=f"{name} highlighted")
+    await wait_for(
+        pilot, lambda: palette_highlight(app).startswith(name), message=f"{name} highlighted"
+    )
     await pilot.press("enter")
 
 
@@ -94,7 +107,11 @@ async def answer_path(pilot: Any, app: Any, path: Path) -> None:
     """Fill the path prompt of a file command with ``path`` and confirm it."""
     from textual.widgets import Input
 
-    await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "path-input", message="the path prompt")
+    await wait_for(
+        pilot,
+        lambda: app.focused is not None and app.focused.id == "path-input",
+        message="the path prompt",
+    )
     app.screen.query_one("#path-input", Input).value = str(path)
     await pilot.press("enter")
 
@@ -109,13 +126,18 @@ def make_large_config(n: int = 200) -> GateConfig:
     order = [f"g{index:03d}" for index in range(1, n + 1)]
     gates: dict[str, Any] = {}
     for index, key in enumerate(order, start=1):
-        gate: dict[str, Any] = {"label": f"Gate {index}", "question": f"What is the answer to question {index}?"}
+        gate: dict[str, Any] = {
+            "label": f"Gate {index}",
+            "question": f"What is the answer to question {index}?",
+        }
         if index % 3 == 0:
             gate["expected_categories"] = ["yes", "no", "unknown"]
         if index % 5 == 0:
             gate["required"] = False
         gates[key] = gate
-    return GateConfig.model_validate({"name": f"Large config ({n} gates)", "gate_order": order, "gates": gates})
+    return GateConfig.model_validate(
+        {"name": f"Large config ({n} gates)", "gate_order": order, "gates": gates}
+    )
 
 
 def full_state_for(config: GateConfig, skip: str | None = None) -> dict[str, Any]:
@@ -125,7 +147,10 @@ def full_state_for(config: GateConfig, skip: str | None = None) -> dict[str, Any
         if key == skip:
             continue
         gate = config.gates[key]
-        gates[key] = {"raw": f"answer {key}", "classified": gate.expected_categories[0] if gate.categorical else None}
+        gates[key] = {
+            "raw": f"answer {key}",
+            "classified": gate.expected_categories[0] if gate.categorical else None,
+        }
     return {"summary": "filled for a test", "gates": gates}
 
 
@@ -159,6 +184,14 @@ async def paste(pilot: Any, app: Any, text: str) -> None:
     from textual import events
 
     await pilot.press("f2")
-    await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "reply", message="reply pane focused")
+    await wait_for(
+        pilot,
+        lambda: app.focused is not None and app.focused.id == "reply",
+        message="reply pane focused",
+    )
     app.post_message(events.Paste(text))
-    await wait_for(pilot, lambda: app.gate_screen.reply_pane.text_area.text == text, message="pasted text in the reply pane")
+    await wait_for(
+        pilot,
+        lambda: app.gate_screen.reply_pane.text_area.text == text,
+        message="pasted text in the reply pane",
+    )

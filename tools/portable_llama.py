@@ -72,8 +72,11 @@ def build(folder: Path, flags: list[str], python: str) -> Path:
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     env = {**os.environ, "CMAKE_ARGS": " ".join(flags), "FORCE_CMAKE": "1"}
-    print(f"portable llama.cpp: building {VERSION} with {' '.join(flags)} (about 10 min on 2 cores)",
-          file=sys.stderr, flush=True)
+    print(
+        f"portable llama.cpp: building {VERSION} with {' '.join(flags)} (about 10 min on 2 cores)",
+        file=sys.stderr,
+        flush=True,
+    )
     subprocess.run(
         [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-cache-dir",
          "--no-binary", "llama-cpp-python", "-w", str(partial), f"llama-cpp-python=={VERSION}"],
@@ -91,7 +94,9 @@ def build(folder: Path, flags: list[str], python: str) -> Path:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable, help="the interpreter to install into")
-    parser.add_argument("--print-folder", action="store_true", help="print the wheel folder and stop")
+    parser.add_argument(
+        "--print-folder", action="store_true", help="print the wheel folder and stop"
+    )
     args = parser.parse_args(argv)
     flags = cmake_flags()
     folder = wheel_folder(flags)
@@ -103,7 +108,16 @@ def main(argv: list[str]) -> int:
     # --force-reinstall: a native wheel already in the venv (from an older set-up or pip's
     # cache) must be replaced, not kept because its version matches.
     subprocess.run(
-        [args.python, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", str(wheel)],
+        [
+            args.python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--force-reinstall",
+            str(wheel),
+        ],
         check=True,
     )
     return 0

@@ -85,7 +85,9 @@ def read_reply(source: str, stdin: IO[bytes]) -> Reply:
     try:
         return Reply(name, text=data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        return Reply(name, undecodable=f"the reply is not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return Reply(
+            name, undecodable=f"the reply is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        )
 
 
 def reply_payload(text: str, actor: str) -> Any:
@@ -112,7 +114,10 @@ def load_previous(path: str) -> tuple[GateState | None, str | None]:
     except json.JSONDecodeError as exc:
         return None, f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"
     except RepeatedKey as exc:
-        return None, f"{path}: gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
+        return (
+            None,
+            f"{path}: gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable",
+        )
     except (ValueError, RecursionError):
         return None, f"{path}: invalid JSON"
     state, problem = state_from_json(value)
@@ -135,13 +140,19 @@ def load_conversation(path: str) -> tuple[list[Any] | None, str | None]:
         return None, f"{path}: invalid JSON"
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
         value = value["messages"]  # a request body as it was sent
-    if not isinstance(value, list) or not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value):
+    if not isinstance(value, list) or not all(
+        isinstance(m, dict) and isinstance(m.get("role"), str) for m in value
+    ):
         return None, f"{path}: expected a JSON list of chat messages, each with a role"
     return value, None
 
 
 def check_reply(
-    reply: Reply, config: GateConfig, previous: GateState | None, actor: str, conversation: list[Any] | None = None
+    reply: Reply,
+    config: GateConfig,
+    previous: GateState | None,
+    actor: str,
+    conversation: list[Any] | None = None,
 ) -> ParseResult:
     """The parse result for a readable reply (undecodable bytes give an invalid result),
     grounded in ``conversation`` when one is given (a model's reply only)."""
@@ -169,7 +180,11 @@ def render_json(result: ParseResult, name: str | None = None) -> str:
 
 def with_file(name: str, json_object: str) -> str:
     """A JSON object's text with ``"file": name`` as its first member."""
-    return '{"file":' + json.dumps(name, ensure_ascii=False) + ("," + json_object[1:] if json_object != "{}" else "}")
+    return (
+        '{"file":'
+        + json.dumps(name, ensure_ascii=False)
+        + ("," + json_object[1:] if json_object != "{}" else "}")
+    )
 
 
 GATE_TOTALS = ((EXIT_PASS, "PASS"), (EXIT_NO_PASS, "NO PASS"), (EXIT_INVALID, "INVALID"))
@@ -178,11 +193,17 @@ GATE_TOTALS = ((EXIT_PASS, "PASS"), (EXIT_NO_PASS, "NO PASS"), (EXIT_INVALID, "I
 def total_line(statuses: list[int], words: tuple[tuple[int, str], ...] = GATE_TOTALS) -> str:
     """``total: 3 files: 1 PASS, 1 NO PASS, 1 INVALID`` (and how many could not be read)."""
     names = (*words, (EXIT_USAGE, "unreadable"))
-    counts = [f"{statuses.count(status)} {word}" for status, word in names if status != EXIT_USAGE or status in statuses]
+    counts = [
+        f"{statuses.count(status)} {word}"
+        for status, word in names
+        if status != EXIT_USAGE or status in statuses
+    ]
     return f"total: {len(statuses)} files: {', '.join(counts)}\n"
 
 
-def render_text(name: str, result: ParseResult, color: bool = False, config: GateConfig | None = None) -> str:
+def render_text(
+    name: str, result: ParseResult, color: bool = False, config: GateConfig | None = None
+) -> str:
     """A plain human summary: verdict, reason, next question, every outstanding required
     gate (given the ``config``), errors, repairs, warnings."""
     lines = [f"{name}: "]  # the verdict's own colour codes join after visible(): kept as colours
@@ -190,20 +211,31 @@ def render_text(name: str, result: ParseResult, color: bool = False, config: Gat
     if decision is not None:
         lines.append(f"  reason: {REASONS.get(decision.reason, decision.reason)}")
         if decision.next_gate:
-            blocked = f" (blocked: classified {decision.blocked_value!r})" if decision.blocked_value else ""
+            blocked = (
+                f" (blocked: classified {decision.blocked_value!r})"
+                if decision.blocked_value
+                else ""
+            )
             lines.append(f"  next gate: {decision.next_gate}{blocked}")
             lines.append(f"  next question: {decision.next_question}")
         if config is not None and not decision.pass_ and result.canonical_state is not None:
             # Every gate that keeps it at NO PASS, so that one round trip fixes them all.
             still = outstanding(config, result.canonical_state.gates)
             if still.count > 1:
-                lines += listed("missing required gates", list(still.missing)) + listed("blocked required gates", still.blocked_names())
+                lines += listed("missing required gates", list(still.missing)) + listed(
+                    "blocked required gates", still.blocked_names()
+                )
     if result.grounding is not None:
-        lines.append(f"  grounding: {result.grounding.get('summary')} (policy {result.grounding.get('policy')})")
+        lines.append(
+            f"  grounding: {result.grounding.get('summary')} (policy {result.grounding.get('policy')})"
+        )
     lines += listed("errors", [_describe_error(error) for error in result.errors])
     lines += listed("repairs applied", [repair_line(r) for r in result.repairs])
     warnings = [w for w in result.warnings if not is_repair(w.code)]
-    lines += listed("warnings", [f"{_where(w)}{_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings])
+    lines += listed(
+        "warnings",
+        [f"{_where(w)}{_at(w.field_path, w.message)}{w.message} [{w.code}]" for w in warnings],
+    )
     # Model and user text is data: no control character or bidi override reaches the terminal.
     shown = [visible(row, one_line=True) for row in lines]
     shown[0] += _verdict(result, color)
@@ -254,7 +286,9 @@ def run_check(
     return worst(statuses)
 
 
-def readable_replies(sources: list[str], stdin: IO[bytes], err: IO[str], statuses: list[int]) -> Iterator[tuple[int, Reply]]:
+def readable_replies(
+    sources: list[str], stdin: IO[bytes], err: IO[str], statuses: list[int]
+) -> Iterator[tuple[int, Reply]]:
     """Each source's reply, in order, with its index; one that cannot be read is reported
     on ``err`` (made visible: a file name is outside text too) and counts as a usage error."""
     for index, source in enumerate(sources):
@@ -289,7 +323,9 @@ def _describe_error(error: ParseError) -> str:
 def _where(warning: Any) -> str:
     """``line 3:14: `` for a grounding finding (it names the value's place in the reply)."""
     grounding = warning.code in ("ungrounded_raw", "classified_ungrounded", "near_grounded")
-    return f"line {warning.line}:{warning.column}: " if grounding and warning.line is not None else ""
+    return (
+        f"line {warning.line}:{warning.column}: " if grounding and warning.line is not None else ""
+    )
 
 
 def _at(path: str, message: str) -> str:

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from gate_tui.models import GateConfig, GateState
 
 
-def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: GateState | None, settings: Any = None) -> int:
+def check_jsonl(
+    ns: argparse.Namespace,
+    config: GateConfig | None,
+    previous: GateState | None,
+    settings: Any = None,
+) -> int:
     from gate_tui.results.completion import jsonl_run
     from gate_tui.runs.engine import run_batch
     from gate_tui.runs.pool import WorkerDied
@@ -30,7 +35,11 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: Gat
     except OSError as exc:
         return usage("check", f"--jsonl {ns.jsonl}: {exc.strerror or exc}")
     try:
-        sink = sys.stdout.buffer if ns.output in (None, "-") else open(ns.output, "wb", buffering=1 << 20)  # noqa: SIM115
+        sink = (
+            sys.stdout.buffer
+            if ns.output in (None, "-")
+            else open(ns.output, "wb", buffering=1 << 20)
+        )  # noqa: SIM115
     except OSError as exc:
         source.close()
         return usage("check", f"-o {ns.output}: {exc.strerror or exc}")
@@ -40,7 +49,19 @@ def check_jsonl(ns: argparse.Namespace, config: GateConfig | None, previous: Gat
         # The sidecar marker says "unfinished" until the last record is flushed and closed.
         with jsonl_run(None if sink is sys.stdout.buffer else ns.output) as marker:
             try:
-                return run_batch(source, sink, config, previous, ns.actor, workers, input_size(source), progress, ns.quiet, settings, marker)
+                return run_batch(
+                    source,
+                    sink,
+                    config,
+                    previous,
+                    ns.actor,
+                    workers,
+                    input_size(source),
+                    progress,
+                    ns.quiet,
+                    settings,
+                    marker,
+                )
             finally:
                 for stream in (source, sink):
                     if stream not in (sys.stdin.buffer, sys.stdout.buffer):

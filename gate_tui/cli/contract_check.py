@@ -46,7 +46,9 @@ def render_text(name: str, result: ContractResult, contract: Contract, color: bo
     lines = [f"{name}: "]  # the verdict's own colour codes join after visible(): kept as colours
     lines += listed("errors", [describe_error(error) for error in result.errors])
     lines += listed("repairs applied", [repair_line(repair) for repair in result.repairs])
-    lines += listed("warnings", [f"{warning.message} [{warning.code}]" for warning in result.warnings])
+    lines += listed(
+        "warnings", [f"{warning.message} [{warning.code}]" for warning in result.warnings]
+    )
     shown = [visible(row, one_line=True) for row in lines]
     shown[0] += _verdict(result, contract, color)
     return "\n".join(shown) + "\n"
@@ -66,10 +68,18 @@ def verdict_value(result: ContractResult, contract: Contract) -> str | None:
 
 
 def _verdict(result: ContractResult, contract: Contract, color: bool) -> str:
-    word, paint = ("VALID", "1;32") if result.ok else (f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})", "1;31")
+    word, paint = (
+        ("VALID", "1;32")
+        if result.ok
+        else (f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})", "1;31")
+    )
     shown = f"\x1b[{paint}m{word}\x1b[0m" if color else word
     verdict = verdict_value(result, contract)
-    return shown + (visible(f" — {contract.verdict_field}: {verdict}", one_line=True) if verdict is not None else "")
+    return shown + (
+        visible(f" — {contract.verdict_field}: {verdict}", one_line=True)
+        if verdict is not None
+        else ""
+    )
 
 
 def render_json(result: ContractResult, envelope: bool = False, name: str | None = None) -> str:
@@ -83,7 +93,13 @@ def render_json(result: ContractResult, envelope: bool = False, name: str | None
 
 
 def run_contract_check(
-    sources: list[str], contract: Contract, fmt: str, envelope: bool, out: IO[str], err: IO[str], stdin: IO[bytes],
+    sources: list[str],
+    contract: Contract,
+    fmt: str,
+    envelope: bool,
+    out: IO[str],
+    err: IO[str],
+    stdin: IO[bytes],
     conversation: list[Any] | None = None,
 ) -> int:
     """Check each source in order, print one result each, return the worst status."""
@@ -115,7 +131,9 @@ def grounded_contract_result(result: Any, contract: Contract, conversation: list
         return result
     findings, problem = contract_findings(contract.schema, result.value, conversation)
     meta = contract.meta if isinstance(contract.meta, dict) else {}
-    policy = meta.get("grounding") if meta.get("grounding") in ("off", "warn", "require") else "warn"
+    policy = (
+        meta.get("grounding") if meta.get("grounding") in ("off", "warn", "require") else "warn"
+    )
     if policy == "off":
         return result
     warnings, errors = list(result.warnings), list(result.errors)
@@ -126,14 +144,23 @@ def grounded_contract_result(result: Any, contract: Contract, conversation: list
             continue
         message = finding_message(finding)
         if finding["kind"] == "ungrounded" and policy == "require":
-            errors.append(ContractError(code="rule_failed", path=finding["path"], message=message, expected="the user's words"))
+            errors.append(
+                ContractError(
+                    code="rule_failed",
+                    path=finding["path"],
+                    message=message,
+                    expected="the user's words",
+                )
+            )
         else:
             code = "near_grounded" if finding["kind"] == "near" else "ungrounded_value"
             warnings.append(ContractWarning(code=code, path=finding["path"], message=message))
     return result.model_copy(update={"warnings": warnings, "errors": errors, "ok": not errors})
 
 
-def load_contract_or_report(path: str, prog: str, options: LoadOptions | None = None) -> Contract | None:
+def load_contract_or_report(
+    path: str, prog: str, options: LoadOptions | None = None
+) -> Contract | None:
     """The contract, or None after printing one line per problem to stderr (warnings too)."""
     from gate_tui.cli.common import say
     from gate_tui.contracts.loading import check_contract_file
@@ -170,7 +197,17 @@ def check_against_contract(ns: Any) -> int:
             return usage("check", f"--conversation {trouble}")
     fmt = ns.format or "text"
     return to_text_output(
-        ns.output, lambda out: run_contract_check(ns.files or ["-"], contract, fmt, ns.envelope, out, sys.stderr, sys.stdin.buffer, conversation)
+        ns.output,
+        lambda out: run_contract_check(
+            ns.files or ["-"],
+            contract,
+            fmt,
+            ns.envelope,
+            out,
+            sys.stderr,
+            sys.stdin.buffer,
+            conversation,
+        ),
     )
 
 
@@ -182,7 +219,9 @@ def _check_jsonl(ns: Any, contract: Contract) -> int:
     return check_jsonl(ns, None, None, settings=contract_settings(contract, ns.envelope))
 
 
-def contract_session_report(name: str, output: str | None, options: LoadOptions | None = None) -> int | None:
+def contract_session_report(
+    name: str, output: str | None, options: LoadOptions | None = None
+) -> int | None:
     """``gate-tui report`` for a contract session; None when ``name`` is not one."""
     from pathlib import Path
 
@@ -195,7 +234,9 @@ def contract_session_report(name: str, output: str | None, options: LoadOptions 
     header = read_header(folder / JOURNAL_NAME) if folder is not None else None
     if header is None or header.get("mode") != "contract":
         return None
-    contract = load_contract_or_report(str(header.get("config_path") or ""), "gate-tui report", options)
+    contract = load_contract_or_report(
+        str(header.get("config_path") or ""), "gate-tui report", options
+    )
     if contract is None:
         return EXIT_USAGE
     from gate_tui.atomic import atomic_write_text

@@ -16,10 +16,15 @@ if TYPE_CHECKING:
 def add_contract_options(parser: Any) -> None:
     """``--draft N`` and ``--schemas DIR``: how a contract is read (every command that loads one)."""
     parser.add_argument(
-        "--draft", type=draft_argument, metavar="N", help="JSON Schema draft of a contract without $schema: 4, 6, 7, 2019-09 or 2020-12 (default 2020-12)"
+        "--draft",
+        type=draft_argument,
+        metavar="N",
+        help="JSON Schema draft of a contract without $schema: 4, 6, 7, 2019-09 or 2020-12 (default 2020-12)",
     )
     parser.add_argument(
-        "--schemas", metavar="DIR", help="folder of schema files whose $id answer a contract's remote $refs (nothing is ever fetched over the network)"
+        "--schemas",
+        metavar="DIR",
+        help="folder of schema files whose $id answer a contract's remote $refs (nothing is ever fetched over the network)",
     )
 
 

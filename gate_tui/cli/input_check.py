@@ -39,7 +39,9 @@ def input_usage(ns: argparse.Namespace) -> str | None:
     if in_format == "jsonl" and is_many(ns.input):
         return f"--input {ns.input}: several JSON Lines files; give one (a folder or a wildcard is for Parquet parts)"
     if ns.envelope and (in_format, out_format) != ("jsonl", "jsonl"):
-        return "--envelope writes JSON Lines from JSON Lines; Parquet results hold the result itself"
+        return (
+            "--envelope writes JSON Lines from JSON Lines; Parquet results hold the result itself"
+        )
     if ns.engine == "ray" and (in_format != "parquet" or ns.output in (None, "-")):
         return "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet (a folder, a wildcard or a URI) --output DIR"
     if out_format == "parquet" and ns.output in (None, "-"):
@@ -78,7 +80,14 @@ def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
     return _local(ns, settings, columns, jobs, in_format, out_format)
 
 
-def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jobs: int, in_format: str, out_format: str) -> int:
+def _local(
+    ns: argparse.Namespace,
+    settings: BatchSettings,
+    columns: Columns,
+    jobs: int,
+    in_format: str,
+    out_format: str,
+) -> int:
     import pyarrow as pa
 
     from gate_tui.results.completion import jsonl_run
@@ -86,14 +95,31 @@ def _local(ns: argparse.Namespace, settings: BatchSettings, columns: Columns, jo
 
     to_stdout = ns.output in (None, "-")
     try:
-        sink: Any = ns.output if out_format == "parquet" else sys.stdout.buffer if to_stdout else open(ns.output, "wb", buffering=1 << 20)  # noqa: SIM115
+        sink: Any = (
+            ns.output
+            if out_format == "parquet"
+            else sys.stdout.buffer
+            if to_stdout
+            else open(ns.output, "wb", buffering=1 << 20)
+        )  # noqa: SIM115
     except OSError as exc:
         return usage("check", f"--output {ns.output}: {exc.strerror or exc}")
     progress = isatty(sys.stderr) and (not to_stdout or not isatty(sys.stdout))
     try:
         with jsonl_run(None if out_format == "parquet" or to_stdout else ns.output) as marker:
             try:
-                return run_files(ns.input, in_format, sink, out_format, settings, columns, jobs, progress, ns.quiet, marker)
+                return run_files(
+                    ns.input,
+                    in_format,
+                    sink,
+                    out_format,
+                    settings,
+                    columns,
+                    jobs,
+                    progress,
+                    ns.quiet,
+                    marker,
+                )
             finally:
                 if out_format == "jsonl" and not to_stdout:
                     sink.close()

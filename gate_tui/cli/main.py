@@ -60,7 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = BY_NAME.get(args[0]) if args else None
     try:
         if command is None and args and _unknown_command(args[0]):
-            say(f"gate-tui: unknown command '{visible(args[0], one_line=True)}' (commands: {', '.join(BY_NAME)}; no config file of that name either)")
+            say(
+                f"gate-tui: unknown command '{visible(args[0], one_line=True)}' (commands: {', '.join(BY_NAME)}; no config file of that name either)"
+            )
             return EXIT_USAGE
         # The editor draws through Textual, which owns the terminal: only commands (and
         # the final flush, which also covers the editor's --help) get the guarded stdout.
@@ -86,14 +88,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(f"{name}: cannot write the output: {exc.strerror or exc}; the output is incomplete")
         return EXIT_USAGE
     except MemoryError:
-        say("gate-tui: out of memory: the input is too large for the memory available (nothing was written for it)")
+        say(
+            "gate-tui: out of memory: the input is too large for the memory available (nothing was written for it)"
+        )
         return EXIT_INTERNAL
     except Exception as exc:  # noqa: BLE001 - the last guard before a user would see a traceback
         if interrupts.was_interrupted():
             return _interrupted()
         if os.environ.get("GATE_TUI_DEBUG"):
             raise
-        say(f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for details)")
+        say(
+            f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for details)"
+        )
         return EXIT_INTERNAL
 
 
@@ -112,7 +118,9 @@ def _unknown_command(word: str) -> bool:
     ``a b``. A config path always has an extension or exists, so neither is taken for one.
     """
     path = Path(word)
-    return not word.startswith("-") and not path.suffix and len(path.parts) == 1 and not path.exists()
+    return (
+        not word.startswith("-") and not path.suffix and len(path.parts) == 1 and not path.exists()
+    )
 
 
 def _terminated(signum: int) -> int:
@@ -122,7 +130,9 @@ def _terminated(signum: int) -> int:
     except OSError:
         silence_stdout()
     name = signal.Signals(signum).name
-    sys.stderr.write(f"gate-tui: stopped by {name}; the output so far is complete up to its last line\n")
+    sys.stderr.write(
+        f"gate-tui: stopped by {name}; the output so far is complete up to its last line\n"
+    )
     return 128 + signum
 
 
@@ -159,11 +169,26 @@ def editor_parser() -> argparse.ArgumentParser:
         epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("config", nargs="?", metavar="CONFIG", help="gate config (YAML, JSON or TOML); default: the bundled ML project intake")
+    parser.add_argument(
+        "config",
+        nargs="?",
+        metavar="CONFIG",
+        help="gate config (YAML, JSON or TOML); default: the bundled ML project intake",
+    )
     parser.add_argument("--state", metavar="FILE", help="state file to open or create")
-    parser.add_argument("--new", action="store_true", help="start a new session instead of resuming the last one")
-    parser.add_argument("--files", metavar="DIR", help="keep the file commands (Save as, Open, Export) inside DIR; paths outside it are refused (gate-tui serve sets it)")
-    parser.add_argument("--contract", metavar="FILE", help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)")
+    parser.add_argument(
+        "--new", action="store_true", help="start a new session instead of resuming the last one"
+    )
+    parser.add_argument(
+        "--files",
+        metavar="DIR",
+        help="keep the file commands (Save as, Open, Export) inside DIR; paths outside it are refused (gate-tui serve sets it)",
+    )
+    parser.add_argument(
+        "--contract",
+        metavar="FILE",
+        help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)",
+    )
     from gate_tui.cli.contract_options import add_contract_options
 
     add_contract_options(parser)
@@ -203,7 +228,11 @@ def _start_editor(args: list[str]) -> int:
     except ImportError as exc:
         return cannot_start("the editor", exc)
     state_file = Path(ns.state) if ns.state else None
-    return exit_code(run_app(config=config, config_path=path, state_file=state_file, new=ns.new, files=_files(ns)))
+    return exit_code(
+        run_app(
+            config=config, config_path=path, state_file=state_file, new=ns.new, files=_files(ns)
+        )
+    )
 
 
 def _contract_path(ns: argparse.Namespace) -> str | None:

@@ -90,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     if check:
         same = out.is_file() and out.read_text(encoding="utf-8") == page
         if not same:
-            print(f"{out} is out of date: run python -m gate_tui.cli.reference {out}", file=sys.stderr)
+            print(
+                f"{out} is out of date: run python -m gate_tui.cli.reference {out}", file=sys.stderr
+            )
         return 0 if same else 1
     out.write_text(page, encoding="utf-8")
     return 0

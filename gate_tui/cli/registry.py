@@ -30,16 +30,48 @@ class Subcommand(NamedTuple):
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
-    Subcommand("check", "check model replies headlessly: PASS / NO PASS, errors, repairs", "gate_tui.cli.commands.check"),
-    Subcommand("schema", "print the JSON Schema of a valid state (structured outputs)", "gate_tui.cli.commands.schema"),
-    Subcommand("prompt", "print a system-prompt block describing the gates and the JSON shape", "gate_tui.cli.commands.prompt"),
-    Subcommand("validate-config", "check config files and list every problem with its location", "gate_tui.cli.commands.validate_config"),
-    Subcommand("validate-contract", "check contract files (JSON Schema) and list every problem with its location", "gate_tui.cli.commands.validate_contract"),
-    Subcommand("ask", "ask a model (OpenAI-compatible endpoint) about a session; the system decides", "gate_tui.cli.commands.ask"),
+    Subcommand(
+        "check",
+        "check model replies headlessly: PASS / NO PASS, errors, repairs",
+        "gate_tui.cli.commands.check",
+    ),
+    Subcommand(
+        "schema",
+        "print the JSON Schema of a valid state (structured outputs)",
+        "gate_tui.cli.commands.schema",
+    ),
+    Subcommand(
+        "prompt",
+        "print a system-prompt block describing the gates and the JSON shape",
+        "gate_tui.cli.commands.prompt",
+    ),
+    Subcommand(
+        "validate-config",
+        "check config files and list every problem with its location",
+        "gate_tui.cli.commands.validate_config",
+    ),
+    Subcommand(
+        "validate-contract",
+        "check contract files (JSON Schema) and list every problem with its location",
+        "gate_tui.cli.commands.validate_contract",
+    ),
+    Subcommand(
+        "ask",
+        "ask a model (OpenAI-compatible endpoint) about a session; the system decides",
+        "gate_tui.cli.commands.ask",
+    ),
     Subcommand("sessions", "list saved editor sessions", "gate_tui.cli.commands.sessions"),
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
-    Subcommand("stats", "statistics of an eval run: claims vs decisions, rates, codes, agreement; or two runs compared", "gate_tui.cli.commands.stats"),
-    Subcommand("review", "review an eval run's results: filters, previews, verdicts", "gate_tui.cli.commands.review"),
+    Subcommand(
+        "stats",
+        "statistics of an eval run: claims vs decisions, rates, codes, agreement; or two runs compared",
+        "gate_tui.cli.commands.stats",
+    ),
+    Subcommand(
+        "review",
+        "review an eval run's results: filters, previews, verdicts",
+        "gate_tui.cli.commands.review",
+    ),
     Subcommand("serve", "serve the editor to a web browser (demos)", "gate_tui.cli.commands.serve"),
 )
 BY_NAME = {command.name: command for command in SUBCOMMANDS}

@@ -55,7 +55,9 @@ def load_yaml(text: str) -> tuple[Any, YamlProblem | None]:
         return None, YamlProblem(exc.message, exc.line)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        return None, YamlProblem(f"invalid YAML: {exc.problem or exc.context or 'cannot be read'}", line)
+        return None, YamlProblem(
+            f"invalid YAML: {exc.problem or exc.context or 'cannot be read'}", line
+        )
     except yaml.YAMLError as exc:  # ReaderError (a control character) and friends: no marks
         return None, YamlProblem(f"invalid YAML: {_reader_message(exc)}")
     except RecursionError:
@@ -79,7 +81,9 @@ def load_json(text: str) -> tuple[Any, YamlProblem | None]:
     except RecursionError:
         return None, YamlProblem("invalid JSON: nested too deeply")
     except ValueError as exc:  # a number too long for int(): say so, not the interpreter's advice
-        return None, YamlProblem(f"invalid JSON: {'number too long' if 'digits' in str(exc) else 'cannot be read'}")
+        return None, YamlProblem(
+            f"invalid JSON: {'number too long' if 'digits' in str(exc) else 'cannot be read'}"
+        )
 
 
 def load_data_file(path: str | Path) -> tuple[Any, YamlProblem | None]:
@@ -159,7 +163,10 @@ def _build_loader() -> Any:
             self._depth += 1
             if self._depth > MAX_CONFIG_DEPTH:
                 event = self.peek_event()
-                raise _Refused(f"invalid YAML: nested more than {MAX_CONFIG_DEPTH} levels deep", event.start_mark.line + 1)
+                raise _Refused(
+                    f"invalid YAML: nested more than {MAX_CONFIG_DEPTH} levels deep",
+                    event.start_mark.line + 1,
+                )
             try:
                 return super().compose_node(parent, index)
             finally:
@@ -171,7 +178,10 @@ def _build_loader() -> Any:
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
                 line = key_node.start_mark.line + 1
                 if key in seen:
-                    raise _Refused(f"duplicate key {str(key)!r} on lines {seen[key]} and {line} (the first one would be lost)", line)
+                    raise _Refused(
+                        f"duplicate key {str(key)!r} on lines {seen[key]} and {line} (the first one would be lost)",
+                        line,
+                    )
                 seen[key] = line
             return super().construct_mapping(node, deep=deep)
 

@@ -97,6 +97,8 @@ def store_entry(key: str, spec: ConfigSpec) -> None:
 def prune(folder: Path) -> None:
     """Keep the newest :data:`MAX_ENTRIES` entries (every edit of a config adds one)."""
     with contextlib.suppress(OSError):
-        entries = sorted(folder.glob("*.json"), key=lambda entry: entry.stat().st_mtime, reverse=True)
+        entries = sorted(
+            folder.glob("*.json"), key=lambda entry: entry.stat().st_mtime, reverse=True
+        )
         for old in entries[MAX_ENTRIES:]:
             old.unlink(missing_ok=True)

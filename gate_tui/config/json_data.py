@@ -32,7 +32,9 @@ _JSON_TAGS = {
 }
 
 
-def read_json_data(path: str | Path, what: str, limit: int, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, str | None, YamlProblem | None]:
+def read_json_data(
+    path: str | Path, what: str, limit: int, max_depth: int = MAX_DATA_DEPTH
+) -> tuple[Any, str | None, YamlProblem | None]:
     """``(data, text, None)`` or ``(None, None, problem)`` for a ``.json`` / YAML file."""
     from gate_tui.safe_read import read_regular
 
@@ -50,7 +52,9 @@ def read_json_data(path: str | Path, what: str, limit: int, max_depth: int = MAX
     return (None, None, problem) if problem is not None else (data, text, None)
 
 
-def json_data(text: str, is_json: bool, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, YamlProblem | None]:
+def json_data(
+    text: str, is_json: bool, max_depth: int = MAX_DATA_DEPTH
+) -> tuple[Any, YamlProblem | None]:
     """The data of a JSON or YAML text, or the first reason it is not bounded JSON data."""
     if is_json:
         return _json(text, max_depth)
@@ -85,11 +89,19 @@ def _walk_json(data: Any, max_depth: int) -> tuple[int, str | None, str]:
         if depth > max_depth:
             return deepest, None, ""
         if isinstance(value, dict):
-            stack.extend((child, depth + 1, f"{pointer}/{_escape(key)}") for key, child in value.items())
+            stack.extend(
+                (child, depth + 1, f"{pointer}/{_escape(key)}") for key, child in value.items()
+            )
         elif isinstance(value, list):
-            stack.extend((child, depth + 1, f"{pointer}/{index}") for index, child in enumerate(value))
+            stack.extend(
+                (child, depth + 1, f"{pointer}/{index}") for index, child in enumerate(value)
+            )
         elif isinstance(value, float) and not math.isfinite(value):
-            what = "NaN is out of range" if math.isnan(value) else "the number is out of range (it overflows to infinity)"
+            what = (
+                "NaN is out of range"
+                if math.isnan(value)
+                else "the number is out of range (it overflows to infinity)"
+            )
             return deepest, f"{pointer or '/'}: {what}; a JSON number must be finite", pointer
     return deepest, None, ""
 
@@ -98,7 +110,9 @@ def _escape(key: Any) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
-def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str, int], YamlProblem | None]:
+def yaml_data(
+    text: str, max_depth: int = MAX_DATA_DEPTH
+) -> tuple[Any, dict[str, int], YamlProblem | None]:
     """The data of one YAML document and the 1-based line of each JSON Pointer in it."""
     import yaml
 
@@ -110,9 +124,15 @@ def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str
         node = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        if "nesting depth" in str(exc.problem):  # libyaml's own limit, met before ours on a long run of [
+        if "nesting depth" in str(
+            exc.problem
+        ):  # libyaml's own limit, met before ours on a long run of [
             return None, {}, YamlProblem(f"nested more than {max_depth} levels deep", line)
-        return None, {}, YamlProblem(f"invalid YAML: {exc.problem or exc.context or 'cannot be read'}", line)
+        return (
+            None,
+            {},
+            YamlProblem(f"invalid YAML: {exc.problem or exc.context or 'cannot be read'}", line),
+        )
     except yaml.YAMLError:
         return None, {}, YamlProblem("invalid YAML: it cannot be read (a control character?)")
     if node is None:
@@ -123,7 +143,11 @@ def yaml_data(text: str, max_depth: int = MAX_DATA_DEPTH) -> tuple[Any, dict[str
         return None, lines, problem
     data = yaml.constructor.SafeConstructor().construct_document(node)
     _deepest, bad, pointer = _walk_json(data, max_depth)  # 1.0e+999 is a YAML float that overflows
-    return (None, lines, YamlProblem(bad, lines.get(pointer))) if bad is not None else (data, lines, None)
+    return (
+        (None, lines, YamlProblem(bad, lines.get(pointer)))
+        if bad is not None
+        else (data, lines, None)
+    )
 
 
 def _check_events(events: Any, max_depth: int) -> YamlProblem | None:
@@ -132,11 +156,16 @@ def _check_events(events: Any, max_depth: int) -> YamlProblem | None:
     depth = 0
     for event in events:
         if isinstance(event, yaml.AliasEvent):
-            return YamlProblem(f"YAML aliases (*{event.anchor}) are not allowed here; write the value out (or use $ref)", event.start_mark.line + 1)
+            return YamlProblem(
+                f"YAML aliases (*{event.anchor}) are not allowed here; write the value out (or use $ref)",
+                event.start_mark.line + 1,
+            )
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > max_depth:
-                return YamlProblem(f"nested more than {max_depth} levels deep", event.start_mark.line + 1)
+                return YamlProblem(
+                    f"nested more than {max_depth} levels deep", event.start_mark.line + 1
+                )
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
     return None
@@ -157,16 +186,30 @@ def _check_nodes(root: Any, lines: dict[str, int]) -> YamlProblem | None:
                 key_line = key.start_mark.line + 1
                 if not (isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:str"):
                     shown = key.value if isinstance(key, yaml.ScalarNode) else "a collection"
-                    return YamlProblem(f"the key {shown!r} is not text (quote it: JSON keys are strings)", key_line)
+                    return YamlProblem(
+                        f"the key {shown!r} is not text (quote it: JSON keys are strings)", key_line
+                    )
                 if key.value in seen:
-                    return YamlProblem(f"duplicate key {key.value!r} on lines {seen[key.value]} and {key_line} (the first one would be lost)", key_line)
+                    return YamlProblem(
+                        f"duplicate key {key.value!r} on lines {seen[key.value]} and {key_line} (the first one would be lost)",
+                        key_line,
+                    )
                 seen[key.value] = key_line
                 stack.append((child, f"{where}/{key.value.replace('~', '~0').replace('/', '~1')}"))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((child, f"{where}/{index}") for index, child in enumerate(node.value))
         elif node.tag not in _JSON_TAGS:
             kind = node.tag.rsplit(":", 1)[-1]
-            return YamlProblem(f"{node.value!r} is a YAML {kind}, which JSON has not: quote it to make it text", line)
-        elif node.tag == "tag:yaml.org,2002:float" and node.value.lower().lstrip("+-") in {".inf", ".nan"}:
-            return YamlProblem(f"{node.value} is not a JSON number (JSON numbers are finite): write a number or quote it", line)
+            return YamlProblem(
+                f"{node.value!r} is a YAML {kind}, which JSON has not: quote it to make it text",
+                line,
+            )
+        elif node.tag == "tag:yaml.org,2002:float" and node.value.lower().lstrip("+-") in {
+            ".inf",
+            ".nan",
+        }:
+            return YamlProblem(
+                f"{node.value} is not a JSON number (JSON numbers are finite): write a number or quote it",
+                line,
+            )
     return None

@@ -29,7 +29,9 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 DEFAULT_CONFIG_NAME = "ml_project_intake.yaml"
 
 
-class ConfigProblem(NamedTuple):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
+class ConfigProblem(
+    NamedTuple
+):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
     """One thing wrong with a config file."""
 
     path: str
@@ -92,7 +94,10 @@ def read_config_text(path: str | Path) -> tuple[str | None, ConfigProblem | None
     name = str(path)
     file = Path(path)
     if file.suffix.lower() not in CONFIG_SUFFIXES:
-        return None, ConfigProblem(name, f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}")
+        return None, ConfigProblem(
+            name,
+            f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}",
+        )
     try:
         data = read_regular(file, MAX_CONFIG_BYTES, "config file")
     except FileNotFoundError:
@@ -179,7 +184,9 @@ def _whole_config_problems(data: dict[str, Any]) -> list[str]:
     if not isinstance(gates, dict) or not isinstance(order, list):
         return []
     keys = [key for key in gates if isinstance(key, str)]
-    return whole_config_problems(data.get("schema_version", "1.0"), keys, [k for k in order if isinstance(k, str)])
+    return whole_config_problems(
+        data.get("schema_version", "1.0"), keys, [k for k in order if isinstance(k, str)]
+    )
 
 
 def _gate_problems(data: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
@@ -192,8 +199,15 @@ def _gate_problems(data: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
     for key, gate in (gates.items() if isinstance(gates, dict) else ()):
         if not isinstance(gate, dict):
             continue
-        blocking, expected = gate.get("blocking_categories", []), gate.get("expected_categories", [])
-        if isinstance(blocking, list) and isinstance(expected, list) and all(isinstance(c, str) for c in blocking + expected):
+        blocking, expected = (
+            gate.get("blocking_categories", []),
+            gate.get("expected_categories", []),
+        )
+        if (
+            isinstance(blocking, list)
+            and isinstance(expected, list)
+            and all(isinstance(c, str) for c in blocking + expected)
+        ):
             problem = blocking_problem(blocking, expected)
             if problem:
                 found.append((("gates", str(key)), problem))
@@ -224,7 +238,9 @@ def _near_field(loc: tuple[str, ...]) -> str:
     return near_name(loc[-1], holder.model_fields) if holder is not None else ""
 
 
-def _located(name: str, message: str, loc: tuple[str, ...], lines: dict[tuple[str, ...], int]) -> ConfigProblem:
+def _located(
+    name: str, message: str, loc: tuple[str, ...], lines: dict[tuple[str, ...], int]
+) -> ConfigProblem:
     """A problem with its field path and line (a whole-config message names its field first)."""
     from gate_tui.models import GateConfig
 
@@ -271,4 +287,8 @@ def _fail(name: str, message: str) -> ConfigLoad:
 
 
 def _kind(value: Any) -> str:
-    return "a list" if isinstance(value, list) else ("nothing" if value is None else type(value).__name__)
+    return (
+        "a list"
+        if isinstance(value, list)
+        else ("nothing" if value is None else type(value).__name__)
+    )

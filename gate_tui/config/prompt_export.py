@@ -31,7 +31,9 @@ def example_state(config: GateConfig) -> str:
 
 def _intro(config: GateConfig) -> str:
     name = f' "{config.name}"' if config.name else ""
-    lines = [f"You keep the gate state{name}: the questions that must be answered before work may start."]
+    lines = [
+        f"You keep the gate state{name}: the questions that must be answered before work may start."
+    ]
     if config.description:
         lines.append(config.description.strip())
     lines.append(

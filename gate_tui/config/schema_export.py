@@ -71,14 +71,20 @@ def gate_schema(gate: GateDef) -> dict[str, Any]:
             "description": "One of " + ", ".join(gate.expected_categories) + "; null until known.",
         }
     else:
-        classified = {"type": ["string", "null"], "description": "This gate has no categories: leave null (a value is kept, but only raw answers the gate)."}
+        classified = {
+            "type": ["string", "null"],
+            "description": "This gate has no categories: leave null (a value is kept, but only raw answers the gate).",
+        }
     label = f"{gate.label}: " if gate.label else ""
     required = "required" if gate.required else "optional"
     return {
         "type": "object",
         "description": f"{label}{gate.question} ({required})",
         "properties": {
-            "raw": {"type": ["string", "null"], "description": "The answer in the user's words; null until known."},
+            "raw": {
+                "type": ["string", "null"],
+                "description": "The answer in the user's words; null until known.",
+            },
             "classified": classified,
         },
         "required": ["raw", "classified"],
@@ -96,14 +102,21 @@ def decision_rule_schemas(config: GateConfig) -> list[dict[str, Any]]:
         status = {"pass": False, "next_gate": key, "next_query": config.gates[key].question.strip()}
         rules.append({"if": _gates_match(condition), "then": _status_is(status)})
     everything = [_gate_is(config, key, True) for key in required]
-    rules.append({"if": _gates_match(everything), "then": _status_is({"pass": True, "next_gate": None, "next_query": None})})
+    rules.append(
+        {
+            "if": _gates_match(everything),
+            "then": _status_is({"pass": True, "next_gate": None, "next_query": None}),
+        }
+    )
     return rules
 
 
 def _gates_schema(config: GateConfig) -> dict[str, Any]:
     return {
         "type": "object",
-        "description": "Every gate of the config, in this order: " + ", ".join(config.gate_order) + ".",
+        "description": "Every gate of the config, in this order: "
+        + ", ".join(config.gate_order)
+        + ".",
         "properties": {key: gate_schema(config.gates[key]) for key in config.gate_order},
         "required": list(config.gate_order),
         "additionalProperties": False,
@@ -157,4 +170,8 @@ def _gates_match(conditions: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]
 
 
 def _status_is(status: dict[str, Any]) -> dict[str, Any]:
-    return {"properties": {"status": {"properties": {name: {"const": value} for name, value in status.items()}}}}
+    return {
+        "properties": {
+            "status": {"properties": {name: {"const": value} for name, value in status.items()}}
+        }
+    }

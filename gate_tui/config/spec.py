@@ -19,8 +19,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
 
-_GATE_KEYS = frozenset({"question", "required", "expected_categories", "label", "description", "blocking_categories"})
-_CONFIG_KEYS = frozenset({"schema_version", "name", "description", "gate_order", "gates", "policy", "keymap"})
+_GATE_KEYS = frozenset(
+    {"question", "required", "expected_categories", "label", "description", "blocking_categories"}
+)
+_CONFIG_KEYS = frozenset(
+    {"schema_version", "name", "description", "gate_order", "gates", "policy", "keymap"}
+)
 _POLICY_KEYS = (
     "allow_user_delete_gate_keys",
     "allow_user_clear_values",
@@ -107,9 +111,15 @@ def spec_from_data(data: Any) -> ConfigSpec | None:
     keymap = data["keymap"]
     if gates is None or policy is None or not _strings(order) or not isinstance(keymap, dict):
         return None
-    if len(order) != len(gates) or set(order) != gates.keys() or not _strings(list(keymap.values())):
+    if (
+        len(order) != len(gates)
+        or set(order) != gates.keys()
+        or not _strings(list(keymap.values()))
+    ):
         return None
-    if not isinstance(data["schema_version"], str) or not all(_optional_str(data[k]) for k in ("name", "description")):
+    if not isinstance(data["schema_version"], str) or not all(
+        _optional_str(data[k]) for k in ("name", "description")
+    ):
         return None
     return ConfigSpec(
         schema_version=data["schema_version"],
@@ -131,14 +141,23 @@ def _gates(raw: Any) -> dict[str, GateSpec] | None:
         if not isinstance(gate, dict) or gate.keys() != _GATE_KEYS:
             return None
         categories = gate["expected_categories"]
-        if not isinstance(gate["question"], str) or not isinstance(gate["required"], bool) or not _strings(categories):
+        if (
+            not isinstance(gate["question"], str)
+            or not isinstance(gate["required"], bool)
+            or not _strings(categories)
+        ):
             return None
         if not _strings(gate["blocking_categories"]):
             return None
         if not (_optional_str(gate["label"]) and _optional_str(gate["description"])):
             return None
         gates[key] = GateSpec(
-            gate["question"], gate["required"], tuple(categories), gate["label"], gate["description"], tuple(gate["blocking_categories"])
+            gate["question"],
+            gate["required"],
+            tuple(categories),
+            gate["label"],
+            gate["description"],
+            tuple(gate["blocking_categories"]),
         )
     return gates
 

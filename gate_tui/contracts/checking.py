@@ -44,7 +44,12 @@ _ERROR = ContractError
 _NO_VALUE: Any = object()
 
 
-def check_contract(reply: str | dict[str, Any] | None = None, contract: Contract | None = None, *, value: Any = _NO_VALUE) -> ContractResult:
+def check_contract(
+    reply: str | dict[str, Any] | None = None,
+    contract: Contract | None = None,
+    *,
+    value: Any = _NO_VALUE,
+) -> ContractResult:
     """Extract, repair and validate ``reply`` (or check ``value`` as it is); see the module docstring."""
     if contract is None:
         raise TypeError("check_contract() needs a contract")  # a programming error, not input
@@ -65,7 +70,13 @@ def check_value(value: Any, contract: Contract) -> ContractResult:
 
 
 def _internal(exc: Exception, raw: str | None) -> ContractResult:
-    error = _ERROR(code="invalid_json", path="", message=f"could not check the reply: internal {type(exc).__name__}", expected=None, actual=None)
+    error = _ERROR(
+        code="invalid_json",
+        path="",
+        message=f"could not check the reply: internal {type(exc).__name__}",
+        expected=None,
+        actual=None,
+    )
     return _result(False, None, [error], [], [], None, raw)
 
 
@@ -73,22 +84,52 @@ def _check(reply: Any, contract: Contract) -> ContractResult:
     if isinstance(reply, dict):
         return _validate(reply, contract, [], "object", None, suspect=True)
     if not isinstance(reply, str):
-        error = _ERROR(code="invalid_type", path="", message=f"expected reply text or a JSON object, got {type(reply).__name__}", expected="text or object", actual=type(reply).__name__)
+        error = _ERROR(
+            code="invalid_type",
+            path="",
+            message=f"expected reply text or a JSON object, got {type(reply).__name__}",
+            expected="text or object",
+            actual=type(reply).__name__,
+        )
         return _result(False, None, [error], [], [], None, None)
     found = extract_reply(reply, want=contract.want)
     notes = [ContractWarning(code=w["code"], path="", message=w["message"]) for w in found.warnings]
-    if found.error is not None:  # (a `null` reply to a root that admits it has no value and no error)
-        code = found.error_code if found.error_code in ("invalid_json", "invalid_value") else "invalid_json"
-        error = _ERROR(code=code, path="", message=found.error or "no JSON object found", expected="one JSON object" if contract.want == "object" else f"one JSON value ({contract.want})", actual=None)
+    if (
+        found.error is not None
+    ):  # (a `null` reply to a root that admits it has no value and no error)
+        code = (
+            found.error_code
+            if found.error_code in ("invalid_json", "invalid_value")
+            else "invalid_json"
+        )
+        error = _ERROR(
+            code=code,
+            path="",
+            message=found.error or "no JSON object found",
+            expected="one JSON object"
+            if contract.want == "object"
+            else f"one JSON value ({contract.want})",
+            actual=None,
+        )
         return _result(False, None, [error], notes, list(found.repairs), None, reply)
     suspect = _SUSPECT.search(reply) is not None or not _encodable(reply)
-    result = _validate(found.value, contract, list(found.repairs), found.source, reply, suspect=suspect)
+    result = _validate(
+        found.value, contract, list(found.repairs), found.source, reply, suspect=suspect
+    )
     if notes:
         result.warnings[:0] = notes
     return result
 
 
-def _validate(value: Any, contract: Contract, repairs: list[Repair], source: str | None, raw: str | None, *, suspect: bool) -> ContractResult:
+def _validate(
+    value: Any,
+    contract: Contract,
+    repairs: list[Repair],
+    source: str | None,
+    raw: str | None,
+    *,
+    suspect: bool,
+) -> ContractResult:
     bounded = ErrorList()
     checked = value
     skip: frozenset[str] = frozenset()
@@ -96,12 +137,24 @@ def _validate(value: Any, contract: Contract, repairs: list[Repair], source: str
         bad: list[tuple[list[str | int], str]] = []
         checked = _clean(value, [], bad, 0)
         for parts, message in bad:
-            bounded.add(_ERROR(code="invalid_value", path=pointer(parts), message=message, expected="a JSON value", actual=None))
+            bounded.add(
+                _ERROR(
+                    code="invalid_value",
+                    path=pointer(parts),
+                    message=message,
+                    expected="a JSON value",
+                    actual=None,
+                )
+            )
         skip = frozenset(pointer(parts) for parts, _ in bad)
     schema_errors(contract, checked, bounded, skip)
     errors = bounded.finish()
     warnings = [
-        ContractWarning(code="guessed_repair", path="", message=f"line {r.line}:{r.column}: {r.message} (a guess: check it)")
+        ContractWarning(
+            code="guessed_repair",
+            path="",
+            message=f"line {r.line}:{r.column}: {r.message} (a guess: check it)",
+        )
         for r in repairs
         if r.certainty == "guess"
     ]
@@ -110,8 +163,24 @@ def _validate(value: Any, contract: Contract, repairs: list[Repair], source: str
     return _result(not errors, checked, errors, warnings, repairs, source, raw)
 
 
-def _result(ok: bool, value: Any, errors: list[ContractError], warnings: list[ContractWarning], repairs: list[Repair], source: str | None, raw: str | None) -> ContractResult:
-    return _NEW(ok=ok, value=value, errors=errors, warnings=warnings, repairs=repairs, source=source, raw=raw)
+def _result(
+    ok: bool,
+    value: Any,
+    errors: list[ContractError],
+    warnings: list[ContractWarning],
+    repairs: list[Repair],
+    source: str | None,
+    raw: str | None,
+) -> ContractResult:
+    return _NEW(
+        ok=ok,
+        value=value,
+        errors=errors,
+        warnings=warnings,
+        repairs=repairs,
+        source=source,
+        raw=raw,
+    )
 
 
 def _encodable(text: str) -> bool:
@@ -124,7 +193,9 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _clean(value: Any, parts: list[str | int], bad: list[tuple[list[str | int], str]], depth: int = 0) -> Any:
+def _clean(
+    value: Any, parts: list[str | int], bad: list[tuple[list[str | int], str]], depth: int = 0
+) -> Any:
     """A copy of ``value`` with NaN/Infinity and lone-surrogate text replaced by None, each one noted.
 
     Iterative (a value handed over by a caller may be nested thousands deep, or contain
@@ -143,14 +214,26 @@ def _clean(value: Any, parts: list[str | int], bad: list[tuple[list[str | int], 
             continue
         if isinstance(node, list):
             copy: Any = [None] * len(node)
-            children = [(child, [*where, index], copy, index, level + 1) for index, child in enumerate(node)]
+            children = [
+                (child, [*where, index], copy, index, level + 1) for index, child in enumerate(node)
+            ]
         else:
             copy, children = {}, []
             for key, child in node.items():
                 if not isinstance(key, str):
-                    bad.append(([*where, str(key)], f"a {type(key).__name__} key is not a JSON key (keys are text)"))
+                    bad.append(
+                        (
+                            [*where, str(key)],
+                            f"a {type(key).__name__} key is not a JSON key (keys are text)",
+                        )
+                    )
                 elif not _encodable(key):
-                    bad.append(([*where, key.encode("utf-8", "backslashreplace").decode("ascii")], "a key holds a lone surrogate, which is not valid Unicode"))
+                    bad.append(
+                        (
+                            [*where, key.encode("utf-8", "backslashreplace").decode("ascii")],
+                            "a key holds a lone surrogate, which is not valid Unicode",
+                        )
+                    )
                 else:
                     copy[key] = None
                     children.append((child, [*where, key], copy, key, level + 1))
@@ -166,11 +249,18 @@ def _leaf(node: Any, parts: list[str | int], bad: list[tuple[list[str | int], st
             bad.append((parts, "NaN is not a JSON number (JSON numbers are finite)"))
         else:  # a float('inf') handed over in a dict, or 1e999 in a --jsonl reply object
             sign = "-" if node < 0 else ""  # worded as for reply text: no output says "Infinity"
-            bad.append((parts, f"the number is too large: it overflows to {sign}infinity, which is not a number JSON allows"))
+            bad.append(
+                (
+                    parts,
+                    f"the number is too large: it overflows to {sign}infinity, which is not a number JSON allows",
+                )
+            )
         return None
     if isinstance(node, str):
         if not _encodable(node):
-            bad.append((parts, "text holds a lone surrogate (\\ud800-\\udfff), which is not valid Unicode"))
+            bad.append(
+                (parts, "text holds a lone surrogate (\\ud800-\\udfff), which is not valid Unicode")
+            )
             return None
         return node
     if node is None or isinstance(node, (bool, int, float)):

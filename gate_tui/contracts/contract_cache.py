@@ -31,7 +31,9 @@ class CachedContract(NamedTuple):
 
 def contract_key(suffix: str, draft_option: int | None, text: str) -> str:
     """The entry name: any change to the text, the suffix, ``--draft`` or the version changes it."""
-    digest = hashlib.sha256(f"gate-tui {__version__}\0contract\0{suffix}\0{draft_option}\0".encode())
+    digest = hashlib.sha256(
+        f"gate-tui {__version__}\0contract\0{suffix}\0{draft_option}\0".encode()
+    )
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -51,7 +53,12 @@ def load_cached(key: str) -> CachedContract | None:
     if not isinstance(entry, dict) or entry.get("format") != ENTRY_FORMAT:
         return None
     schema, draft, warnings = entry.get("schema"), entry.get("draft"), entry.get("warnings")
-    if not (isinstance(schema, dict) and isinstance(draft, int) and isinstance(warnings, list) and all(isinstance(w, str) for w in warnings)):
+    if not (
+        isinstance(schema, dict)
+        and isinstance(draft, int)
+        and isinstance(warnings, list)
+        and all(isinstance(w, str) for w in warnings)
+    ):
         return None
     return CachedContract(schema, draft, tuple(warnings))
 
@@ -66,6 +73,17 @@ def store_cached(key: str, contract: CachedContract) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return
-    entry = {"format": ENTRY_FORMAT, "draft": contract.draft, "warnings": list(contract.warnings), "schema": contract.schema}
-    if atomic_write_text(folder / f"{key}.json", json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n") is None:
+    entry = {
+        "format": ENTRY_FORMAT,
+        "draft": contract.draft,
+        "warnings": list(contract.warnings),
+        "schema": contract.schema,
+    }
+    if (
+        atomic_write_text(
+            folder / f"{key}.json",
+            json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n",
+        )
+        is None
+    ):
         prune(folder)

@@ -25,15 +25,24 @@ def root_problems(schema: dict[str, Any], draft: int = 20) -> _Found:
     """A root that admits no value at all (``"not": {}``, ``"type": []``, ``"enum": []``): no
     reply could ever pass it. A root of any other type loads (see :func:`root_want`)."""
     if schema.get("not") is True or schema.get("not") == {}:
-        return [(["not"], "the root admits nothing (not of everything), so no reply could ever pass")]
+        return [
+            (["not"], "the root admits nothing (not of everything), so no reply could ever pass")
+        ]
     for word in ("type", "enum"):
         if schema.get(word) == []:
-            return [([word], f"the root admits nothing (an empty {word}), so no reply could ever pass")]
+            return [
+                ([word], f"the root admits nothing (an empty {word}), so no reply could ever pass")
+            ]
     if schema.get("type") in ("object", ["object"]):
         found = _no_object(schema, schema, [], draft, {})
         if found is not None:  # an object root whose other keywords admit no object: nothing
             where, described = found
-            return [(where, f"the root is an object whose schema here describes {described}, so no reply could ever pass")]
+            return [
+                (
+                    where,
+                    f"the root is an object whose schema here describes {described}, so no reply could ever pass",
+                )
+            ]
     return []
 
 
@@ -51,7 +60,9 @@ def root_want(schema: dict[str, Any], draft: int = 20) -> str:
     return "array" if names == ["array"] else "any"
 
 
-def _no_object(node: Any, schema: dict[str, Any], where: list[str | int], draft: int, seen: dict[int, Any]) -> tuple[list[str | int], str] | None:
+def _no_object(
+    node: Any, schema: dict[str, Any], where: list[str | int], draft: int, seen: dict[int, Any]
+) -> tuple[list[str | int], str] | None:
     """``(path, what it describes)`` when ``node`` admits no JSON object, else None."""
     if node is False:
         return where, "nothing (false)"
@@ -62,12 +73,26 @@ def _no_object(node: Any, schema: dict[str, Any], where: list[str | int], draft:
     return found
 
 
-def _judge(node: dict[str, Any], schema: dict[str, Any], where: list[str | int], draft: int, seen: dict[int, Any]) -> tuple[list[str | int], str] | None:
+def _judge(
+    node: dict[str, Any],
+    schema: dict[str, Any],
+    where: list[str | int],
+    draft: int,
+    seen: dict[int, Any],
+) -> tuple[list[str | int], str] | None:
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#"):
         target = _local(schema, ref[1:]) if ref != "#" else schema
-        parts = [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")] if ref.startswith("#/") else where
-        found = _no_object(target, schema, parts, draft, seen) if isinstance(target, (dict, bool)) else None
+        parts = (
+            [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")]
+            if ref.startswith("#/")
+            else where
+        )
+        found = (
+            _no_object(target, schema, parts, draft, seen)
+            if isinstance(target, (dict, bool))
+            else None
+        )
         if found is not None or draft <= 7:  # before 2019-09 the keywords beside a $ref are ignored
             return found
     kinds = node.get("type")
@@ -76,10 +101,20 @@ def _judge(node: dict[str, Any], schema: dict[str, Any], where: list[str | int],
         return [*where, "type"], " or ".join(str(name) for name in names) or "nothing"
     if "const" in node and not isinstance(node["const"], dict):
         return [*where, "const"], "one constant that is not an object"
-    if isinstance(node.get("enum"), list) and not any(isinstance(value, dict) for value in node["enum"]):
+    if isinstance(node.get("enum"), list) and not any(
+        isinstance(value, dict) for value in node["enum"]
+    ):
         return [*where, "enum"], "a list of constants none of which is an object"
     refused = node.get("not")
-    if refused is True or refused == {} or (isinstance(refused, dict) and set(refused) <= {"type", "title", "description"} and refused.get("type") in ("object", ["object"])):
+    if (
+        refused is True
+        or refused == {}
+        or (
+            isinstance(refused, dict)
+            and set(refused) <= {"type", "title", "description"}
+            and refused.get("type") in ("object", ["object"])
+        )
+    ):
         return [*where, "not"], "anything but an object"
     for index, part in enumerate(node.get("allOf") if isinstance(node.get("allOf"), list) else []):
         found = _no_object(part, schema, [*where, "allOf", index], draft, seen)
@@ -88,7 +123,10 @@ def _judge(node: dict[str, Any], schema: dict[str, Any], where: list[str | int],
     for word in ("oneOf", "anyOf"):
         branches = node.get(word)
         if isinstance(branches, list) and branches:
-            judged = [_no_object(branch, schema, [*where, word, index], draft, seen) for index, branch in enumerate(branches)]
+            judged = [
+                _no_object(branch, schema, [*where, word, index], draft, seen)
+                for index, branch in enumerate(branches)
+            ]
             if all(found is not None for found in judged):
                 kinds_named = sorted({found[1] for found in judged if found is not None})
                 return [*where, word], f"{' or '.join(kinds_named)} in every branch of its {word}"
@@ -98,7 +136,9 @@ def _judge(node: dict[str, Any], schema: dict[str, Any], where: list[str | int],
 def block_draft(schema: dict[str, Any]) -> int | None:
     """The draft ``x-gate-tui: {draft: N}`` names (None when absent or not a draft)."""
     block = schema.get(META_KEY)
-    return draft_option(block.get("draft")) if isinstance(block, dict) and "draft" in block else None
+    return (
+        draft_option(block.get("draft")) if isinstance(block, dict) and "draft" in block else None
+    )
 
 
 def block_problems(schema: dict[str, Any]) -> _Found:
@@ -107,25 +147,44 @@ def block_problems(schema: dict[str, Any]) -> _Found:
     if block is None:
         return []
     if not isinstance(block, dict):
-        return [([META_KEY], "must be an object (title, prompt, samples, verdict_field, draft, schemas)")]
+        return [
+            (
+                [META_KEY],
+                "must be an object (title, prompt, samples, verdict_field, draft, schemas)",
+            )
+        ]
     found: _Found = []
     for key in ("title", "prompt", "verdict_field"):
         if key in block and not isinstance(block[key], str):
             found.append(([META_KEY, key], "must be text"))
-    if "samples" in block and not (isinstance(block["samples"], dict) and all(isinstance(v, str) for v in block["samples"].values())):
+    if "samples" in block and not (
+        isinstance(block["samples"], dict)
+        and all(isinstance(v, str) for v in block["samples"].values())
+    ):
         found.append(([META_KEY, "samples"], "must map a kind (good, repairable…) to a file name"))
     verdict = block.get("verdict_field")
     properties = schema.get("properties")
     if isinstance(verdict, str) and not (isinstance(properties, dict) and verdict in properties):
-        found.append(([META_KEY, "verdict_field"], f"names {verdict!r}, which is not a top-level property"))
+        found.append(
+            ([META_KEY, "verdict_field"], f"names {verdict!r}, which is not a top-level property")
+        )
     if "draft" in block and draft_option(block["draft"]) is None:
-        found.append(([META_KEY, "draft"], f"must be one of {DRAFT_CHOICES}, not {block['draft']!r}"))
+        found.append(
+            ([META_KEY, "draft"], f"must be one of {DRAFT_CHOICES}, not {block['draft']!r}")
+        )
     if "schemas" in block and not (isinstance(block["schemas"], str) and block["schemas"].strip()):
-        found.append(([META_KEY, "schemas"], "must be the name of a folder of schema files, next to the contract"))
+        found.append(
+            (
+                [META_KEY, "schemas"],
+                "must be the name of a folder of schema files, next to the contract",
+            )
+        )
     return found
 
 
-def store_folder(schema: dict[str, Any], folder: Path | None, option: str | None) -> tuple[Path | None, str | None]:
+def store_folder(
+    schema: dict[str, Any], folder: Path | None, option: str | None
+) -> tuple[Path | None, str | None]:
     """The schema store to use: ``--schemas DIR`` first, else ``x-gate-tui: {schemas: DIR}``.
 
     The block's folder must lie inside the contract's own folder: a contract handed over
@@ -147,8 +206,15 @@ def store_folder(schema: dict[str, Any], folder: Path | None, option: str | None
     except (OSError, RuntimeError):
         inside = False
     if not inside:
-        return None, f"schemas: {name!r} leads outside the contract's folder; keep the store beside the contract, or pass --schemas DIR"
-    return (path, None) if path.is_dir() else (None, f"schemas: {name!r} is not a folder next to the contract")
+        return (
+            None,
+            f"schemas: {name!r} leads outside the contract's folder; keep the store beside the contract, or pass --schemas DIR",
+        )
+    return (
+        (path, None)
+        if path.is_dir()
+        else (None, f"schemas: {name!r} is not a folder next to the contract")
+    )
 
 
 def _local(schema: dict[str, Any], pointer: str) -> Any:

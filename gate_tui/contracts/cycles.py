@@ -18,7 +18,9 @@ from gate_tui.contracts.results import pointer
 MAX_CYCLES_SHOWN = 20
 
 
-def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[list[str | int], str]]:
+def cycle_problems(
+    schema: dict[str, Any], id_key: str = "$id"
+) -> list[tuple[list[str | int], str]]:
     """``$ref`` cycles inside the contract that come back to a schema without reading into the value.
 
     Only the contract's own resource is followed (a ``#/...`` inside an embedded schema with
@@ -26,7 +28,9 @@ def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[li
     """
     walked = list(subschemas(schema, "", id_key))
     root_base = walked[0][2] if walked else ""
-    nodes = {pointer(parts): (parts, node if base == root_base else {}) for parts, node, base in walked}
+    nodes = {
+        pointer(parts): (parts, node if base == root_base else {}) for parts, node, base in walked
+    }
     state: dict[str, int] = {}  # 1 on the current path, 2 done
     problems = []
     used = _used(nodes)
@@ -54,7 +58,11 @@ def cycle_problems(schema: dict[str, Any], id_key: str = "$id") -> list[tuple[li
 
 def _cycle_message(loop: list[str]) -> str:
     steps = [point or "/" for point in loop]
-    shown = " → ".join(steps) if len(steps) <= 6 else " → ".join([*steps[:3], "…", *steps[-2:]]) + f" ({len(steps) - 1} steps)"
+    shown = (
+        " → ".join(steps)
+        if len(steps) <= 6
+        else " → ".join([*steps[:3], "…", *steps[-2:]]) + f" ({len(steps) - 1} steps)"
+    )
     return f"$ref cycle that never ends: {shown} (each step checks the same value again without reading into it); put the $ref under properties or items, or remove it"
 
 
@@ -78,7 +86,11 @@ def _used(nodes: dict[str, tuple[list[str | int], dict[str, Any]]]) -> set[str]:
         used.add(key)
         todo.extend(children.get(key, ()))
         ref = nodes[key][1].get("$ref")
-        if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) and unquote(ref[1:]) in nodes:
+        if (
+            isinstance(ref, str)
+            and (ref == "#" or ref.startswith("#/"))
+            and unquote(ref[1:]) in nodes
+        ):
             todo.append(unquote(ref[1:]))
     return used
 

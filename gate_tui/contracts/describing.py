@@ -64,7 +64,9 @@ class Describer:
         """``node`` with a local ``$ref`` merged in (its own keywords win), bounded."""
         while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth < _MAX_DEPTH:
             target = self._target(node["$ref"])
-            if not isinstance(target, dict):  # another file's schema: named in the rule, never called "any value"
+            if not isinstance(
+                target, dict
+            ):  # another file's schema: named in the rule, never called "any value"
                 return {**{k: v for k, v in node.items() if k != "$ref"}, _EXTERNAL: node["$ref"]}
             node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
             depth += 1
@@ -94,13 +96,21 @@ class Describer:
         if not isinstance(node, dict):
             return {"properties": {}, "required": [], "patternProperties": {}, "x-keys-of": []}
         out = {k: v for k, v in node.items() if k != "allOf"}
-        properties = dict(out.get("properties") or {}) if isinstance(out.get("properties"), dict) else {}
+        properties = (
+            dict(out.get("properties") or {}) if isinstance(out.get("properties"), dict) else {}
+        )
         required = list(out.get("required") or []) if isinstance(out.get("required"), list) else []
-        patterns = dict(out.get("patternProperties") or {}) if isinstance(out.get("patternProperties"), dict) else {}
+        patterns = (
+            dict(out.get("patternProperties") or {})
+            if isinstance(out.get("patternProperties"), dict)
+            else {}
+        )
         keys_of: list[str] = []
         for branch in _list(node.get("allOf")):
             named = self.named(branch) if self._is_object_ref(branch) else None
-            if named is not None:  # a big shared definition: named, not copied; its required keys listed
+            if (
+                named is not None
+            ):  # a big shared definition: named, not copied; its required keys listed
                 keys_of.append(named)
                 target = self.merged(branch, depth + 1)
                 for key in target["required"]:
@@ -117,17 +127,36 @@ class Describer:
             for key in ("additionalProperties", "type", "description"):
                 if key in part and key not in out:
                     out[key] = part[key]
-        out["properties"], out["required"], out["patternProperties"] = properties, required, patterns
+        out["properties"], out["required"], out["patternProperties"] = (
+            properties,
+            required,
+            patterns,
+        )
         out["x-keys-of"] = keys_of
         return out
 
     def _is_object_ref(self, node: Any) -> bool:
-        return isinstance(node, dict) and isinstance(node.get("$ref"), str) and set(node) == {"$ref"} and self.is_object(self._target(node["$ref"]))
+        return (
+            isinstance(node, dict)
+            and isinstance(node.get("$ref"), str)
+            and set(node) == {"$ref"}
+            and self.is_object(self._target(node["$ref"]))
+        )
 
     def is_object(self, node: Any) -> bool:
         node = self.merged(node)
         kind = node.get("type")
-        return kind == "object" or bool(node.get("properties") or node.get("patternProperties") or node.get("x-keys-of")) or (kind is None and isinstance(node.get("additionalProperties"), (dict, bool)) and "items" not in node)
+        return (
+            kind == "object"
+            or bool(
+                node.get("properties") or node.get("patternProperties") or node.get("x-keys-of")
+            )
+            or (
+                kind is None
+                and isinstance(node.get("additionalProperties"), (dict, bool))
+                and "items" not in node
+            )
+        )
 
     # -- lines ---------------------------------------------------------------------------
     def fields(self, node: Any, depth: int) -> list[str]:
@@ -154,8 +183,14 @@ class Describer:
     def entry(self, head: str, node: Any, depth: int) -> list[str]:
         """``head`` + the rule of ``node``, and its nested lines one level deeper."""
         self.budget -= 1
-        if self.budget < 0:  # only a schema sharing nodes in memory (never one read from a file) gets here
-            return [head + "… (omitted: the schema is too large to describe)"] if self.budget == -1 else []
+        if (
+            self.budget < 0
+        ):  # only a schema sharing nodes in memory (never one read from a file) gets here
+            return (
+                [head + "… (omitted: the schema is too large to describe)"]
+                if self.budget == -1
+                else []
+            )
         named = self.named(node)
         if named is not None:
             return [head + named + about(node)]
@@ -164,7 +199,14 @@ class Describer:
             return [head + ("any value" if shape is not False else "not allowed")]
         text = head + self.rule(shape) + about(shape)
         if depth >= _MAX_DEPTH:
-            return [text + (" (nested too deep to describe here)" if any(k in shape for k in _NESTING) else "")]
+            return [
+                text
+                + (
+                    " (nested too deep to describe here)"
+                    if any(k in shape for k in _NESTING)
+                    else ""
+                )
+            ]
         return [text, *self.nested(shape, depth + 1)]
 
     def nested(self, shape: dict[str, Any], depth: int) -> list[str]:
@@ -174,13 +216,23 @@ class Describer:
         if self.is_object(shape):
             lines += self.fields(shape, depth)
         items = shape.get("items")
-        if isinstance(items, dict) and self.named(items) is None and (self.is_object(items) or branches(self.resolve(items))):
+        if (
+            isinstance(items, dict)
+            and self.named(items) is None
+            and (self.is_object(items) or branches(self.resolve(items)))
+        ):
             lines += self.entry(f"{pad}each item: ", items, depth)
         # a tuple: prefixItems (2019-09 on), or items as a list (draft-07 and earlier, refused in 2020-12)
         tuple_items = _list(shape.get("prefixItems")) or _list(items)
         for index, item in enumerate(tuple_items):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
-        rest = shape.get("additionalItems") if isinstance(items, list) else items if "prefixItems" in shape else None
+        rest = (
+            shape.get("additionalItems")
+            if isinstance(items, list)
+            else items
+            if "prefixItems" in shape
+            else None
+        )
         if tuple_items and rest is False:
             lines.append(f"{pad}no other items")
         for word, options in branches(shape):
@@ -202,7 +254,13 @@ class Describer:
             parts.append("one of " + _options(shape["enum"]))
         elif "type" in shape:
             kind = shape["type"]
-            parts.append(str(kind) if isinstance(kind, str) else " or ".join(str(k) for k in kind) if isinstance(kind, list) else "any value")
+            parts.append(
+                str(kind)
+                if isinstance(kind, str)
+                else " or ".join(str(k) for k in kind)
+                if isinstance(kind, list)
+                else "any value"
+            )
         elif self.is_object(shape):
             parts.append("object")
         items = shape.get("items")
@@ -223,7 +281,9 @@ class Describer:
             elif not parts:
                 parts.append("one of the shapes below")
         if _EXTERNAL in shape and (not parts or parts == ["object"]):
-            parts.insert(0, f"as the schema {shape[_EXTERNAL]} describes it (checked, not written out here)")
+            parts.insert(
+                0, f"as the schema {shape[_EXTERNAL]} describes it (checked, not written out here)"
+            )
         return "; ".join(parts) if parts else "any value"
 
     def values(self, options: list[Any]) -> str | None:
@@ -231,7 +291,12 @@ class Describer:
         shown = []
         for option in options[:_ENUM_SHOWN]:
             branch = self.resolve(option)
-            if not isinstance(branch, dict) or set(branch) - {"const", "enum", "description", "title"}:
+            if not isinstance(branch, dict) or set(branch) - {
+                "const",
+                "enum",
+                "description",
+                "title",
+            }:
                 return None
             enum = branch.get("enum")
             if "const" in branch:
@@ -241,7 +306,10 @@ class Describer:
             else:
                 return None
             note = branch.get("description") or branch.get("title")
-            shown.append(_json(value) + (f" ({' '.join(note.split())})" if isinstance(note, str) and note.strip() else ""))
+            shown.append(
+                _json(value)
+                + (f" ({' '.join(note.split())})" if isinstance(note, str) and note.strip() else "")
+            )
         more = f", … ({len(options):,} in all)" if len(options) > _ENUM_SHOWN else ""
         return ", ".join(shown) + more if shown else None
 
@@ -257,10 +325,15 @@ class Describer:
             return None
         if ref == "#":
             return "the whole shape again (see the top)"
-        simple = not any(key in target for key in (*_NESTING, "items", "prefixItems", "$ref", "additionalProperties"))
+        simple = not any(
+            key in target
+            for key in (*_NESTING, "items", "prefixItems", "$ref", "additionalProperties")
+        )
         if simple and len(self.rule(target) + about(target)) <= _INLINE_LIMIT:
             return None
-        name = _unique(ref.rstrip("/").rsplit("/", 1)[-1] or "definition", set(self._names.values()))
+        name = _unique(
+            ref.rstrip("/").rsplit("/", 1)[-1] or "definition", set(self._names.values())
+        )
         self._names[ref] = name
         self.definitions[name] = target
         return _a(name)
@@ -290,7 +363,10 @@ def branches(shape: Any) -> list[tuple[str, list[Any]]]:
     if not isinstance(shape, dict):
         return []
     found = []
-    for key, word in (("oneOf", "exactly one of these shapes"), ("anyOf", "at least one of these shapes")):
+    for key, word in (
+        ("oneOf", "exactly one of these shapes"),
+        ("anyOf", "at least one of these shapes"),
+    ):
         if isinstance(shape.get(key), list) and shape[key]:
             found.append((word, shape[key]))
     return found

@@ -27,15 +27,62 @@ META_SCHEMAS = {
 }
 """Each draft's meta-schema URI, as it is written in ``$schema`` (with or without a final ``#``)."""
 _BY_URI = {uri.split("//", 1)[1]: draft for draft, uri in META_SCHEMAS.items()}
-_OPTION = {"4": 4, "04": 4, "6": 6, "06": 6, "7": 7, "07": 7, "2019-09": 19, "201909": 19, "2019": 19, "2020-12": 20, "202012": 20, "2020": 20}
+_OPTION = {
+    "4": 4,
+    "04": 4,
+    "6": 6,
+    "06": 6,
+    "7": 7,
+    "07": 7,
+    "2019-09": 19,
+    "201909": 19,
+    "2019": 19,
+    "2020-12": 20,
+    "202012": 20,
+    "2020": 20,
+}
 DRAFT_CHOICES = "4, 6, 7, 2019-09 or 2020-12"
 
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas, in any draft.
-_ONE = ("additionalItems", "additionalProperties", "contains", "contentSchema", "else", "if", "items", "not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties")
+_ONE = (
+    "additionalItems",
+    "additionalProperties",
+    "contains",
+    "contentSchema",
+    "else",
+    "if",
+    "items",
+    "not",
+    "propertyNames",
+    "then",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
 _MANY = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_NAMED = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties", "dependencies")
+_NAMED = (
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "patternProperties",
+    "properties",
+    "dependencies",
+)
 # Words beside a $ref that change nothing in any draft (draft-07 ignores them, 2020-12 only annotates).
-_ANNOTATIONS = {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$id", "$schema", "$anchor", "$defs", "definitions"}
+_ANNOTATIONS = {
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$defs",
+    "definitions",
+}
 
 
 def draft_option(word: Any) -> int | None:
@@ -50,12 +97,18 @@ def declared_draft(value: Any) -> tuple[int | None, str | None]:
     """The draft a ``$schema`` value names, or the message saying why it names none."""
     if not isinstance(value, str):
         shown = "null" if value is None else type(value).__name__
-        return None, f"$schema must be the text of a draft's meta-schema URI, not {shown} (drafts {DRAFT_CHOICES} are supported)"
+        return (
+            None,
+            f"$schema must be the text of a draft's meta-schema URI, not {shown} (drafts {DRAFT_CHOICES} are supported)",
+        )
     key = value.strip().rstrip("#").split("//", 1)[-1]
     draft = _BY_URI.get(key)
     if draft is None:
         supported = ", ".join(f"{uri}#" if d < 19 else uri for d, uri in META_SCHEMAS.items())
-        return None, f"$schema {value[:200]!r} is not a draft gate-tui knows; use one of {supported}"
+        return (
+            None,
+            f"$schema {value[:200]!r} is not a draft gate-tui knows; use one of {supported}",
+        )
     return draft, None
 
 
@@ -69,7 +122,9 @@ def choose_draft(schema: dict[str, Any], option: int | None) -> tuple[int, bool,
     return DEFAULT_DRAFT, True, None
 
 
-def subschemas(schema: Any, base: str = "", id_key: str = "$id") -> Iterator[tuple[list[str | int], dict[str, Any], str]]:
+def subschemas(
+    schema: Any, base: str = "", id_key: str = "$id"
+) -> Iterator[tuple[list[str | int], dict[str, Any], str]]:
     """Every schema object in ``schema``: its path, itself, and its base URI (no recursion)."""
     stack: list[tuple[list[str | int], Any, str]] = [([], schema, base)]
     while stack:
@@ -86,9 +141,13 @@ def subschemas(schema: Any, base: str = "", id_key: str = "$id") -> Iterator[tup
             if key in _ONE and isinstance(value, dict):
                 children.append(([*parts, key], value, node_base))
             if key in _MANY and isinstance(value, list):
-                children.extend(([*parts, key, index], item, node_base) for index, item in enumerate(value))
+                children.extend(
+                    ([*parts, key, index], item, node_base) for index, item in enumerate(value)
+                )
             if key in _NAMED and isinstance(value, dict):
-                children.extend(([*parts, key, name], item, node_base) for name, item in value.items())
+                children.extend(
+                    ([*parts, key, name], item, node_base) for name, item in value.items()
+                )
         stack.extend(reversed(children))
 
 
@@ -98,7 +157,9 @@ def draft_dependent_uses(schema: dict[str, Any]) -> list[tuple[str, list[str | i
     for parts, node, _base in subschemas(schema):
         if isinstance(node.get("items"), list):
             uses.append(("items as an array", [*parts, "items"]))
-        if "$ref" in node and any(key not in _ANNOTATIONS and key != "$ref" and not key.startswith("x-") for key in node):
+        if "$ref" in node and any(
+            key not in _ANNOTATIONS and key != "$ref" and not key.startswith("x-") for key in node
+        ):
             uses.append(("$ref with sibling keywords", [*parts, "$ref"]))
         if isinstance(node.get("definitions"), dict) and not parts:
             uses.append(("definitions", [*parts, "definitions"]))
@@ -116,7 +177,9 @@ def assumed_draft_warning(schema: dict[str, Any], show: Any) -> str | None:
     if not uses:
         return None
     kinds = sorted({what for what, _path in uses})
-    places = ", ".join(f"{what} at {show(path)}" for what, path in uses[:3]) + (f" and {len(uses) - 3} more" if len(uses) > 3 else "")
+    places = ", ".join(f"{what} at {show(path)}" for what, path in uses[:3]) + (
+        f" and {len(uses) - 3} more" if len(uses) > 3 else ""
+    )
     return (
         f"no $schema, so this contract is read as JSON Schema {DRAFT_NAMES[DEFAULT_DRAFT]}, but it uses "
         f"{', '.join(kinds)}, whose meaning differs in draft-07 and earlier ({places}). "

@@ -34,10 +34,26 @@ from gate_tui.contracts.wording import cut_middle, key_shown, options_shown, plu
 
 _ERROR = ContractError
 _CONTAINERS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-_TYPE_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+_TYPE_NAMES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
 _NAMED_STEPS = {"properties", "patternProperties", "prefixItems"}
 _NAMED = {"dependentSchemas", "$defs", "definitions"}  # followed by a name, but the value stays
-_STEPS = {"items", "additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems", "contains", "propertyNames"}
+_STEPS = {
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "additionalItems",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+}
 _RULE_DETAILS = 5
 """Failures of one rule spelled out in its ``actual`` (the rest are counted)."""
 _LIMITS = {
@@ -57,7 +73,12 @@ _RANGES = {
 }
 
 
-def schema_errors(contract: Contract, value: Any, into: ErrorList | None = None, skip: frozenset[str] = frozenset()) -> list[ContractError]:
+def schema_errors(
+    contract: Contract,
+    value: Any,
+    into: ErrorList | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> list[ContractError]:
     """Every schema error of ``value``, in the validator's order, rules grouped, bounded.
 
     With ``into``, the errors are added to that list (a check's other errors share its
@@ -111,7 +132,9 @@ def _by_item(collector: _Collector, split: Split, value: Any) -> bool:
 class _Collector:
     """Converts validator errors into ``errors``; a rule's slot waits for all its failures."""
 
-    def __init__(self, contract: Contract, errors: ErrorList, skip: frozenset[str], value: Any) -> None:
+    def __init__(
+        self, contract: Contract, errors: ErrorList, skip: frozenset[str], value: Any
+    ) -> None:
         self.contract = contract
         self.value = value
         self.errors = errors
@@ -154,51 +177,135 @@ class _Collector:
             self._combinator(error, where)
         elif name == "required":
             key = str(kind.property)
-            self.emit(_ERROR(code="missing_key", path=pointer([*where, key]), message=f"missing key {key_shown(key)}", expected=cut_middle(key), actual=None))
-        elif name in ("additionalProperties", "unevaluatedProperties") or (name == "falseSchema" and _keyword(error) == "additionalProperties"):
+            self.emit(
+                _ERROR(
+                    code="missing_key",
+                    path=pointer([*where, key]),
+                    message=f"missing key {key_shown(key)}",
+                    expected=cut_middle(key),
+                    actual=None,
+                )
+            )
+        elif name in ("additionalProperties", "unevaluatedProperties") or (
+            name == "falseSchema" and _keyword(error) == "additionalProperties"
+        ):
             # With no properties beside it, ``additionalProperties: false`` is reported as ONE
             # false-schema error at the object: every key of the object is then unexpected.
-            keys = [str(key) for key in (getattr(kind, "unexpected", None) or _keys_at(self.value, where))]
+            keys = [
+                str(key)
+                for key in (getattr(kind, "unexpected", None) or _keys_at(self.value, where))
+            ]
             shown_keys = keys[: max(self.errors.room, 0)]
             for key in shown_keys:
-                self.emit(_ERROR(code="extra_key", path=pointer([*where, key]), message=f"unexpected key {key_shown(key)} (the contract does not allow it)", expected=None, actual=cut_middle(key)))
+                self.emit(
+                    _ERROR(
+                        code="extra_key",
+                        path=pointer([*where, key]),
+                        message=f"unexpected key {key_shown(key)} (the contract does not allow it)",
+                        expected=None,
+                        actual=cut_middle(key),
+                    )
+                )
             self.errors.count(len(keys) - len(shown_keys), "extra_key")
-        elif name == "falseSchema" and where and isinstance(where[-1], int):  # "items": false past prefixItems
-            self.emit(_ERROR(code="invalid_value", path=path, message=f"item {where[-1]} is not allowed here (the array allows no more items)", expected=None, actual=shown(error.instance)))
+        elif (
+            name == "falseSchema" and where and isinstance(where[-1], int)
+        ):  # "items": false past prefixItems
+            self.emit(
+                _ERROR(
+                    code="invalid_value",
+                    path=path,
+                    message=f"item {where[-1]} is not allowed here (the array allows no more items)",
+                    expected=None,
+                    actual=shown(error.instance),
+                )
+            )
         elif name == "falseSchema":
             key = where[-1] if where else ""
-            self.emit(_ERROR(code="extra_key", path=path, message=f"key {key_shown(key)} is not allowed here", expected=None, actual=cut_middle(str(key))))
+            self.emit(
+                _ERROR(
+                    code="extra_key",
+                    path=path,
+                    message=f"key {key_shown(key)} is not allowed here",
+                    expected=None,
+                    actual=cut_middle(str(key)),
+                )
+            )
         elif name == "type":
             expected = " or ".join(str(t) for t in _listed(getattr(kind, "types", None)))
             # The validator's copy of the instance is JSON as it sees it: a value it cannot
             # represent (an infinity) arrives as null. Name the type of the real value.
             actual = _type_name(_instance(self.value, where, error.instance))
-            self.emit(_ERROR(code="invalid_type", path=path, message=f"expected {expected}, got {actual}", expected=expected or None, actual=actual))
+            self.emit(
+                _ERROR(
+                    code="invalid_type",
+                    path=path,
+                    message=f"expected {expected}, got {actual}",
+                    expected=expected or None,
+                    actual=actual,
+                )
+            )
         elif name == "enum":
             expected = f"one of {options_shown(_listed(getattr(kind, 'options', None)))}"
-            self.emit(_ERROR(code="invalid_value", path=path, message=f"{shown(error.instance)} is not one of the allowed values", expected=expected, actual=shown(error.instance)))
+            self.emit(
+                _ERROR(
+                    code="invalid_value",
+                    path=path,
+                    message=f"{shown(error.instance)} is not one of the allowed values",
+                    expected=expected,
+                    actual=shown(error.instance),
+                )
+            )
         else:
-            self.emit(_ERROR(code="invalid_value", path=path, message=_message(error), expected=_expected(name, kind, error), actual=shown(error.instance)))
+            self.emit(
+                _ERROR(
+                    code="invalid_value",
+                    path=path,
+                    message=_message(error),
+                    expected=_expected(name, kind, error),
+                    actual=shown(error.instance),
+                )
+            )
 
     def _combinator(self, error: Any, where: list[Any]) -> None:
         branches = [list(errors) for errors in error.kind.context]
         keyword = list(error.schema_path)
         word = str(keyword[-1]) if keyword else error.kind.name
-        def names(indexes: list[int]) -> list[str]:  # named on demand: a oneOf may have thousands of branches
+
+        def names(
+            indexes: list[int],
+        ) -> list[str]:  # named on demand: a oneOf may have thousands of branches
             return [branch_name(self.contract.schema, keyword, index) for index in indexes]
 
-        listed = ", ".join(names(list(range(min(len(branches), 8))))) + (f", … ({len(branches):,} in all)" if len(branches) > 8 else "")
+        listed = ", ".join(names(list(range(min(len(branches), 8))))) + (
+            f", … ({len(branches):,} in all)" if len(branches) > 8 else ""
+        )
         path = pointer(where)
         matched = valid_branches(branches)
         if matched:  # oneOf: more than one branch fits
             both = " and ".join(names(matched[:4])) + (" …" if len(matched) > 4 else "")
             message = f"fits {len(matched)} of the {plural(len(branches), 'branch', 'branches')} of {word}, {both}; exactly one must fit"
-            self.emit(_ERROR(code="invalid_value", path=path, message=message, expected=f"exactly one of: {listed}", actual=shown(error.instance)))
+            self.emit(
+                _ERROR(
+                    code="invalid_value",
+                    path=path,
+                    message=message,
+                    expected=f"exactly one of: {listed}",
+                    actual=shown(error.instance),
+                )
+            )
             return
         best = closest_branch(branches, len(where))
         need = "exactly" if word == "oneOf" else "at least"
         message = f"fits none of the {plural(len(branches), 'branch', 'branches')} of {word}; the closest is {names([best])[0]}, whose errors follow"
-        self.emit(_ERROR(code="no_branch_matched", path=path, message=message, expected=f"{need} one of: {listed}", actual=shown(error.instance)))
+        self.emit(
+            _ERROR(
+                code="no_branch_matched",
+                path=path,
+                message=message,
+                expected=f"{need} one of: {listed}",
+                actual=shown(error.instance),
+            )
+        )
         for sub in branches[best]:
             self.add(sub)
 
@@ -212,11 +319,19 @@ class _Collector:
                 size += 1
             common = common[:size]
         name = _rule_name(self.contract.schema, rule[0])
-        details = "; ".join(f"{pointer(list(error.instance_path)) or '/'}: {_message(error)}" for error in failures)
+        details = "; ".join(
+            f"{pointer(list(error.instance_path)) or '/'}: {_message(error)}" for error in failures
+        )
         more = self.rule_more.get(rule, 0)
         if more:
             details += f"; and {plural(more, 'more failure')}"
-        return _ERROR(code="rule_failed", path=pointer(common), message=f"rule broken: {cut_middle(name, 200)}", expected=cut_middle(name, 200), actual=cut_middle(details, 300))
+        return _ERROR(
+            code="rule_failed",
+            path=pointer(common),
+            message=f"rule broken: {cut_middle(name, 200)}",
+            expected=cut_middle(name, 200),
+            actual=cut_middle(details, 300),
+        )
 
 
 def _instance(value: Any, where: list[Any], fallback: Any) -> Any:
@@ -249,7 +364,9 @@ def _rule_of(schema_path: list[Any], instance_path: list[Any]) -> tuple[Any, ...
     for index, part in enumerate(schema_path):
         if part in ("then", "else") and (index == 0 or schema_path[index - 1] not in _CONTAINERS):
             steps = _steps(schema_path[index + 1 :])
-            where = instance_path[: len(instance_path) - steps] if steps <= len(instance_path) else []
+            where = (
+                instance_path[: len(instance_path) - steps] if steps <= len(instance_path) else []
+            )
             return tuple(schema_path[:index]), tuple(where)
     return None
 
@@ -293,17 +410,27 @@ def _message(error: Any) -> str:
     special = {
         "pattern": lambda: f"{value} does not match {shown(getattr(kind, 'pattern', ''))}",
         "format": lambda: f'{value} is not a "{getattr(kind, "format", "")}"',
-        "const": lambda: f"{shown(getattr(kind, 'expected_value', None))} was expected, got {value}",
-        "enum": lambda: f"{value} is not one of {options_shown(_listed(getattr(kind, 'options', None)))}",
-        "type": lambda: f"{value} is not of type {' or '.join(str(t) for t in _listed(getattr(kind, 'types', None)))}",
+        "const": lambda: (
+            f"{shown(getattr(kind, 'expected_value', None))} was expected, got {value}"
+        ),
+        "enum": lambda: (
+            f"{value} is not one of {options_shown(_listed(getattr(kind, 'options', None)))}"
+        ),
+        "type": lambda: (
+            f"{value} is not of type {' or '.join(str(t) for t in _listed(getattr(kind, 'types', None)))}"
+        ),
         "required": lambda: f"missing key {key_shown(getattr(kind, 'property', ''))}",
         "not": lambda: f"{value} matches the schema under 'not', which it must not",
         "contains": lambda: f"{value}: {_contains(error)}",
         "uniqueItems": lambda: f"{value} has items that are not unique",
-        "additionalItems": lambda: f"{value} has more than {plural(int(limit or 0), 'item')} (no more are allowed)",
+        "additionalItems": lambda: (
+            f"{value} has more than {plural(int(limit or 0), 'item')} (no more are allowed)"
+        ),
         "falseSchema": lambda: f"{value} is not allowed here (the schema is false)",
         "propertyNames": lambda: f"key name {_message(kind.error)}",
-        "oneOf": lambda: f"{value} fits {'none' if not valid_branches(list(kind.context)) else 'more than one'} of the oneOf branches",
+        "oneOf": lambda: (
+            f"{value} fits {'none' if not valid_branches(list(kind.context)) else 'more than one'} of the oneOf branches"
+        ),
         "anyOf": lambda: f"{value} fits none of the anyOf branches",
     }
     if name in special:

@@ -13,7 +13,15 @@ from __future__ import annotations
 from gate_tui.parsing.extraction import Extraction, extract_json
 
 
-def extract_reply(text: str, *, allow_guesses: bool = True, accept_truncated: bool = False, want: str = "object") -> Extraction:
+def extract_reply(
+    text: str, *, allow_guesses: bool = True, accept_truncated: bool = False, want: str = "object"
+) -> Extraction:
     """The JSON value of a model's reply (an object unless the contract's root asks for an
     array, ``want="array"``, or any value, ``"any"``), with the repairs made to read it; never raises."""
-    return extract_json(text, prefer_keys=(), allow_guesses=allow_guesses, accept_truncated=accept_truncated, want=want)
+    return extract_json(
+        text,
+        prefer_keys=(),
+        allow_guesses=allow_guesses,
+        accept_truncated=accept_truncated,
+        want=want,
+    )

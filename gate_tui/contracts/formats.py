@@ -44,14 +44,19 @@ _KNOWN_2020_12 = (
 def validator_class(draft: int) -> Any:
     import jsonschema_rs
 
-    return {4: jsonschema_rs.Draft4Validator, 6: jsonschema_rs.Draft6Validator, 7: jsonschema_rs.Draft7Validator, 19: jsonschema_rs.Draft201909Validator}.get(
-        draft, jsonschema_rs.Draft202012Validator
-    )
+    return {
+        4: jsonschema_rs.Draft4Validator,
+        6: jsonschema_rs.Draft6Validator,
+        7: jsonschema_rs.Draft7Validator,
+        19: jsonschema_rs.Draft201909Validator,
+    }.get(draft, jsonschema_rs.Draft202012Validator)
 
 
 def _knows(draft: int, name: str) -> bool:
     try:
-        validator_class(draft)({"format": name}, validate_formats=True, ignore_unknown_formats=False)
+        validator_class(draft)(
+            {"format": name}, validate_formats=True, ignore_unknown_formats=False
+        )
     except ValueError:
         return False
     return True

@@ -95,7 +95,11 @@ class Contract:
     def __post_init__(self) -> None:
         from gate_tui.contracts.contract_rules import root_want
 
-        object.__setattr__(self, "want", root_want(self.schema, self.draft) if isinstance(self.schema, dict) else "any")
+        object.__setattr__(
+            self,
+            "want",
+            root_want(self.schema, self.draft) if isinstance(self.schema, dict) else "any",
+        )
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -134,15 +138,23 @@ def load_contract(path: str | Path, options: LoadOptions | None = None) -> Contr
     return contract
 
 
-def contract_from_schema(schema: Any, path: str = "<contract>", options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
+def contract_from_schema(
+    schema: Any, path: str = "<contract>", options: LoadOptions | None = None
+) -> tuple[Contract | None, list[ContractProblem]]:
     """A contract from an already-decoded schema (tests, batch workers, callers holding a dict); never raises."""
     try:
         return _from_schema(schema, path, options or LoadOptions())
     except Exception as exc:  # noqa: BLE001 - as check_contract_file
-        return None, [ContractProblem(path, f"cannot load the contract (internal {type(exc).__name__}; please report it)")]
+        return None, [
+            ContractProblem(
+                path, f"cannot load the contract (internal {type(exc).__name__}; please report it)"
+            )
+        ]
 
 
-def _from_schema(schema: Any, path: str, options: LoadOptions) -> tuple[Contract | None, list[ContractProblem]]:
+def _from_schema(
+    schema: Any, path: str, options: LoadOptions
+) -> tuple[Contract | None, list[ContractProblem]]:
     if not isinstance(schema, dict):
         return None, [ContractProblem(path, _not_an_object(schema))]
     checked, problems = schema_problems(schema, path, None, options)
@@ -151,15 +163,24 @@ def _from_schema(schema: Any, path: str, options: LoadOptions) -> tuple[Contract
     return _compile(schema, path, checked, options, lambda: None)
 
 
-def check_contract_file(path: str | Path, options: LoadOptions | None = None) -> tuple[Contract | None, list[ContractProblem]]:
+def check_contract_file(
+    path: str | Path, options: LoadOptions | None = None
+) -> tuple[Contract | None, list[ContractProblem]]:
     """The contract, or None and every problem found; never raises, never blocks."""
     try:
         return _check_file(path, options)
     except Exception as exc:  # noqa: BLE001 - a contract is input: a bug here is a problem line, never exit 70
-        return None, [ContractProblem(str(path), f"cannot load the contract (internal {type(exc).__name__}; please report it)")]
+        return None, [
+            ContractProblem(
+                str(path),
+                f"cannot load the contract (internal {type(exc).__name__}; please report it)",
+            )
+        ]
 
 
-def _check_file(path: str | Path, options: LoadOptions | None) -> tuple[Contract | None, list[ContractProblem]]:
+def _check_file(
+    path: str | Path, options: LoadOptions | None
+) -> tuple[Contract | None, list[ContractProblem]]:
     from gate_tui.config.json_data import yaml_data
     from gate_tui.contracts.contract_cache import (
         CachedContract,
@@ -214,7 +235,9 @@ def _read(path: str | Path) -> tuple[str | None, ContractProblem | None]:
         return None, ContractProblem(name, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
 
 
-def _decode(text: str, is_json: bool, name: str) -> tuple[dict[str, Any], dict[str, int] | None, ContractProblem | None]:
+def _decode(
+    text: str, is_json: bool, name: str
+) -> tuple[dict[str, Any], dict[str, int] | None, ContractProblem | None]:
     """The schema and, for YAML, the line of every JSON Pointer in it (JSON: found on demand)."""
     from gate_tui.config.json_data import json_data, yaml_data
 
@@ -231,8 +254,10 @@ def _decode(text: str, is_json: bool, name: str) -> tuple[dict[str, Any], dict[s
 
 
 def _not_an_object(value: Any) -> str:
-    kind = {bool: "true/false", list: "a list", str: "text", type(None): "empty"}.get(type(value), "a number")
-    return f"a contract is a JSON Schema object ({{\"type\": \"object\", ...}}), and this file holds {kind}"
+    kind = {bool: "true/false", list: "a list", str: "text", type(None): "empty"}.get(
+        type(value), "a number"
+    )
+    return f'a contract is a JSON Schema object ({{"type": "object", ...}}), and this file holds {kind}'
 
 
 class _Checked(NamedTuple):
@@ -240,7 +265,9 @@ class _Checked(NamedTuple):
     warnings: tuple[str, ...]
 
 
-def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, options: LoadOptions | None = None) -> tuple[_Checked | None, list[ContractProblem]]:
+def schema_problems(
+    schema: dict[str, Any], name: str, lines: Any = None, options: LoadOptions | None = None
+) -> tuple[_Checked | None, list[ContractProblem]]:
     """The draft and warnings of a schema that passes its meta-schema and our rules, or every problem.
 
     ``lines`` is called (only when there are problems) for the line of each JSON Pointer.
@@ -251,13 +278,19 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
 
     options = options or LoadOptions()
     found: list[tuple[list[str | int], str]] = []
-    draft, assumed, problem = choose_draft(schema, options.draft if options.draft is not None else block_draft(schema))
+    draft, assumed, problem = choose_draft(
+        schema, options.draft if options.draft is not None else block_draft(schema)
+    )
     if problem is not None:
         found.append((["$schema"], problem))
     warning = assumed_draft_warning(schema, pointer) if assumed else None
     if problem is None and "$schema" in schema and options.draft not in (None, draft):
         warning = f"--draft {DRAFT_NAMES.get(options.draft, options.draft)} is ignored: the contract's $schema says {DRAFT_NAMES[draft]}"
-    found.extend(found_problem for found_problem in meta_problems(schema, draft) if not (problem and found_problem[0] == ["$schema"]))
+    found.extend(
+        found_problem
+        for found_problem in meta_problems(schema, draft)
+        if not (problem and found_problem[0] == ["$schema"])
+    )
     found.extend(block_problems(schema))
     if not found:
         found.extend(root_problems(schema, draft))
@@ -268,15 +301,21 @@ def schema_problems(schema: dict[str, Any], name: str, lines: Any = None, option
     return _Checked(draft, (warning,) if warning else ()), []
 
 
-def _located(name: str, found: list[tuple[list[str | int], str]], lines: dict[str, int] | None) -> list[ContractProblem]:
+def _located(
+    name: str, found: list[tuple[list[str | int], str]], lines: dict[str, int] | None
+) -> list[ContractProblem]:
     """The problems with their pointers and lines: the first :data:`MAX_PROBLEMS`, then a count."""
-    problems = [_problem(name, pointer(parts), message, lines) for parts, message in found[:MAX_PROBLEMS]]
+    problems = [
+        _problem(name, pointer(parts), message, lines) for parts, message in found[:MAX_PROBLEMS]
+    ]
     if len(found) > MAX_PROBLEMS:
         problems.append(ContractProblem(name, f"… and {len(found) - MAX_PROBLEMS:,} more problems"))
     return problems
 
 
-def _problem(name: str, location: str, message: str, lines: dict[str, int] | None) -> ContractProblem:
+def _problem(
+    name: str, location: str, message: str, lines: dict[str, int] | None
+) -> ContractProblem:
     line = None
     if lines is not None:
         probe = location
@@ -286,7 +325,9 @@ def _problem(name: str, location: str, message: str, lines: dict[str, int] | Non
     return ContractProblem(name, message, location, line)
 
 
-def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptions, lines: Any) -> tuple[Contract | None, list[ContractProblem]]:
+def _compile(
+    schema: dict[str, Any], name: str, checked: Any, options: LoadOptions, lines: Any
+) -> tuple[Contract | None, list[ContractProblem]]:
     """Resolve references offline, refuse endless cycles, compile the draft's validator."""
     import jsonschema_rs
 
@@ -301,23 +342,50 @@ def _compile(schema: dict[str, Any], name: str, checked: Any, options: LoadOptio
     store_path, problem = store_folder(schema, folder, options.schemas)
     id_key = "id" if draft == 4 else "$id"
     root_id = schema.get(id_key) if isinstance(schema.get(id_key), str) else None
-    store = SchemaStore(store_path, confined=None if options.schemas else folder) if store_path is not None else None
+    store = (
+        SchemaStore(store_path, confined=None if options.schemas else folder)
+        if store_path is not None
+        else None
+    )
     retriever = OfflineRetriever(folder, store, root_id)
-    if problem and options.schemas:  # the command line's --schemas: no place in the file to point at
+    if (
+        problem and options.schemas
+    ):  # the command line's --schemas: no place in the file to point at
         return None, [ContractProblem(name, problem)]
     found = [([META_KEY, "schemas"], problem)] if problem else []
-    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(schema, id_key)
+    found += reference_problems(schema, base_uri(name), id_key, retriever) + cycle_problems(
+        schema, id_key
+    )
     if found:
         return None, _located(name, found, lines())
     try:
-        borrowed = format_checkers(draft)  # uuid, duration… mean in a draft-07 contract what they mean in 2020-12
-        validator = validator_class(draft)(schema, validate_formats=True, formats=borrowed or None, retriever=retriever, base_uri=base_uri(name))
+        borrowed = format_checkers(
+            draft
+        )  # uuid, duration… mean in a draft-07 contract what they mean in 2020-12
+        validator = validator_class(draft)(
+            schema,
+            validate_formats=True,
+            formats=borrowed or None,
+            retriever=retriever,
+            base_uri=base_uri(name),
+        )
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return None, [ContractProblem(name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}")]
+        return None, [
+            ContractProblem(
+                name, f"cannot compile the schema: {first[:200]}{'…' if len(first) > 200 else ''}"
+            )
+        ]
     except Exception as exc:  # noqa: BLE001 - a compiler failure is a problem with this file, not a crash
         return None, [ContractProblem(name, f"cannot compile the schema: {type(exc).__name__}")]
     from functools import partial
 
-    mapper = partial(jsonschema_rs.validator_map_for, schema, validate_formats=True, formats=borrowed or None, retriever=retriever, base_uri=base_uri(name))
+    mapper = partial(
+        jsonschema_rs.validator_map_for,
+        schema,
+        validate_formats=True,
+        formats=borrowed or None,
+        retriever=retriever,
+        base_uri=base_uri(name),
+    )
     return Contract(schema, name, validator, draft, checked.warnings, options, mapper), []

@@ -54,14 +54,20 @@ def meta_validator(draft: int) -> Any:
     import jsonschema_rs
     from jsonschema_specifications import REGISTRY
 
-    return jsonschema_rs.validator_for(REGISTRY.contents(META_SCHEMAS[draft]), validate_formats=True, formats={"regex": engine_accepts})
+    return jsonschema_rs.validator_for(
+        REGISTRY.contents(META_SCHEMAS[draft]),
+        validate_formats=True,
+        formats={"regex": engine_accepts},
+    )
 
 
 @lru_cache(maxsize=4096)
 def engine_accepts(pattern: Any) -> bool:
     """Whether the validator's regex engine compiles ``pattern`` (the one that will run it)."""
     if not isinstance(pattern, str):
-        return True  # a number where a pattern goes is the meta-schema's "type" problem, not this one
+        return (
+            True  # a number where a pattern goes is the meta-schema's "type" problem, not this one
+        )
     import jsonschema_rs
 
     try:
@@ -98,13 +104,19 @@ def _message(error: Any, path: list[str | int], draft: int) -> str:
     if kind == "anyOf" and keyword in _FORMS:
         return f'"{keyword}" must be {_FORMS[keyword]}, not {shown(value)}'
     if kind == "anyOf" and len(path) >= 2 and path[-2] == "dependencies":
-        return f'{shown(value)}: each entry of "dependencies" is a schema or a list of property names'
+        return (
+            f'{shown(value)}: each entry of "dependencies" is a schema or a list of property names'
+        )
     if kind == "type":
         expected = " or ".join(getattr(error.kind, "types", []) or ["another type"])
         return f"{shown(value)} must be {expected} here in {name}"
     if kind == "propertyNames":  # a key of patternProperties that is not a pattern the engine runs
         return f"the key {shown(error.kind.error.instance)} is not a regular expression the validator can run (it uses ECMA-262 syntax)"
-    if kind == "required" and isinstance(value, dict) and ("exclusiveMaximum" in value or "exclusiveMinimum" in value):
+    if (
+        kind == "required"
+        and isinstance(value, dict)
+        and ("exclusiveMaximum" in value or "exclusiveMinimum" in value)
+    ):
         return f"{error.message}: in {name} exclusiveMaximum / exclusiveMinimum only qualify a maximum / minimum beside them"
     return _cut_instance(error.message, value)
 
@@ -126,10 +138,18 @@ def _hint(keyword: Any, kind: str, value: Any, draft: int) -> str | None:
         return '"items" is a list of schemas, the tuple form of draft-07 and earlier; in 2020-12 write "prefixItems": [...] (and "items" for the rest), or declare the draft the schema was written for ("$schema")'
     if keyword == "$id" and isinstance(value, str) and value.startswith("#") and draft >= 19:
         return f'"$id": {shown(value)} names a place with a fragment, as draft-07 did; since 2019-09 write "$anchor": {shown(value[1:])}'
-    if keyword in {"exclusiveMaximum", "exclusiveMinimum"} and isinstance(value, bool) and draft >= 6:
+    if (
+        keyword in {"exclusiveMaximum", "exclusiveMinimum"}
+        and isinstance(value, bool)
+        and draft >= 6
+    ):
         bound = "maximum" if keyword == "exclusiveMaximum" else "minimum"
         return f'"{keyword}": {json.dumps(value)} is the draft-04 flag; since draft-06 it is a number: write "{keyword}": N in place of "{bound}": N'
-    if keyword in {"exclusiveMaximum", "exclusiveMinimum"} and not isinstance(value, bool) and draft == 4:
+    if (
+        keyword in {"exclusiveMaximum", "exclusiveMinimum"}
+        and not isinstance(value, bool)
+        and draft == 4
+    ):
         bound = "maximum" if keyword == "exclusiveMaximum" else "minimum"
         return f'in draft-04 "{keyword}" is true or false beside "{bound}" (a number is draft-06 and later)'
     if keyword == "required" and isinstance(value, bool):

@@ -96,11 +96,19 @@ def schema_at(root: dict[str, Any], value: Any, path: str) -> dict[str, Any]:
 
 def _deref(root: dict[str, Any], node: Any) -> Any:
     for _ in range(32):  # a chain of refs, never a loop
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/")):
+        if not (
+            isinstance(node, dict)
+            and isinstance(node.get("$ref"), str)
+            and node["$ref"].startswith("#/")
+        ):
             return node
         target: Any = root
         for part in node["$ref"][2:].split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+            target = (
+                target.get(part.replace("~1", "/").replace("~0", "~"))
+                if isinstance(target, dict)
+                else None
+            )
         merged = dict(target) if isinstance(target, dict) else {}
         merged.update({key: item for key, item in node.items() if key != "$ref"})
         node = merged
@@ -145,7 +153,11 @@ def coerce(text: str, kind: LeafKind) -> tuple[Any, str | None]:
             number = json.loads(text.strip())
         except (ValueError, RecursionError):
             number = None
-        if isinstance(number, bool) or not isinstance(number, (int, float)) or (isinstance(number, float) and not math.isfinite(number)):
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, (int, float))
+            or (isinstance(number, float) and not math.isfinite(number))
+        ):
             return None, f"{text.strip()!r} is not a number"
         if kind == "integer" and not isinstance(number, int):
             if number.is_integer():

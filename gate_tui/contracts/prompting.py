@@ -72,7 +72,13 @@ def prompt_report(contract: Contract) -> PromptReport:
         lines += ["", "Rules across fields:"] + [f"- {rule}" for rule in rules]
     examples = schema.get("examples")
     if isinstance(examples, list) and examples:
-        example = ["", "Example:", "```json", json.dumps(examples[0], indent=2, ensure_ascii=False), "```"]
+        example = [
+            "",
+            "Example:",
+            "```json",
+            json.dumps(examples[0], indent=2, ensure_ascii=False),
+            "```",
+        ]
         lines += example
         parts.append(("the example", sum(len(line) + 1 for line in example)))
     text = "\n".join(lines) + "\n"
@@ -85,30 +91,54 @@ def _root(describer: Describer, schema: dict[str, Any]) -> list[str]:
     if describer.is_object(schema):
         fields = describer.fields(schema, 0)
         if not fields:
-            return ["Reply with exactly one JSON object (no other text is needed); it may have any keys."]
-        return ["Reply with exactly one JSON object (no other text is needed). Its fields:", "", *fields]
+            return [
+                "Reply with exactly one JSON object (no other text is needed); it may have any keys."
+            ]
+        return [
+            "Reply with exactly one JSON object (no other text is needed). Its fields:",
+            "",
+            *fields,
+        ]
     kind = shape.get("type")
     if kind == "array" or "items" in shape or "prefixItems" in shape:
         nested = describer.nested(shape, 0)
-        return [f"Reply with exactly one JSON array (no other text is needed): {describer.rule(shape)}.", *([""] + nested if nested else [])]
+        return [
+            f"Reply with exactly one JSON array (no other text is needed): {describer.rule(shape)}.",
+            *([""] + nested if nested else []),
+        ]
     if branches(shape) and "type" not in shape:
-        return ["Reply with exactly one JSON value (no other text is needed) of one of the shapes below.", "", *describer.nested(shape, 0)]
+        return [
+            "Reply with exactly one JSON value (no other text is needed) of one of the shapes below.",
+            "",
+            *describer.nested(shape, 0),
+        ]
     what = "value" if not isinstance(kind, str) else kind
     nested = describer.nested(shape, 0)
-    return [f"Reply with exactly one JSON {what} (no other text is needed): {describer.rule(shape)}.", *([""] + nested if nested else [])]
+    return [
+        f"Reply with exactly one JSON {what} (no other text is needed): {describer.rule(shape)}.",
+        *([""] + nested if nested else []),
+    ]
 
 
 def _definition(describer: Describer, name: str, schema: Any) -> list[str]:
-    alias = describer.named({"$ref": schema["$ref"]}) if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) else None
+    alias = (
+        describer.named({"$ref": schema["$ref"]})
+        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str)
+        else None
+    )
     if alias is not None:
         # A definition that is another big one plus a few keywords ("$ref": "#" and a
         # description, as Renovate's 138 manager definitions are): named, never copied in.
         rest = {key: value for key, value in schema.items() if key != "$ref"}
         extra = describer.rule(rest)
-        head = f"{name}: {alias}" + (f"; also {extra}" if extra != "any value" else "") + about(rest)
+        head = (
+            f"{name}: {alias}" + (f"; also {extra}" if extra != "any value" else "") + about(rest)
+        )
         return ["", head, *describer.nested(rest, 1)]
     shape = describer.resolve(schema)
-    head = f"{name}: {describer.rule(shape) if isinstance(shape, dict) else 'any value'}{about(shape)}"
+    head = (
+        f"{name}: {describer.rule(shape) if isinstance(shape, dict) else 'any value'}{about(shape)}"
+    )
     if not isinstance(shape, dict):
         return ["", head]
     return ["", head, *describer.nested(shape, 1)]
@@ -128,7 +158,9 @@ def _field_sizes(lines: list[str]) -> list[tuple[str, int]]:
 def _rules(schema: dict[str, Any]) -> list[str]:
     found = []
     allof = schema.get("allOf")
-    candidates = [schema] + [s for s in (allof if isinstance(allof, list) else []) if isinstance(s, dict)]
+    candidates = [schema] + [
+        s for s in (allof if isinstance(allof, list) else []) if isinstance(s, dict)
+    ]
     for node in candidates:
         if "if" in node and ("then" in node or "else" in node):
             text = node.get("description") or node.get("$comment")

@@ -21,7 +21,9 @@ from gate_tui.contracts.retrieval import OfflineRetriever, document_uri
 _REF_WORDS = ("$ref", "$dynamicRef")
 
 
-def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever: OfflineRetriever) -> list[tuple[list[str | int], str]]:
+def reference_problems(
+    schema: dict[str, Any], base: str, id_key: str, retriever: OfflineRetriever
+) -> list[tuple[list[str | int], str]]:
     """``(path of the $ref, message)`` for every reference that cannot be resolved offline.
 
     Files the contract refers to are followed too (each once, at most :data:`MAX_DOCUMENTS`);
@@ -33,17 +35,34 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
     anchors: dict[int, set[str]] = {}
     while queue:
         document, document_base, key, via = queue.pop(0)
-        name = "the contract" if via is None else (Path(unquote(urlsplit(document_base).path)).name or document_base)
+        name = (
+            "the contract"
+            if via is None
+            else (Path(unquote(urlsplit(document_base).path)).name or document_base)
+        )
         nodes = list(subschemas(document, document_base, key))
         resources = _resources(nodes, key)
         # $dynamicRef (2020-12) leads to a document as $ref does: a remote one must be refused by name too
-        refs = [(parts, node, node_base, word) for parts, node, node_base in nodes for word in _REF_WORDS if isinstance(node.get(word), str)]
+        refs = [
+            (parts, node, node_base, word)
+            for parts, node, node_base in nodes
+            for word in _REF_WORDS
+            if isinstance(node.get(word), str)
+        ]
         for parts, node, node_base, word in refs:
             ref = node[word]
             site = [*parts, word] if via is None else via
-            said = f'{word} "{ref}"' if via is None else f'{word} "{ref}" in {name} (at {pointer(parts) or "/"})'
-            target_document, fragment = urldefrag(node_base + ref if ref.startswith("#") else urljoin(node_base, ref))
-            where, data = (name, resources[target_document]) if target_document in resources else (None, None)
+            said = (
+                f'{word} "{ref}"'
+                if via is None
+                else f'{word} "{ref}" in {name} (at {pointer(parts) or "/"})'
+            )
+            target_document, fragment = urldefrag(
+                node_base + ref if ref.startswith("#") else urljoin(node_base, ref)
+            )
+            where, data = (
+                (name, resources[target_document]) if target_document in resources else (None, None)
+            )
             if where is None:
                 data, reason = retriever.fetch(target_document)
                 if reason is not None:
@@ -56,13 +75,22 @@ def reference_problems(schema: dict[str, Any], base: str, id_key: str, retriever
             missing = _missing(data, unquote(fragment), key, anchors)
             if missing is not None:
                 problems.append((site, f"{said} points at {missing}, which is not in {where}"))
-            elif fragment.startswith("/") and not isinstance(_at_pointer(data, unquote(fragment)), (dict, bool)):
+            elif fragment.startswith("/") and not isinstance(
+                _at_pointer(data, unquote(fragment)), (dict, bool)
+            ):
                 # never quote the value: it may be anything a file holds (a token…)
-                problems.append((site, f"{said} points at {unquote(fragment)} in {where}, which is not a schema (a JSON object)"))
+                problems.append(
+                    (
+                        site,
+                        f"{said} points at {unquote(fragment)} in {where}, which is not a schema (a JSON object)",
+                    )
+                )
     return problems
 
 
-def _resources(nodes: list[tuple[list[str | int], dict[str, Any], str]], id_key: str) -> dict[str, Any]:
+def _resources(
+    nodes: list[tuple[list[str | int], dict[str, Any], str]], id_key: str
+) -> dict[str, Any]:
     """The document and every schema in it with an ``$id`` of its own, by URI."""
     resources: dict[str, Any] = {}
     for parts, node, node_base in nodes:
@@ -96,7 +124,11 @@ def _missing(document: Any, fragment: str, id_key: str, anchors: dict[int, set[s
         known = anchors[id(document)] = set()
         for _parts, node, _base in subschemas(document, "", id_key):
             ident = node.get(id_key)
-            known.update(name for name in (node.get("$anchor"), node.get("$dynamicAnchor")) if isinstance(name, str))
+            known.update(
+                name
+                for name in (node.get("$anchor"), node.get("$dynamicAnchor"))
+                if isinstance(name, str)
+            )
             if isinstance(ident, str) and ident.startswith("#"):
                 known.add(ident[1:])
     return None if fragment in known else f'the anchor "{fragment}"'

@@ -14,7 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gate_tui.models import Repair
 
-ContractErrorCode = Literal["invalid_json", "missing_key", "extra_key", "invalid_type", "invalid_value", "rule_failed", "no_branch_matched"]
+ContractErrorCode = Literal[
+    "invalid_json",
+    "missing_key",
+    "extra_key",
+    "invalid_type",
+    "invalid_value",
+    "rule_failed",
+    "no_branch_matched",
+]
 """The stable error codes; scripts may match on them. ``no_branch_matched``: a value fits
 none of a ``oneOf``/``anyOf``'s branches (the closest branch's own errors come with it)."""
 
@@ -38,7 +46,9 @@ class ContractError(_Model):
     def expected_detail(self) -> str:
         """`` (expected one of "neutral", "happy", …)`` for an invalid value, else ``""``:
         what ``check`` and the editor's preview both print after the message."""
-        return f" (expected {self.expected})" if self.expected and self.code == "invalid_value" else ""
+        return (
+            f" (expected {self.expected})" if self.expected and self.code == "invalid_value" else ""
+        )
 
 
 class ContractWarning(_Model):
@@ -80,8 +90,14 @@ class ContractResult(_Model):
         else:
             count = len(self.errors)
             message = f"The reply does not match the contract ({count} issue{'s' * (count != 1)})"
-            details["issues"] = [{"path": pointer_parts(error.path, self.value), "message": error.message} for error in self.errors]
-        return {"ok": False, "error": {"code": "VALIDATION_FAILED", "message": message, "details": details}}
+            details["issues"] = [
+                {"path": pointer_parts(error.path, self.value), "message": error.message}
+                for error in self.errors
+            ]
+        return {
+            "ok": False,
+            "error": {"code": "VALIDATION_FAILED", "message": message, "details": details},
+        }
 
 
 class ErrorList:
@@ -129,7 +145,9 @@ class ErrorList:
         if self.more or self.skipped:
             counted = [f"{self.more:,} more error{'s' * (self.more != 1)}"] if self.more else []
             if self.skipped:
-                counted.append(f"{self.skipped:,} more invalid item{'s' * (self.skipped != 1)} of {self.skipped_at or '/'} not examined")
+                counted.append(
+                    f"{self.skipped:,} more invalid item{'s' * (self.skipped != 1)} of {self.skipped_at or '/'} not examined"
+                )
             message = "and " + ", plus ".join(counted)
             message += f" (only the first {self.limit} are listed)"
             self.errors.append(ContractError(code=self.more_code, path="", message=message))

@@ -70,7 +70,11 @@ class SchemaStore:
 
         found: dict[str, Any] = {}
         try:
-            names = sorted(entry for entry in self.folder.iterdir() if entry.name.lower().endswith(_SCHEMA_SUFFIXES))
+            names = sorted(
+                entry
+                for entry in self.folder.iterdir()
+                if entry.name.lower().endswith(_SCHEMA_SUFFIXES)
+            )
         except OSError as exc:
             self.skipped.append(f"{self.folder}: cannot list ({exc.strerror or exc})")
             return found
@@ -81,7 +85,13 @@ class SchemaStore:
                 budget -= entry.stat().st_size
                 data, _text, read_problem = read_json_data(entry, "schema file", MAX_CONTRACT_BYTES)
                 ident = data.get("$id", data.get("id")) if isinstance(data, dict) else None
-                problem = read_problem.message if read_problem else None if isinstance(ident, str) else "no $id"
+                problem = (
+                    read_problem.message
+                    if read_problem
+                    else None
+                    if isinstance(ident, str)
+                    else "no $id"
+                )
             if problem is not None:
                 self.skipped.append(f"{entry.name}: {problem}")
                 continue
@@ -90,7 +100,9 @@ class SchemaStore:
 
     def _refused(self, entry: Path, budget: int) -> str | None:
         try:
-            if self.confined is not None and not entry.resolve().is_relative_to(self.confined.resolve()):
+            if self.confined is not None and not entry.resolve().is_relative_to(
+                self.confined.resolve()
+            ):
                 return "leads outside the contract's folder"
             if entry.stat().st_size > budget:
                 return f"not read: the store's files may hold {MAX_STORE_BYTES:,} bytes in all"
@@ -102,7 +114,9 @@ class SchemaStore:
 class OfflineRetriever:
     """The only way a compiled contract obtains a document it does not contain (see the module doc)."""
 
-    def __init__(self, folder: Path | None, store: SchemaStore | None, root_id: str | None = None) -> None:
+    def __init__(
+        self, folder: Path | None, store: SchemaStore | None, root_id: str | None = None
+    ) -> None:
         self.folder = folder
         self.store = store
         self.prefixes = [_FOLDER]
@@ -129,10 +143,19 @@ class OfflineRetriever:
             return None, self.refusals[key]
         try:
             data, reason = self._find(key)
-        except (OSError, ValueError) as exc:  # a name the OS refuses (a NUL byte…): a refusal, not a crash
-            data, reason = None, f"cannot be read ({type(exc).__name__.replace('Error', ' error').strip()})"
+        except (
+            OSError,
+            ValueError,
+        ) as exc:  # a name the OS refuses (a NUL byte…): a refusal, not a crash
+            data, reason = (
+                None,
+                f"cannot be read ({type(exc).__name__.replace('Error', ' error').strip()})",
+            )
         if reason is None and len(self.documents) >= MAX_DOCUMENTS:
-            data, reason = None, f"is one schema file too many (a contract may use at most {MAX_DOCUMENTS})"
+            data, reason = (
+                None,
+                f"is one schema file too many (a contract may use at most {MAX_DOCUMENTS})",
+            )
         if reason is None:
             self.documents[key] = data
         else:
@@ -140,7 +163,9 @@ class OfflineRetriever:
         return data, reason
 
     def _find(self, uri: str) -> tuple[Any, str | None]:
-        meta = _meta_schema(uri)  # "$ref": "http://json-schema.org/draft-07/schema#" (a schema of schemas)
+        meta = _meta_schema(
+            uri
+        )  # "$ref": "http://json-schema.org/draft-07/schema#" (a schema of schemas)
         if meta is not None:
             return meta, None
         stored = self.store.lookup(uri) if self.store is not None else None
@@ -152,31 +177,54 @@ class OfflineRetriever:
         scheme = urlsplit(uri).scheme.lower()
         if uri.startswith(FOLDER_ROOT) or scheme == "file":
             name = Path(unquote(urlsplit(uri).path)).name or "the file"
-            kind = "a file:// URL" if scheme == "file" else "a path outside the contract's folder (an absolute path or ../)"
-            return None, f"is {kind}, and gate-tui reads no file outside the contract's folder; copy {name} next to the contract and refer to it by name"
+            kind = (
+                "a file:// URL"
+                if scheme == "file"
+                else "a path outside the contract's folder (an absolute path or ../)"
+            )
+            return (
+                None,
+                f"is {kind}, and gate-tui reads no file outside the contract's folder; copy {name} next to the contract and refer to it by name",
+            )
         where = None
         if self.store is not None:
-            skipped = f"; skipped: {'; '.join(self.store.skipped[:3])}" if self.store.skipped else ""
+            skipped = (
+                f"; skipped: {'; '.join(self.store.skipped[:3])}" if self.store.skipped else ""
+            )
             where = f"is not in the schema store {self.store.folder} (no file there has that $id{skipped})"
         if scheme in {"http", "https"}:
-            return None, (where or "is a remote schema, and gate-tui never fetches schemas over the network") + (
+            return None, (
+                where or "is a remote schema, and gate-tui never fetches schemas over the network"
+            ) + (
                 f"; save it in a folder and pass --schemas DIR (the file's $id must be {uri}), or copy it next to the contract and refer to it by file name"
             )
-        return None, (where or "is not a schema gate-tui has") + f"; pass --schemas DIR with a schema file whose $id is {uri}"
+        return None, (
+            where or "is not a schema gate-tui has"
+        ) + f"; pass --schemas DIR with a schema file whose $id is {uri}"
 
     def _from_folder(self, relative: str, uri: str) -> tuple[Any, str | None]:
         from gate_tui.config.json_data import read_json_data
         from gate_tui.contracts.contract_rules import MAX_CONTRACT_BYTES
 
         if self.folder is None:
-            return None, "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR"
+            return (
+                None,
+                "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR",
+            )
         if not relative or "?" in uri or "\x00" in relative:
             return None, "does not name a schema file"
         if any(part.startswith(".") and part not in (".", "..") for part in relative.split("/")):
             # secrets live in dot-folders (~/.config, ~/.ssh): a contract in a home folder must not reach them
-            return None, f"names a hidden file or folder ({relative}), which gate-tui never reads through $ref; copy the schema to a visible name"
+            return (
+                None,
+                f"names a hidden file or folder ({relative}), which gate-tui never reads through $ref; copy the schema to a visible name",
+            )
         target = self.folder / relative
-        if not target.suffix and not target.exists() and target.with_name(target.name + ".json").exists():
+        if (
+            not target.suffix
+            and not target.exists()
+            and target.with_name(target.name + ".json").exists()
+        ):
             # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by their $id's last word
             target = target.with_name(target.name + ".json")
         try:
@@ -184,17 +232,26 @@ class OfflineRetriever:
         except (OSError, RuntimeError, ValueError):
             inside = False
         if not inside:
-            return None, f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name"
+            return (
+                None,
+                f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name",
+            )
         try:
             size = target.stat().st_size
         except OSError:
             size = 0  # a missing file: the reader says so, in its words
         if size > self.bytes_left:
-            return None, f"names {relative}: the files a contract refers to may hold {MAX_FOLDER_BYTES:,} bytes in all"
+            return (
+                None,
+                f"names {relative}: the files a contract refers to may hold {MAX_FOLDER_BYTES:,} bytes in all",
+            )
         self.bytes_left -= size
         data, _text, problem = read_json_data(target, "schema file", MAX_CONTRACT_BYTES)
         if problem is not None and problem.message == "file not found":
-            return None, f"names {relative}, which is not in the contract's folder; copy it there (or pass --schemas DIR)"
+            return (
+                None,
+                f"names {relative}, which is not in the contract's folder; copy it there (or pass --schemas DIR)",
+            )
         if problem is not None:
             line = f" (line {problem.line})" if problem.line is not None else ""
             return None, f"names {relative} in the contract's folder: {problem.message}{line}"
@@ -211,7 +268,11 @@ def _meta_schema(uri: str) -> Any | None:
     from jsonschema_specifications import REGISTRY
 
     key = document_uri(uri).rstrip("#")
-    for candidate in (key, key.replace("https://", "http://", 1), key.replace("http://", "https://", 1)):
+    for candidate in (
+        key,
+        key.replace("https://", "http://", 1),
+        key.replace("http://", "https://", 1),
+    ):
         try:
             return REGISTRY.contents(candidate)
         except LookupError:

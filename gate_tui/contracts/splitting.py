@@ -29,9 +29,26 @@ from gate_tui.contracts.results import pointer
 
 SPLIT_FROM = 16
 """Arrays shorter than this are validated whole (little to gain in splitting)."""
-_NOTES = {"title", "description", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly", "x-gate-tui"}
+_NOTES = {
+    "title",
+    "description",
+    "$comment",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "x-gate-tui",
+}
 _ROOT = {"$schema", "$id", "$defs", "definitions"}
-_OBJECT = {"type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"}
+_OBJECT = {
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "minProperties",
+    "maxProperties",
+}
 _ARRAY = {"type", "items"}
 _MAX_DEPTH = 8
 _prepared: weakref.WeakKeyDictionary[Contract, tuple[Any, bool]] = weakref.WeakKeyDictionary()
@@ -40,7 +57,14 @@ _prepared: weakref.WeakKeyDictionary[Contract, tuple[Any, bool]] = weakref.WeakK
 class Split:
     """The big array found in a reply: where it is, its items' validator and schema path."""
 
-    def __init__(self, where: list[Any], items: list[Any], validator: Any, schema_path: list[Any], cheap: bool) -> None:
+    def __init__(
+        self,
+        where: list[Any],
+        items: list[Any],
+        validator: Any,
+        schema_path: list[Any],
+        cheap: bool,
+    ) -> None:
         self.where = where
         self.items = items
         self.validator = validator
@@ -59,12 +83,19 @@ class Split:
     def errors(self, index: int) -> Iterator[Any]:
         """The item's errors as the whole reply's validator reports them (paths from the root)."""
         at = [*self.where, index]
-        return (Shifted(error, at, self.schema_path) for error in self.validator.iter_errors(self.items[index]))
+        return (
+            Shifted(error, at, self.schema_path)
+            for error in self.validator.iter_errors(self.items[index])
+        )
 
 
 def find_split(contract: Contract, value: Any) -> Split | None:
     """The reply's big array that can be checked item by item, or None (validate it whole)."""
-    if contract.validator_map is None or contract.draft != 20 or not isinstance(value, (dict, list)):
+    if (
+        contract.validator_map is None
+        or contract.draft != 20
+        or not isinstance(value, (dict, list))
+    ):
         return None
     schema = contract.schema
     if not isinstance(schema, dict) or not set(schema) <= _OBJECT | _ARRAY | _NOTES | _ROOT:
@@ -81,20 +112,33 @@ def find_split(contract: Contract, value: Any) -> Split | None:
     return None if validator is None else Split(where, items, validator, schema_path, cheap)
 
 
-def _walk(node: Any, value: Any, where: list[Any], schema_path: list[Any], depth: int) -> tuple[list[Any], list[Any], list[Any]] | None:
+def _walk(
+    node: Any, value: Any, where: list[Any], schema_path: list[Any], depth: int
+) -> tuple[list[Any], list[Any], list[Any]] | None:
     if not isinstance(node, dict) or depth > _MAX_DEPTH:
         return None
     kinds = node.get("type")
     if isinstance(value, list):
         wants = kinds is None or kinds == "array" or (isinstance(kinds, list) and "array" in kinds)
-        if wants and len(value) >= SPLIT_FROM and isinstance(node.get("items"), dict) and set(node) <= _ARRAY | _NOTES | _ROOT:
+        if (
+            wants
+            and len(value) >= SPLIT_FROM
+            and isinstance(node.get("items"), dict)
+            and set(node) <= _ARRAY | _NOTES | _ROOT
+        ):
             return where, value, [*schema_path, "items"]
         return None
-    if not isinstance(value, dict) or not set(node) <= _OBJECT | _NOTES | _ROOT or not isinstance(node.get("properties"), dict):
+    if (
+        not isinstance(value, dict)
+        or not set(node) <= _OBJECT | _NOTES | _ROOT
+        or not isinstance(node.get("properties"), dict)
+    ):
         return None
     for key, sub in node["properties"].items():
         if isinstance(value.get(key), (dict, list)):
-            found = _walk(sub, value[key], [*where, key], [*schema_path, "properties", key], depth + 1)
+            found = _walk(
+                sub, value[key], [*where, key], [*schema_path, "properties", key], depth + 1
+            )
             if found is not None:
                 return found
     return None
@@ -145,7 +189,9 @@ class Shifted:
     @property
     def schema_path(self) -> list[Any]:
         own = list(self._error.schema_path)
-        through_ref = any(part in ("$ref", "$dynamicRef", "$recursiveRef") for part in self._error.evaluation_path)
+        through_ref = any(
+            part in ("$ref", "$dynamicRef", "$recursiveRef") for part in self._error.evaluation_path
+        )
         return own if through_ref else [*self._schema, *own]
 
     @property
@@ -169,7 +215,10 @@ class _Kind:
 
     @property
     def context(self) -> list[list[Shifted]]:
-        return [[Shifted(error, self._at, self._schema) for error in branch] for branch in self._kind.context]
+        return [
+            [Shifted(error, self._at, self._schema) for error in branch]
+            for branch in self._kind.context
+        ]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._kind, name)

@@ -53,7 +53,9 @@ class ContractEditor:
     steps: list[Step] = field(default_factory=lambda: [Step(None, None, "start", "empty")])
     index: int = 0
     preview_count: int = 0  # how many previews were computed (tests and scenes wait on it)
-    model_calls: list[dict[str, Any]] = field(default_factory=list)  # the conversation (F6), journaled and replayed
+    model_calls: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # the conversation (F6), journaled and replayed
     lock: Any = None  # the session lock (gate_tui.session.lock.SessionLock) while writing
     _journal: Any = None
 
@@ -84,7 +86,9 @@ class ContractEditor:
 
     # --- changing -----------------------------------------------------------------
 
-    def apply_reply(self, text: str, call: int | None = None, checked: ContractResult | None = None) -> tuple[ContractResult, str | None]:
+    def apply_reply(
+        self, text: str, call: int | None = None, checked: ContractResult | None = None
+    ) -> tuple[ContractResult, str | None]:
         """Take a reply's value as the current value; an error when it holds no object.
 
         ``call`` is the model call the reply came from: the change links back to it, so the
@@ -95,10 +99,18 @@ class ContractEditor:
         result = checked if checked is not None else check_contract(text, self.contract)
         if result.value is None:
             return result, "no JSON object in the reply: nothing changed"
-        verdict = "VALID" if result.ok else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"
-        return result, self._push(Step(result.value, result, "assistant", f"reply applied: {verdict}"), call)
+        verdict = (
+            "VALID"
+            if result.ok
+            else f"INVALID ({len(result.errors)} error{'s' * (len(result.errors) != 1)})"
+        )
+        return result, self._push(
+            Step(result.value, result, "assistant", f"reply applied: {verdict}"), call
+        )
 
-    def edit_leaf(self, path: str, text: str, *, as_json: bool = False) -> tuple[ContractResult | None, str | None]:
+    def edit_leaf(
+        self, path: str, text: str, *, as_json: bool = False
+    ) -> tuple[ContractResult | None, str | None]:
         """Set ``path`` from what the user typed: read as the leaf's kind, or as JSON text."""
         if self.value is None:
             return None, "no value yet: paste and apply a reply first"
@@ -154,7 +166,9 @@ class ContractEditor:
         _result, problem = self._check_patch(value, f"opened {visible(path.name, one_line=True)}")
         return True, problem
 
-    def _check_patch(self, patched: dict[str, Any], label: str) -> tuple[ContractResult, str | None]:
+    def _check_patch(
+        self, patched: dict[str, Any], label: str
+    ) -> tuple[ContractResult, str | None]:
         result = check_contract(patched, self.contract)  # the system, not the editor, decides
         return result, self._push(Step(result.value, result, "user", label))
 
@@ -179,15 +193,19 @@ class ContractEditor:
         result = step.result
         link = {} if call is None else {"call": call}
         self._mark_applied(call)
-        return self._record({
-            "kind": "change",
-            "actor": step.actor,
-            "label": step.label,
-            "ok": None if result is None else result.ok,
-            "errors": [] if result is None else [{"code": e.code, "path": e.path} for e in result.errors],
-            "value": step.value,
-            **link,
-        })
+        return self._record(
+            {
+                "kind": "change",
+                "actor": step.actor,
+                "label": step.label,
+                "ok": None if result is None else result.ok,
+                "errors": []
+                if result is None
+                else [{"code": e.code, "path": e.path} for e in result.errors],
+                "value": step.value,
+                **link,
+            }
+        )
 
     def _mark_applied(self, call: Any) -> None:
         for record in self.model_calls:
@@ -207,11 +225,19 @@ class ContractEditor:
         )
 
         try:
-            self.folder = create_session_dir(base or sessions_dir(), "contract-" + session_stem(Path(self.contract.path)))
+            self.folder = create_session_dir(
+                base or sessions_dir(), "contract-" + session_stem(Path(self.contract.path))
+            )
         except OSError as exc:
             return f"cannot create a session folder: {exc.strerror or exc}"
         # The gate sessions' header keys, so `gate-tui sessions` lists contract sessions too.
-        header = {"kind": "header", "mode": "contract", "config_path": str(Path(self.contract.path).resolve()), "config_title": self.contract.title, "started": _now()}
+        header = {
+            "kind": "header",
+            "mode": "contract",
+            "config_path": str(Path(self.contract.path).resolve()),
+            "config_title": self.contract.title,
+            "started": _now(),
+        }
         self._journal, problem = JournalWriter.create(self.folder / JOURNAL_NAME, header)
         return problem
 
@@ -227,7 +253,9 @@ class ContractEditor:
 
     def close(self) -> None:
         if self._journal is not None:
-            if not self._journal.closed:  # a clean exit, as gate sessions mark it (`gate-tui sessions`)
+            if (
+                not self._journal.closed
+            ):  # a clean exit, as gate sessions mark it (`gate-tui sessions`)
                 self._record({"kind": "close"})
             self._journal.close()
         if self.lock is not None:
@@ -255,10 +283,21 @@ class ContractEditor:
             elif kind == "change" and isinstance(record.get("value"), dict):
                 result = check_contract(record["value"], self.contract)
                 del self.steps[self.index + 1 :]
-                self.steps.append(Step(result.value, result, str(record.get("actor", "user")), str(record.get("label", "change"))))
+                self.steps.append(
+                    Step(
+                        result.value,
+                        result,
+                        str(record.get("actor", "user")),
+                        str(record.get("label", "change")),
+                    )
+                )
                 self.index += 1
                 self._mark_applied(record.get("call"))
-            elif kind in ("undo", "redo") and isinstance(record.get("index"), int) and 0 <= record["index"] < len(self.steps):
+            elif (
+                kind in ("undo", "redo")
+                and isinstance(record.get("index"), int)
+                and 0 <= record["index"] < len(self.steps)
+            ):
                 self.index = record["index"]
 
     def export(self, path: Path | None = None) -> tuple[Path | None, str | None]:
@@ -282,20 +321,48 @@ class ContractEditor:
         """A Markdown report: the decision, every error, the timeline and the value."""
         result = self.result
         count = 0 if result is None else len(result.errors)
-        verdict = "no value yet" if result is None else ("VALID" if result.ok else f"INVALID ({count} error{'s' * (count != 1)})")
-        rows = [f"# Contract report: {self.contract.title}", "", f"- contract: `{self.contract.path}`", f"- decision: **{verdict}**"]
+        verdict = (
+            "no value yet"
+            if result is None
+            else ("VALID" if result.ok else f"INVALID ({count} error{'s' * (count != 1)})")
+        )
+        rows = [
+            f"# Contract report: {self.contract.title}",
+            "",
+            f"- contract: `{self.contract.path}`",
+            f"- decision: **{verdict}**",
+        ]
         if result is not None and result.errors:
-            rows += ["", "## Errors", ""] + [f"- `{e.path or '/'}` {e.code}: {_md(e.message)}" for e in result.errors]
+            rows += ["", "## Errors", ""] + [
+                f"- `{e.path or '/'}` {e.code}: {_md(e.message)}" for e in result.errors
+            ]
         rows += ["", "## Timeline", ""]
-        rows += [f"{n}. {step.actor}: {_md(step.label)}{' ← current' if n == self.index else ''}" for n, step in enumerate(self.steps)]
+        rows += [
+            f"{n}. {step.actor}: {_md(step.label)}{' ← current' if n == self.index else ''}"
+            for n, step in enumerate(self.steps)
+        ]
         if self.value is not None:
-            rows += ["", "## Value", "", "```json", json.dumps(self.value, indent=2, ensure_ascii=True).replace("```", "`\u200b``"), "```"]
+            rows += [
+                "",
+                "## Value",
+                "",
+                "```json",
+                json.dumps(self.value, indent=2, ensure_ascii=True).replace("```", "`\u200b``"),
+                "```",
+            ]
         return visible("\n".join(rows)) + "\n"
 
 
 def _md(text: str) -> str:
     """Model text inside Markdown: neutralise the characters that would make links or tags."""
-    return visible(text, one_line=True).replace("<", "&lt;").replace(">", "&gt;").replace("[", "\\[").replace("]", "\\]").replace("`", "'")
+    return (
+        visible(text, one_line=True)
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("[", "\\[")
+        .replace("]", "\\]")
+        .replace("`", "'")
+    )
 
 
 def _now() -> str:

@@ -33,17 +33,27 @@ def latest_session(contract: Contract, root: Path | None = None) -> Path | None:
     """The newest session folder of this contract (by name: names end with the start time)."""
     base = sessions_dir(root)
     try:
-        folders = sorted((p for p in base.glob(session_prefix(contract) + "-*") if p.is_dir()), key=lambda p: p.name, reverse=True)
+        folders = sorted(
+            (p for p in base.glob(session_prefix(contract) + "-*") if p.is_dir()),
+            key=lambda p: p.name,
+            reverse=True,
+        )
     except OSError:
         return None
     for folder in folders:
         header = read_header(folder / JOURNAL_NAME)
-        if header is not None and header.get("mode") == "contract" and same_config_path(header.get("config_path") or None, contract.path):
+        if (
+            header is not None
+            and header.get("mode") == "contract"
+            and same_config_path(header.get("config_path") or None, contract.path)
+        ):
             return folder
     return None
 
 
-def open_session(editor: ContractEditor, *, new: bool = False, root: Path | None = None) -> str | None:
+def open_session(
+    editor: ContractEditor, *, new: bool = False, root: Path | None = None
+) -> str | None:
     """Resume the contract's last session (unless ``new``) or start one; a notice for the user."""
     folder = None if new else latest_session(editor.contract, root)
     if folder is None:
@@ -64,7 +74,10 @@ def open_session(editor: ContractEditor, *, new: bool = False, root: Path | None
     editor.attach(folder, writer, attempt.lock)
     changes = len(editor.steps) - 1
     notes = "; ".join(read.notices)
-    return f"resumed {folder.name} ({changes} change{'s' * (changes != 1)}); --new starts afresh" + (f"; {notes}" if notes else "")
+    return (
+        f"resumed {folder.name} ({changes} change{'s' * (changes != 1)}); --new starts afresh"
+        + (f"; {notes}" if notes else "")
+    )
 
 
 def _lock(editor: ContractEditor, folder: Path | None) -> str | None:

@@ -26,7 +26,11 @@ from gate_tui.models import (
     StatusInfo,
 )
 
-WARNING_CODES = {"ungrounded": "ungrounded_raw", "classified_ungrounded": "classified_ungrounded", "near": "near_grounded"}
+WARNING_CODES = {
+    "ungrounded": "ungrounded_raw",
+    "classified_ungrounded": "classified_ungrounded",
+    "near": "near_grounded",
+}
 
 
 def effective_policy(config: GateConfig, conversation: Any) -> GroundingPolicy:
@@ -38,7 +42,10 @@ def effective_policy(config: GateConfig, conversation: Any) -> GroundingPolicy:
 
 
 def find(
-    state: GateState, conversation: Any, reply_text: str | None = None, previous: GateState | None = None
+    state: GateState,
+    conversation: Any,
+    reply_text: str | None = None,
+    previous: GateState | None = None,
 ) -> tuple[list[dict[str, Any]], int, str | None]:
     """Every checked value's finding (``GroundingFinding``-shaped dicts: built for every
     reply of a batch, so no model per finding), the number of user turns, and a
@@ -58,15 +65,32 @@ def find(
             findings.append(_finding(key, "raw", raw_kind, value.raw or "", span, reply_text))
         elif not (value.raw and value.raw.strip()):
             raw_kind = "absent"
-        cls_new = value.classified is not None and (old is None or old.classified != value.classified or raw_new)
+        cls_new = value.classified is not None and (
+            old is None or old.classified != value.classified or raw_new
+        )
         if cls_new and raw_kind in ("absent", "ungrounded"):
-            findings.append(_finding(key, "classified", "classified_ungrounded", value.classified or "", None, reply_text))
+            findings.append(
+                _finding(
+                    key,
+                    "classified",
+                    "classified_ungrounded",
+                    value.classified or "",
+                    None,
+                    reply_text,
+                )
+            )
     return findings, len(turns), problem
 
 
-def _finding(key: str, field: str, kind: str, value: str, span: Any, reply_text: str | None) -> dict[str, Any]:
+def _finding(
+    key: str, field: str, kind: str, value: str, span: Any, reply_text: str | None
+) -> dict[str, Any]:
     line, column = value_position(reply_text, key, field, value) if reply_text else (None, None)
-    closest = None if span is None else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
+    closest = (
+        None
+        if span is None
+        else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
+    )
     return {
         "gate": key, "path": f"gates.{key}.{field}", "kind": kind, "value": value,
         "line": line, "column": column, "closest": closest,
@@ -122,12 +146,18 @@ def ground(
     for finding in findings:
         code = WARNING_CODES.get(finding["kind"])
         if code is not None:
-            where = {"field_path": finding["path"], "line": finding["line"], "column": finding["column"]}
+            where = {
+                "field_path": finding["path"],
+                "line": finding["line"],
+                "column": finding["column"],
+            }
             warnings.append(ParseWarning(code=code, message=finding_message(finding), **where))
     update: dict[str, Any] = {"warnings": warnings}
     decision = result.decision
     if chosen == "require" and decision is not None and decision.reason != "user_override":
-        bad = frozenset(f["gate"] for f in findings if f["kind"] in ("ungrounded", "classified_ungrounded"))
+        bad = frozenset(
+            f["gate"] for f in findings if f["kind"] in ("ungrounded", "classified_ungrounded")
+        )
         state = result.canonical_state
         plain = {k: {"raw": v.raw, "classified": v.classified} for k, v in state.gates.items()}
         decided = decision_dict(config, plain, bad)
@@ -136,7 +166,12 @@ def ground(
         status = StatusInfo.model_validate(status_dict(decided))
         update["canonical_state"] = state.model_copy(update={"status": status})
     # The shape of GroundingReport (GroundingReport.model_validate reads it), plus its summary.
-    update["grounding"] = {"policy": chosen, "user_turns": count, "findings": findings, "summary": summary(chosen, findings)}
+    update["grounding"] = {
+        "policy": chosen,
+        "user_turns": count,
+        "findings": findings,
+        "summary": summary(chosen, findings),
+    }
     return result.model_copy(update=update)
 
 

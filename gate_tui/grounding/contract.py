@@ -24,7 +24,9 @@ def _escape(part: str | int) -> str:
     return str(part).replace("~", "~0").replace("/", "~1")
 
 
-def marked_strings(schema: Any, value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
+def marked_strings(
+    schema: Any, value: Any, path: str = "", depth: int = 0
+) -> Iterator[tuple[str, str]]:
     """``(JSON Pointer, text)`` of every string in ``value`` whose schema says ``x-grounded``."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return
@@ -38,11 +40,15 @@ def marked_strings(schema: Any, value: Any, path: str = "", depth: int = 0) -> I
         prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
         items = schema.get("items")
         for index, item in enumerate(value):
-            sub = prefix[index] if index < len(prefix) else items if isinstance(items, dict) else None
+            sub = (
+                prefix[index] if index < len(prefix) else items if isinstance(items, dict) else None
+            )
             yield from marked_strings(sub, item, f"{path}/{index}", depth + 1)
 
 
-def contract_findings(schema: Any, value: Any, conversation: Any) -> tuple[list[dict[str, Any]], str | None]:
+def contract_findings(
+    schema: Any, value: Any, conversation: Any
+) -> tuple[list[dict[str, Any]], str | None]:
     """The findings of each ``x-grounded`` string against the user's words (and a problem
     with the conversation, if any)."""
     turns, problem = user_turns(conversation if conversation is not None else [])
@@ -53,6 +59,10 @@ def contract_findings(schema: Any, value: Any, conversation: Any) -> tuple[list[
         if not text.strip():
             continue
         kind, span = trace(text, turns)
-        closest = None if span is None else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
+        closest = (
+            None
+            if span is None
+            else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
+        )
         findings.append({"path": path, "kind": kind, "value": text, "closest": closest})
     return findings, problem

@@ -123,7 +123,9 @@ def _user_texts(messages: Sequence[Any]) -> tuple[list[str], str | None]:
 
 def user_turns(messages: Any) -> tuple[Turns, str | None]:
     """The user's messages in order, and a problem when ``messages`` is not a chat list."""
-    if type(messages) is not list and (not isinstance(messages, Sequence) or isinstance(messages, (str, bytes))):
+    if type(messages) is not list and (
+        not isinstance(messages, Sequence) or isinstance(messages, (str, bytes))
+    ):
         return Turns(), "the conversation is not a JSON list of chat messages"
     texts, problem = _user_texts(messages)
     turns = Turns(UserTurn(number, text) for number, text in enumerate(texts, 1))

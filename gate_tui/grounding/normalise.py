@@ -9,7 +9,9 @@ own characters, not the normal form. One pass over the text: linear in its lengt
 
 from __future__ import annotations
 
-QUOTES = frozenset("'\"`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a\u2032\u2033")
+QUOTES = frozenset(
+    "'\"`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a\u2032\u2033"
+)
 EDGE_PUNCTUATION = frozenset(".,;:!?\u2026'- ")
 """What is dropped at either end of a normalised answer (quotes are ``'`` by then)."""
 

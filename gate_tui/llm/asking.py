@@ -96,7 +96,13 @@ class Asker:
 
     def messages(self, message: str) -> tuple[list[dict[str, str]], dict[str, int]]:
         turns = turns_of(self.target.records())
-        return build_messages(self.target.system_prompt(), turns, self.target.state_json(), message, what=self.target.what)
+        return build_messages(
+            self.target.system_prompt(),
+            turns,
+            self.target.state_json(),
+            message,
+            what=self.target.what,
+        )
 
     async def ask(self, message: str, kind: str = "ask", live: LiveReply | None = None) -> Call:
         """Send ``message``, stream into ``live``, parse and journal; nothing is applied."""
@@ -113,7 +119,9 @@ class Asker:
             ground = getattr(self.target, "ground", None)
             if ground is not None:  # the user's own messages so far are the conversation
                 said = [t.message for t in turns_of(self.target.records()) if t.call_kind == "ask"]
-                call.result = ground(call.result, outcome.text, [*said, message] if kind == "ask" else said)
+                call.result = ground(
+                    call.result, outcome.text, [*said, message] if kind == "ask" else said
+                )
         call.seq = self.target.record_model_call(
             call_kind=kind,
             model=self.settings.model,
@@ -156,7 +164,9 @@ class Asker:
         message = self.again_message()
         return None if message is None else await self.ask(message, "retry", live)
 
-    async def ask_with_retries(self, message: str, retries: int, live_factory: Any = LiveReply) -> list[Call]:
+    async def ask_with_retries(
+        self, message: str, retries: int, live_factory: Any = LiveReply
+    ) -> list[Call]:
         """``message``, then at most ``retries`` rounds of "ask again with the errors"."""
         calls = [await self.ask(message, "ask", live_factory())]
         while len(calls) <= retries and calls[-1].retryable:

@@ -149,8 +149,13 @@ def make_client(settings: ModelSettings) -> Any:
     import openai
 
     timeout = openai.Timeout(settings.timeout_s, connect=settings.connect_timeout_s)
-    return openai.AsyncOpenAI(api_key=settings.api_key(), base_url=settings.base_url or None, timeout=timeout,
-                              max_retries=0, http_client=http_client(timeout))
+    return openai.AsyncOpenAI(
+        api_key=settings.api_key(),
+        base_url=settings.base_url or None,
+        timeout=timeout,
+        max_retries=0,
+        http_client=http_client(timeout),
+    )
 
 
 async def stream_chat(
@@ -206,20 +211,41 @@ async def _bounded(
         async with asyncio.timeout(settings.timeout_s):
             await _run(settings, messages, schema, live, sleep, endpoint, out)
     except TimeoutError:
-        out.failure = Failure("timeout", f"{endpoint} did not finish within {settings.timeout_s:g} s "
-                              "(timeout_s bounds the whole request; what came is kept)")
+        out.failure = Failure(
+            "timeout",
+            f"{endpoint} did not finish within {settings.timeout_s:g} s "
+            "(timeout_s bounds the whole request; what came is kept)",
+        )
         out.incomplete = live.chars > 0
     except Exception as exc:  # noqa: BLE001 - the last net: a fault is a value, never a traceback
-        out.failure = classify(exc, endpoint, settings.model or "", settings.api_key_env,
-                               settings.raw_api_key(), settings.timeout_s, live.chars > 0, live.chars)
+        out.failure = classify(
+            exc,
+            endpoint,
+            settings.model or "",
+            settings.api_key_env,
+            settings.raw_api_key(),
+            settings.timeout_s,
+            live.chars > 0,
+            live.chars,
+        )
         out.incomplete = live.chars > 0
 
 
-async def _run(settings: ModelSettings, messages: list[dict[str, str]], schema: dict[str, Any] | None, live: LiveReply, sleep: Sleep, endpoint: str, out: Outcome) -> None:
+async def _run(
+    settings: ModelSettings,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any] | None,
+    live: LiveReply,
+    sleep: Sleep,
+    endpoint: str,
+    out: Outcome,
+) -> None:
     import openai
 
     client = make_client(settings)
-    forms = structured.forms_for(endpoint) if schema is not None and settings.structured else ("none",)
+    forms = (
+        structured.forms_for(endpoint) if schema is not None and settings.structured else ("none",)
+    )
     form_index, rate_limited, server_retried = 0, 0, False
     try:
         while True:
@@ -228,20 +254,26 @@ async def _run(settings: ModelSettings, messages: list[dict[str, str]], schema: 
             if settings.temperature is not None:
                 body["temperature"] = settings.temperature
             if schema is not None and out.form != "none":
-                body["response_format"] = structured.response_format(out.form, structured.grammar_schema(schema))
+                body["response_format"] = structured.response_format(
+                    out.form, structured.grammar_schema(schema)
+                )
             try:
                 stream = await client.chat.completions.create(**body)
             except openai.APIStatusError as exc:
                 failure = classify(exc, endpoint, settings.model or "", settings.api_key_env,
                                    settings.raw_api_key(), settings.timeout_s, False)
-                if out.form != "none" and structured.names_response_format(failure.status, failure.body):
+                if out.form != "none" and structured.names_response_format(
+                    failure.status, failure.body
+                ):
                     form_index += 1
                     continue
                 if failure.kind == "rate_limit" and rate_limited + 1 < RATE_LIMIT_TRIES:
                     wait = failure.retry_after if failure.retry_after is not None else 1.0
                     if wait <= MAX_RETRY_AFTER_S:
                         rate_limited += 1
-                        out.notices.append(f"{endpoint} asked to wait {wait:g} s (HTTP 429); retrying")
+                        out.notices.append(
+                            f"{endpoint} asked to wait {wait:g} s (HTTP 429); retrying"
+                        )
                         await sleep(wait)
                         continue
                 if failure.retryable_once and not server_retried:
@@ -266,7 +298,9 @@ def _note_form(out: Outcome, forms: tuple[str, ...], endpoint: str, wanted: bool
         return
     if out.form != forms[0]:
         refused = ", ".join(structured.FORM_NAMES[f] for f in forms[: forms.index(out.form)])
-        out.notices.append(f"{endpoint} does not take {refused}; sent {structured.FORM_NAMES[out.form]} (remembered for this endpoint)")
+        out.notices.append(
+            f"{endpoint} does not take {refused}; sent {structured.FORM_NAMES[out.form]} (remembered for this endpoint)"
+        )
     structured.remember(endpoint, out.form)
 
 
@@ -286,9 +320,12 @@ async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> No
                 if piece:
                     live.add(piece)
                     if live.chars > MAX_REPLY_CHARS:  # stop reading; keep what came, cut off
-                        out.failure = Failure("too_big", f"{endpoint} sent more than {MAX_REPLY_CHARS:,} "
-                                              "characters (the parser's limit): reading stopped, the "
-                                              "reply is kept cut off")
+                        out.failure = Failure(
+                            "too_big",
+                            f"{endpoint} sent more than {MAX_REPLY_CHARS:,} "
+                            "characters (the parser's limit): reading stopped, the "
+                            "reply is kept cut off",
+                        )
                         out.incomplete = True
                         return
                 if choice.finish_reason:
@@ -302,6 +339,8 @@ async def _read(stream: Any, live: LiveReply, out: Outcome, endpoint: str) -> No
         out.failure = other.failure(endpoint, None)
     elif out.finish_reason is None:
         out.incomplete = True
-        out.failure = no_reply_failure(endpoint) if live.chars == 0 else dropped_failure(endpoint, live.chars)
+        out.failure = (
+            no_reply_failure(endpoint) if live.chars == 0 else dropped_failure(endpoint, live.chars)
+        )
     elif live.chars == 0:
         out.failure = other.failure(endpoint, out.finish_reason)

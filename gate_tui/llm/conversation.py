@@ -38,7 +38,11 @@ class Turn:
 
 def turns_of(records: list[dict[str, Any]]) -> list[Turn]:
     """The model calls in ``records`` in order; ``applied`` also when a later record links back."""
-    linked = {r.get("call") for r in records if r.get("kind") in ("edit", "reply") and isinstance(r.get("call"), int)}
+    linked = {
+        r.get("call")
+        for r in records
+        if r.get("kind") in ("edit", "reply") and isinstance(r.get("call"), int)
+    }
     turns = []
     for record in records:
         if record.get("kind") != "model_call":
@@ -66,7 +70,14 @@ def state_message(message: str, state_json: str, what: str = "gate state") -> st
     return f"{message.strip()}\n\nThe current {what} (accepted by the system):\n```json\n{state_json}\n```"
 
 
-def build_messages(system: str, turns: list[Turn], state_json: str, message: str, budget: int = HISTORY_BUDGET, what: str = "gate state") -> tuple[list[dict[str, str]], dict[str, int]]:
+def build_messages(
+    system: str,
+    turns: list[Turn],
+    state_json: str,
+    message: str,
+    budget: int = HISTORY_BUDGET,
+    what: str = "gate state",
+) -> tuple[list[dict[str, str]], dict[str, int]]:
     """The chat messages and their character counts (``system``, ``history``, ``state``, ``message``)."""
     kept: list[Turn] = []
     used = 0
@@ -83,7 +94,12 @@ def build_messages(system: str, turns: list[Turn], state_json: str, message: str
             history.append({"role": "assistant", "content": turn.reply})
     last = state_message(message, state_json, what)
     messages = [{"role": "system", "content": system}, *history, {"role": "user", "content": last}]
-    chars = {"system": len(system), "history": used, "state": len(state_json), "message": len(message)}
+    chars = {
+        "system": len(system),
+        "history": used,
+        "state": len(state_json),
+        "message": len(message),
+    }
     return messages, chars
 
 
@@ -96,21 +112,33 @@ def grounding_findings(result: ParseResult | Any) -> list[Any]:
     return [w for w in warnings if getattr(w, "code", None) in GROUNDING_CODES]
 
 
-def errors_message(result: ParseResult | Any, finish_reason: str | None = None, what: str = "gate state") -> str:
+def errors_message(
+    result: ParseResult | Any, finish_reason: str | None = None, what: str = "gate state"
+) -> str:
     """"Ask again with the errors": what was wrong with the last reply, field by field,
     grounding findings included (a value the user never said is sent back like an error)."""
     errors = result.errors if result is not None else []
     ungrounded = grounding_findings(result) if result is not None else []
     if errors or not ungrounded:
-        lines = [f"Your last reply was not accepted by the system. Reply with the corrected, complete {what} as one JSON object."]
+        lines = [
+            f"Your last reply was not accepted by the system. Reply with the corrected, complete {what} as one JSON object."
+        ]
     else:
-        lines = [f"Your last reply put words in the user's mouth. Reply with the corrected, complete {what} as one JSON object."]
+        lines = [
+            f"Your last reply put words in the user's mouth. Reply with the corrected, complete {what} as one JSON object."
+        ]
     if finish_reason == "length":
-        lines.append("The reply was cut off (it hit the length limit): answer shorter, only the JSON.")
+        lines.append(
+            "The reply was cut off (it hit the length limit): answer shorter, only the JSON."
+        )
     if errors:
         lines.append("Errors:")
     for error in errors[:MAX_LISTED_ERRORS]:
-        where = getattr(error, "field_path", None) or getattr(error, "path", None) or "(the whole reply)"
+        where = (
+            getattr(error, "field_path", None)
+            or getattr(error, "path", None)
+            or "(the whole reply)"
+        )
         parts = [f"- {where}: {error.message}"]
         if error.expected is not None:
             parts.append(f"expected {error.expected}")
@@ -120,6 +148,8 @@ def errors_message(result: ParseResult | Any, finish_reason: str | None = None, 
     if len(errors) > MAX_LISTED_ERRORS:
         lines.append(f"- and {len(errors) - MAX_LISTED_ERRORS} more")
     if ungrounded:
-        lines.append("Not the user's words (copy the user's words into raw; leave a gate null until the user has answered it):")
+        lines.append(
+            "Not the user's words (copy the user's words into raw; leave a gate null until the user has answered it):"
+        )
         lines += [f"- {w.field_path}: {w.message}" for w in ungrounded[:MAX_LISTED_ERRORS]]
     return "\n".join(lines)

@@ -48,8 +48,20 @@ class Failure:
 DEAD_KINDS = ("server_gone", "no_reply", "dropped")
 # What a client sees when the peer closes a connection it had accepted (httpx/httpcore and
 # the socket layer name it in these words), as opposed to a refused or unroutable connect.
-_CLOSED_WORDS = ("RemoteProtocol", "ReadError", "Closed", "Incomplete", "ConnectionReset", "BrokenPipe")
-_CLOSED_TEXT = ("disconnected without sending", "peer closed connection", "connection reset", "broken pipe")
+_CLOSED_WORDS = (
+    "RemoteProtocol",
+    "ReadError",
+    "Closed",
+    "Incomplete",
+    "ConnectionReset",
+    "BrokenPipe",
+)
+_CLOSED_TEXT = (
+    "disconnected without sending",
+    "peer closed connection",
+    "connection reset",
+    "broken pipe",
+)
 
 
 def closed_by_peer(exc: BaseException) -> bool:
@@ -61,7 +73,9 @@ def closed_by_peer(exc: BaseException) -> bool:
         current = current.__cause__ or current.__context__
     for item in seen:
         name, text = type(item).__name__, str(item).lower()
-        if any(word in name for word in _CLOSED_WORDS) or any(word in text for word in _CLOSED_TEXT):
+        if any(word in name for word in _CLOSED_WORDS) or any(
+            word in text for word in _CLOSED_TEXT
+        ):
             return True
     return False
 
@@ -73,8 +87,11 @@ def no_reply_failure(endpoint: str) -> Failure:
 
 
 def dropped_failure(endpoint: str, chars: int) -> Failure:
-    return Failure("dropped", f"{endpoint} closed the connection mid-reply after {chars:,} characters: "
-                   "the reply is cut off (kept, never taken as whole); the server may have stopped")
+    return Failure(
+        "dropped",
+        f"{endpoint} closed the connection mid-reply after {chars:,} characters: "
+        "the reply is cut off (kept, never taken as whole); the server may have stopped",
+    )
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -114,7 +131,9 @@ def _body_text(exc: Any) -> str:
     return str(getattr(exc, "message", "") or exc)
 
 
-def status_failure(exc: Any, endpoint: str, model: str, key_env: str, secret: str | None) -> Failure:
+def status_failure(
+    exc: Any, endpoint: str, model: str, key_env: str, secret: str | None
+) -> Failure:
     """An HTTP error answer (``openai.APIStatusError``) as a Failure."""
     status = getattr(exc, "status_code", None)
     body = redact(_body_text(exc), secret)
@@ -122,19 +141,41 @@ def status_failure(exc: Any, endpoint: str, model: str, key_env: str, secret: st
     if status is not None and 300 <= status < 400:
         headers = getattr(getattr(exc, "response", None), "headers", None)
         target = redact(str(headers.get("location") or "?"), secret) if headers is not None else "?"
-        return Failure("redirect", f"{endpoint} redirected the request (HTTP {status}) to {target}: not "
-                       "followed, so the conversation went nowhere else; set the base URL to that "
-                       "address if you trust it", status, body=body)
+        return Failure(
+            "redirect",
+            f"{endpoint} redirected the request (HTTP {status}) to {target}: not "
+            "followed, so the conversation went nowhere else; set the base URL to that "
+            "address if you trust it",
+            status,
+            body=body,
+        )
     if status in (401, 403):
-        return Failure("auth", f"{endpoint} refused the API key (HTTP {status}): set {key_env} to a valid key", status, body=body)
+        return Failure(
+            "auth",
+            f"{endpoint} refused the API key (HTTP {status}): set {key_env} to a valid key",
+            status,
+            body=body,
+        )
     if status == 404:
-        return Failure("not_found", f"{endpoint} answered 404 for model {model!r}: no such model, or the base URL lacks /v1{f' ({snippet})' if snippet else ''}", status, body=body)
+        return Failure(
+            "not_found",
+            f"{endpoint} answered 404 for model {model!r}: no such model, or the base URL lacks /v1{f' ({snippet})' if snippet else ''}",
+            status,
+            body=body,
+        )
     if status == 429:
         wait = retry_after(getattr(getattr(exc, "response", None), "headers", None))
-        return Failure("rate_limit", f"{endpoint} is rate-limiting (HTTP 429): {snippet}", status, wait, body)
+        return Failure(
+            "rate_limit", f"{endpoint} is rate-limiting (HTTP 429): {snippet}", status, wait, body
+        )
     if status is not None and status >= 500:
         return Failure("server", f"{endpoint} failed (HTTP {status}): {snippet}", status, body=body)
-    return Failure("bad_request", f"{endpoint} refused the request (HTTP {status}): {snippet}", status, body=body)
+    return Failure(
+        "bad_request",
+        f"{endpoint} refused the request (HTTP {status}): {snippet}",
+        status,
+        body=body,
+    )
 
 
 def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret: str | None,
@@ -157,12 +198,17 @@ def classify(exc: BaseException, endpoint: str, model: str, key_env: str, secret
                        "answering: the server process exited or crashed (its own log says why)")
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
-        reason = redact(str(cause), secret) if cause is not None and str(cause) else "connection failed"
+        reason = (
+            redact(str(cause), secret) if cause is not None and str(cause) else "connection failed"
+        )
         return Failure("connect", f"cannot reach {endpoint} (nothing answers there): {reason}")
     if name == "BodyTooLarge" or isinstance(exc.__cause__ or exc.__context__, BodyTooLarge):
         return Failure("too_big", f"{endpoint} sent too much: {detail[:SNIPPET]}; reading stopped")
     if isinstance(exc, ValueError | openai.APIError | KeyError | TypeError | AttributeError):
-        return Failure("garbage", f"{endpoint} sent something that is not a chat-completions stream ({detail[:SNIPPET]})")
+        return Failure(
+            "garbage",
+            f"{endpoint} sent something that is not a chat-completions stream ({detail[:SNIPPET]})",
+        )
     return Failure("connect", f"talking to {endpoint} failed: {name}: {detail[:SNIPPET]}")
 
 

@@ -34,14 +34,18 @@ class GateTarget:
         return self.session.state_json()
 
     def parse(self, text: str) -> ParseResult:
-        return parse(text, self.session.config, previous_state=self.session.state, actor="assistant")
+        return parse(
+            text, self.session.config, previous_state=self.session.state, actor="assistant"
+        )
 
     def ground(self, result: ParseResult, text: str, user_messages: list[str]) -> ParseResult:
         """``result`` checked against the user's own messages (docs/grounding.md)."""
         from gate_tui.grounding.apply import ground
         from gate_tui.grounding.conversation import as_messages
 
-        return ground(result, self.session.config, as_messages(user_messages), text, self.session.state)
+        return ground(
+            result, self.session.config, as_messages(user_messages), text, self.session.state
+        )
 
     def records(self) -> list[dict[str, Any]]:
         return self.session.records
@@ -50,7 +54,11 @@ class GateTarget:
         return self.session.record_model_call(**fields)
 
     def apply(self, result: ParseResult, text: str, call: int) -> None:
-        self.session.accept(result, text, "assistant", origin=f"model reply (call {call})", call=call)
+        self.session.accept(
+            result, text, "assistant", origin=f"model reply (call {call})", call=call
+        )
 
     def reject(self, result: ParseResult, text: str, call: int) -> None:
-        self.session.reject(result, text, "assistant", origin=f"model reply (call {call})", call=call)
+        self.session.reject(
+            result, text, "assistant", origin=f"model reply (call {call})", call=call
+        )

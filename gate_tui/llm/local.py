@@ -125,12 +125,25 @@ def log_tail(log: Path | None, lines: int = 20) -> str:
     return f"; last lines of {log}:\n" + "\n".join(tail) if tail else ""
 
 
-def start_server(gguf: Path, log: Path | None = None, timeout: float = READY_TIMEOUT_S) -> tuple[LocalServer | None, str | None]:
+def start_server(
+    gguf: Path, log: Path | None = None, timeout: float = READY_TIMEOUT_S
+) -> tuple[LocalServer | None, str | None]:
     """llama.cpp's OpenAI-compatible server on a free loopback port, ready; or None and why."""
     port = free_port()
     command = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", LOCAL_MODEL_NAME,
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX),
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(gguf),
+        "--model_alias",
+        LOCAL_MODEL_NAME,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(N_CTX),
     ]
     sink = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
@@ -138,7 +151,9 @@ def start_server(gguf: Path, log: Path | None = None, timeout: float = READY_TIM
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            return None, f"llama.cpp's server exited with status {process.returncode}" + log_tail(log)
+            return None, f"llama.cpp's server exited with status {process.returncode}" + log_tail(
+                log
+            )
         try:
             with urllib.request.urlopen(f"{server.base_url}/models", timeout=2) as answer:
                 if answer.status == 200:
@@ -153,7 +168,12 @@ def local_env(base_url: str, environ: Mapping[str, str]) -> dict[str, str]:
     """The environment of a command run on the local server: its endpoint, and structured
     outputs on (unless the user said otherwise), since the base model writes prose without
     the schema's grammar and a prose reply has nothing to apply."""
-    return {"GATE_TUI_STRUCTURED": "1", **environ, "OPENAI_BASE_URL": base_url, "GATE_TUI_MODEL": LOCAL_MODEL_NAME}
+    return {
+        "GATE_TUI_STRUCTURED": "1",
+        **environ,
+        "OPENAI_BASE_URL": base_url,
+        "GATE_TUI_MODEL": LOCAL_MODEL_NAME,
+    }
 
 
 def main(argv: list[str]) -> int:

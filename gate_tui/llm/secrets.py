@@ -36,7 +36,10 @@ def clean_key(raw: str | None) -> tuple[str | None, str | None]:
     trimmed = [repr(ch)[1:-1] for ch in raw[: len(raw) - len(raw.lstrip(_EDGE))]]
     trimmed += [repr(ch)[1:-1] for ch in raw[len(raw.rstrip(_EDGE)) :]]
     shown = " ".join(sorted(set(trimmed))) or "whitespace"
-    return key, f"the API key had {shown} around it (a key file with Windows line endings?): trimmed"
+    return (
+        key,
+        f"the API key had {shown} around it (a key file with Windows line endings?): trimmed",
+    )
 
 
 def _forms(secret: str) -> set[str]:

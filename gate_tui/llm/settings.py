@@ -55,7 +55,9 @@ class ModelSettings:
     connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
     auto_retry: bool = False
     retries: int = 2
-    sources: Mapping[str, str] = field(default_factory=dict)  # field -> "flag" / "env VAR" / settings path
+    sources: Mapping[str, str] = field(
+        default_factory=dict
+    )  # field -> "flag" / "env VAR" / settings path
 
     def api_key(self, environ: Mapping[str, str] | None = None) -> str:
         """The key from the environment, trimmed of whitespace and control characters around
@@ -84,7 +86,7 @@ class ModelSettings:
         command has a ``--model`` flag to advise (the editor has none)."""
         if not self.model:
             flag = "give --model NAME, " if flags else ""
-            return f"no model name: {flag}set GATE_TUI_MODEL, or put model = \"…\" under [model] in {settings_path()}"
+            return f'no model name: {flag}set GATE_TUI_MODEL, or put model = "…" under [model] in {settings_path()}'
         return None
 
 
@@ -117,7 +119,9 @@ def load_settings(
     if switch in _SWITCH:
         values["structured"], sources["structured"] = _SWITCH[switch], "env GATE_TUI_STRUCTURED"
     elif switch:
-        problems.append(f"GATE_TUI_STRUCTURED should be 1 or 0, not {env['GATE_TUI_STRUCTURED'][:20]!r}: ignored")
+        problems.append(
+            f"GATE_TUI_STRUCTURED should be 1 or 0, not {env['GATE_TUI_STRUCTURED'][:20]!r}: ignored"
+        )
     for name, value in (flags or {}).items():
         if value is not None and value is not False:
             values[name], sources[name] = value, "flag"
@@ -125,7 +129,16 @@ def load_settings(
     return LoadedSettings(settings, problems)
 
 
-_SWITCH = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+_SWITCH = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
 
 
 # The file's keys and how each is checked: (type name, converter returning None when wrong).
@@ -189,7 +202,9 @@ def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str], list[str]]:
     problems: list[str] = []
     for key, raw in table.items():
         if key == "api_key":
-            problems.append(f"{path}: [model] api_key is ignored: keep keys out of files, name the variable with api_key_env")
+            problems.append(
+                f"{path}: [model] api_key is ignored: keep keys out of files, name the variable with api_key_env"
+            )
             continue
         if key not in KEYS:
             problems.append(f"{path}: [model] {key} is not a setting (known: {', '.join(KEYS)})")

@@ -41,10 +41,15 @@ def grammar_schema(schema: Any) -> Any:
     return out
 
 
-def response_format(form: str, schema: dict[str, Any], name: str = "gate_state") -> dict[str, Any] | None:
+def response_format(
+    form: str, schema: dict[str, Any], name: str = "gate_state"
+) -> dict[str, Any] | None:
     """The ``response_format`` body of ``form`` for ``schema`` (None: send none)."""
     if form == "json_schema":
-        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": name, "schema": schema, "strict": True},
+        }
     if form == "json_object_schema":
         return {"type": "json_object", "schema": schema}
     return None
@@ -73,4 +78,6 @@ def names_response_format(status: int | None, body: str) -> bool:
     if status is None or status < 400:
         return False
     lowered = body.lower()
-    return any(word in lowered for word in ("response_format", "json_schema", "json_object", "'text' or"))
+    return any(
+        word in lowered for word in ("response_format", "json_schema", "json_object", "'text' or")
+    )

@@ -81,8 +81,14 @@ class CappedTransport(http.AsyncBaseTransport):
         encoding = response.headers.get("content-encoding", "identity").strip().lower()
         if encoding not in ("identity", "gzip", "deflate", ""):
             await response.aclose()
-            raise BodyTooLarge(f"the response used content-encoding {encoding!r}, which was not asked for")
-        headers = [(k, v) for k, v in response.headers.raw if k.lower() not in (b"content-encoding", b"content-length")]
+            raise BodyTooLarge(
+                f"the response used content-encoding {encoding!r}, which was not asked for"
+            )
+        headers = [
+            (k, v)
+            for k, v in response.headers.raw
+            if k.lower() not in (b"content-encoding", b"content-length")
+        ]
         return http.Response(response.status_code, headers=headers,
                              stream=_Capped(response.stream, encoding, self.cap),
                              extensions=response.extensions, request=request)
@@ -102,10 +108,19 @@ def proxy_in_use(url: str | None) -> str | None:
     if not proxy or urllib.request.proxy_bypass_environment(host, proxies):
         return None
     bare = proxy.split("://", 1)
-    return bare[0] + "://" + bare[1].rsplit("@", 1)[-1] if len(bare) == 2 else proxy.rsplit("@", 1)[-1]
+    return (
+        bare[0] + "://" + bare[1].rsplit("@", 1)[-1] if len(bare) == 2 else proxy.rsplit("@", 1)[-1]
+    )
 
 
-PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
+PROXY_VARIABLES = (
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+)
 
 
 def http_client(timeout: Any) -> Any:

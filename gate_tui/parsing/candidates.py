@@ -36,7 +36,11 @@ def has_preferred_key(value: dict[str, Any], keys: tuple[str, ...] = PREFERRED_K
     """
     if keys is not PREFERRED_KEYS and keys != PREFERRED_KEYS:
         return any(key in value for key in keys)
-    return isinstance(value.get("summary"), str) or isinstance(value.get("gates"), dict) or isinstance(value.get("status"), dict)
+    return (
+        isinstance(value.get("summary"), str)
+        or isinstance(value.get("gates"), dict)
+        or isinstance(value.get("status"), dict)
+    )
 
 
 @dataclass(slots=True)  # not frozen: a frozen init costs a call per field, on every reply
@@ -70,7 +74,9 @@ def position(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def candidate_warning(text: str, listed: list[Candidate], others: list[int], picked: bool, gate_mode: bool = True) -> dict[str, Any] | None:
+def candidate_warning(
+    text: str, listed: list[Candidate], others: list[int], picked: bool, gate_mode: bool = True
+) -> dict[str, Any] | None:
     """The ``ParseWarning``-shaped dict for a reply with several candidates, or None.
 
     When at least two state-like candidates hold different values, the warning is
@@ -100,12 +106,26 @@ def candidate_warning(text: str, listed: list[Candidate], others: list[int], pic
         # Contract mode has no notion of a state: its candidates are objects, and it keeps
         # the several-candidates code its surfaces already know.
         noun, code = ("states", DIFFERENT_STATES) if gate_mode else ("objects", SEVERAL_CANDIDATES)
-        message = f"this reply holds {len(states)} different {noun}; {how}; {other} at {shown} ignored"
-        return {"code": code, "message": message, "field_path": "", "line": used.line, "column": used.column}
+        message = (
+            f"this reply holds {len(states)} different {noun}; {how}; {other} at {shown} ignored"
+        )
+        return {
+            "code": code,
+            "message": message,
+            "field_path": "",
+            "line": used.line,
+            "column": used.column,
+        }
     if not others:
         return None
-    shown = ", ".join("{}:{}".format(*position(text, at)) for at in others[:5]) + (", …" if len(others) > 5 else "")
-    return {"code": SEVERAL_CANDIDATES, "message": f"used the object at {where}; {len(others)} more at {shown} ignored", "field_path": ""}
+    shown = ", ".join("{}:{}".format(*position(text, at)) for at in others[:5]) + (
+        ", …" if len(others) > 5 else ""
+    )
+    return {
+        "code": SEVERAL_CANDIDATES,
+        "message": f"used the object at {where}; {len(others)} more at {shown} ignored",
+        "field_path": "",
+    }
 
 
 def listed(
@@ -132,10 +152,26 @@ def listed(
     guessed = any(record["certainty"] == "guess" for record in records)
     cut = notes.get("cut_at", -1) >= 0
     state_like = (isinstance(value, dict) and has_preferred_key(value, keys)) if keys else True
-    return [Candidate(0, line, column, span, source or "scan", True, state_like, bool(records), guessed, cut, value)]
+    return [
+        Candidate(
+            0,
+            line,
+            column,
+            span,
+            source or "scan",
+            True,
+            state_like,
+            bool(records),
+            guessed,
+            cut,
+            value,
+        )
+    ]
 
 
-def judged(found: list[Candidate], used_problem: str | None, problem_of: Callable[[Candidate], str | None]) -> list[dict[str, Any]]:
+def judged(
+    found: list[Candidate], used_problem: str | None, problem_of: Callable[[Candidate], str | None]
+) -> list[dict[str, Any]]:
     """``CandidateInfo``-shaped dicts: each candidate with whether using it would succeed.
 
     The used one's verdict is the result's own (``used_problem``); each other one is asked
@@ -158,10 +194,14 @@ def judged(found: list[Candidate], used_problem: str | None, problem_of: Callabl
 # After an opener: a member (a key in any quote style — mixed ones too, `"summary':` — or a
 # bare one, then `:`) or at once another `{` (a model that restarts). An unclosed `{`
 # followed by anything else is prose.
-_OPENS_AN_OBJECT = re.compile(r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|["'][^"'\\\n]*+["']|[\w$][\w$\-]*+)[ \t]*+:)""")
+_OPENS_AN_OBJECT = re.compile(
+    r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|["'][^"'\\\n]*+["']|[\w$][\w$\-]*+)[ \t]*+:)"""
+)
 # What an abandoned opener may hold before the object that restarts the answer: nothing, or
 # a few complete members with plain values (`{"function": "send",`).
-_RESTART_PREFIX = re.compile(r"""[ \t\r\n]*+(?:(?:"[^"\\\n]*+"|[\w$]++)[ \t]*+:[ \t]*+(?:"[^"\\\n]*+"|[\w.+\-]++)[ \t]*+,[ \t\r\n]*+){0,3}""")
+_RESTART_PREFIX = re.compile(
+    r"""[ \t\r\n]*+(?:(?:"[^"\\\n]*+"|[\w$]++)[ \t]*+:[ \t]*+(?:"[^"\\\n]*+"|[\w.+\-]++)[ \t]*+,[ \t\r\n]*+){0,3}"""
+)
 RESTART_MESSAGE = "abandoned the object opened here; took the complete object that follows it"
 
 

@@ -63,11 +63,15 @@ def _loads_object(candidate: str) -> dict[str, Any] | None:
 class Chooser:
     """Applies the choice rules to one :class:`ScanResult`, within a linear work budget."""
 
-    def __init__(self, text: str, result: ScanResult, keys: tuple[str, ...] = PREFERRED_KEYS) -> None:
+    def __init__(
+        self, text: str, result: ScanResult, keys: tuple[str, ...] = PREFERRED_KEYS
+    ) -> None:
         self.text = text
         self.result = result
         self.keys = keys
-        self.first_failure: RepairOutcome | None = None  # of an object candidate: says where it breaks
+        self.first_failure: RepairOutcome | None = (
+            None  # of an object candidate: says where it breaks
+        )
         self.failed_start = -1
         self.last_error_at = -1  # where the last failed repair gave up
         # Characters the repair pass may examine, per kind of candidate: linear by design.
@@ -103,7 +107,9 @@ class Chooser:
                 if closed and find(":", start, stop) < 0 and find("{", start + 1, stop) < 0:
                     # `{ about }` in prose: no member, nothing nested, so at best `{}` (or a
                     # comment or quote style the repair reads further): one check, not four.
-                    if _READS_FURTHER.search(text, start, stop) is None and not text_is_blank(text, start + 1, stop - 1):
+                    if _READS_FURTHER.search(text, start, stop) is None and not text_is_blank(
+                        text, start + 1, stop - 1
+                    ):
                         continue
                 if start < consumed or _inside(arrays, array_starts, start):
                     continue
@@ -118,7 +124,11 @@ class Chooser:
                     if not self._may_have_keyword(start, stop):
                         continue  # only a gate-state object could still be the winner
                 found = self._decode_object(start, stop, fence, closed)
-                if found is None and closed and (found := self._doubled(start, stop, fence)) is not None:
+                if (
+                    found is None
+                    and closed
+                    and (found := self._doubled(start, stop, fence)) is not None
+                ):
                     restart = Fix("restarted_object", RESTART_MESSAGE, start)
                 if found is None:
                     # An object that cannot be read holds its members: an object nested in
@@ -140,11 +150,20 @@ class Chooser:
         elif 0 <= pick < len(listed):
             winner = listed[pick]
         else:
-            parts = failure(f"there is no candidate {pick}: this reply holds {len(listed)} (0 to {len(listed) - 1})", "invalid_value")
-            parts[5]["candidates"] = [found.candidate(self.text, index, False, self.keys) for index, found in enumerate(listed)]
+            parts = failure(
+                f"there is no candidate {pick}: this reply holds {len(listed)} (0 to {len(listed) - 1})",
+                "invalid_value",
+            )
+            parts[5]["candidates"] = [
+                found.candidate(self.text, index, False, self.keys)
+                for index, found in enumerate(listed)
+            ]
             return parts
         parts = winner.extraction(self.text, self._others(candidates, winner))
-        parts[5]["candidates"] = [found.candidate(self.text, index, found is winner, self.keys) for index, found in enumerate(listed)]
+        parts[5]["candidates"] = [
+            found.candidate(self.text, index, found is winner, self.keys)
+            for index, found in enumerate(listed)
+        ]
         return parts
 
     def _others(self, candidates: list[tuple[int, int, int, bool]], winner: _Found) -> list[int]:
@@ -155,7 +174,11 @@ class Chooser:
         others: list[int] = []
         reach = -1
         for start, stop, _, _ in candidates:
-            if winner.start <= start < winner.end or start < reach or (start < winner.start and stop >= winner.end):
+            if (
+                winner.start <= start < winner.end
+                or start < reach
+                or (start < winner.start and stop >= winner.end)
+            ):
                 continue  # part of the winner, or the abandoned opener around a restart
             if self.text.find(":", start, stop) >= 0:
                 others.append(start)
@@ -170,7 +193,9 @@ class Chooser:
         if failed.bad_value:
             return failure(f"{failed.error} (at {at})", "invalid_value")
         what = failed.error or "unexpected " + describe_spot(self.text, failed.error_at)
-        return failure(f"JSON object at {locate(self.text, self.failed_start)} could not be repaired: {what} at {at}")
+        return failure(
+            f"JSON object at {locate(self.text, self.failed_start)} could not be repaired: {what} at {at}"
+        )
 
     def _no_object_error(self, saw_array: bool) -> str:
         if saw_array:
@@ -227,7 +252,12 @@ class Chooser:
             limit = stop
         outcome = self._repair(start, limit, "object_budget")
         at = self._line_start(start, self.last_error_at)
-        if outcome is None and not closed and at > start + 1 and not self._restarts_at(start, self.last_error_at):
+        if (
+            outcome is None
+            and not closed
+            and at > start + 1
+            and not self._restarts_at(start, self.last_error_at)
+        ):
             # An unclosed object whose text stops being JSON on a line of prose after its last
             # member: read as cut off there — closed when only its last `}` is missing, else refused.
             outcome = self._repair(start, at, "object_budget")
@@ -281,8 +311,15 @@ class Chooser:
             setattr(self, budget, left - outcome.consumed)
             if outcome.json_text is None:
                 self.last_error_at = outcome.error_at
-                if budget == "object_budget" and self.first_failure is None and outcome.error_at >= 0:
-                    if outcome.bad_value or self.text.find(":", start, max(outcome.error_at, start + 1)) >= 0:
+                if (
+                    budget == "object_budget"
+                    and self.first_failure is None
+                    and outcome.error_at >= 0
+                ):
+                    if (
+                        outcome.bad_value
+                        or self.text.find(":", start, max(outcome.error_at, start + 1)) >= 0
+                    ):
                         self.first_failure, self.failed_start = outcome, start
                 continue
             if reach == limit or not any(fix.code == "truncated" for fix in outcome.fixes):
@@ -317,7 +354,11 @@ class Chooser:
                 # A comma after its last closers: it was closed early and holds the rest.
                 end = len(self.text) if comma_follows(self.text, decoded[1]) else decoded[1]
                 spans.append((start, end))
-            elif decoded is None and not bare and self.text.startswith("{", first_non_blank(self.text, start + 1)):
+            elif (
+                decoded is None
+                and not bare
+                and self.text.startswith("{", first_non_blank(self.text, start + 1))
+            ):
                 # An array of objects that cannot be read (closers swapped, …) is still the
                 # reply's value: one of its elements is never the answer (as above, a comma
                 # after its last closers: it holds the rest of the text).

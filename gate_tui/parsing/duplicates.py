@@ -36,7 +36,9 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
     if value is not None:
         value = plain(value, repeats)  # first: a listed candidate may share its objects
     for candidate in notes.get("candidates") or ():
-        candidate.value = value if candidate.used and value is not None else plain(candidate.value, [])
+        candidate.value = (
+            value if candidate.used and value is not None else plain(candidate.value, [])
+        )
     if value is None:
         return parts
     if not repeats:
@@ -45,7 +47,10 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
     warnings = []
     for path, key, values in repeats[:MAX_REPORTED]:
         # At most a few positions, each found once: a hostile reply repeats a key a million times.
-        spots = ", ".join("{}:{}".format(*position(text, at)) for at in where.of(path, key, min(len(values), _SHOWN)))
+        spots = ", ".join(
+            "{}:{}".format(*position(text, at))
+            for at in where.of(path, key, min(len(values), _SHOWN))
+        )
         spots += ", …" if len(values) > _SHOWN else ""
         shown = _dotted(path, key)[:80]
         times = "twice" if len(values) == 2 else f"{len(values):,} times"
@@ -54,7 +59,15 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
             return None, message, source, span, records, {**notes, "error_code": "invalid_json"}
         at = where.of(path, key, 1)
         line, column = position(text, at[0]) if at else (None, None)
-        warnings.append({"code": DUPLICATE_KEY, "message": f"key {shown!r} is given {times} with the same value (at {spots})", "field_path": shown, "line": line, "column": column})
+        warnings.append(
+            {
+                "code": DUPLICATE_KEY,
+                "message": f"key {shown!r} is given {times} with the same value (at {spots})",
+                "field_path": shown,
+                "line": line,
+                "column": column,
+            }
+        )
     if len(repeats) > MAX_REPORTED:
         more = f"and {len(repeats) - MAX_REPORTED:,} more keys given more than once (only the first {MAX_REPORTED} are listed)"
         warnings.append({"code": DUPLICATE_KEY, "message": more, "field_path": ""})
@@ -73,9 +86,17 @@ def plain(value: Any, repeats: list[Repeat]) -> Any:
             repeats.extend((path, key, values) for key, values in item.repeated.items())
             item = holder[slot] = dict(item)
         if isinstance(item, dict):
-            pending.extend((item, key, (*path, key)) for key in reversed(list(item)) if isinstance(item[key], dict | list))
+            pending.extend(
+                (item, key, (*path, key))
+                for key in reversed(list(item))
+                if isinstance(item[key], dict | list)
+            )
         elif isinstance(item, list):
-            pending.extend((item, index, (*path, index)) for index in range(len(item) - 1, -1, -1) if isinstance(item[index], dict | list))
+            pending.extend(
+                (item, index, (*path, index))
+                for index in range(len(item) - 1, -1, -1)
+                if isinstance(item[index], dict | list)
+            )
     return root[0]
 
 
@@ -140,8 +161,13 @@ class _Offsets:
             found = self.members.get((path, key))
             if found:
                 return found[:count]
-        pattern = re.compile(r"[\"'\u201c\u2018]?" + re.escape(key) + r"[\"'\u201d\u2019]?[ \t\r\n]*:")
-        return [match.start() for match in islice(pattern.finditer(self.text, self.start, self.end), count)]
+        pattern = re.compile(
+            r"[\"'\u201c\u2018]?" + re.escape(key) + r"[\"'\u201d\u2019]?[ \t\r\n]*:"
+        )
+        return [
+            match.start()
+            for match in islice(pattern.finditer(self.text, self.start, self.end), count)
+        ]
 
 
 def _walk(text: str, at: int) -> dict[tuple[tuple[Any, ...], str], list[int]]:
@@ -172,7 +198,12 @@ def _walk(text: str, at: int) -> dict[tuple[tuple[Any, ...], str], list[int]]:
             return members
 
 
-def _member(text: str, pos: int, stack: list[list[Any]], members: dict[tuple[tuple[Any, ...], str], list[int]]) -> int:
+def _member(
+    text: str,
+    pos: int,
+    stack: list[list[Any]],
+    members: dict[tuple[tuple[Any, ...], str], list[int]],
+) -> int:
     """Read the key of an object member (or note an array element); return where its value starts."""
     top = stack[-1]
     if top[0] == "[":

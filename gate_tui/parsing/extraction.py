@@ -82,7 +82,14 @@ if TYPE_CHECKING:
     from gate_tui.models import Repair
 
 # The messages tests and callers compare against, re-exported where extraction is documented.
-__all__ = ["DEFAULT_MAX_CHARS", "NO_OBJECT", "TOP_LEVEL_ARRAY", "Extraction", "extract_json", "extract_parts"]
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "NO_OBJECT",
+    "TOP_LEVEL_ARRAY",
+    "Extraction",
+    "extract_json",
+    "extract_parts",
+]
 
 
 @dataclass(slots=True)
@@ -186,7 +193,15 @@ def extract_json(
     ``want="array"`` reads the reply's array instead, ``want="any"`` its value of any JSON
     type (:mod:`gate_tui.parsing.values`); gate mode keeps the default, an object.
     """
-    parts = extract_parts(text, max_chars, prefer_keys=prefer_keys, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate, want=want)
+    parts = extract_parts(
+        text,
+        max_chars,
+        prefer_keys=prefer_keys,
+        allow_guesses=allow_guesses,
+        accept_truncated=accept_truncated,
+        candidate=candidate,
+        want=want,
+    )
     value, error, source, span, records, notes = parts
     return _made(
         value,
@@ -222,17 +237,32 @@ def extract_parts(
     try:
         if want != "object":
             found = _extract_other(text, max_chars, prefer_keys, want)
-            return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated, keys=prefer_keys)
+            return apply_policy(
+                text,
+                found,
+                allow_guesses=allow_guesses,
+                accept_truncated=accept_truncated,
+                keys=prefer_keys,
+            )
         seen = DUPLICATES_SEEN[0]
         found = _extract(text, max_chars, prefer_keys, candidate)
         if DUPLICATES_SEEN[0] != seen:  # the decoder met a repeated key somewhere
             found = settle(text, found)
-        return apply_policy(text, found, allow_guesses=allow_guesses, accept_truncated=accept_truncated, picked=candidate is not None, keys=prefer_keys)
+        return apply_policy(
+            text,
+            found,
+            allow_guesses=allow_guesses,
+            accept_truncated=accept_truncated,
+            picked=candidate is not None,
+            keys=prefer_keys,
+        )
     except Exception as exc:  # the contract is "never raises": report, do not propagate
         return failure(f"could not extract JSON: internal {type(exc).__name__}")
 
 
-def _extract(text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEYS, pick: int | None = None) -> ExtractionParts:
+def _extract(
+    text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEYS, pick: int | None = None
+) -> ExtractionParts:
     if not isinstance(text, str):
         return failure(f"expected text, got {type(text).__name__}")
     if len(text) > max_chars:
@@ -250,7 +280,9 @@ def _extract(text: object, max_chars: int, keys: tuple[str, ...] = PREFERRED_KEY
     return found
 
 
-def _extract_other(text: object, max_chars: int, keys: tuple[str, ...], want: str) -> ExtractionParts:
+def _extract_other(
+    text: object, max_chars: int, keys: tuple[str, ...], want: str
+) -> ExtractionParts:
     """``want="array"`` or ``"any"``: see :mod:`gate_tui.parsing.values`."""
     from gate_tui.parsing.values import WANTS, array_parts
 
@@ -290,13 +322,21 @@ def _fast_path(text: str, regions: list[Region], keys: tuple[str, ...]) -> Extra
         if text.find("{", 0, fence[0]) >= 0:
             return None  # a brace before the fence (in thinking or prose): let the scan decide
         start = fence_body_lead(text, fence[1])
-        return _fast_candidate(text, start, "fence", keys, alone=False) if text.startswith("{", start) else None
+        return (
+            _fast_candidate(text, start, "fence", keys, alone=False)
+            if text.startswith("{", start)
+            else None
+        )
     if start < 0 or text[start] != "{":
         return None
-    return _fast_candidate(text, start, "scan", keys, alone=not regions and text_is_blank(text, 0, start))
+    return _fast_candidate(
+        text, start, "scan", keys, alone=not regions and text_is_blank(text, 0, start)
+    )
 
 
-def _fast_candidate(text: str, start: int, source: str, keys: tuple[str, ...], *, alone: bool) -> ExtractionParts | None:
+def _fast_candidate(
+    text: str, start: int, source: str, keys: tuple[str, ...], *, alone: bool
+) -> ExtractionParts | None:
     """Decode the object at ``start``: strictly, by the error-driven repair, or by the tokenizer.
 
     All three read to the end of the text and stop where the object closes, so a fence
@@ -314,12 +354,21 @@ def _fast_candidate(text: str, start: int, source: str, keys: tuple[str, ...], *
     if not isinstance(value, dict) or (fixes and not value):
         return None  # not an object, or a repair that would invent an empty one
     if _more_after(text, end, source == "fence"):
-        return None  # another candidate may follow: the scan lists them (several-candidates warning)
+        return (
+            None  # another candidate may follow: the scan lists them (several-candidates warning)
+        )
     # With no preferred keys (contract mode) the first candidate is the answer as it is.
     if keys and not has_preferred_key(value, keys):
         if not (alone and text_is_blank(text, end, len(text))):
             return None
-    return value, None, source, (start, end), repair_records(text, fixes) if fixes else [], notes_of(outcome, [])
+    return (
+        value,
+        None,
+        source,
+        (start, end),
+        repair_records(text, fixes) if fixes else [],
+        notes_of(outcome, []),
+    )
 
 
 def _more_after(text: str, end: int, fenced: bool) -> bool:
@@ -340,13 +389,23 @@ _CLOSER_FIXES = frozenset({"missing_closer", "mismatched_closer"})
 
 
 def apply_policy(
-    text: str, found: ExtractionParts, *, allow_guesses: bool, accept_truncated: bool, picked: bool = False, keys: tuple[str, ...] = PREFERRED_KEYS
+    text: str,
+    found: ExtractionParts,
+    *,
+    allow_guesses: bool,
+    accept_truncated: bool,
+    picked: bool = False,
+    keys: tuple[str, ...] = PREFERRED_KEYS,
 ) -> ExtractionParts:
     """Refuse (or warn about) what the caller's policy says, keeping what was recovered."""
     value, error, source, span, records, notes = found
     if value is None:
         return found
-    if span is not None and isinstance(value, list) and continues_container(text, span[1], len(text), "["):
+    if (
+        span is not None
+        and isinstance(value, list)
+        and continues_container(text, span[1], len(text), "[")
+    ):
         closed = f"the JSON array closes at {locate(text, span[1] - 1)} while more of its elements follow"
         return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
     if span is not None and isinstance(value, dict):
@@ -356,20 +415,38 @@ def apply_policy(
         mended = any(r["code"] in _CLOSER_FIXES for r in records)
         if verdict == "ok" and mended and closer_follows(text, span[1]):
             verdict = "refuse"  # a closer read as missing, and one too many after: one was mistyped
-        if verdict == "refuse" or (verdict == "whole" and records):  # other repairs: offsets would blur
+        if verdict == "refuse" or (
+            verdict == "whole" and records
+        ):  # other repairs: offsets would blur
             closed = (
                 f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow"
                 " (a closer too many, or a quote that was text, before that point)"
             )
-            return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
+            return (
+                None,
+                closed,
+                source,
+                span,
+                records,
+                {**notes, "recovered": value, "warnings": []},
+            )
         if verdict == "whole":
             value, span = whole, (span[0], end)
             records = repair_records(text, (fix,))
             notes = {**notes, "others": [o for o in notes.get("others") or [] if o >= end]}
     if allow_guesses and len(notes) == 1 and not notes.get("others", True):
-        return value, error, source, span, records, {"others": [], "warnings": []}  # the common reply: nothing to say
+        return (
+            value,
+            error,
+            source,
+            span,
+            records,
+            {"others": [], "warnings": []},
+        )  # the common reply: nothing to say
     warnings: list[dict[str, Any]] = []
-    several = candidate_warning(text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys))
+    several = candidate_warning(
+        text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys)
+    )
     if several is not None:
         warnings.append(several)
     warnings.extend(notes.get("duplicate_warnings", ()))
@@ -380,7 +457,13 @@ def apply_policy(
         where = f"inside {paths[-1]}" if paths else "inside the JSON"
         if accept_truncated:
             touched = ", ".join(paths) if paths else "the top level"
-            warnings.append({"code": TRUNCATED_REPLY, "message": f"the reply is cut off at {locate(text, cut_at)}; fields the cut touched: {touched}", "field_path": paths[-1] if paths else ""})
+            warnings.append(
+                {
+                    "code": TRUNCATED_REPLY,
+                    "message": f"the reply is cut off at {locate(text, cut_at)}; fields the cut touched: {touched}",
+                    "field_path": paths[-1] if paths else "",
+                }
+            )
         else:
             refusal = f"the reply is cut off at {locate(text, cut_at)}, {where}"
     if refusal is None and not allow_guesses:

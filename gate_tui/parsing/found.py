@@ -16,7 +16,12 @@ from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome, RepairRecord,
 _DECODE_ERRORS = (ValueError, RecursionError, MemoryError)
 
 ExtractionParts = tuple[
-    dict[str, Any] | None, str | None, str | None, tuple[int, int] | None, list[RepairRecord], dict[str, Any]
+    dict[str, Any] | None,
+    str | None,
+    str | None,
+    tuple[int, int] | None,
+    list[RepairRecord],
+    dict[str, Any],
 ]
 """The fields of an :class:`Extraction` in order, ``(value, error, source, span, repairs, notes)``,
 with each repair as a ``Repair``-shaped dict. ``notes`` holds what the policy step needs:

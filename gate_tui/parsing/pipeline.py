@@ -56,7 +56,9 @@ class GateJsonParser:
         candidate: int | None = None,
     ) -> ParseResult:
         """See :func:`gate_tui.parse`."""
-        fields, found, previous = self._parse(payload, gate_config, previous_state, actor, candidate)
+        fields, found, previous = self._parse(
+            payload, gate_config, previous_state, actor, candidate
+        )
         if found:
             errors = fields.get("errors")
             used_problem = errors[0].message if errors else None
@@ -80,24 +82,55 @@ class GateJsonParser:
         if not isinstance(gate_config, GateConfig):
             raise TypeError("gate_config must be a GateConfig (use load_config to read one)")
         if actor not in ACTORS:
-            return _failed([_error("invalid_value", f"actor must be 'assistant' or 'user', not {describe(actor)}", "actor")]), [], None
+            return (
+                _failed(
+                    [
+                        _error(
+                            "invalid_value",
+                            f"actor must be 'assistant' or 'user', not {describe(actor)}",
+                            "actor",
+                        )
+                    ]
+                ),
+                [],
+                None,
+            )
         previous, problem = _previous_dict(previous_state)
         if problem is not None:
             return _failed([problem]), [], None
         policy = gate_config.policy
         # A cut-off text decides nothing for a model; a person's own edit is theirs to send.
         accept_truncated = policy.accept_truncated_replies or actor == "user"
-        data, repairs, source, problem, extra = self._decode(payload, policy.allow_guessed_repairs, accept_truncated, candidate)
+        data, repairs, source, problem, extra = self._decode(
+            payload, policy.allow_guessed_repairs, accept_truncated, candidate
+        )
         found: list[Candidate] = extra.get("listed", [])
         if problem is not None:
             recovered = extra.get("recovered")
             if recovered is not None and may_hold_surrogates(payload) and unstorable(recovered):
                 recovered = None  # a preview must never hold what no writer can encode
-            return _failed([problem], warnings=extra.get("warnings"), repairs=repairs, source=source, recovered=recovered), found, previous
+            return (
+                _failed(
+                    [problem],
+                    warnings=extra.get("warnings"),
+                    repairs=repairs,
+                    source=source,
+                    recovered=recovered,
+                ),
+                found,
+                previous,
+            )
         assert data is not None
-        bad = unstorable(data) if not isinstance(payload, str) or may_hold_surrogates(payload) else None
+        bad = (
+            unstorable(data)
+            if not isinstance(payload, str) or may_hold_surrogates(payload)
+            else None
+        )
         if bad:
-            errors = [_error("invalid_value", f"{message} at {path or 'the top level'}", path) for path, message in bad]
+            errors = [
+                _error("invalid_value", f"{message} at {path or 'the top level'}", path)
+                for path, message in bad
+            ]
             return _failed(errors, repairs=repairs, source=source), found, previous
         if actor == "assistant":
             status_cut = accept_truncated and _cut_at_status(extra)
@@ -106,12 +139,32 @@ class GateJsonParser:
             proposal = validate_assistant(data, gate_config, status_cut=status_cut)
         else:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
-        return _finish(proposal.summarised(), gate_config, previous, actor, repairs, source, extra.get("warnings")), found, previous
+        return (
+            _finish(
+                proposal.summarised(),
+                gate_config,
+                previous,
+                actor,
+                repairs,
+                source,
+                extra.get("warnings"),
+            ),
+            found,
+            previous,
+        )
 
     def _decode(
-        self, payload: Any, allow_guesses: bool = True, accept_truncated: bool = False, candidate: int | None = None
-    ) -> tuple[Mapping[Any, Any] | None, list[RepairRecord], str | None, ParseError | None, dict[str, Any]]:
-        if not isinstance(payload, str):  # text first: the commonest payload, and the ABC check is slow
+        self,
+        payload: Any,
+        allow_guesses: bool = True,
+        accept_truncated: bool = False,
+        candidate: int | None = None,
+    ) -> tuple[
+        Mapping[Any, Any] | None, list[RepairRecord], str | None, ParseError | None, dict[str, Any]
+    ]:
+        if not isinstance(
+            payload, str
+        ):  # text first: the commonest payload, and the ABC check is slow
             if candidate is not None and candidate != 0:
                 message = f"there is no candidate {candidate!r}: a payload that is not text is its own only candidate"
                 return None, [], None, _error("invalid_value", message, ""), _NO_NOTES
@@ -120,14 +173,32 @@ class GateJsonParser:
             if isinstance(payload, Mapping):
                 return dict(payload), [], "object", None, _NO_NOTES
             message = f"payload must be text or a JSON object, not {_kind(payload)}"
-            return None, [], None, _error("invalid_json", message, "", expected="string or object", actual=payload), _NO_NOTES
+            return (
+                None,
+                [],
+                None,
+                _error("invalid_json", message, "", expected="string or object", actual=payload),
+                _NO_NOTES,
+            )
         value, error, source, span, repairs, notes = extract_parts(
-            payload, self.max_chars, allow_guesses=allow_guesses, accept_truncated=accept_truncated, candidate=candidate
+            payload,
+            self.max_chars,
+            allow_guesses=allow_guesses,
+            accept_truncated=accept_truncated,
+            candidate=candidate,
         )
-        notes["listed"] = listed(payload, span, source, repairs, notes, value)  # the notes are ours: a fresh dict
+        notes["listed"] = listed(
+            payload, span, source, repairs, notes, value
+        )  # the notes are ours: a fresh dict
         if value is None:
             code = notes.get("error_code", "invalid_json")
-            return None, repairs, source, _error(code, error or "No JSON object found in text", ""), notes
+            return (
+                None,
+                repairs,
+                source,
+                _error(code, error or "No JSON object found in text", ""),
+                notes,
+            )
         return value, repairs, source, None, notes
 
 
@@ -140,7 +211,9 @@ def _cut_at_status(notes: Mapping[str, Any]) -> bool:
     loses nothing the model owns; a cut anywhere else keeps its refusal or warning."""
     if notes.get("cut_at", -1) < 0:
         return False
-    return all(path == "status" or path.startswith("status.") for path in notes.get("cut_paths") or ())
+    return all(
+        path == "status" or path.startswith("status.") for path in notes.get("cut_paths") or ()
+    )
 
 
 _DEFAULT_PARSER = GateJsonParser()
@@ -163,7 +236,9 @@ def parse(
     return _DEFAULT_PARSER.parse(payload, gate_config, previous_state, actor, candidate)
 
 
-def _candidate_problem(other: Candidate, config: GateConfig, previous: StateDict | None, actor: str, policy: Any) -> str | None:
+def _candidate_problem(
+    other: Candidate, config: GateConfig, previous: StateDict | None, actor: str, policy: Any
+) -> str | None:
     """Why parsing with ``other`` instead would fail, or None: the policy, then validation."""
     if other.cut and not (policy.accept_truncated_replies or actor == "user"):
         return "the reply is cut off inside it"
@@ -182,7 +257,11 @@ def base_dict(previous: StateDict | None, config: GateConfig) -> StateDict:
     gates: dict[str, dict[str, str | None]] = {}
     for key in config.gate_order:
         value = old.get(key)
-        gates[key] = {"raw": None, "classified": None} if value is None else {"raw": _clean(value.get("raw")), "classified": _clean(value.get("classified"))}
+        gates[key] = (
+            {"raw": None, "classified": None}
+            if value is None
+            else {"raw": _clean(value.get("raw")), "classified": _clean(value.get("classified"))}
+        )
     summary = previous["summary"].strip() if previous is not None else ""
     return {"summary": summary, "gates": gates, "status": status_dict(decision_dict(config, gates))}
 
@@ -212,7 +291,9 @@ def _finish(
         warnings = [_repair_warning(r) for r in repairs] + (extraction_warnings or []) + warnings
     claimed = _claimed(proposal.claimed_status)
     if proposal.errors:
-        return _failed(proposal.errors, warnings=warnings, repairs=repairs, source=source, claimed=claimed)
+        return _failed(
+            proposal.errors, warnings=warnings, repairs=repairs, source=source, claimed=claimed
+        )
     gates = proposal.gates  # without errors: every gate of the config, in gate_order
     decision = _apply_override(decision_dict(config, gates), proposal.override)
     state = {"summary": proposal.summary, "gates": gates, "status": status_dict(decision)}
@@ -243,19 +324,37 @@ def _claimed(claimed: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     if len(claimed) == 3:  # every field was valid: already in StatusInfo's shape
         return claimed
-    return {"pass": claimed["pass"], "next_gate": claimed.get("next_gate"), "next_query": claimed.get("next_query")}
+    return {
+        "pass": claimed["pass"],
+        "next_gate": claimed.get("next_gate"),
+        "next_query": claimed.get("next_query"),
+    }
 
 
 def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[dict[str, Any]]:
     """A ``ParseWarning``-shaped dict when the model's claimed status differs from the decision."""
     if claimed["pass"] == decision["pass"] and claimed["next_gate"] == decision["next_gate"]:
         return []
-    verdict = verdict_text(decision["pass"], decision["reason"], decision["next_gate"], decision.get("blocked_value"))
+    verdict = verdict_text(
+        decision["pass"], decision["reason"], decision["next_gate"], decision.get("blocked_value")
+    )
     if claimed["pass"] != decision["pass"]:
         said = "true" if claimed["pass"] else "false"
-        return [{"code": codes.CLAIMED_STATUS_OVERRULED, "message": f"assistant claimed pass={said}; system decided {verdict}", "field_path": "status.pass"}]
+        return [
+            {
+                "code": codes.CLAIMED_STATUS_OVERRULED,
+                "message": f"assistant claimed pass={said}; system decided {verdict}",
+                "field_path": "status.pass",
+            }
+        ]
     said = claimed["next_gate"] or "null"
-    return [{"code": codes.CLAIMED_STATUS_OVERRULED, "message": f"assistant claimed next_gate={said}; system decided {verdict}", "field_path": "status.next_gate"}]
+    return [
+        {
+            "code": codes.CLAIMED_STATUS_OVERRULED,
+            "message": f"assistant claimed next_gate={said}; system decided {verdict}",
+            "field_path": "status.next_gate",
+        }
+    ]
 
 
 def _repair_warning(repair: RepairRecord) -> dict[str, Any]:
@@ -276,11 +375,17 @@ def _previous_dict(previous: Any) -> tuple[StateDict | None, ParseError | None]:
     if isinstance(previous, GateState):
         return previous.model_dump(mode="json"), None
     if not isinstance(previous, Mapping):
-        return None, _error("invalid_value", f"previous_state must be a state object, not {_kind(previous)}", "previous_state")
+        return None, _error(
+            "invalid_value",
+            f"previous_state must be a state object, not {_kind(previous)}",
+            "previous_state",
+        )
     try:
         return GateState.model_validate(previous).model_dump(mode="json"), None
     except (ValidationError, ValueError, TypeError, RecursionError):
-        return None, _error("invalid_value", "previous_state is not a valid gate state", "previous_state")
+        return None, _error(
+            "invalid_value", "previous_state is not a valid gate state", "previous_state"
+        )
 
 
 def _failed(
@@ -293,7 +398,14 @@ def _failed(
     recovered: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The fields of a failed result (validated by :func:`_result`)."""
-    fields = {"ok": False, "errors": errors, "warnings": warnings or [], "repairs": repairs or [], "source": source, "claimed_status": claimed}
+    fields = {
+        "ok": False,
+        "errors": errors,
+        "warnings": warnings or [],
+        "repairs": repairs or [],
+        "source": source,
+        "claimed_status": claimed,
+    }
     if recovered is not None:
         fields["recovered"] = recovered
     return fields
@@ -310,8 +422,16 @@ def _result(fields: dict[str, Any]) -> ParseResult:
     return ParseResult.model_validate(fields, extra="ignore")
 
 
-def _error(code: Any, message: str, path: str, expected: str | None = None, actual: Any = None) -> ParseError:
-    return ParseError(code=code, message=message, field_path=path, expected=expected, actual=None if actual is None else describe(actual))
+def _error(
+    code: Any, message: str, path: str, expected: str | None = None, actual: Any = None
+) -> ParseError:
+    return ParseError(
+        code=code,
+        message=message,
+        field_path=path,
+        expected=expected,
+        actual=None if actual is None else describe(actual),
+    )
 
 
 def _clean(value: Any) -> str | None:
@@ -322,4 +442,6 @@ def _clean(value: Any) -> str | None:
 
 
 def _kind(value: Any) -> str:
-    return {list: "an array", tuple: "an array", type(None): "null"}.get(type(value), type(value).__name__)
+    return {list: "an array", tuple: "an array", type(None): "null"}.get(
+        type(value), type(value).__name__
+    )

@@ -141,7 +141,9 @@ class _Scanner:
             if c == '"':
                 end = string_rest(text, i + 1).end()
                 if end + 1 < n and text[end + 1] not in _CLOSED_AT_ONCE:
-                    end = locate_string(text, i, n)[2] - 1  # blanks or an inner quote: ask the lexer
+                    end = (
+                        locate_string(text, i, n)[2] - 1
+                    )  # blanks or an inner quote: ask the lexer
                 pos = end + 1
             elif c in _OTHER_QUOTES:
                 pos = locate_string(text, i, n)[2] if _starts_token(text, i, starts[-1]) else i + 1
@@ -193,8 +195,16 @@ class _Scanner:
         """
         kinds, starts = self.kinds, self.starts
         want = "{" if c == "}" else "["
-        if c == "]" and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and next_row_ahead(self.text, i + 1, len(self.text)):
-            return i + 1  # a row whose `[` was forgotten closes here, not the list (as the repair pass reads it)
+        if (
+            c == "]"
+            and kinds[-1] == "["
+            and len(kinds) > 1
+            and kinds[-2] == "{"
+            and next_row_ahead(self.text, i + 1, len(self.text))
+        ):
+            return (
+                i + 1
+            )  # a row whose `[` was forgotten closes here, not the list (as the repair pass reads it)
         if kinds[-1] != want:
             same = self.open_objects if want == "{" else len(kinds) - self.open_objects
             if not same:
@@ -263,7 +273,13 @@ class _Scanner:
     def _forget_since(self, start: int) -> None:
         """Drop everything recorded at or after ``start`` (it turned out to be thinking)."""
         result = self.result
-        for records in (result.objects, result.arrays, result.cut_objects, result.cut_arrays, result.fences):
+        for records in (
+            result.objects,
+            result.arrays,
+            result.cut_objects,
+            result.cut_arrays,
+            result.fences,
+        ):
             while records and records[-1][0] >= start:
                 records.pop()
         for offsets in (result.boundaries, result.leads):

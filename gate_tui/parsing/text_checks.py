@@ -52,7 +52,14 @@ def unstorable(value: Any, limit: int = 20) -> list[tuple[str, str]]:
                 children.append((child_path, child))
             pending.extend(reversed(children))
         elif isinstance(item, list | tuple):
-            pending.extend(reversed([(f"{path}.{index}" if path else str(index), child) for index, child in enumerate(item)]))
+            pending.extend(
+                reversed(
+                    [
+                        (f"{path}.{index}" if path else str(index), child)
+                        for index, child in enumerate(item)
+                    ]
+                )
+            )
     return found[:limit]
 
 

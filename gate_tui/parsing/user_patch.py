@@ -31,7 +31,9 @@ from gate_tui.parsing.validation import (
 )
 
 
-def apply_user_patch(data: Mapping[Any, Any], base: Mapping[str, Any], config: GateConfig) -> Proposal:
+def apply_user_patch(
+    data: Mapping[Any, Any], base: Mapping[str, Any], config: GateConfig
+) -> Proposal:
     """Apply a user's patch over ``base``: a state dict already canonical for ``config``."""
     out = Proposal(summary=base["summary"])
     out.gates = {key: dict(value) for key, value in base["gates"].items()}
@@ -43,7 +45,9 @@ def apply_user_patch(data: Mapping[Any, Any], base: Mapping[str, Any], config: G
         if isinstance(gates, dict):
             _user_gates(gates, config, out)
         else:
-            out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
+            out.error(
+                "invalid_type", "gates must be an object", "gates", expected="object", actual=gates
+            )
     if "status" in data:
         _user_status(data["status"], config, out)
     return out
@@ -54,7 +58,13 @@ def _user_summary(value: Any, previous: str, config: GateConfig, out: Proposal) 
     if summary is None:
         return
     if not summary and previous and not config.policy.allow_user_clear_values:
-        out.error("deletion_not_allowed", "clearing the summary is not allowed by this config's policy", "summary", expected="non-empty string", actual=value)
+        out.error(
+            "deletion_not_allowed",
+            "clearing the summary is not allowed by this config's policy",
+            "summary",
+            expected="non-empty string",
+            actual=value,
+        )
         return
     out.summary = summary
 
@@ -69,21 +79,46 @@ def _user_gates(gates: Mapping[Any, Any], config: GateConfig, out: Proposal) -> 
         path = f"gates.{key}"
         current = out.gates[key]
         if value is None:
-            allowed = policy.allow_user_delete_gate_keys if gate.required else policy.allow_user_clear_values
-            if not allowed and (current["raw"] is not None or current["classified"] is not None or gate.required):
+            allowed = (
+                policy.allow_user_delete_gate_keys
+                if gate.required
+                else policy.allow_user_clear_values
+            )
+            if not allowed and (
+                current["raw"] is not None or current["classified"] is not None or gate.required
+            ):
                 why = "deleting a required gate" if gate.required else "clearing values"
-                out.error("deletion_not_allowed", f"{why} is not allowed by this config's policy", path, expected="object", actual=None)
+                out.error(
+                    "deletion_not_allowed",
+                    f"{why} is not allowed by this config's policy",
+                    path,
+                    expected="object",
+                    actual=None,
+                )
             else:
                 out.gates[key] = {"raw": None, "classified": None}
             continue
         if not isinstance(value, dict):
-            out.error("invalid_type", f"gate {key!r} must be an object with raw and/or classified", path, expected="object or null", actual=value)
+            out.error(
+                "invalid_type",
+                f"gate {key!r} must be an object with raw and/or classified",
+                path,
+                expected="object or null",
+                actual=value,
+            )
             continue
         check_gate_fields(value, path, out)
         _user_gate_values(gate, value, path, current, config, out)
 
 
-def _user_gate_values(gate: GateDef, value: Mapping[Any, Any], path: str, current: dict[str, str | None], config: GateConfig, out: Proposal) -> None:
+def _user_gate_values(
+    gate: GateDef,
+    value: Mapping[Any, Any],
+    path: str,
+    current: dict[str, str | None],
+    config: GateConfig,
+    out: Proposal,
+) -> None:
     updated = dict(current)
     for name in GATE_FIELDS:
         if name not in value:
@@ -95,7 +130,13 @@ def _user_gate_values(gate: GateDef, value: Mapping[Any, Any], path: str, curren
         if not ok:
             continue
         if text is None and current[name] is not None and not config.policy.allow_user_clear_values:
-            out.error("deletion_not_allowed", "clearing values is not allowed by this config's policy", field_path, expected="non-empty string", actual=value[name])
+            out.error(
+                "deletion_not_allowed",
+                "clearing values is not allowed by this config's policy",
+                field_path,
+                expected="non-empty string",
+                actual=value[name],
+            )
             continue
         updated[name] = text
     current.update(updated)
@@ -103,15 +144,27 @@ def _user_gate_values(gate: GateDef, value: Mapping[Any, Any], path: str, curren
 
 def _user_status(status: Any, config: GateConfig, out: Proposal) -> None:
     if not config.policy.allow_user_override:
-        out.warn(codes.STATUS_IGNORED, "status is decided by the system; the user's status was ignored", "status")
+        out.warn(
+            codes.STATUS_IGNORED,
+            "status is decided by the system; the user's status was ignored",
+            "status",
+        )
         return
     if not isinstance(status, dict):
-        out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
+        out.error(
+            "invalid_type", "status must be an object", "status", expected="object", actual=status
+        )
         return
     claimed = status.get("pass", ABSENT)
     if claimed is ABSENT or claimed is None:
         return
     if not isinstance(claimed, bool):
-        out.error("invalid_type", "status.pass must be true or false", "status.pass", expected="boolean", actual=claimed)
+        out.error(
+            "invalid_type",
+            "status.pass must be true or false",
+            "status.pass",
+            expected="boolean",
+            actual=claimed,
+        )
         return
     out.override = claimed

@@ -63,7 +63,13 @@ class Proposal:
     more_warnings: int = 0
 
     def error(
-        self, code: ErrorCode, message: str, path: str, expected: str | None = None, actual: Any = ABSENT, shown: str | None = None
+        self,
+        code: ErrorCode,
+        message: str,
+        path: str,
+        expected: str | None = None,
+        actual: Any = ABSENT,
+        shown: str | None = None,
     ) -> None:
         """Record an error; ``actual`` is described for people, ``shown`` is used as given."""
         if len(self.errors) >= MAX_REPORTED:
@@ -73,7 +79,9 @@ class Proposal:
             return
         if shown is None and actual is not ABSENT:
             shown = describe(actual)
-        self.errors.append(ParseError(code=code, message=message, field_path=path, expected=expected, actual=shown))
+        self.errors.append(
+            ParseError(code=code, message=message, field_path=path, expected=expected, actual=shown)
+        )
 
     def warn(self, code: str, message: str, path: str = "") -> None:
         if len(self.warnings) >= MAX_REPORTED:
@@ -85,12 +93,16 @@ class Proposal:
     def summarised(self) -> Proposal:
         """The proposal with one record counting the errors and warnings beyond the limit."""
         if self.more_errors:
-            more = f"and {self.more_errors:,} more errors (only the first {MAX_REPORTED} are listed)"
+            more = (
+                f"and {self.more_errors:,} more errors (only the first {MAX_REPORTED} are listed)"
+            )
             self.errors.append(ParseError(code=self.more_error_code, message=more, field_path=""))
             self.more_errors = 0
         if self.more_warnings:
             more = f"and {self.more_warnings:,} more warnings (only the first {MAX_REPORTED} are listed)"
-            self.warnings.append(ParseWarning(code=codes.MORE_WARNINGS, message=more, field_path=""))
+            self.warnings.append(
+                ParseWarning(code=codes.MORE_WARNINGS, message=more, field_path="")
+            )
             self.more_warnings = 0
         return self
 
@@ -144,9 +156,17 @@ def check_envelope(data: Mapping[Any, Any], config: GateConfig, out: Proposal) -
             continue
         name = key if isinstance(key, str) else describe(key)
         if config.policy.reject_unknown_top_level_keys:
-            out.error("invalid_key", f"unknown top-level key {name!r}", str(name), expected="one of " + ", ".join(TOP_LEVEL_KEYS[:3]), actual=key)
+            out.error(
+                "invalid_key",
+                f"unknown top-level key {name!r}",
+                str(name),
+                expected="one of " + ", ".join(TOP_LEVEL_KEYS[:3]),
+                actual=key,
+            )
         else:
-            out.warn(codes.UNKNOWN_KEY_IGNORED, f"unknown top-level key {name!r} ignored", str(name))
+            out.warn(
+                codes.UNKNOWN_KEY_IGNORED, f"unknown top-level key {name!r} ignored", str(name)
+            )
     version = data.get("schema_version", ABSENT)
     if version is not ABSENT and version not in SUPPORTED_SCHEMA_VERSIONS:
         out.error(
@@ -166,10 +186,18 @@ def check_summary(value: Any, out: Proposal, *, null_clears: bool = False) -> st
     if value is None and null_clears:
         return ""
     if value is None:
-        out.error("invalid_type", "summary must be a string, not null", "summary", expected="string", actual=value)
+        out.error(
+            "invalid_type",
+            "summary must be a string, not null",
+            "summary",
+            expected="string",
+            actual=value,
+        )
         return None
     if not isinstance(value, str):
-        out.error("invalid_type", "summary must be a string", "summary", expected="string", actual=value)
+        out.error(
+            "invalid_type", "summary must be a string", "summary", expected="string", actual=value
+        )
         return None
     text = value.strip()
     if len(text) > SUMMARY_MAX_CHARS:
@@ -189,13 +217,21 @@ def check_text(value: Any, path: str, out: Proposal) -> tuple[bool, str | None]:
     if value is None:
         return True, None
     if not isinstance(value, str):
-        out.error("invalid_type", f"{path.rsplit('.', 1)[-1]} must be a string or null", path, expected="string or null", actual=value)
+        out.error(
+            "invalid_type",
+            f"{path.rsplit('.', 1)[-1]} must be a string or null",
+            path,
+            expected="string or null",
+            actual=value,
+        )
         return False, None
     text = value.strip()
     return True, (text or None)
 
 
-def resolve_category(gate: GateDef, value: str | None, path: str, config: GateConfig, out: Proposal) -> tuple[bool, str | None]:
+def resolve_category(
+    gate: GateDef, value: str | None, path: str, config: GateConfig, out: Proposal
+) -> tuple[bool, str | None]:
     """Match ``classified`` to the gate's categories (case-insensitively, to their spelling)."""
     if value is None:
         return True, None
@@ -209,11 +245,25 @@ def resolve_category(gate: GateDef, value: str | None, path: str, config: GateCo
         if category.casefold() == folded:
             out.warn(codes.CATEGORY_NORMALISED, f"{path}: {value!r} read as {category!r}", path)
             return True, category
-    expected = "one of " + ", ".join(gate.expected_categories) if gate.expected_categories else "null (this gate has no categories)"
+    expected = (
+        "one of " + ", ".join(gate.expected_categories)
+        if gate.expected_categories
+        else "null (this gate has no categories)"
+    )
     if config.policy.strict_classified_validation:
-        out.error("invalid_category", f"{value!r} is not a category of this gate", path, expected=expected, actual=value)
+        out.error(
+            "invalid_category",
+            f"{value!r} is not a category of this gate",
+            path,
+            expected=expected,
+            actual=value,
+        )
         return False, None
-    out.warn(codes.CATEGORY_CLEARED, f"{path}: {value!r} is not a category of this gate; set to null", path)
+    out.warn(
+        codes.CATEGORY_CLEARED,
+        f"{path}: {value!r} is not a category of this gate; set to null",
+        path,
+    )
     return True, None
 
 
@@ -221,26 +271,46 @@ def check_gate_fields(obj: Mapping[Any, Any], path: str, out: Proposal) -> None:
     for name in obj:
         if name not in GATE_FIELDS:
             shown = name if isinstance(name, str) else describe(name)
-            out.error("invalid_gate_key", f"unknown field {shown!r} in a gate", f"{path}.{shown}", expected="raw or classified", actual=name)
+            out.error(
+                "invalid_gate_key",
+                f"unknown field {shown!r} in a gate",
+                f"{path}.{shown}",
+                expected="raw or classified",
+                actual=name,
+            )
 
 
 def unknown_gate(key: Any, actor: str, config: GateConfig, out: Proposal) -> None:
     shown = key if isinstance(key, str) else describe(key)
     path = f"gates.{shown}"
     if actor == "user" and config.policy.allow_user_extra_gate_keys:
-        out.warn(codes.UNKNOWN_GATE_IGNORED, f"{shown!r} is not a gate of this config; ignored", path)
+        out.warn(
+            codes.UNKNOWN_GATE_IGNORED, f"{shown!r} is not a gate of this config; ignored", path
+        )
         return
-    out.error("invalid_key", f"{shown!r} is not a gate of this config", path, expected="one of " + ", ".join(config.gate_order), actual=key)
+    out.error(
+        "invalid_key",
+        f"{shown!r} is not a gate of this config",
+        path,
+        expected="one of " + ", ".join(config.gate_order),
+        actual=key,
+    )
 
 
-def validate_assistant(data: Mapping[Any, Any], config: GateConfig, *, status_cut: bool = False) -> Proposal:
+def validate_assistant(
+    data: Mapping[Any, Any], config: GateConfig, *, status_cut: bool = False
+) -> Proposal:
     """Check a full state sent by a model. ``status_cut``: the reply was cut before (or inside)
     its ``status`` block and the caller accepts cut replies: the system writes the status."""
     plain = _plain_assistant_state(data, config)
-    return plain if plain is not None else check_assistant_fully(data, config, status_cut=status_cut)
+    return (
+        plain if plain is not None else check_assistant_fully(data, config, status_cut=status_cut)
+    )
 
 
-def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig, *, status_cut: bool = False) -> Proposal:
+def check_assistant_fully(
+    data: Mapping[Any, Any], config: GateConfig, *, status_cut: bool = False
+) -> Proposal:
     """:func:`validate_assistant` without its one-pass shortcut: every check, every message."""
     out = Proposal()
     check_envelope(data, config, out)
@@ -252,7 +322,9 @@ def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig, *, status
     if gates is ABSENT:
         out.error("missing_key", "gates is missing", "gates", expected="object")
     elif not isinstance(gates, dict):
-        out.error("invalid_type", "gates must be an object", "gates", expected="object", actual=gates)
+        out.error(
+            "invalid_type", "gates must be an object", "gates", expected="object", actual=gates
+        )
     else:
         _assistant_gates(gates, config, out)
     status = data.get("status", ABSENT)
@@ -263,7 +335,10 @@ def check_assistant_fully(data: Mapping[Any, Any], config: GateConfig, *, status
     else:
         _assistant_status(status, config, out)
     if not out.errors:
-        out.gates = {key: out.gates.get(key) or {"raw": None, "classified": None} for key in config.gate_order}
+        out.gates = {
+            key: out.gates.get(key) or {"raw": None, "classified": None}
+            for key in config.gate_order
+        }
     return out
 
 
@@ -291,9 +366,17 @@ def _plain_assistant_state(data: Mapping[Any, Any], config: GateConfig) -> Propo
         if len(summary) > SUMMARY_MAX_CHARS:
             return None
     gates, status = data.get("gates"), data.get("status")
-    if type(gates) is not dict or type(status) is not dict or not status.keys() <= _STATUS_FIELD_SET:
+    if (
+        type(gates) is not dict
+        or type(status) is not dict
+        or not status.keys() <= _STATUS_FIELD_SET
+    ):
         return None
-    passed, next_gate, next_query = status.get("pass"), status.get("next_gate"), status.get("next_query")
+    passed, next_gate, next_query = (
+        status.get("pass"),
+        status.get("next_gate"),
+        status.get("next_query"),
+    )
     if type(passed) is not bool or (next_query is not None and type(next_query) is not str):
         return None
     defs = config.gates
@@ -315,9 +398,14 @@ def _plain_assistant_state(data: Mapping[Any, Any], config: GateConfig) -> Propo
         if raw is not None and type(raw) is not str:
             return None
         categories = defs[key].expected_categories
-        if classified is not None and (type(classified) is not str or (categories and classified not in categories)):
+        if classified is not None and (
+            type(classified) is not str or (categories and classified not in categories)
+        ):
             return None
-        canonical[key] = {"raw": (raw.strip() or None) if raw else None, "classified": classified or None}
+        canonical[key] = {
+            "raw": (raw.strip() or None) if raw else None,
+            "classified": classified or None,
+        }
         matched += 1
     if matched != len(gates):
         return None  # a key that is not a gate of this config
@@ -335,12 +423,20 @@ def _assistant_gates(gates: dict[Any, Any], config: GateConfig, out: Proposal) -
             # The common case, checked cheaply: only raw/classified, strings or null,
             # a category spelled exactly as configured.
             raw, classified = value.get("raw"), value.get("classified")
-            out.gates[key] = {"raw": (raw.strip() or None) if raw else None, "classified": classified or None}
+            out.gates[key] = {
+                "raw": (raw.strip() or None) if raw else None,
+                "classified": classified or None,
+            }
         else:
             _assistant_gate(key, gate, value, config, out)
     for key in config.gate_order:
         if known[key].required and key not in gates:
-            out.error("missing_required_gate", f"required gate {key!r} is missing", f"gates.{key}", expected="object")
+            out.error(
+                "missing_required_gate",
+                f"required gate {key!r} is missing",
+                f"gates.{key}",
+                expected="object",
+            )
 
 
 def _plain_gate_value(value: dict[Any, Any], gate: GateDef) -> bool:
@@ -350,14 +446,23 @@ def _plain_gate_value(value: dict[Any, Any], gate: GateDef) -> bool:
     raw, classified = value.get("raw"), value.get("classified")
     if raw is not None and type(raw) is not str:
         return False
-    return classified is None or (type(classified) is str and (not gate.expected_categories or classified in gate.expected_categories))
+    return classified is None or (
+        type(classified) is str
+        and (not gate.expected_categories or classified in gate.expected_categories)
+    )
 
 
 def _assistant_gate(key: str, gate: GateDef, value: Any, config: GateConfig, out: Proposal) -> None:
     """The full check of one gate object, with an error or warning for each problem."""
     path = f"gates.{key}"
     if not isinstance(value, dict):
-        out.error("invalid_type", f"gate {key!r} must be an object with raw and classified", path, expected="object", actual=value)
+        out.error(
+            "invalid_type",
+            f"gate {key!r} must be an object with raw and classified",
+            path,
+            expected="object",
+            actual=value,
+        )
         return
     check_gate_fields(value, path, out)
     raw_ok, raw = check_text(value.get("raw"), f"{path}.raw", out)
@@ -370,29 +475,61 @@ def _assistant_gate(key: str, gate: GateDef, value: Any, config: GateConfig, out
 
 def _assistant_status(status: Any, config: GateConfig, out: Proposal) -> None:
     if not isinstance(status, dict):
-        out.error("invalid_type", "status must be an object", "status", expected="object", actual=status)
+        out.error(
+            "invalid_type", "status must be an object", "status", expected="object", actual=status
+        )
         return
     for name in status:
         if name not in STATUS_FIELDS:
             shown = name if isinstance(name, str) else describe(name)
-            out.error("invalid_key", f"unknown field {shown!r} in status", f"status.{shown}", expected="pass, next_gate or next_query", actual=name)
+            out.error(
+                "invalid_key",
+                f"unknown field {shown!r} in status",
+                f"status.{shown}",
+                expected="pass, next_gate or next_query",
+                actual=name,
+            )
     claimed: dict[str, Any] = {}
     if "pass" not in status:
         out.error("missing_key", "status.pass is missing", "status.pass", expected="boolean")
     elif not isinstance(status["pass"], bool):
-        out.error("invalid_type", "status.pass must be true or false", "status.pass", expected="boolean", actual=status["pass"])
+        out.error(
+            "invalid_type",
+            "status.pass must be true or false",
+            "status.pass",
+            expected="boolean",
+            actual=status["pass"],
+        )
     else:
         claimed["pass"] = status["pass"]
     next_gate = status.get("next_gate")
     if next_gate is not None and not isinstance(next_gate, str):
-        out.error("invalid_type", "status.next_gate must be a gate key or null", "status.next_gate", expected="string or null", actual=next_gate)
+        out.error(
+            "invalid_type",
+            "status.next_gate must be a gate key or null",
+            "status.next_gate",
+            expected="string or null",
+            actual=next_gate,
+        )
     elif isinstance(next_gate, str) and next_gate not in config.gates:
-        out.error("invalid_gate_key", f"status.next_gate {next_gate!r} is not a gate of this config", "status.next_gate", expected="one of " + ", ".join(config.gate_order), actual=next_gate)
+        out.error(
+            "invalid_gate_key",
+            f"status.next_gate {next_gate!r} is not a gate of this config",
+            "status.next_gate",
+            expected="one of " + ", ".join(config.gate_order),
+            actual=next_gate,
+        )
     else:
         claimed["next_gate"] = next_gate
     next_query = status.get("next_query")
     if next_query is not None and not isinstance(next_query, str):
-        out.error("invalid_type", "status.next_query must be a string or null", "status.next_query", expected="string or null", actual=next_query)
+        out.error(
+            "invalid_type",
+            "status.next_query must be a string or null",
+            "status.next_query",
+            expected="string or null",
+            actual=next_query,
+        )
     else:
         claimed["next_query"] = next_query
     out.claimed_status = claimed

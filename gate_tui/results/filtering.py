@@ -93,7 +93,10 @@ def matching_rows(table: Any, wanted: ResultFilter, within: Any = None) -> Any:
         def has(column: Any) -> Any:
             return pc.match_substring(column, needle, ignore_case=True)
 
-        found = pc.or_kleene(_any_code(table, has), pc.or_kleene(has(table.column("reason")), has(table.column("next_gate"))))
+        found = pc.or_kleene(
+            _any_code(table, has),
+            pc.or_kleene(has(table.column("reason")), has(table.column("next_gate"))),
+        )
         masks.append(pc.or_kleene(found, has(table.column("id"))))
     if not masks:
         return pa.array(range(table.num_rows), pa.uint64())
@@ -135,4 +138,7 @@ def choices(table: Any, column: str) -> list[str]:
     if str(values.type).startswith("list"):
         values = pc.list_flatten(values)
     counted = pc.value_counts(pc.drop_null(values)).to_pylist()
-    return [str(entry["values"]) for entry in sorted(counted, key=lambda entry: (-entry["counts"], str(entry["values"])))]
+    return [
+        str(entry["values"])
+        for entry in sorted(counted, key=lambda entry: (-entry["counts"], str(entry["values"])))
+    ]

@@ -31,8 +31,21 @@ from gate_tui.results.summary import reply_fingerprint
 
 INDEX_FORMAT = 3
 SUMMARY = (
-    "line", "id", "ok", "pass", "reason", "next_gate", "error_codes", "repairs", "guessed", "warnings",
-    "claimed", "cut_off", "several_states", "repair_codes", "grounding",
+    "line",
+    "id",
+    "ok",
+    "pass",
+    "reason",
+    "next_gate",
+    "error_codes",
+    "repairs",
+    "guessed",
+    "warnings",
+    "claimed",
+    "cut_off",
+    "several_states",
+    "repair_codes",
+    "grounding",
 )
 STATUSES = ("PASS", "NO PASS", "VALID", "invalid")
 
@@ -47,7 +60,9 @@ class ResultsIndex:
     table: Any
     offsets: list[int] = field(default_factory=list)  # JSONL: byte offset of each row's line
     group_starts: list[int] = field(default_factory=list)  # Parquet: first row of each row group
-    group_places: list[tuple[Path, int]] = field(default_factory=list)  # Parquet: each group's file and number in it
+    group_places: list[tuple[Path, int]] = field(
+        default_factory=list
+    )  # Parquet: each group's file and number in it
     _groups: dict[int, Any] = field(default_factory=dict)
     _groups_meta: dict[str, Any] = field(default_factory=dict)
     fingerprint_column: Any = None
@@ -67,7 +82,10 @@ class ResultsIndex:
         """How many rows have each status (every status, zero included)."""
         import pyarrow.compute as pc
 
-        found = {row["values"]: row["counts"] for row in pc.value_counts(self.table.column("status")).to_pylist()}
+        found = {
+            row["values"]: row["counts"]
+            for row in pc.value_counts(self.table.column("status")).to_pylist()
+        }
         return {status: found.get(status, 0) for status in STATUSES}
 
     def contract_mode(self) -> bool:
@@ -131,7 +149,9 @@ class ResultsIndex:
             pc.fill_null(pc.is_in(column, value_set=pa.array(ids, pa.string())), False)
         ).to_pylist()
         where: dict[str, list[int]] = {}
-        for row, ident in zip(hits, column.take(pa.array(hits, pa.int64())).to_pylist(), strict=True):
+        for row, ident in zip(
+            hits, column.take(pa.array(hits, pa.int64())).to_pylist(), strict=True
+        ):
             where.setdefault(ident, []).append(row)
         return where
 
@@ -158,7 +178,9 @@ class ResultsIndex:
         if table is None:
             place, number = self.group_places[group] if self.group_places else (self.path, group)
             parquet = pq.ParquetFile(place, pre_buffer=False)
-            wanted = [column for column in ("result", "reply") if column in parquet.schema_arrow.names]
+            wanted = [
+                column for column in ("result", "reply") if column in parquet.schema_arrow.names
+            ]
             table = parquet.read_row_group(number, columns=wanted)
             if len(self._groups) >= 2:
                 self._groups.pop(next(iter(self._groups)))
@@ -217,7 +239,10 @@ def open_results(path: str | Path) -> tuple[ResultsIndex | None, str | None]:
     if not path.is_file() and not path.is_dir():
         return None, f"{path}: no such results file"
     try:
-        if path.is_dir() or path.suffix.lower() in (".parquet", ".pq"):  # Ray writes a folder of parts
+        if path.is_dir() or path.suffix.lower() in (
+            ".parquet",
+            ".pq",
+        ):  # Ray writes a folder of parts
             index = _open_parquet(path)
         else:
             index = _open_jsonl(path)
@@ -248,14 +273,22 @@ def _open_parquet(path: Path) -> ResultsIndex:
         )
         if "fingerprint" not in table.column_names:
             table = table.append_column("fingerprint", pa.nulls(table.num_rows, pa.string()))
-        for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
+        for column, kind in (
+            ("line", pa.int64()),
+            ("id", pa.string()),
+            ("pass", pa.bool_()),
+            ("reason", pa.string()),
+            ("next_gate", pa.string()),
+        ):
             table = _with_column(table, column, kind)
         tables.append(table)
         for group in range(parquet.metadata.num_row_groups):
             starts.append(first)
             places.append((Path(name), group))
             first += parquet.metadata.row_group(group).num_rows
-    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+    table = (
+        tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+    )
     fingerprints = table.column("fingerprint")
     fingerprints = None if fingerprints.null_count == len(fingerprints) else fingerprints
     return ResultsIndex(
@@ -280,7 +313,13 @@ def _with_column(table: Any, name: str, kind: Any) -> Any:
     try:
         cast = column.cast(kind)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        cast = pa.array([None if value is None else json.dumps(value, default=str) for value in column.to_pylist()], kind)
+        cast = pa.array(
+            [
+                None if value is None else json.dumps(value, default=str)
+                for value in column.to_pylist()
+            ],
+            kind,
+        )
     return table.set_column(table.column_names.index(name), name, cast)
 
 
@@ -288,7 +327,13 @@ def summarise(table: Any) -> Any:
     """A results table's (or batch's) summary columns, defaults filled, plus ``status``."""
     import pyarrow as pa
 
-    for column, kind in (("line", pa.int64()), ("id", pa.string()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string())):
+    for column, kind in (
+        ("line", pa.int64()),
+        ("id", pa.string()),
+        ("pass", pa.bool_()),
+        ("reason", pa.string()),
+        ("next_gate", pa.string()),
+    ):
         table = _with_column(table, column, kind)
     return _finish(table)
 
@@ -300,8 +345,14 @@ def _finish(table: Any) -> Any:
 
     codes = pa.list_(pa.string())
     for name, kind in (
-        ("error_codes", codes), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
-        ("claimed", pa.string()), ("cut_off", pa.bool_()), ("several_states", pa.bool_()), ("repair_codes", codes),
+        ("error_codes", codes),
+        ("repairs", pa.int32()),
+        ("guessed", pa.bool_()),
+        ("warnings", pa.int32()),
+        ("claimed", pa.string()),
+        ("cut_off", pa.bool_()),
+        ("several_states", pa.bool_()),
+        ("repair_codes", codes),
         ("grounding", pa.string()),  # grounding: null where no conversation came with a reply
     ):
         table = _with_column(table, name, kind)
@@ -311,7 +362,9 @@ def _finish(table: Any) -> Any:
         )
     ok = pc.fill_null(table.column("ok"), False)
     passed = table.column("pass")
-    verdict = pc.if_else(pc.is_null(passed), "VALID", pc.if_else(pc.fill_null(passed, False), "PASS", "NO PASS"))
+    verdict = pc.if_else(
+        pc.is_null(passed), "VALID", pc.if_else(pc.fill_null(passed, False), "PASS", "NO PASS")
+    )
     status = pc.if_else(ok, verdict, "invalid")
     return table.select(list(SUMMARY)).append_column("status", status)
 
@@ -351,5 +404,7 @@ def index_cache_path(path: Path, size: int, mtime_ns: int) -> Path:
         import platformdirs
 
         base = Path(platformdirs.user_cache_dir("gate-tui", appauthor=False))
-    key = hashlib.sha256(f"{INDEX_FORMAT}\0{path.resolve()}\0{size}\0{mtime_ns}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    key = hashlib.sha256(
+        f"{INDEX_FORMAT}\0{path.resolve()}\0{size}\0{mtime_ns}".encode("utf-8", "surrogateescape")
+    ).hexdigest()[:32]
     return base / "review-index" / f"{key}.parquet"

@@ -33,7 +33,9 @@ def index_jsonl(path: Path) -> tuple[Any, list[int]]:
         table = _summaries_or_none(path, heads=False)
         if table is None or table.num_rows != len(offsets):
             table = _slow_summaries(path, offsets)
-        table = table.append_column("id", pa.array(ids, pa.string())).append_column("line", pa.array(lines, pa.int64()))
+        table = table.append_column("id", pa.array(ids, pa.string())).append_column(
+            "line", pa.array(lines, pa.int64())
+        )
     return table, offsets
 
 
@@ -120,7 +122,9 @@ def _read_summaries(path: Path, heads: bool = False) -> Any:
     table = pj.read_json(path, parse_options=options)
     flat = _flatten(table)
     if heads:
-        flat = flat.append_column("id", table.column("id")).append_column("line", table.column("line"))
+        flat = flat.append_column("id", table.column("id")).append_column(
+            "line", table.column("line")
+        )
     return flat
 
 
@@ -139,7 +143,9 @@ def _flatten(table: Any) -> Any:
     guess = pc.equal(pc.list_flatten(certainty), "guess")
     parents = pc.list_parent_indices(certainty)
     guessed_rows = pc.filter(parents, guess)
-    guessed = pc.is_in(pa.array(range(table.num_rows), pa.int64()), value_set=pc.cast(guessed_rows, pa.int64()))
+    guessed = pc.is_in(
+        pa.array(range(table.num_rows), pa.int64()), value_set=pc.cast(guessed_rows, pa.int64())
+    )
     warning_codes = pc.list_flatten(_list_field(warnings, "code"))
     plain = pc.invert(pc.starts_with(warning_codes, REPAIRED_PREFIX))
     warn_parents = pc.filter(pc.list_parent_indices(_list_field(warnings, "code")), plain)
@@ -213,18 +219,35 @@ def _slow_summaries(path: Path, offsets: list[int]) -> Any:
             except (ValueError, RecursionError):
                 record = None
             rows.append(_summary_of(record if isinstance(record, dict) else {}))
-    return pa.Table.from_pylist(rows, schema=pa.schema([
-        ("ok", pa.bool_()), ("pass", pa.bool_()), ("reason", pa.string()), ("next_gate", pa.string()),
-        ("error_codes", pa.list_(pa.string())), ("repairs", pa.int32()), ("guessed", pa.bool_()), ("warnings", pa.int32()),
-        ("claimed", pa.string()), ("cut_off", pa.bool_()), ("several_states", pa.bool_()), ("repair_codes", pa.list_(pa.string())),
-        ("grounding", pa.string()),
-    ]))
+    return pa.Table.from_pylist(
+        rows,
+        schema=pa.schema(
+            [
+                ("ok", pa.bool_()),
+                ("pass", pa.bool_()),
+                ("reason", pa.string()),
+                ("next_gate", pa.string()),
+                ("error_codes", pa.list_(pa.string())),
+                ("repairs", pa.int32()),
+                ("guessed", pa.bool_()),
+                ("warnings", pa.int32()),
+                ("claimed", pa.string()),
+                ("cut_off", pa.bool_()),
+                ("several_states", pa.bool_()),
+                ("repair_codes", pa.list_(pa.string())),
+                ("grounding", pa.string()),
+            ]
+        ),
+    )
 
 
 def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
     result = record.get("result") if isinstance(record.get("result"), dict) else {}
     decision = result.get("decision") if isinstance(result.get("decision"), dict) else {}
-    listed = {name: [item for item in result.get(name) or [] if isinstance(item, dict)] for name in ("errors", "repairs", "warnings")}
+    listed = {
+        name: [item for item in result.get(name) or [] if isinstance(item, dict)]
+        for name in ("errors", "repairs", "warnings")
+    }
     return {
         "ok": record.get("ok") is True,
         "pass": record.get("pass") if isinstance(record.get("pass"), bool) else None,
@@ -233,7 +256,9 @@ def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
         "error_codes": [str(item.get("code")) for item in listed["errors"]],
         "repairs": len(listed["repairs"]),
         "guessed": any(item.get("certainty") == "guess" for item in listed["repairs"]),
-        "warnings": sum(1 for item in listed["warnings"] if not is_repair(str(item.get("code", "")))),
+        "warnings": sum(
+            1 for item in listed["warnings"] if not is_repair(str(item.get("code", "")))
+        ),
         "claimed": _claim(result.get("claimed_status")),
         "cut_off": any(CUT_OFF_WORDS in str(item.get("message", "")) for item in listed["errors"])
         or any(item.get("code") == TRUNCATED_REPLY for item in listed["warnings"]),

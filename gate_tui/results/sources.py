@@ -31,7 +31,11 @@ def has_wildcard(source: str) -> bool:
 
 def is_many(source: str) -> bool:
     """Whether ``source`` names several Parquet files (a folder, a wildcard, a URI folder)."""
-    return has_wildcard(source) or source.endswith("/") or ("://" not in source and os.path.isdir(source))
+    return (
+        has_wildcard(source)
+        or source.endswith("/")
+        or ("://" not in source and os.path.isdir(source))
+    )
 
 
 def parquet_files(source: str) -> list[str]:
@@ -39,7 +43,11 @@ def parquet_files(source: str) -> list[str]:
     if "://" in source:
         found = bounded(lambda: _remote(source), source)
     elif has_wildcard(source):
-        found = sorted(path for path in glob.glob(os.path.expanduser(source), recursive=True) if os.path.isfile(path) and _is_part(path))
+        found = sorted(
+            path
+            for path in glob.glob(os.path.expanduser(source), recursive=True)
+            if os.path.isfile(path) and _is_part(path)
+        )
     elif os.path.isdir(source):
         found = sorted(
             os.path.join(folder, name)
@@ -69,10 +77,16 @@ def _remote(source: str) -> list[str]:
         cut = min(path.find(mark) for mark in _WILDCARDS if mark in path)
         base, pattern = path[:cut].rsplit("/", 1)[0], path
     listed = filesystem.get_file_info(pafs.FileSelector(base, recursive=True, allow_not_found=True))
-    files = [info.path for info in listed if info.type == pafs.FileType.File and _is_part(info.path)]
+    files = [
+        info.path for info in listed if info.type == pafs.FileType.File and _is_part(info.path)
+    ]
     if pattern is not None:
         depth = pattern.count("/")
-        files = [name for name in files if fnmatch.fnmatchcase(name, pattern) and ("**" in pattern or name.count("/") == depth)]
+        files = [
+            name
+            for name in files
+            if fnmatch.fnmatchcase(name, pattern) and ("**" in pattern or name.count("/") == depth)
+        ]
     return sorted(f"{scheme}://{name}" for name in files)
 
 
@@ -110,18 +124,31 @@ def bounded(work: Callable[[], T], source: str, seconds: float = REMOTE_TIMEOUT_
     thread.start()
     thread.join(seconds)
     if thread.is_alive():
-        raise TimeoutError(f"{source}: no answer in {seconds:.0f} s (no network, or no access to it)")
+        raise TimeoutError(
+            f"{source}: no answer in {seconds:.0f} s (no network, or no access to it)"
+        )
     if "error" in box:
         raise box["error"]
     return box["value"]
 
 
 def _has_aws_credentials() -> bool:
-    names = ("AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI")
+    names = (
+        "AWS_ACCESS_KEY_ID",
+        "AWS_PROFILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    )
     if any(os.environ.get(name) for name in names):
         return True
     home = os.path.expanduser("~/.aws")
-    files = (os.environ.get("AWS_SHARED_CREDENTIALS_FILE"), os.environ.get("AWS_CONFIG_FILE"), os.path.join(home, "credentials"), os.path.join(home, "config"))
+    files = (
+        os.environ.get("AWS_SHARED_CREDENTIALS_FILE"),
+        os.environ.get("AWS_CONFIG_FILE"),
+        os.path.join(home, "credentials"),
+        os.path.join(home, "config"),
+    )
     return any(name and os.path.isfile(name) for name in files)
 
 
@@ -142,11 +169,17 @@ def remote_filesystem(source: str) -> tuple[Any, str]:
     if scheme == "s3":
         if not _has_aws_credentials():
             os.environ.setdefault("AWS_EC2_METADATA_DISABLED", "true")
-        filesystem = pafs.S3FileSystem(connect_timeout=5, request_timeout=10, retry_strategy=pafs.AwsStandardS3RetryStrategy(max_attempts=2))
+        filesystem = pafs.S3FileSystem(
+            connect_timeout=5,
+            request_timeout=10,
+            retry_strategy=pafs.AwsStandardS3RetryStrategy(max_attempts=2),
+        )
         return filesystem, rest
     if scheme in ("gs", "gcs"):
         from datetime import timedelta
 
-        filesystem = pafs.GcsFileSystem(anonymous=not _has_gcs_credentials(), retry_time_limit=timedelta(seconds=5))
+        filesystem = pafs.GcsFileSystem(
+            anonymous=not _has_gcs_credentials(), retry_time_limit=timedelta(seconds=5)
+        )
         return filesystem, rest
     return pafs.FileSystem.from_uri(source)

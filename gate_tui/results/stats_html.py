@@ -162,7 +162,12 @@ def _groups_table(groups: dict[str, Any]) -> str:
     ]
     for name, group in groups.items():
         status, counts = group["status"], group["counts"]
-        cells = [group["rows"], status.get("PASS", 0), status.get("NO PASS", 0), status.get("invalid", 0)]
+        cells = [
+            group["rows"],
+            status.get("PASS", 0),
+            status.get("NO PASS", 0),
+            status.get("invalid", 0),
+        ]
         cells += [group["claimed_pass_system_no_pass"], counts["guessed"], counts["cut_off"]]
         out.append(
             f"<tr><td>{escape(name)}</td>"

@@ -36,7 +36,14 @@ if TYPE_CHECKING:
     from gate_tui.models import GateConfig, GateState
 
 OUTPUT_COLUMNS = (
-    "id", "line", *SUMMARY_COLUMNS, "finish_reason", "prompt_tokens", "completion_tokens", "total_tokens", "result",
+    "id",
+    "line",
+    *SUMMARY_COLUMNS,
+    "finish_reason",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "result",
 )
 ACTORS = ("assistant", "user")
 
@@ -90,7 +97,9 @@ class Checked:
     """How much input it took (rows, or bytes of JSON Lines): for the progress bar."""
 
 
-def gate_settings(config: GateConfig, previous: GateState | None = None, actor: str = "assistant") -> BatchSettings:
+def gate_settings(
+    config: GateConfig, previous: GateState | None = None, actor: str = "assistant"
+) -> BatchSettings:
     """The settings of a gate check: the config as its validated JSON (cheap to pickle)."""
     return BatchSettings(
         config=config.model_dump(mode="json"),
@@ -99,7 +108,9 @@ def gate_settings(config: GateConfig, previous: GateState | None = None, actor: 
     )
 
 
-def check_arrow(batch: Any, settings: BatchSettings, first_line: int | None = 1, columns: Columns | None = None) -> pa.Table:
+def check_arrow(
+    batch: Any, settings: BatchSettings, first_line: int | None = 1, columns: Columns | None = None
+) -> pa.Table:
     """Check every row of ``batch``; the output table (see the module's docstring).
 
     ``first_line`` numbers the rows (for ``line`` and the messages of malformed rows);
@@ -113,7 +124,16 @@ _CHECKERS: dict[str, RowChecker] = {}
 
 def _checker_for(settings: BatchSettings) -> RowChecker:
     """One checker per settings per process (building one validates the config)."""
-    key = json.dumps([settings.config, settings.previous, settings.actor, getattr(settings.checker, "__qualname__", None)], sort_keys=True, default=str)
+    key = json.dumps(
+        [
+            settings.config,
+            settings.previous,
+            settings.actor,
+            getattr(settings.checker, "__qualname__", None),
+        ],
+        sort_keys=True,
+        default=str,
+    )
     checker = _CHECKERS.get(key)
     if checker is None:
         checker = _CHECKERS[key] = RowChecker(make_checker(settings))
@@ -127,12 +147,21 @@ class RowChecker:
         self.lines = lines
         self.default_actor = getattr(lines, "actor", "assistant")
 
-    def arrow(self, batch: Any, first_line: int | None, columns: Columns, want_lines: bool = False, keep_reply: bool = False) -> Checked:
+    def arrow(
+        self,
+        batch: Any,
+        first_line: int | None,
+        columns: Columns,
+        want_lines: bool = False,
+        keep_reply: bool = False,
+    ) -> Checked:
         """The rows of an Arrow table or record batch; ``keep_reply`` adds the input's replies
         as a last ``reply`` column (results files carry them for ``gate-tui review``)."""
         names = set(batch.schema.names)
         if columns.reply not in names:
-            raise KeyError(f"no {columns.reply!r} column (columns: {', '.join(batch.schema.names) or 'none'})")
+            raise KeyError(
+                f"no {columns.reply!r} column (columns: {', '.join(batch.schema.names) or 'none'})"
+            )
         replies = batch.column(columns.reply).to_pylist()
         ids = batch.column(columns.id).to_pylist() if columns.id in names else None
         previous = batch.column(columns.previous).to_pylist() if columns.previous in names else None
@@ -163,12 +192,19 @@ class RowChecker:
                 where = columns.previous
             if messages is not None and messages[index] is not None and problem is None:
                 cell = messages[index]
-                item["messages"], problem = _json_value(cell, number, columns.messages) if isinstance(cell, str) else (cell, None)
+                item["messages"], problem = (
+                    _json_value(cell, number, columns.messages)
+                    if isinstance(cell, str)
+                    else (cell, None)
+                )
                 where = columns.messages
             if actors is not None and problem is None:
                 actor = actors[index] or self.default_actor
                 if actor not in ACTORS:
-                    problem, where = f"line {number}: {columns.actor} must be assistant or user, not {str(actor)[:40]!r}", columns.actor
+                    problem, where = (
+                        f"line {number}: {columns.actor} must be assistant or user, not {str(actor)[:40]!r}",
+                        columns.actor,
+                    )
                 lines.actor = actor
             if problem is None:
                 record = lines._item(number, item, stats)
@@ -189,7 +225,13 @@ class RowChecker:
                     checked.table = checked.table.append_column(label, batch.column(name))
         return checked
 
-    def block(self, block: Block, want_lines: bool = False, keep_reply: bool = False, carry: tuple[str, ...] = ()) -> Checked:
+    def block(
+        self,
+        block: Block,
+        want_lines: bool = False,
+        keep_reply: bool = False,
+        carry: tuple[str, ...] = (),
+    ) -> Checked:
         """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text;
         ``keep_reply`` adds each line's reply (an object as its JSON) as a ``reply`` column
         and the keys ``carry`` names as text columns (a value that is not text as its JSON)."""
@@ -199,7 +241,9 @@ class RowChecker:
         lines = self.lines
         for offset, raw in enumerate(block.lines()):
             lines.reply = lines.item = None
-            record = lines.line(block.first + offset, None if offset in block.too_long else raw, out.stats)
+            record = lines.line(
+                block.first + offset, None if offset in block.too_long else raw, out.stats
+            )
             if record is not None:
                 out.add(record, lines, block.first + offset)
                 if keep_reply:
@@ -258,11 +302,18 @@ class _Collector:
             line: Any = pa.array(self.numbers, pa.int64())
         else:
             ident = id_column if id_column is not None else pa.nulls(rows, pa.string())
-            line = pa.nulls(rows, pa.int64()) if first_line is None else pa.array(range(first_line, first_line + rows), pa.int64())
+            line = (
+                pa.nulls(rows, pa.int64())
+                if first_line is None
+                else pa.array(range(first_line, first_line + rows), pa.int64())
+            )
         arrays = [
             ident,
             line,
-            *(pa.array(values, kind) for values, kind in zip(columns, SUMMARY_TYPES(), strict=True)),
+            *(
+                pa.array(values, kind)
+                for values, kind in zip(columns, SUMMARY_TYPES(), strict=True)
+            ),
             pa.array(signals[0], pa.string()),
             *(pa.array(values, pa.int64()) for values in signals[1:]),
             pa.array(self.results, pa.string()),
@@ -323,8 +374,20 @@ class GateCheck:
     in the data, so ``line`` is null (see :func:`check_arrow`).
     """
 
-    def __init__(self, config: Any, *, contract: bool = False, reply_column: str = "reply", id_column: str = "id", keep_reply: bool = False) -> None:
-        settings = config if isinstance(config, BatchSettings) else _settings_from_file(str(config), contract)
+    def __init__(
+        self,
+        config: Any,
+        *,
+        contract: bool = False,
+        reply_column: str = "reply",
+        id_column: str = "id",
+        keep_reply: bool = False,
+    ) -> None:
+        settings = (
+            config
+            if isinstance(config, BatchSettings)
+            else _settings_from_file(str(config), contract)
+        )
         self.rows = RowChecker(make_checker(settings))
         self.columns = Columns(reply=reply_column, id=id_column)
         self.keep_reply = keep_reply

@@ -35,7 +35,9 @@ class Block:
         return lines
 
 
-def read_blocks(stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[int], None] | None = None) -> Iterator[Block]:
+def read_blocks(
+    stream: IO[bytes], size: int = BLOCK_BYTES, progress: Callable[[int], None] | None = None
+) -> Iterator[Block]:
     """Lazily yield blocks of about ``size`` bytes, cut at line ends.
 
     The main process only reads and counts newlines (in C); splitting and decoding

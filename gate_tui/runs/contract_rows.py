@@ -24,8 +24,16 @@ _BOOL = {True: b"true", False: b"false"}
 
 def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
     """Batch settings that make every process check lines against this contract (read as the same draft, same store)."""
-    config = {"schema": contract.schema, "path": contract.path, "envelope": envelope, "draft": contract.draft, "schemas": contract.options.schemas}
-    return BatchSettings(config=config, previous=None, actor="assistant", checker=ContractLineChecker)
+    config = {
+        "schema": contract.schema,
+        "path": contract.path,
+        "envelope": envelope,
+        "draft": contract.draft,
+        "schemas": contract.options.schemas,
+    }
+    return BatchSettings(
+        config=config, previous=None, actor="assistant", checker=ContractLineChecker
+    )
 
 
 class ContractLineChecker(LineChecker):
@@ -34,17 +42,25 @@ class ContractLineChecker(LineChecker):
     WORDS = ("VALID", "")
 
     def __init__(self, settings: BatchSettings) -> None:  # noqa: D107 - no call to super: no gate config here
-        options = LoadOptions(draft=settings.config.get("draft"), schemas=settings.config.get("schemas"))
-        contract, problems = contract_from_schema(settings.config["schema"], settings.config["path"], options)
+        options = LoadOptions(
+            draft=settings.config.get("draft"), schemas=settings.config.get("schemas")
+        )
+        contract, problems = contract_from_schema(
+            settings.config["schema"], settings.config["path"], options
+        )
         if contract is None:  # the main process compiled it before; a worker cannot differ
             raise ValueError("; ".join(str(problem) for problem in problems))
         self.contract = contract
         self.envelope = bool(settings.config.get("envelope"))
 
-    def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
+    def _check(
+        self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats
+    ) -> bytes:
         """A well-formed line (the gate batch checked its shape): the reply against the contract."""
         result = check_contract(reply, self.contract)
-        if result.ok and self.signals[0] in CUT_REASONS:  # the provider cut it: refused, as in gate mode
+        if (
+            result.ok and self.signals[0] in CUT_REASONS
+        ):  # the provider cut it: refused, as in gate mode
             message = (f"the reply is cut off: the provider stopped it at the token limit "
                 f"(finish_reason: {self.signals[0]})")
             result = ContractResult(
@@ -52,7 +68,15 @@ class ContractLineChecker(LineChecker):
             )
         return self._emit(ident, number, result, stats)
 
-    def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
+    def _bad(
+        self,
+        number: int,
+        ident: bytes | None,
+        code: Any,
+        message: str,
+        stats: BatchStats,
+        path: str = "",
+    ) -> bytes:
         error = ContractError(code=code, path=f"/{path}" if path else "", message=message)
         return self._emit(ident or b"null", number, ContractResult(ok=False, errors=[error]), stats)
 
@@ -64,9 +88,14 @@ class ContractLineChecker(LineChecker):
             stats.error_codes.update(error.code for error in result.errors)
         head = b'{"id":%b,"line":%d,"ok":%b,' % (ident, number, _BOOL[result.ok])
         if self.envelope:
-            body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+            body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode(
+                "utf-8", "backslashreplace"
+            )
             return head + b'"envelope":' + body + b"}\n"
         head += b'"result":'
-        self.last, self.head_length = result, len(head)  # for the Arrow batch, as the gate checker's
+        self.last, self.head_length = (
+            result,
+            len(head),
+        )  # for the Arrow batch, as the gate checker's
         return head + model_json_bytes(result) + b"}\n"
 

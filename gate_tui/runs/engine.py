@@ -140,7 +140,9 @@ class LineChecker:
 
     def __init__(self, settings: BatchSettings) -> None:
         self.config = GateConfig.model_validate(settings.config)
-        self.previous = None if settings.previous is None else GateState.model_validate(settings.previous)
+        self.previous = (
+            None if settings.previous is None else GateState.model_validate(settings.previous)
+        )
         self.actor = settings.actor
 
     def block(self, block: Block) -> tuple[bytes, BatchStats]:
@@ -148,66 +150,143 @@ class LineChecker:
         stats = BatchStats()
         out: list[bytes] = []
         for offset, raw in enumerate(block.lines()):
-            record = self.line(block.first + offset, None if offset in block.too_long else raw, stats)
+            record = self.line(
+                block.first + offset, None if offset in block.too_long else raw, stats
+            )
             if record is not None:
                 out.append(record)
-        return json_visible_bytes(b"".join(out)), stats  # bidi/C1 as \u escapes: same JSON, safe on a terminal
+        return json_visible_bytes(
+            b"".join(out)
+        ), stats  # bidi/C1 as \u escapes: same JSON, safe on a terminal
 
     def line(self, number: int, raw: bytes | None, stats: BatchStats) -> bytes | None:
         """One output record, or None for a blank line."""
         self.signals = NO_SIGNALS
         if raw is None:
-            return self._bad(number, None, "invalid_value", f"line {number} is longer than {MAX_LINE_BYTES:,} bytes", stats)
+            return self._bad(
+                number,
+                None,
+                "invalid_value",
+                f"line {number} is longer than {MAX_LINE_BYTES:,} bytes",
+                stats,
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return self._bad(number, None, "invalid_json", f"line {number} is not UTF-8 ({exc.reason} at byte {exc.start})", stats)
+            return self._bad(
+                number,
+                None,
+                "invalid_json",
+                f"line {number} is not UTF-8 ({exc.reason} at byte {exc.start})",
+                stats,
+            )
         try:
             item = _DECODER.decode(text)
         except json.JSONDecodeError as exc:
             if not text.strip():
                 stats.blank += 1
                 return None
-            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})", stats)
+            return self._bad(
+                number,
+                None,
+                "invalid_json",
+                f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})",
+                stats,
+            )
         except RepeatedKey as exc:
             message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
             return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
-            why = "a number has more than 4,300 digits" if "integer string conversion" in str(exc) else exc  # not Python's advice
-            return self._bad(number, None, "invalid_json", f"line {number} is not valid JSON: {why}", stats)
+            why = (
+                "a number has more than 4,300 digits"
+                if "integer string conversion" in str(exc)
+                else exc
+            )  # not Python's advice
+            return self._bad(
+                number, None, "invalid_json", f"line {number} is not valid JSON: {why}", stats
+            )
         return self._item(number, item, stats)
 
     def _item(self, number: int, item: Any, stats: BatchStats) -> bytes:
         if not isinstance(item, dict):
-            return self._bad(number, None, "invalid_type", f"line {number} must be a JSON object with id and reply", stats)
+            return self._bad(
+                number,
+                None,
+                "invalid_type",
+                f"line {number} must be a JSON object with id and reply",
+                stats,
+            )
         ident = _id_json(item.get(self.id_key))
-        if ident == b"null" and item.get(self.id_key) is not None:  # 1e999 decodes to inf: not JSON to echo
-            return self._bad(number, None, "invalid_value", f'line {number}: "{self.id_key}" holds a number JSON cannot carry (it overflows to infinity)', stats, self.id_key)
+        if (
+            ident == b"null" and item.get(self.id_key) is not None
+        ):  # 1e999 decodes to inf: not JSON to echo
+            return self._bad(
+                number,
+                None,
+                "invalid_value",
+                f'line {number}: "{self.id_key}" holds a number JSON cannot carry (it overflows to infinity)',
+                stats,
+                self.id_key,
+            )
         key = self.reply_key
         if key not in item:
-            return self._bad(number, ident, "missing_key", f"line {number} has no \"{key}\"", stats, key)
+            return self._bad(
+                number, ident, "missing_key", f'line {number} has no "{key}"', stats, key
+            )
         reply = item[key]
         if not isinstance(reply, (str, dict)):  # noqa: UP038 - the tuple is faster
-            return self._bad(number, ident, "invalid_type", f"line {number}: {key} must be text or a JSON object", stats, key)
+            return self._bad(
+                number,
+                ident,
+                "invalid_type",
+                f"line {number}: {key} must be text or a JSON object",
+                stats,
+                key,
+            )
         self.signals = signals_of(item.get(self.finish_key), item.get(self.usage_key))
         self.item = item  # its other keys, carried into Parquet results
         self.reply = reply  # for Parquet results of JSON Lines input (gate_tui.runs.arrow_rows)
         return self._check(number, ident, item, reply, stats)
 
-    def _check(self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats) -> bytes:
+    def _check(
+        self, number: int, ident: bytes, item: dict[str, Any], reply: Any, stats: BatchStats
+    ) -> bytes:
         """The record of a well-formed line (a subclass checks against something else)."""
         previous: Any = self.previous
         if item.get("previous") is not None:
             previous, problem = state_from_json(item["previous"])
             if problem is not None:
-                return self._bad(number, ident, "invalid_value", f'line {number}: "previous": {problem}', stats, "previous")
+                return self._bad(
+                    number,
+                    ident,
+                    "invalid_value",
+                    f'line {number}: "previous": {problem}',
+                    stats,
+                    "previous",
+                )
         result = parse(reply, self.config, previous, self.actor)
         if self.actor == "assistant" and "messages" in item:  # the user's words came with the reply
-            result = ground(result, self.config, item["messages"], reply if isinstance(reply, str) else None, previous)
+            result = ground(
+                result,
+                self.config,
+                item["messages"],
+                reply if isinstance(reply, str) else None,
+                previous,
+            )
         return self._emit(ident, number, result, stats)
 
-    def _bad(self, number: int, ident: bytes | None, code: Any, message: str, stats: BatchStats, path: str = "") -> bytes:
-        result = ParseResult(ok=False, errors=[ParseError(code=code, message=message, field_path=path)])
+    def _bad(
+        self,
+        number: int,
+        ident: bytes | None,
+        code: Any,
+        message: str,
+        stats: BatchStats,
+        path: str = "",
+    ) -> bytes:
+        result = ParseResult(
+            ok=False, errors=[ParseError(code=code, message=message, field_path=path)]
+        )
         return self._emit(ident or b"null", number, result, stats)
 
     def _emit(self, ident: bytes, number: int, result: ParseResult, stats: BatchStats) -> bytes:
@@ -234,7 +313,9 @@ def _count(result: ParseResult, stats: BatchStats) -> None:
         stats.no_pass += 1
 
 
-_TO_JSON = ParseResult.__pydantic_serializer__.to_json  # model_dump_json() without the str round trip
+_TO_JSON = (
+    ParseResult.__pydantic_serializer__.to_json
+)  # model_dump_json() without the str round trip
 _ID_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _ASCII_ID_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 _BOOL = {True: b"true", False: b"false"}
@@ -244,7 +325,12 @@ def _head(ident: bytes, number: int, result: ParseResult) -> bytes:
     """``{"id", "line", "ok", "pass", "result":`` - a record up to its result."""
     decision = result.decision
     verdict = b"null" if decision is None or not result.ok else _BOOL[decision.pass_]
-    return b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (ident, number, _BOOL[result.ok], verdict)
+    return b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (
+        ident,
+        number,
+        _BOOL[result.ok],
+        verdict,
+    )
 
 
 def result_json(result: ParseResult) -> bytes:
@@ -316,7 +402,11 @@ def run_batch(
     started = time.perf_counter()
     # The pool forks before the progress bar starts its refresh thread. SIGTERM / SIGHUP
     # unwind through the pool's shutdown (no orphaned workers) and never cut a block's write.
-    with interrupts.terminable(), worker_pool(settings, jobs) as workers, progress_bar(show_progress and not quiet, total_bytes) as bar:
+    with (
+        interrupts.terminable(),
+        worker_pool(settings, jobs) as workers,
+        progress_bar(show_progress and not quiet, total_bytes) as bar,
+    ):
 
         def emit(done: tuple[bytes, BatchStats]) -> None:
             with interrupts.deferred():

@@ -55,7 +55,13 @@ JOB_ROWS = 1024
 with ``-j N`` no worker waits long for the last one (a 4096-row job is ~0.25 s of work);
 the results are gathered into row groups of :data:`BATCH_ROWS` whatever the job size."""
 IN_FLIGHT_PER_JOB = 3
-FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+FORMATS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+}
 
 
 def format_of(path: str | None, given: str | None = None) -> str | None:
@@ -82,7 +88,18 @@ class Job:
     """With ``-j N``: the stem of this job's files (:mod:`gate_tui.runs.spill`)."""
 
 
-def run_files(source: str, in_format: str, sink: Any, out_format: str, settings: BatchSettings, columns: Columns, jobs: int, show_progress: bool, quiet: bool, marker: RunMarker | None = None) -> int:
+def run_files(
+    source: str,
+    in_format: str,
+    sink: Any,
+    out_format: str,
+    settings: BatchSettings,
+    columns: Columns,
+    jobs: int,
+    show_progress: bool,
+    quiet: bool,
+    marker: RunMarker | None = None,
+) -> int:
     """Check every row of ``source``, write the results to ``sink`` (a path for Parquet,
     a binary stream for JSONL), return the exit status. pyarrow errors propagate.
     ``marker`` (:mod:`gate_tui.results.completion`) is the run's completion marker: it
@@ -111,8 +128,15 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
     # As check --jsonl: SIGTERM / SIGHUP unwind through the pool's shutdown and the Parquet
     # footer, and never cut a batch's write.
     # The job files' folder goes after the pool has stopped (no worker writes there then).
-    folder_for = (lambda: SpillFolder(sink if writer is not None else None)) if jobs > 1 else nullcontext
-    with interrupts.terminable(), folder_for() as folder, worker_pool(settings, jobs) as pool, progress_bar(show_progress and not quiet, total) as bar:
+    folder_for = (
+        (lambda: SpillFolder(sink if writer is not None else None)) if jobs > 1 else nullcontext
+    )
+    with (
+        interrupts.terminable(),
+        folder_for() as folder,
+        worker_pool(settings, jobs) as pool,
+        progress_bar(show_progress and not quiet, total) as bar,
+    ):
 
         def emit(done: Checked) -> None:
             job = in_flight.popleft()
@@ -169,7 +193,9 @@ def run_files(source: str, in_format: str, sink: Any, out_format: str, settings:
     return stats.exit_status()
 
 
-def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> tuple[int | None, Iterator[Job]]:
+def _reader(
+    source: str, in_format: str, columns: Columns, want_lines: bool
+) -> tuple[int | None, Iterator[Job]]:
     """The input's size (rows for Parquet, bytes for JSONL) and its jobs, lazily."""
     if in_format == "parquet":
 
@@ -188,15 +214,21 @@ def _reader(source: str, in_format: str, columns: Columns, want_lines: bool) -> 
         ]
         # The total, for the progress bar, from each footer; each part is opened only when
         # its turn comes (a folder of thousands of parts must not hold thousands of files open).
-        total = first_file.metadata.num_rows + sum(_parquet_file(name, columns, footer_only=True) for name in names[1:])
+        total = first_file.metadata.num_rows + sum(
+            _parquet_file(name, columns, footer_only=True) for name in names[1:]
+        )
 
         def batches() -> Iterator[Job]:
             first = 1
             for number, name in enumerate(names):
-                parquet, present = (first_file, first_names) if number == 0 else _parquet_file(name, columns)
+                parquet, present = (
+                    (first_file, first_names) if number == 0 else _parquet_file(name, columns)
+                )
                 missing = [column for column in wanted if column not in present]
                 if missing:
-                    raise KeyError(f"{name}: no {', '.join(map(repr, missing))} column, unlike the first part")
+                    raise KeyError(
+                        f"{name}: no {', '.join(map(repr, missing))} column, unlike the first part"
+                    )
                 try:
                     for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
                         yield Job(batch, first, columns, want_lines)
@@ -234,7 +266,9 @@ def _parquet_file(name: str, columns: Columns, *, footer_only: bool = False) -> 
     names = parquet.schema_arrow.names
     if columns.reply not in names:
         parquet.close()
-        raise KeyError(f"{name} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
+        raise KeyError(
+            f"{name} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column"
+        )
     return parquet, names
 
 

@@ -29,7 +29,9 @@ class WorkerDied(RuntimeError):
 
 
 @contextmanager
-def worker_pool(jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> Iterator[Any]:
+def worker_pool(
+    jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]
+) -> Iterator[Any]:
     """A process pool for ``jobs > 1``, else None; its workers exist when this yields.
 
     ``ProcessPoolExecutor`` rather than ``multiprocessing.Pool``: when a worker dies,
@@ -57,7 +59,13 @@ def _ready() -> None:
     return None
 
 
-def fan_out(pool: Any, blocks: Iterator[Any], emit: Callable[[Any], None], limit: int, work: Callable[[Any], Any]) -> None:
+def fan_out(
+    pool: Any,
+    blocks: Iterator[Any],
+    emit: Callable[[Any], None],
+    limit: int,
+    work: Callable[[Any], Any],
+) -> None:
     """Ordered and bounded: at most ``limit`` blocks in flight, results in input order.
     ``work`` runs in the workers (a module-level function, so it pickles by name)."""
     from concurrent.futures.process import BrokenProcessPool

@@ -35,21 +35,38 @@ checked 80% of the rows alone (1.2x the speed of one worker). Blocks of ~10,000 
 share the work evenly, for a start-up cost per block of a few milliseconds."""
 
 
-def run_on_ray(source: str, output: str, settings: BatchSettings, columns: Columns, jobs: int, quiet: bool = False) -> int:
+def run_on_ray(
+    source: str,
+    output: str,
+    settings: BatchSettings,
+    columns: Columns,
+    jobs: int,
+    quiet: bool = False,
+) -> int:
     """Check ``source`` (Parquet files, local or remote) into the Parquet folder ``output``."""
     started = time.perf_counter()
     if not ray.is_initialized():
         # A local instance (no RAY_ADDRESS) gets one CPU more than the machine has: the
         # workers each hold a CPU for the whole run, and the light listing and reading
         # tasks would otherwise wait for one forever with -j equal to the cores.
-        local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(os.cpu_count() or 1, jobs) + 1}
+        local = (
+            {}
+            if os.environ.get("RAY_ADDRESS")
+            else {"num_cpus": max(os.cpu_count() or 1, jobs) + 1}
+        )
         # No dashboard: its processes take CPU from the workers, and the CLI never shows it.
         ray.init(logging_level="ERROR", log_to_driver=False, include_dashboard=False, **local)
-    dataset = ray.data.read_parquet(parquet_files(source) if has_wildcard(source) else source, include_row_hash=True)  # Ray expands no wildcard
-    dataset.context.target_max_block_size = READ_BLOCK_BYTES  # this dataset's own copy of the context
+    dataset = ray.data.read_parquet(
+        parquet_files(source) if has_wildcard(source) else source, include_row_hash=True
+    )  # Ray expands no wildcard
+    dataset.context.target_max_block_size = (
+        READ_BLOCK_BYTES  # this dataset's own copy of the context
+    )
     names = dataset.schema().names
     if columns.reply not in names:
-        raise KeyError(f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column")
+        raise KeyError(
+            f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column"
+        )
     # The input's other columns ride along into the results, as with the local engine.
     carried = carried_names([name for name in names if name != ROW_HASH], columns)
     columns = replace(columns, carry=tuple(carried))
@@ -91,7 +108,9 @@ class CheckAndWrite:
     and renamed whole (local folders; object stores show only whole objects)."""
 
     def __init__(self, settings: BatchSettings, output: str, columns: Columns) -> None:
-        self.check = GateCheck(settings, reply_column=columns.reply, id_column=columns.id, keep_reply=True)
+        self.check = GateCheck(
+            settings, reply_column=columns.reply, id_column=columns.id, keep_reply=True
+        )
         self.check.columns = columns  # with the signals' and the carried columns' names
         self.filesystem, self.folder = _filesystem(output)
         self.local = self.filesystem.type_name == "local"
@@ -104,7 +123,12 @@ class CheckAndWrite:
         if done.table.num_rows:
             name = f"{self.folder}/part-{batch.column(ROW_HASH)[0].as_py():016x}-{batch.num_rows}.parquet"
             temp = f"{self.folder}/.{name.rsplit('/', 1)[1]}.tmp" if self.local else name
-            pq.write_table(done.table, temp, filesystem=self.filesystem, row_group_size=max(done.table.num_rows, 1))
+            pq.write_table(
+                done.table,
+                temp,
+                filesystem=self.filesystem,
+                row_group_size=max(done.table.num_rows, 1),
+            )
             if self.local:
                 self.filesystem.move(temp, name)
         stats = done.stats

@@ -86,7 +86,10 @@ def summarize(directory: Path, fingerprint: str | None = None) -> SessionInfo | 
         kind = record.get("kind")
         last = record
         contract.take(record)
-        if kind in (*STATE_KINDS, "change"):  # "change": a contract session's (gates write edit / reply)
+        if kind in (
+            *STATE_KINDS,
+            "change",
+        ):  # "change": a contract session's (gates write edit / reply)
             transitions += 1
             last_move = record
         elif kind == "rejected":
@@ -98,7 +101,9 @@ def summarize(directory: Path, fingerprint: str | None = None) -> SessionInfo | 
     header = stream.header or {}
     damaged = stream.error or (None if stream.header else "journal has no readable header")
     found = str(header.get("fingerprint") or "")
-    passed, decision = contract.decision() if header.get("mode") == "contract" else _decision(last_move)
+    passed, decision = (
+        contract.decision() if header.get("mode") == "contract" else _decision(last_move)
+    )
     return SessionInfo(
         name=directory.name,
         directory=directory,
@@ -134,7 +139,9 @@ def list_sessions(
     if config_path is not None:
         folders = [folder for folder in folders if _header_matches(folder, config_path)]
     fingerprint = config_fingerprint(config) if config is not None else None
-    infos = [info for info in (summarize(folder, fingerprint) for folder in folders) if info is not None]
+    infos = [
+        info for info in (summarize(folder, fingerprint) for folder in folders) if info is not None
+    ]
     if config_path is not None:
         infos = [info for info in infos if same_config_path(info.config_path or None, config_path)]
     return sorted(infos, key=lambda info: (info.started, info.name), reverse=True)
@@ -146,9 +153,15 @@ def _header_matches(folder: Path, config_path: Path) -> bool:
     return header is not None and same_config_path(header.get("config_path") or None, config_path)
 
 
-def find_resumable(config: GateConfig, config_path: Path | None, root: Path | None = None) -> SessionInfo | None:
+def find_resumable(
+    config: GateConfig, config_path: Path | None, root: Path | None = None
+) -> SessionInfo | None:
     """The newest unfinished session of this config file that can be resumed, if any."""
-    for info in list_sessions(root, config_path, config) if config_path is not None else _without_path(root, config):
+    for info in (
+        list_sessions(root, config_path, config)
+        if config_path is not None
+        else _without_path(root, config)
+    ):
         if info.unfinished and not info.foreign and not info.locked:
             return info
     return None

@@ -35,7 +35,13 @@ EXIT_ERROR = 2
 COLUMNS = ("NAME", "CONFIG", "STARTED", "TRANSITIONS", "DECISION", "STATE")
 
 
-def sessions_command(config_path: Path | None, *, root: Path | None = None, out: TextIO | None = None, gate_config: bool = True) -> int:
+def sessions_command(
+    config_path: Path | None,
+    *,
+    root: Path | None = None,
+    out: TextIO | None = None,
+    gate_config: bool = True,
+) -> int:
     """Print a table of the saved sessions (only those of ``config_path`` when given).
 
     ``gate_config=False``: ``config_path`` is a contract, which has no gate fingerprint;
@@ -58,7 +64,12 @@ def sessions_command(config_path: Path | None, *, root: Path | None = None, out:
 
 
 def report_command(
-    session: str, output: Path | None, *, root: Path | None = None, out: TextIO | None = None, fmt: str = "markdown"
+    session: str,
+    output: Path | None,
+    *,
+    root: Path | None = None,
+    out: TextIO | None = None,
+    fmt: str = "markdown",
 ) -> int:
     """Print (or write to ``output``) the review report of a session name or ``--state`` file,
     in ``fmt`` (``text``, ``markdown`` or ``html``).
@@ -76,19 +87,25 @@ def report_command(
         return EXIT_OK
     problem = atomic_write_chunks(Path(output), chunks)
     if problem is not None:  # output that cannot be written is exit 3, as for every command
-        sys.stderr.write(f"gate-tui report: {visible(problem, one_line=True)}; no report was written\n")
+        sys.stderr.write(
+            f"gate-tui report: {visible(problem, one_line=True)}; no report was written\n"
+        )
         return EXIT_USAGE
     sys.stderr.write(f"gate-tui: report written to {visible(str(output), one_line=True)}\n")
     return EXIT_OK
 
 
-def report_text(session: str, root: Path | None = None, fmt: str = "markdown") -> tuple[str | None, str | None]:
+def report_text(
+    session: str, root: Path | None = None, fmt: str = "markdown"
+) -> tuple[str | None, str | None]:
     """The report of ``session`` as one text, or an error message (see :func:`report_chunks_of`)."""
     chunks, error = report_chunks_of(session, root, fmt)
     return ("".join(chunks), None) if chunks is not None else (None, error)
 
 
-def report_chunks_of(session: str, root: Path | None = None, fmt: str = "markdown") -> tuple[Iterator[str] | None, str | None]:
+def report_chunks_of(
+    session: str, root: Path | None = None, fmt: str = "markdown"
+) -> tuple[Iterator[str] | None, str | None]:
     """The report of ``session`` (a name from ``gate-tui sessions``, a session folder,
     a ``--state`` file or its journal) as text pieces, or an error message."""
     journal, name = _locate(session, root)
@@ -104,11 +121,17 @@ def report_chunks_of(session: str, root: Path | None = None, fmt: str = "markdow
     facts.header = first.header or {}
     if first.error is not None:
         return None, first.error
-    if first.header is None and sum(facts.moves.values()) + facts.rejected == 0 and not first.notices:
+    if (
+        first.header is None
+        and sum(facts.moves.values()) + facts.rejected == 0
+        and not first.notices
+    ):
         return None, f"journal {journal} is empty or unreadable"
     second = JournalStream(journal)  # the timeline: a second pass, nothing held
     config = config_of(facts.header)
-    return report_chunks(facts, second.records(), name=name, notices=list(first.notices), fmt=fmt, config=config), None
+    return report_chunks(
+        facts, second.records(), name=name, notices=list(first.notices), fmt=fmt, config=config
+    ), None
 
 
 def config_of(header: dict[str, Any]) -> GateConfig | None:
@@ -145,7 +168,9 @@ def _state_only(file: str, fmt: str) -> tuple[str | None, str | None]:
         return None, load.error or f"{file} holds no state"
     header = {"config_path": load.config_path, "fingerprint": load.fingerprint}
     notice = f"{file} has no journal beside it, so only its current state is known"
-    return render_report(header, [], name=file, notices=[notice], state=load.state, fmt=fmt, config=config_of(header)), None
+    return render_report(
+        header, [], name=file, notices=[notice], state=load.state, fmt=fmt, config=config_of(header)
+    ), None
 
 
 def _mark_foreign(info: SessionInfo, fingerprint: str | None) -> SessionInfo:
@@ -153,7 +178,9 @@ def _mark_foreign(info: SessionInfo, fingerprint: str | None) -> SessionInfo:
     expected = fingerprint if fingerprint is not None else _current_fingerprint(info.config_path)
     if expected is None:
         return info
-    return dataclasses.replace(info, foreign=bool(info.fingerprint) and info.fingerprint != expected)
+    return dataclasses.replace(
+        info, foreign=bool(info.fingerprint) and info.fingerprint != expected
+    )
 
 
 _FINGERPRINTS: dict[str, str | None] = {}
@@ -164,13 +191,22 @@ def _current_fingerprint(config_path: str) -> str | None:
         return None
     if config_path not in _FINGERPRINTS:
         loaded = check_config(config_path)
-        _FINGERPRINTS[config_path] = config_fingerprint(loaded.config) if loaded.config is not None else None
+        _FINGERPRINTS[config_path] = (
+            config_fingerprint(loaded.config) if loaded.config is not None else None
+        )
     return _FINGERPRINTS[config_path]
 
 
 def _row(info: SessionInfo) -> tuple[str, ...]:
     config = Path(info.config_path).name if info.config_path else "(default)"
-    cells = (info.name, config, _local_time(info.started), str(info.transitions), info.decision, info.status)
+    cells = (
+        info.name,
+        config,
+        _local_time(info.started),
+        str(info.transitions),
+        info.decision,
+        info.status,
+    )
     return tuple(visible(cell, one_line=True) for cell in cells)
 
 
@@ -183,7 +219,10 @@ def _local_time(at: str) -> str:
 
 def _table(rows: list[tuple[str, ...]]) -> str:
     widths = [max(len(row[i]) for row in [COLUMNS, *rows]) for i in range(len(COLUMNS))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in [COLUMNS, *rows]]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [COLUMNS, *rows]
+    ]
     return "\n".join(lines) + "\n"
 
 

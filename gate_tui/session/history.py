@@ -65,7 +65,9 @@ class History:
     config: GateConfig
     initial: GateState
     timeline: list[Transition] = field(default_factory=list)
-    _stack: list[int] = field(default_factory=list)  # timeline indices of state-producing transitions
+    _stack: list[int] = field(
+        default_factory=list
+    )  # timeline indices of state-producing transitions
     _cursor: int = -1  # position in _stack; -1 is the initial state
 
     @classmethod
@@ -90,7 +92,9 @@ class History:
     def can_redo(self) -> bool:
         return self._cursor + 1 < len(self._stack)
 
-    def accept(self, result: ParseResult, payload: Any, actor: Actor, at: str | None = None) -> Transition:
+    def accept(
+        self, result: ParseResult, payload: Any, actor: Actor, at: str | None = None
+    ) -> Transition:
         """Record an ``ok`` parse result as the new current state."""
         if not result.ok or result.canonical_state is None or result.decision is None:
             raise ValueError("only an ok ParseResult can be accepted")
@@ -136,7 +140,9 @@ class History:
         if not -1 <= index < len(self.timeline):
             return None
         target = self.initial if index < 0 else self.timeline[index].state
-        decision = decide(self.config, self.initial.gates) if index < 0 else self.timeline[index].decision
+        decision = (
+            decide(self.config, self.initial.gates) if index < 0 else self.timeline[index].decision
+        )
         transition = Transition(
             index=len(self.timeline),
             kind="jump",

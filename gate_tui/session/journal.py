@@ -98,12 +98,16 @@ def read_journal(path: Path, sink: Callable[[Record], None] | None = None) -> Jo
     except FileNotFoundError:
         return JournalRead()
     except OSError as exc:
-        return JournalRead(exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}")
+        return JournalRead(
+            exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}"
+        )
     with handle, gc_paused():
         try:
             return _decode(handle, Path(path), sink)
         except OSError as exc:
-            return JournalRead(exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}")
+            return JournalRead(
+                exists=True, error=f"cannot read journal {path}: {describe_os_error(exc)}"
+            )
 
 
 def open_regular(path: Path, buffering: int = -1) -> BinaryIO:
@@ -135,7 +139,9 @@ def read_header(path: Path, limit: int = 65_536) -> Record | None:
     return record if record is not None and record.get("kind") == "header" else None
 
 
-def _decode(lines: Iterable[bytes], path: Path, sink: Callable[[Record], None] | None) -> JournalRead:
+def _decode(
+    lines: Iterable[bytes], path: Path, sink: Callable[[Record], None] | None
+) -> JournalRead:
     read = JournalRead(exists=True)
     offset = 0
     number = 0
@@ -152,7 +158,9 @@ def _decode(lines: Iterable[bytes], path: Path, sink: Callable[[Record], None] |
     return read
 
 
-def _take(read: JournalRead, line: bytes, number: int, path: Path, sink: Callable[[Record], None] | None) -> bool:
+def _take(
+    read: JournalRead, line: bytes, number: int, path: Path, sink: Callable[[Record], None] | None
+) -> bool:
     """Keep one whole line's record; False when the line is damaged."""
     if not line.strip():
         return True
@@ -178,7 +186,9 @@ def _keep(read: JournalRead, record: Record, sink: Callable[[Record], None] | No
         sink(record)
 
 
-def _take_tail(read: JournalRead, tail: bytes, number: int, path: Path, sink: Callable[[Record], None] | None) -> None:
+def _take_tail(
+    read: JournalRead, tail: bytes, number: int, path: Path, sink: Callable[[Record], None] | None
+) -> None:
     record = _load(tail)
     if record is not None and record.get("kind") != "header":
         _keep(read, record, sink)

@@ -57,7 +57,9 @@ class JournalStream:
                 else:
                     yield record
         except OSError as exc:
-            self.error = f"cannot read journal {self.path} after line {number}: {describe_os_error(exc)}"
+            self.error = (
+                f"cannot read journal {self.path} after line {number}: {describe_os_error(exc)}"
+            )
 
     def _damaged(self, number: int, line: bytes) -> str:
         name = self.path.name

@@ -60,9 +60,16 @@ class Session:
     _mutex: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @classmethod
-    def in_memory(cls, config: GateConfig, config_path: Path | None = None, initial: GateState | None = None) -> Session:
+    def in_memory(
+        cls, config: GateConfig, config_path: Path | None = None, initial: GateState | None = None
+    ) -> Session:
         """A session that never touches the disk."""
-        return cls(config=config, config_path=config_path, history=History.start(config, initial), header=session_header(config, config_path))
+        return cls(
+            config=config,
+            config_path=config_path,
+            history=History.start(config, initial),
+            header=session_header(config, config_path),
+        )
 
     # --- what the editor shows -------------------------------------------------
 
@@ -104,7 +111,15 @@ class Session:
 
     # --- transitions -------------------------------------------------------------
 
-    def accept(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> Transition:
+    def accept(
+        self,
+        result: ParseResult,
+        payload: Any,
+        actor: Actor,
+        *,
+        origin: str | None = None,
+        call: int | None = None,
+    ) -> Transition:
         """Make an ``ok`` parse result the current state; journaled and saved before returning.
         ``call``: the seq of the model call whose reply this is."""
         with self._mutex:
@@ -112,7 +127,15 @@ class Session:
             self._record_transition(transition, origin, call, result.grounding)
             return transition
 
-    def reject(self, result: ParseResult, payload: Any, actor: Actor, *, origin: str | None = None, call: int | None = None) -> None:
+    def reject(
+        self,
+        result: ParseResult,
+        payload: Any,
+        actor: Actor,
+        *,
+        origin: str | None = None,
+        call: int | None = None,
+    ) -> None:
         """Journal a payload that was refused; the state does not change."""
         with self._mutex:
             in_call = self._in_call(payload, call)
@@ -203,7 +226,14 @@ class Session:
             text = journal_report(self.journal_path, self.name, fmt, self.config, self.notices)
             if text is not None:
                 return text
-        return render_report(self.header, self.records, name=self.name, notices=self.notices, fmt=fmt, config=self.config)
+        return render_report(
+            self.header,
+            self.records,
+            name=self.name,
+            notices=self.notices,
+            fmt=fmt,
+            config=self.config,
+        )
 
     def export_report(self, path: Path) -> str | None:
         """Write the review report to ``path``, in the format its extension names (Markdown by default)."""
@@ -244,7 +274,11 @@ class Session:
     # --- internals -----------------------------------------------------------------
 
     def _record_transition(
-        self, transition: Transition | None, origin: str | None = None, call: int | None = None, grounding: Any = None
+        self,
+        transition: Transition | None,
+        origin: str | None = None,
+        call: int | None = None,
+        grounding: Any = None,
     ) -> Transition | None:
         if transition is not None:
             record = rec.transition_record(self._next_seq(), transition, origin, call, grounding)
@@ -307,13 +341,23 @@ class Session:
 
     def _document(self) -> dict[str, Any]:
         path = self.header.get("config_path")
-        return state_document(self.state, self.decision, config_fingerprint(self.config), path, config_title(self.config, self.config_path))
+        return state_document(
+            self.state,
+            self.decision,
+            config_fingerprint(self.config),
+            path,
+            config_title(self.config, self.config_path),
+        )
 
     def _config_label(self) -> str:
         return str(self.config_path) if self.config_path is not None else "this config"
 
     def _discardable(self) -> bool:
-        return self._created_here and self.directory is not None and all(r.get("kind") == "export" for r in self.records)
+        return (
+            self._created_here
+            and self.directory is not None
+            and all(r.get("kind") == "export" for r in self.records)
+        )
 
     def _remove_files(self) -> None:
         assert self.directory is not None

@@ -59,22 +59,36 @@ def open_session(
     """
     try:
         if state_file is not None:
-            return _open_state_file(config, config_path, Path(state_file), new=new, read_only=read_only)
+            return _open_state_file(
+                config, config_path, Path(state_file), new=new, read_only=read_only
+            )
         if directory is not None and not new:
-            return _open_existing(config, config_path, folder_paths(Path(directory)), read_only=read_only, root=root)
+            return _open_existing(
+                config, config_path, folder_paths(Path(directory)), read_only=read_only, root=root
+            )
         if not new and resume:
             found = find_resumable(config, config_path, root)
             if found is not None:
-                return _open_existing(config, config_path, folder_paths(found.directory), read_only=read_only, root=root)
+                return _open_existing(
+                    config,
+                    config_path,
+                    folder_paths(found.directory),
+                    read_only=read_only,
+                    root=root,
+                )
         return _create_folder(config, config_path, root)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
-        return _memory(config, config_path, f"could not open a session{where}: {describe_os_error(exc)}")
+        return _memory(
+            config, config_path, f"could not open a session{where}: {describe_os_error(exc)}"
+        )
     except ValueError as exc:
         return _memory(config, config_path, f"could not open a session: {exc}")
 
 
-def _memory(config: GateConfig, config_path: Path | None, warning: str, notices: list[str] | None = None) -> Session:
+def _memory(
+    config: GateConfig, config_path: Path | None, warning: str, notices: list[str] | None = None
+) -> Session:
     session = Session.in_memory(config, config_path)
     session.notices.extend(notices or [])
     session._warn(f"{warning}; working in memory — nothing is saved to disk; {SAVE_AS_HINT}")
@@ -82,12 +96,22 @@ def _memory(config: GateConfig, config_path: Path | None, warning: str, notices:
 
 
 
-def _create_folder(config: GateConfig, config_path: Path | None, root: Path | None, notices: list[str] | None = None) -> Session:
+def _create_folder(
+    config: GateConfig,
+    config_path: Path | None,
+    root: Path | None,
+    notices: list[str] | None = None,
+) -> Session:
     base = sessions_dir(root)
     try:
         directory = create_session_dir(base, session_stem(config_path, config.name))
     except OSError as exc:
-        return _memory(config, config_path, f"cannot create a session in {base}: {describe_os_error(exc)}", notices)
+        return _memory(
+            config,
+            config_path,
+            f"cannot create a session in {base}: {describe_os_error(exc)}",
+            notices,
+        )
     paths = folder_paths(directory)
     session = _start_fresh(config, config_path, paths, notices)
     session._created_here = session.persistent
@@ -142,7 +166,12 @@ def _lock_for_new(paths: SessionPaths) -> tuple[SessionLock | None, str | None]:
 
 
 def _open_existing(
-    config: GateConfig, config_path: Path | None, paths: SessionPaths, *, read_only: bool, root: Path | None
+    config: GateConfig,
+    config_path: Path | None,
+    paths: SessionPaths,
+    *,
+    read_only: bool,
+    root: Path | None,
 ) -> Session:
     """Resume a session folder; if it cannot be used, start a new one and say why."""
     opened = _resume(config, config_path, paths, _lock_existing(paths, read_only))
@@ -153,7 +182,9 @@ def _open_existing(
     return _create_folder(config, config_path, root, [f"{opened}; started a new session instead"])
 
 
-def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, held: _Held) -> Session | str:
+def _resume(
+    config: GateConfig, config_path: Path | None, paths: SessionPaths, held: _Held
+) -> Session | str:
     """The session replayed from ``paths.journal``, or why it was refused.
 
     The lock is taken (``held``) before the journal is read, so no other writer can
@@ -162,7 +193,11 @@ def _resume(config: GateConfig, config_path: Path | None, paths: SessionPaths, h
     """
     lock, busy_notice, lock_problem, read_only = held.lock, held.busy, held.problem, held.read_only
     header = read_header(paths.journal)
-    refusal = refused(JournalRead(exists=True, header=header), config, paths) if header is not None else None
+    refusal = (
+        refused(JournalRead(exists=True, header=header), config, paths)
+        if header is not None
+        else None
+    )
     if refusal is None:
         try:
             replayer = Replayer(config)
@@ -231,7 +266,9 @@ def _lock_existing(paths: SessionPaths, read_only: bool) -> _Held:
     attempt = acquire(paths.lock)
     if attempt.busy:
         who = f"pid {attempt.held_by}" if attempt.held_by else "unknown pid"
-        return _Held(busy=f"session {paths.name} is open in another gate-tui ({who}); opened read-only")
+        return _Held(
+            busy=f"session {paths.name} is open in another gate-tui ({who}); opened read-only"
+        )
     if attempt.error is not None:
         return _Held(problem=f"{attempt.error}; continuing without a lock")
     return _Held(lock=attempt.lock)
@@ -251,12 +288,16 @@ def _attach_writer(session: Session, paths: SessionPaths, read: JournalRead) -> 
 # --- --state FILE ------------------------------------------------------------------------
 
 
-def _open_state_file(config: GateConfig, config_path: Path | None, file: Path, *, new: bool, read_only: bool) -> Session:
+def _open_state_file(
+    config: GateConfig, config_path: Path | None, file: Path, *, new: bool, read_only: bool
+) -> Session:
     paths = state_file_paths(file)
     if file.is_dir():
         return _memory(config, config_path, f"{file} is a folder, not a state file")
     if not file.parent.is_dir():
-        return _memory(config, config_path, f"cannot use {file}: the folder {file.parent} does not exist")
+        return _memory(
+            config, config_path, f"cannot use {file}: the folder {file.parent} does not exist"
+        )
     held = _lock_existing(paths, read_only)
     if held.read_only or held.busy is not None:
         return _state_file_read_only(config, config_path, paths, held)
@@ -269,7 +310,9 @@ def _open_state_file(config: GateConfig, config_path: Path | None, file: Path, *
             opened.notices[:0] = notices
             return opened
         return _memory(config, config_path, opened, notices)
-    if paths.journal.exists():  # an empty journal, or one whose header was cut off: keep its bytes aside
+    if (
+        paths.journal.exists()
+    ):  # an empty journal, or one whose header was cut off: keep its bytes aside
         notices += set_aside(paths.journal)
     return _start_from_file(config, config_path, paths, held.lock, notices)
 
@@ -284,7 +327,13 @@ def _has_journal(journal: Path) -> bool:
     return read.error is not None or read.header is not None or read.count > 0
 
 
-def _start_from_file(config: GateConfig, config_path: Path | None, paths: SessionPaths, lock: SessionLock | None, notices: list[str]) -> Session:
+def _start_from_file(
+    config: GateConfig,
+    config_path: Path | None,
+    paths: SessionPaths,
+    lock: SessionLock | None,
+    notices: list[str],
+) -> Session:
     """A new journal beside FILE, starting from FILE's state when there is one."""
     result, payload, error = _load_start(config, config_path, paths.state)
     if error is not None:
@@ -297,7 +346,9 @@ def _start_from_file(config: GateConfig, config_path: Path | None, paths: Sessio
     return session
 
 
-def _load_start(config: GateConfig, config_path: Path | None, file: Path) -> tuple[ParseResult | None, Any, str | None]:
+def _load_start(
+    config: GateConfig, config_path: Path | None, file: Path
+) -> tuple[ParseResult | None, Any, str | None]:
     """FILE's state validated as a user edit over the empty state: (result, payload, error)."""
     if not file.exists():
         return None, None, None
@@ -305,12 +356,16 @@ def _load_start(config: GateConfig, config_path: Path | None, file: Path) -> tup
     label = str(config_path) if config_path is not None else "this config"
     result, error = validate_loaded(load, config, file, label)
     if result is not None and not result.ok:
-        details = "; ".join(f"{e.field_path}: {e.message}" if e.field_path else e.message for e in result.errors[:3])
+        details = "; ".join(
+            f"{e.field_path}: {e.message}" if e.field_path else e.message for e in result.errors[:3]
+        )
         return None, None, f"{file} is not a valid state for this config ({details})"
     return result, load.state, error
 
 
-def _state_file_read_only(config: GateConfig, config_path: Path | None, paths: SessionPaths, held: _Held) -> Session:
+def _state_file_read_only(
+    config: GateConfig, config_path: Path | None, paths: SessionPaths, held: _Held
+) -> Session:
     """Look at a ``--state`` session without writing: its journal, else FILE's state."""
     if paths.journal.exists():
         opened = _resume(config, config_path, paths, held)

@@ -28,7 +28,11 @@ class Said(NamedTuple):
         """``the model, 10:42: the user's words, from their message #2: '…'`` and the like."""
         if self.kind == "user":
             return f"the user (their own edit), {when}"
-        quote = f"message #{self.turn}: {self.span[:160]!r}" if self.turn is not None and self.span is not None else ""
+        quote = (
+            f"message #{self.turn}: {self.span[:160]!r}"
+            if self.turn is not None and self.span is not None
+            else ""
+        )
         if self.kind == "grounded":
             said = f"the user's words, from their {quote}" if quote else "the user's words"
         elif self.kind == "near":
@@ -48,7 +52,9 @@ def record_provenance(record: Record) -> dict[str, Said]:
     if record.get("kind") not in ACCEPT_KINDS:
         return {}
     diff = record.get("diff") if isinstance(record.get("diff"), dict) else {}
-    changed = diff.get("gates_raw_changed") if isinstance(diff.get("gates_raw_changed"), list) else []
+    changed = (
+        diff.get("gates_raw_changed") if isinstance(diff.get("gates_raw_changed"), list) else []
+    )
     at = str(record.get("at") or "")
     grounding = record.get("grounding") if isinstance(record.get("grounding"), dict) else {}
     findings = grounding.get("findings") if isinstance(grounding.get("findings"), list) else []
@@ -59,7 +65,11 @@ def record_provenance(record: Record) -> dict[str, Said]:
             out[str(key)] = Said("user", at)
             continue
         finding = by_path.get(f"gates.{key}.raw")
-        if not isinstance(finding, dict) or finding.get("kind") not in ("grounded", "near", "ungrounded"):
+        if not isinstance(finding, dict) or finding.get("kind") not in (
+            "grounded",
+            "near",
+            "ungrounded",
+        ):
             out[str(key)] = Said("unchecked", at)
             continue
         span = finding.get("closest") if isinstance(finding.get("closest"), dict) else {}

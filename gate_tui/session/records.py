@@ -35,7 +35,9 @@ MOVE_KINDS = ("undo", "redo", "jump")
 Record = dict[str, Any]
 
 
-def header_record(config_path: str | None, fingerprint: str, title: str, started: str | None = None) -> Record:
+def header_record(
+    config_path: str | None, fingerprint: str, title: str, started: str | None = None
+) -> Record:
     """The first line of a journal: which config it belongs to and when it started."""
     return {
         "kind": "header",
@@ -49,7 +51,11 @@ def header_record(config_path: str | None, fingerprint: str, title: str, started
 
 
 def transition_record(
-    seq: int, transition: Transition, origin: str | None = None, call: int | None = None, grounding: Any = None
+    seq: int,
+    transition: Transition,
+    origin: str | None = None,
+    call: int | None = None,
+    grounding: Any = None,
 ) -> Record:
     """The record of an accepted payload or a move (undo, redo, jump); ``grounding``: the
     provenance of each answer the reply set (a ``GroundingReport`` as JSON), when checked."""
@@ -78,7 +84,14 @@ def transition_record(
     return record
 
 
-def rejected_record(seq: int, result: ParseResult, payload: Any, actor: str, origin: str | None = None, call: int | None = None) -> Record:
+def rejected_record(
+    seq: int,
+    result: ParseResult,
+    payload: Any,
+    actor: str,
+    origin: str | None = None,
+    call: int | None = None,
+) -> Record:
     """The record of a payload that was refused; it never changes the state."""
     record: Record = {
         "v": RECORD_VERSION,
@@ -135,7 +148,13 @@ def model_call_record(seq: int, **fields: Any) -> Record:
 
 def event_record(seq: int, kind: str, **fields: Any) -> Record:
     """A record without a state: ``open``, ``close`` or ``export``."""
-    return {"v": RECORD_VERSION, "seq": seq, "at": now_iso(), "kind": kind, **{k: jsonable(v) for k, v in fields.items()}}
+    return {
+        "v": RECORD_VERSION,
+        "seq": seq,
+        "at": now_iso(),
+        "kind": kind,
+        **{k: jsonable(v) for k, v in fields.items()},
+    }
 
 
 def dump(model: BaseModel | None) -> Any:

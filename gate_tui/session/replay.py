@@ -86,11 +86,15 @@ class Replayer:
 
     def finish(self) -> Replay:
         out = self.out
-        for call in out.model_calls:  # "applied" is journaled by the reply's link back; said here once
+        for (
+            call
+        ) in out.model_calls:  # "applied" is journaled by the reply's link back; said here once
             if call.get("seq") in self.applied_calls:
                 call["applied"] = True
         if self.skipped:
-            out.notices.append(f"journal records that could not be replayed were skipped (seq {', '.join(self.skipped[:10])})")
+            out.notices.append(
+                f"journal records that could not be replayed were skipped (seq {', '.join(self.skipped[:10])})"
+            )
         if out.diverged_at is not None:
             out.notices.append(
                 f"replaying the journal gave a different state than recorded from seq {out.diverged_at} on; "
@@ -181,7 +185,11 @@ def _move(out: Replay, record: Record) -> bool:
         moved = history.redo(at=at)
     else:
         target = record.get("target")
-        moved = history.jump_to(target, at=at) if isinstance(target, int) and not isinstance(target, bool) else None
+        moved = (
+            history.jump_to(target, at=at)
+            if isinstance(target, int) and not isinstance(target, bool)
+            else None
+        )
     if moved is None:
         return False
     _check(out, record, moved)

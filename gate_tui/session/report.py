@@ -37,8 +37,18 @@ from gate_tui.session.report_timeline import Timeline, decision_text, when
 if TYPE_CHECKING:
     from gate_tui.models import GateConfig
 
-FORMATS: dict[str, Callable[[], Renderer]] = {"text": TextRenderer, "markdown": MarkdownRenderer, "html": HtmlRenderer}
-BY_SUFFIX = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
+FORMATS: dict[str, Callable[[], Renderer]] = {
+    "text": TextRenderer,
+    "markdown": MarkdownRenderer,
+    "html": HtmlRenderer,
+}
+BY_SUFFIX = {
+    ".txt": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+}
 
 
 def format_for_path(path: Path | str, default: str = "markdown") -> str:
@@ -60,7 +70,11 @@ def render_report(
 ) -> str:
     """The whole report. ``state`` stands in for the final state when no record has one."""
     facts = ReportFacts.of(header, records)
-    return "".join(report_chunks(facts, records, name=name, notices=notices, state=state, fmt=fmt, config=config))
+    return "".join(
+        report_chunks(
+            facts, records, name=name, notices=notices, state=state, fmt=fmt, config=config
+        )
+    )
 
 
 @dataclass
@@ -120,7 +134,9 @@ def report_chunks(
     yield visible(renderer.end())
 
 
-def journal_report(journal: Path, name: str, fmt: str, config: GateConfig | None, notices: Iterable[str] = ()) -> str | None:
+def journal_report(
+    journal: Path, name: str, fmt: str, config: GateConfig | None, notices: Iterable[str] = ()
+) -> str | None:
     """The report of a journal on disk, read twice line by line (None: it cannot be read)."""
     first = JournalStream(journal)
     facts = ReportFacts()
@@ -131,13 +147,17 @@ def journal_report(journal: Path, name: str, fmt: str, config: GateConfig | None
     facts.header = first.header
     second = JournalStream(journal)  # the timeline: a second pass, nothing held
     told = [*notices, *(notice for notice in first.notices if notice not in notices)]
-    return "".join(report_chunks(facts, second.records(), name=name, notices=told, fmt=fmt, config=config))
+    return "".join(
+        report_chunks(facts, second.records(), name=name, notices=told, fmt=fmt, config=config)
+    )
 
 
 # --- the top ------------------------------------------------------------------------------
 
 
-def build_top(facts: ReportFacts, name: str, notices: list[str], state: Any, config: GateConfig | None) -> Top:
+def build_top(
+    facts: ReportFacts, name: str, notices: list[str], state: Any, config: GateConfig | None
+) -> Top:
     header = facts.header
     rejected = facts.rejected
     total = sum(facts.moves.values())
@@ -145,16 +165,25 @@ def build_top(facts: ReportFacts, name: str, notices: list[str], state: Any, con
     fingerprint = header.get("fingerprint")
     overview = (
         ("Session", name or "(unnamed)"),
-        ("Config", str(header.get("config_path") or "(none)") + (f" (fingerprint {fingerprint})" if fingerprint else "")),
+        (
+            "Config",
+            str(header.get("config_path") or "(none)")
+            + (f" (fingerprint {fingerprint})" if fingerprint else ""),
+        ),
         ("Started", when(header.get("started"))),
-        ("Transitions", f"{total}{_count_kinds(facts.moves)}, {rejected} rejected attempt{'s' * (rejected != 1)}"),
+        (
+            "Transitions",
+            f"{total}{_count_kinds(facts.moves)}, {rejected} rejected attempt{'s' * (rejected != 1)}",
+        ),
         ("Final decision", final),
     )
     sections = []
     if notices:
         sections.append(Section("Notes", tuple(Item(text=f"⚠ {notice}") for notice in notices)))
     if isinstance(state, dict):
-        sections.append(outstanding_section(state, facts.final.get("decision") if facts.final else None, config))
+        sections.append(
+            outstanding_section(state, facts.final.get("decision") if facts.final else None, config)
+        )
         sections.append(final_state_section(state, config, facts.said))
     title = f"Review report: {header.get('config_title') or 'gate session'}"
     return Top(title, overview, tuple(sections))
@@ -177,9 +206,18 @@ def outstanding_section(state: dict[str, Any], decision: Any, config: GateConfig
         raw, classified = value.get("raw"), value.get("classified")
         if not answered(gate, raw, classified):
             need = "required, not answered" if gate.required else "optional, not answered"
-            items.append(Item(key, f"{need}: {gate.question.strip()}", code=True, strong=gate.required))
+            items.append(
+                Item(key, f"{need}: {gate.question.strip()}", code=True, strong=gate.required)
+            )
         elif gate.required and classified in gate.blocking_categories:
-            items.append(Item(key, f"BLOCKING: classified {classified}: {gate.question.strip()}", code=True, strong=True))
+            items.append(
+                Item(
+                    key,
+                    f"BLOCKING: classified {classified}: {gate.question.strip()}",
+                    code=True,
+                    strong=True,
+                )
+            )
     intro = "" if items else "None: every gate is answered and none blocks."
     return Section("Outstanding gates", tuple(items), intro)
 
@@ -190,7 +228,9 @@ def provenance(record: Record) -> dict[str, str]:
     return {key: said.describe(when(said.at)) for key, said in record_provenance(record).items()}
 
 
-def final_state_section(state: dict[str, Any], config: GateConfig | None, said: dict[str, str] | None = None) -> Section:
+def final_state_section(
+    state: dict[str, Any], config: GateConfig | None, said: dict[str, str] | None = None
+) -> Section:
     items = [Item("Summary", as_text(state.get("summary")), quoted=True)]
     gates = state.get("gates")
     for key, value in (gates.items() if isinstance(gates, dict) else ()):
@@ -210,6 +250,12 @@ def _has_answer(value: Any) -> bool:
 
 
 def _count_kinds(moves: Counter[str]) -> str:
-    names = {"reply": ("reply", "replies"), "edit": ("edit", "edits"), "undo": ("undo", "undos"), "redo": ("redo", "redos"), "jump": ("jump", "jumps")}
+    names = {
+        "reply": ("reply", "replies"),
+        "edit": ("edit", "edits"),
+        "undo": ("undo", "undos"),
+        "redo": ("redo", "redos"),
+        "jump": ("jump", "jumps"),
+    }
     parts = [f"{moves[kind]} {names[kind][moves[kind] != 1]}" for kind in names if moves.get(kind)]
     return f" ({', '.join(parts)})" if parts else ""

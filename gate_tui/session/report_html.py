@@ -41,7 +41,10 @@ class HtmlRenderer:
     """HTML; see :class:`gate_tui.session.report_doc.Renderer`."""
 
     def begin(self, top: Top) -> str:
-        rows = "".join(f"<tr><th>{h(label)}</th><td>{_overview_value(label, value)}</td></tr>" for label, value in top.overview)
+        rows = "".join(
+            f"<tr><th>{h(label)}</th><td>{_overview_value(label, value)}</td></tr>"
+            for label, value in top.overview
+        )
         parts = [
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_POLICY}\">\n",
@@ -54,7 +57,11 @@ class HtmlRenderer:
 
     def section(self, section: Section) -> str:
         intro = f"<p>{h(section.intro)}</p>" if section.intro else ""
-        items = f"<ul>{''.join(item_html(item) for item in section.items)}</ul>" if section.items else ""
+        items = (
+            f"<ul>{''.join(item_html(item) for item in section.items)}</ul>"
+            if section.items
+            else ""
+        )
         return f"<section><h2>{h(section.heading)}</h2>{intro}{items}</section>\n"
 
     def timeline(self) -> str:
@@ -66,7 +73,7 @@ class HtmlRenderer:
         by = f" <span class=\"who\">· by {h(entry.who)}</span>" if entry.who else ""
         items = "".join(item_html(item) for item in entry.items)
         return (
-            f"<article class=\"{h(entry.style)}\"><h3>{h(entry.title)} <span class=\"when\">· {h(entry.at)}</span>{by}</h3>"
+            f'<article class="{h(entry.style)}"><h3>{h(entry.title)} <span class="when">· {h(entry.at)}</span>{by}</h3>'
             f"<ul>{items}</ul></article>\n"
         )
 
@@ -96,5 +103,7 @@ def item_html(item: Item) -> str:
     elif item.text is not None:
         text = f"<strong>{h(item.text)}</strong>" if item.strong else h(item.text)
         parts.append((": " if item.label else "") + text)
-    children = f"<ul>{''.join(item_html(child) for child in item.children)}</ul>" if item.children else ""
+    children = (
+        f"<ul>{''.join(item_html(child) for child in item.children)}</ul>" if item.children else ""
+    )
     return f"<li>{''.join(parts)}{children}</li>"

@@ -19,12 +19,18 @@ from gate_tui.session.report_doc import EMPTY, Entry, Item, Section, Top, is_emp
 # parenthesis is escaped and "(M. Okafor)" stays as it is). Angle
 # brackets become entities instead, so no ``<tag`` is left in the text. One translate
 # table: a regex substitution with a group template was a fifth of a long report's time.
-_MARKDOWN = str.maketrans({**{char: "\\" + char for char in "\\`*_[]|~&"}, "<": "&lt;", ">": "&gt;"})
+_MARKDOWN = str.maketrans(
+    {**{char: "\\" + char for char in "\\`*_[]|~&"}, "<": "&lt;", ">": "&gt;"}
+)
 # Runs of blanks and line breaks become one space; control characters that Python also
 # counts as whitespace (CR, VT, FF, FS…US, NEL) are left for visible() to show.
 _SPACE = re.compile(r"[^\S\r\x0b\x0c\x1c-\x1f\x85]+")
-_PLAIN = re.compile(r"[\w.:/+=@#%,;!?'\"$ -]*")  # nothing Markdown or HTML acts on inside a code span
-_BLOCK_START = re.compile(r"^([#=+-]|\d{1,9}(?=[.)]))")  # what would start a block at a line's start
+_PLAIN = re.compile(
+    r"[\w.:/+=@#%,;!?'\"$ -]*"
+)  # nothing Markdown or HTML acts on inside a code span
+_BLOCK_START = re.compile(
+    r"^([#=+-]|\d{1,9}(?=[.)]))"
+)  # what would start a block at a line's start
 _NBSP = "\u00a0"
 
 
@@ -47,7 +53,11 @@ def md_line(line: str) -> str:
     match = _BLOCK_START.match(stripped)
     if match:
         end = match.end()
-        stripped = stripped[:end] + "\\" + stripped[end:] if match.group(1)[0].isdigit() else "\\" + stripped
+        stripped = (
+            stripped[:end] + "\\" + stripped[end:]
+            if match.group(1)[0].isdigit()
+            else "\\" + stripped
+        )
     return (lead + stripped) or _NBSP
 
 

@@ -57,7 +57,13 @@ def transition_entry(record: Record, timeline: Timeline) -> Entry:
         items.append(_claimed(record.get("claimed_status"), record.get("decision")))
     if kind == "reply" and record.get("payload") not in (None, ""):
         payload = record["payload"]  # the evidence: the reply as the model wrote it
-        items.append(Item("The reply as received", payload if isinstance(payload, str) else _json(payload), quoted=True))
+        items.append(
+            Item(
+                "The reply as received",
+                payload if isinstance(payload, str) else _json(payload),
+                quoted=True,
+            )
+        )
     elif kind == "reply" and record.get("payload_in_call"):
         items.append(_in_call(record))
     decision = record.get("decision")
@@ -78,19 +84,29 @@ def rejected_entry(record: Record, timeline: Timeline) -> Entry:
         extra = ""
         if error.get("expected") or error.get("actual"):
             extra = f" (expected {error.get('expected') or '?'}, got {error.get('actual') or '?'})"
-        errors.append(Item(str(error.get("field_path") or ""), f"{error.get('message', '')}{extra}", code=True))
+        errors.append(
+            Item(
+                str(error.get("field_path") or ""), f"{error.get('message', '')}{extra}", code=True
+            )
+        )
     items.append(Item(text="The state did not change. Errors:", children=tuple(errors)))
     items += repair_items(record.get("repairs"))
     claimed = record.get("claimed_status")
     if record.get("actor") == "assistant" and isinstance(claimed, dict):
-        items.append(Item(text=f"The model claimed {'PASS' if claimed.get('pass') else 'NO PASS'}; nothing was accepted"))
+        items.append(
+            Item(
+                text=f"The model claimed {'PASS' if claimed.get('pass') else 'NO PASS'}; nothing was accepted"
+            )
+        )
     payload = record.get("payload")
     if payload not in (None, ""):
         shown = payload if isinstance(payload, str) else _json(payload)
         items.append(Item("Payload", shown, quoted=True))
     elif record.get("payload_in_call"):
         items.append(_in_call(record))
-    return Entry(f"✗ Rejected {what}", when(record.get("at")), who(record), tuple(items), style="rejected")
+    return Entry(
+        f"✗ Rejected {what}", when(record.get("at")), who(record), tuple(items), style="rejected"
+    )
 
 
 def _in_call(record: Record) -> Item:
@@ -118,24 +134,45 @@ def model_call_entry(record: Record, timeline: Timeline) -> Entry:
     title = "Asked the model again with the errors" if retry else "Asked the model"
     model = record.get("model") or "the model"
     items = [Item("Model", f"{model} at {record.get('endpoint') or '?'}")]
-    items.append(Item("Sent" if retry else "The user's message", as_text(record.get("message")), quoted=True))
+    items.append(
+        Item("Sent" if retry else "The user's message", as_text(record.get("message")), quoted=True)
+    )
     outcome = str(record.get("outcome") or "?")
-    words = {"ok": "a valid reply", "invalid": "a reply that is not valid", "incomplete": "a cut-off reply (the stream stopped)",
-             "cancelled": "cancelled by the user", "error": "no reply",
-             "server_gone": "no reply: the server closed the connection unanswered (it exited or crashed)",
-             "no_reply": "no reply: the stream ended before its first chunk",
-             "dropped": "a cut-off reply (the server closed the connection mid-reply)"}
-    items.append(Item("Outcome", words.get(outcome, outcome) + (f": {record['error']}" if record.get("error") else ""), strong=outcome != "ok"))
+    words = {
+        "ok": "a valid reply",
+        "invalid": "a reply that is not valid",
+        "incomplete": "a cut-off reply (the stream stopped)",
+        "cancelled": "cancelled by the user",
+        "error": "no reply",
+        "server_gone": "no reply: the server closed the connection unanswered (it exited or crashed)",
+        "no_reply": "no reply: the stream ended before its first chunk",
+        "dropped": "a cut-off reply (the server closed the connection mid-reply)",
+    }
+    items.append(
+        Item(
+            "Outcome",
+            words.get(outcome, outcome) + (f": {record['error']}" if record.get("error") else ""),
+            strong=outcome != "ok",
+        )
+    )
     usage = record.get("usage") if isinstance(record.get("usage"), dict) else {}
-    timing = [f"first token after {record['ttft_s']} s" if isinstance(record.get("ttft_s"), int | float) else "no token",
-              f"{record.get('total_s')} s in all", f"finish_reason {record.get('finish_reason') or 'none'}"]
+    timing = [
+        f"first token after {record['ttft_s']} s"
+        if isinstance(record.get("ttft_s"), int | float)
+        else "no token",
+        f"{record.get('total_s')} s in all",
+        f"finish_reason {record.get('finish_reason') or 'none'}",
+    ]
     if usage.get("completion_tokens") is not None:
         timing.append(f"{usage['completion_tokens']} tokens")
     items.append(Item("Timing", ", ".join(timing)))
     if record.get("reply") not in (None, ""):
         items.append(Item("The reply as received", str(record["reply"]), quoted=True))
     by = f"the user, to the model {model}" if record.get("model") else "the user, to the model"
-    return Entry(f"Call {record.get('seq', '?')} · {title}", when(record.get("at")), by, tuple(items))
+    return Entry(
+        f"Call {record.get('seq', '?')} · {title}", when(record.get("at")), by, tuple(items)
+    )
+
 
 ENTRY_BUILDERS: dict[str, Callable[[Record, Timeline], Entry]] = {
     **dict.fromkeys((*ACCEPT_KINDS, *MOVE_KINDS), transition_entry),
@@ -191,11 +228,22 @@ def _target(target: Any) -> str:
 
 def _changes(diff: Any) -> list[Item]:
     changes = diff.get("changes") if isinstance(diff, dict) else None
-    fields = [c for c in changes or [] if isinstance(c, dict) and not str(c.get("path", "")).startswith("status.")]
+    fields = [
+        c
+        for c in changes or []
+        if isinstance(c, dict) and not str(c.get("path", "")).startswith("status.")
+    ]
     if not fields:
         return [Item(text="No field changed")]
     children = tuple(
-        Item(str(c.get("path", "?")), code=True, children=(Item("before", as_text(c.get("before")), quoted=True), Item("after", as_text(c.get("after")), quoted=True)))
+        Item(
+            str(c.get("path", "?")),
+            code=True,
+            children=(
+                Item("before", as_text(c.get("before")), quoted=True),
+                Item("after", as_text(c.get("after")), quoted=True),
+            ),
+        )
         for c in fields
     )
     return [Item(text="Changed:", children=children)]
@@ -207,17 +255,26 @@ def repair_items(repairs: Any) -> list[Item]:
         return []
     children = tuple(
         # A guess is a judgment call: it says so first, so a reviewer checks it.
-        Item(text=f"line {r.get('line', '?')}:{r.get('column', '?')}: {r.get('message', '')}", tag="GUESS" if r.get("certainty") == "guess" else "")
+        Item(
+            text=f"line {r.get('line', '?')}:{r.get('column', '?')}: {r.get('message', '')}",
+            tag="GUESS" if r.get("certainty") == "guess" else "",
+        )
         for r in items
     )
     return [Item(text="Repairs applied to the model's JSON:", children=children)]
 
 
 def _warnings(warnings: Any) -> list[Item]:
-    items = [w for w in warnings or [] if isinstance(w, dict) and not shown_elsewhere(str(w.get("code", "")))]
+    items = [
+        w
+        for w in warnings or []
+        if isinstance(w, dict) and not shown_elsewhere(str(w.get("code", "")))
+    ]
     if not items:
         return []
-    children = tuple(Item(str(w.get("field_path") or ""), str(w.get("message", "")), code=True) for w in items)
+    children = tuple(
+        Item(str(w.get("field_path") or ""), str(w.get("message", "")), code=True) for w in items
+    )
     return [Item(text="Warnings:", children=children)]
 
 
@@ -228,7 +285,9 @@ def _claimed(claimed: Any, decision: Any) -> Item:
     if not claimed.get("pass") and claimed.get("next_gate"):
         said += f" (next: {claimed['next_gate']})"
     decided = decision if isinstance(decision, dict) else {}
-    agrees = claimed.get("pass") == decided.get("pass") and (bool(decided.get("pass")) or claimed.get("next_gate") == decided.get("next_gate"))
+    agrees = claimed.get("pass") == decided.get("pass") and (
+        bool(decided.get("pass")) or claimed.get("next_gate") == decided.get("next_gate")
+    )
     if agrees:
         return Item("The model claimed", f"{said}; the system agrees")
     return Item("The model claimed", f"{said} — overruled: {decision_text(decision)}", strong=True)

@@ -66,7 +66,9 @@ def keep_outside_edits(session: Session, file: Path) -> None:
 
 def journal_had(session: Session, state: dict[str, Any]) -> bool:
     """Whether ``state`` is the session's current, initial or any recorded state."""
-    if state == session.state.model_dump(mode="json") or state == session.history.initial.model_dump(mode="json"):
+    if state == session.state.model_dump(
+        mode="json"
+    ) or state == session.history.initial.model_dump(mode="json"):
         return True
     try:
         wanted = GateState.model_validate(state)
@@ -75,7 +77,9 @@ def journal_had(session: Session, state: dict[str, Any]) -> bool:
     return any(transition.state == wanted for transition in reversed(session.timeline))
 
 
-def stop_at_gap(read: JournalRead, paths: SessionPaths, *, writing: bool) -> tuple[JournalRead, str | None]:
+def stop_at_gap(
+    read: JournalRead, paths: SessionPaths, *, writing: bool
+) -> tuple[JournalRead, str | None]:
     """A damaged line in the middle: replay only what comes before it, never past it.
 
     What follows the gap may depend on what was lost (an undo of a lost edit), so the
@@ -87,7 +91,9 @@ def stop_at_gap(read: JournalRead, paths: SessionPaths, *, writing: bool) -> tup
     gap = read.gap
     assert gap is not None
     later = read.count - gap.records
-    kept = dataclasses.replace(read, records=read.records[: gap.records], notices=list(read.notices), gap=None)
+    kept = dataclasses.replace(
+        read, records=read.records[: gap.records], notices=list(read.notices), gap=None
+    )
     message = (
         f"journal {paths.journal.name}: line {gap.line} is damaged, so the session was replayed only up to it; "
         f"the {later} record{'s' * (later != 1)} after it {'were' if later != 1 else 'was'} not replayed"
@@ -96,13 +102,20 @@ def stop_at_gap(read: JournalRead, paths: SessionPaths, *, writing: bool) -> tup
         kept.notices.append(message)
         return kept, None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    backup = paths.journal.with_name(f"{paths.journal.name.removesuffix('.jsonl')}.{stamp}-gap.journal.jsonl")
+    backup = paths.journal.with_name(
+        f"{paths.journal.name.removesuffix('.jsonl')}.{stamp}-gap.journal.jsonl"
+    )
     try:
         shutil.copyfile(paths.journal, backup, follow_symlinks=False)
     except OSError as exc:
         kept.notices.append(message)
-        return kept, f"cannot keep the damaged journal aside ({describe_os_error(exc)}); opened read-only"
-    kept.notices.append(f"{message} — the whole journal was kept as {backup.name} (`gate-tui report {backup}` tells all of it)")
+        return (
+            kept,
+            f"cannot keep the damaged journal aside ({describe_os_error(exc)}); opened read-only",
+        )
+    kept.notices.append(
+        f"{message} — the whole journal was kept as {backup.name} (`gate-tui report {backup}` tells all of it)"
+    )
     kept.cut_at, kept.torn, kept.needs_newline = gap.offset, b"", False
     return kept, None
 

@@ -43,7 +43,11 @@ class StateFileLoad:
 
 
 def state_document(
-    state: GateState, decision: GateDecision, fingerprint: str, config_path: str | None, title: str = ""
+    state: GateState,
+    decision: GateDecision,
+    fingerprint: str,
+    config_path: str | None,
+    title: str = "",
 ) -> dict[str, Any]:
     """The JSON object a state file holds."""
     return {
@@ -103,7 +107,10 @@ def _decode(text: str, path: Path) -> StateFileLoad:
 
 def _document(data: dict[str, Any], path: Path) -> StateFileLoad:
     if data.get("format") != STATE_FORMAT:
-        return StateFileLoad(True, error=f"{path} has state file format {data.get('format')!r}; this gate-tui reads format {STATE_FORMAT}")
+        return StateFileLoad(
+            True,
+            error=f"{path} has state file format {data.get('format')!r}; this gate-tui reads format {STATE_FORMAT}",
+        )
     state = data.get("state")
     if not isinstance(state, dict):
         return StateFileLoad(True, error=f"{path}: 'state' is not an object")
@@ -125,7 +132,9 @@ def foreign_message(path: Path | str, found: str, config: GateConfig, config_lab
     )
 
 
-def validate_loaded(load: StateFileLoad, config: GateConfig, path: Path, config_label: str) -> tuple[ParseResult | None, str | None]:
+def validate_loaded(
+    load: StateFileLoad, config: GateConfig, path: Path, config_label: str
+) -> tuple[ParseResult | None, str | None]:
     """Check a read state file against ``config``: fingerprint, then ``parse`` as a user edit.
 
     Returns the parse result (``ok`` or not) or an error message when it cannot even

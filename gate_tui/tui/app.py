@@ -74,8 +74,12 @@ class GateApp(AppShell[int], inherit_bindings=False):
         self._held: list[events.Event] | None = None
         self.open_args: tuple[Path | None, bool] | None = None if session else (state_file, new)
         self.resumable = resumable
-        self.look_for_resumable = look_for_resumable and resumable is None and state_file is None and not new
-        self.key_hints = keymap.KeyHints(config.keymap, web=keymap.served())  # every key named on screen comes from here
+        self.look_for_resumable = (
+            look_for_resumable and resumable is None and state_file is None and not new
+        )
+        self.key_hints = keymap.KeyHints(
+            config.keymap, web=keymap.served()
+        )  # every key named on screen comes from here
         self._notices: list[str] = []
         self._collect_after_first_frame = False  # see run_app
         self._gate_screen: GateScreen | None = None
@@ -157,14 +161,20 @@ class GateApp(AppShell[int], inherit_bindings=False):
         self.set_keymap(known)
         if unknown:
             ids = ", ".join(sorted(keymap.BINDING_IDS))
-            self._notices.append(f"keymap: unknown binding id(s) {', '.join(unknown)} ignored (known: {ids})")
+            self._notices.append(
+                f"keymap: unknown binding id(s) {', '.join(unknown)} ignored (known: {ids})"
+            )
 
     # ------------------------------------------------------------------ input
 
     async def on_event(self, event: events.Event) -> None:
         """Hold input that arrives before the boot has opened the session; the editor's
         own keys act when they arrive, after the focused field has typed the keys before them."""
-        if self._held is not None and isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded:
+        if (
+            self._held is not None
+            and isinstance(event, (events.InputEvent, events.Paste))
+            and not event.is_forwarded
+        ):
             self._held.append(event)
             return
         if self.session is not None and await key_order.run_in_order(self, event):
@@ -186,7 +196,9 @@ class GateApp(AppShell[int], inherit_bindings=False):
         if title and not markup:  # markup text is Textual's own: left as it is
             message, title = f"{title} · {message}", ""
         self.clear_notifications()
-        for holder in self.screen.query("ToastHolder"):  # Textual leaves each emptied holder in place: the new toast would stack under it
+        for holder in self.screen.query(
+            "ToastHolder"
+        ):  # Textual leaves each emptied holder in place: the new toast would stack under it
             holder.remove()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 

@@ -75,7 +75,13 @@ class AskRun:
             return "cancelled"
         if self.call is None:
             return "streaming"
-        return {"ok": "reply ready", "invalid": "reply not valid", "incomplete": "incomplete", "error": "failed", "cancelled": "cancelled"}[self.call.status]
+        return {
+            "ok": "reply ready",
+            "invalid": "reply not valid",
+            "incomplete": "incomplete",
+            "error": "failed",
+            "cancelled": "cancelled",
+        }[self.call.status]
 
     def finish(self, call: Call) -> None:
         self.call = call

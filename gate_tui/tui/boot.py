@@ -69,7 +69,9 @@ class GateApp(Protocol):
 
     def push_screen(self, screen: Any, callback: Any = None) -> Any: ...
 
-    def notify(self, message: str, *, title: str = "", markup: bool = True, timeout: float | None = None) -> None: ...
+    def notify(
+        self, message: str, *, title: str = "", markup: bool = True, timeout: float | None = None
+    ) -> None: ...
 
     def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None: ...
 
@@ -144,7 +146,9 @@ def open_sessions(app: GateApp) -> None:
         if finished is not None:
             from gate_tui.tui.session_words import finished_note
 
-            app.notify(visible(finished_note(finished)), title="New session", markup=False, timeout=8)
+            app.notify(
+                visible(finished_note(finished)), title="New session", markup=False, timeout=8
+            )
 
 
 def _newest_finished(app: GateApp) -> SessionInfo | None:
@@ -163,6 +167,13 @@ def _open_session(app: GateApp, *, directory: Path | None = None, fresh: bool = 
     state_file, new = app.open_args
     from gate_tui.session.opening import open_session
 
-    session = open_session(app.gate_config, app.config_path, state_file=state_file, new=new or fresh, resume=not fresh, directory=directory)
+    session = open_session(
+        app.gate_config,
+        app.config_path,
+        state_file=state_file,
+        new=new or fresh,
+        resume=not fresh,
+        directory=directory,
+    )
     app.session.close()
     app.gate_screen.attach(session, app.gate_config)

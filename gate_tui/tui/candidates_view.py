@@ -34,7 +34,9 @@ def next_candidate(result: ParseResult) -> int | None:
     if not has_picker(result):
         return None
     indexes = [candidate.index for candidate in result.candidates]
-    used = next((position for position, candidate in enumerate(result.candidates) if candidate.used), -1)
+    used = next(
+        (position for position, candidate in enumerate(result.candidates) if candidate.used), -1
+    )
     return indexes[(used + 1) % len(indexes)]
 
 
@@ -46,17 +48,31 @@ def candidate_rows(result: ParseResult, key: str) -> list[Content]:
     different = next((w for w in result.warnings if w.code == DIFFERENT_STATES), None)
     count = len(result.candidates)
     if different is not None:
-        rows = [line(("⚠ This reply holds different states", WARN_STYLE), " (a draft and a correction?): check which one the model meant.")]
+        rows = [
+            line(
+                ("⚠ This reply holds different states", WARN_STYLE),
+                " (a draft and a correction?): check which one the model meant.",
+            )
+        ]
     else:
         rows = [plain(f"This reply holds {count} JSON objects:", "bold")]
     for candidate in result.candidates[:SHOWN]:
         mark = "▶ " if candidate.used else "  "
         verdict = ("valid", OK_STYLE) if candidate.valid else ("invalid", BAD_STYLE)
-        why = f" — {visible(candidate.problem, one_line=True)}" if candidate.problem and not candidate.valid else ""
+        why = (
+            f" — {visible(candidate.problem, one_line=True)}"
+            if candidate.problem and not candidate.valid
+            else ""
+        )
         used = " (used)" if candidate.used else ""
-        where = (f"{candidate.line}:{candidate.column}", jump_style(candidate.line, candidate.column))
+        where = (
+            f"{candidate.line}:{candidate.column}",
+            jump_style(candidate.line, candidate.column),
+        )
         number = (f"#{candidate.index + 1} at ", "bold" if candidate.used else "")
-        rows.append(line((f"  {mark}", "bold"), number, where, "  ", verdict, (f"{used}{why}", DIM)))
+        rows.append(
+            line((f"  {mark}", "bold"), number, where, "  ", verdict, (f"{used}{why}", DIM))
+        )
     if count > SHOWN:
         rows.append(plain(f"  … and {count - SHOWN} more", DIM))
     rows.append(plain(f"{key} uses the next one.", DIM))

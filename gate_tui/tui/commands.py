@@ -39,18 +39,40 @@ PaletteCommand = PaletteEntry
 
 
 FILE_COMMANDS: tuple[PaletteCommand, ...] = (
-    PaletteCommand("Save state as…", "Write the current state to a file you name", "file('save_as')"),
-    PaletteCommand("Export state JSON", "Write the canonical state as JSON next to the session", "file('export_state')"),
-    PaletteCommand("Export review report", "Write the review report (HTML for .html, text for .txt, else Markdown)", "file('export_report')"),
-    PaletteCommand("Open state…", "Load a state file as a user edit (the system decides)", "file('open_state')"),
-    PaletteCommand("Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "file('copy_state')"),
+    PaletteCommand(
+        "Save state as…", "Write the current state to a file you name", "file('save_as')"
+    ),
+    PaletteCommand(
+        "Export state JSON",
+        "Write the canonical state as JSON next to the session",
+        "file('export_state')",
+    ),
+    PaletteCommand(
+        "Export review report",
+        "Write the review report (HTML for .html, text for .txt, else Markdown)",
+        "file('export_report')",
+    ),
+    PaletteCommand(
+        "Open state…", "Load a state file as a user edit (the system decides)", "file('open_state')"
+    ),
+    PaletteCommand(
+        "Copy state to clipboard", "Copy the canonical state JSON (OSC 52)", "file('copy_state')"
+    ),
 )
 SKIPPED = {"command_palette", "quit"}  # Textual's own provider lists Quit already
 
 
 OVERRIDES: tuple[PaletteCommand, ...] = (
-    PaletteCommand("Override decision: PASS", "A user override, sent through the parser (this config's policy allows it)", "override('pass')"),
-    PaletteCommand("Override decision: NO PASS", "A user override, sent through the parser (this config's policy allows it)", "override('no_pass')"),
+    PaletteCommand(
+        "Override decision: PASS",
+        "A user override, sent through the parser (this config's policy allows it)",
+        "override('pass')",
+    ),
+    PaletteCommand(
+        "Override decision: NO PASS",
+        "A user override, sent through the parser (this config's policy allows it)",
+        "override('no_pass')",
+    ),
     PaletteCommand("Clear the override", "Let the gates decide again", "override('clear')"),
 )
 
@@ -100,4 +122,9 @@ class GateCommands(ActionPalette):
             if score > 0:
                 question = Content.styled(visible(config.gates[key].question, one_line=True), "dim")
                 prompt = Content.assemble(highlighted(matcher, title), "\n", question)
-                yield Hit(score, prompt, self._runner(PaletteEntry(title, "", f"go_to_gate({key!r})")), text=title)
+                yield Hit(
+                    score,
+                    prompt,
+                    self._runner(PaletteEntry(title, "", f"go_to_gate({key!r})")),
+                    text=title,
+                )

@@ -62,11 +62,19 @@ class ReplyOutcome(NamedTuple):
     error: str | None = None
 
 
-def parse(payload: Any, config: GateConfig, previous_state: GateState | None, actor: str, candidate: int | None = None) -> ParseResult:
+def parse(
+    payload: Any,
+    config: GateConfig,
+    previous_state: GateState | None,
+    actor: str,
+    candidate: int | None = None,
+) -> ParseResult:
     """:func:`gate_tui.parsing.pipeline.parse`, imported on first use (it loads pydantic)."""
     from gate_tui.parsing.pipeline import parse as parse_now
 
-    return parse_now(payload, config, previous_state=previous_state, actor=actor, candidate=candidate)  # type: ignore[arg-type]
+    return parse_now(
+        payload, config, previous_state=previous_state, actor=actor, candidate=candidate
+    )  # type: ignore[arg-type]
 
 
 class EditController:
@@ -90,7 +98,11 @@ class EditController:
         A pending edit of *another* field is committed first (returned as the Commit), so
         text typed into one gate never lands in another.
         """
-        committed = self.commit() if self.pending is not None and self.pending.field != field else Commit("none")
+        committed = (
+            self.commit()
+            if self.pending is not None and self.pending.field != field
+            else Commit("none")
+        )
         patch = form_to_patch(field, value)
         result = parse(patch, self.config, self.session.state, "user")
         self.pending = PendingEdit(field, patch, result, self.session.state)
@@ -121,7 +133,9 @@ class EditController:
         ``candidate`` picks one of the reply's objects (``ParseResult.candidates``)."""
         if not text.strip():
             return None
-        return self.grounded(parse(text, self.config, self.session.state, "assistant", candidate), text)
+        return self.grounded(
+            parse(text, self.config, self.session.state, "assistant", candidate), text
+        )
 
     def grounded(self, result: ParseResult, text: str) -> ParseResult:
         """``result`` checked against the user's own messages to the model (F6) in this
@@ -132,11 +146,17 @@ class EditController:
         from gate_tui.llm.conversation import turns_of
 
         said = [turn.message for turn in turns_of(self.session.records) if turn.call_kind == "ask"]
-        conversation = as_messages(said) if said or self.config.policy.grounding is not None else None
+        conversation = (
+            as_messages(said) if said or self.config.policy.grounding is not None else None
+        )
         return ground(result, self.config, conversation, text, self.session.state)
 
     def apply_reply(
-        self, text: str, candidate: int | None = None, call: int | None = None, parsed: ParseResult | None = None
+        self,
+        text: str,
+        candidate: int | None = None,
+        call: int | None = None,
+        parsed: ParseResult | None = None,
     ) -> ReplyOutcome:
         """Parse ``text`` as the assistant's reply (its ``candidate``-th object when given);
         accept it when ok, else journal the rejection. ``call``: the seq of the model call
@@ -149,7 +169,9 @@ class EditController:
             return ReplyOutcome("empty")
         fresh = parsed is None or self.session.state is not state
         result = (
-            self.grounded(parse(text, self.config, self.session.state, "assistant", candidate), text)
+            self.grounded(
+                parse(text, self.config, self.session.state, "assistant", candidate), text
+            )
             if fresh
             else parsed
         )
@@ -168,10 +190,23 @@ class EditController:
         user edit, and that the reply sets to nothing."""
         if result.diff is None:
             return []
-        cleared = [c["path"] for c in result.diff.changes if c["after"] in (None, "") and c["before"] not in (None, "") and not c["path"].startswith("status.")]
+        cleared = [
+            c["path"]
+            for c in result.diff.changes
+            if c["after"] in (None, "")
+            and c["before"] not in (None, "")
+            and not c["path"].startswith("status.")
+        ]
         typed = []
         for path in cleared:
-            last = next((t for t in reversed(self.session.timeline) if any(c["path"] == path for c in t.diff.changes)), None)
+            last = next(
+                (
+                    t
+                    for t in reversed(self.session.timeline)
+                    if any(c["path"] == path for c in t.diff.changes)
+                ),
+                None,
+            )
             if last is not None and last.kind == "edit" and last.actor == "user":
                 typed.append(path)
         return typed
@@ -219,7 +254,14 @@ class EditController:
         self.commit()
         return move()
 
-    def _accept(self, result: ParseResult, payload: Any, actor: str, origin: str | None = None, call: int | None = None) -> tuple[Transition | None, str | None]:
+    def _accept(
+        self,
+        result: ParseResult,
+        payload: Any,
+        actor: str,
+        origin: str | None = None,
+        call: int | None = None,
+    ) -> tuple[Transition | None, str | None]:
         try:
             return self.session.accept(result, payload, actor, origin=origin, call=call), None  # type: ignore[arg-type]
         except Exception as exc:  # noqa: BLE001 - the session reports, the editor must survive

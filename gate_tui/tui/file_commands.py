@@ -27,7 +27,9 @@ class PromptHost(Protocol):
     @property
     def app(self) -> App[Any]: ...
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True) -> None: ...
+    def notify(
+        self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True
+    ) -> None: ...
 
 
 def ask_path(
@@ -53,15 +55,23 @@ def ask_path(
             after()
         if path is None:
             return
-        screen.notify(visible(done(path) if callable(done) else done.format(path=path)), markup=False)
+        screen.notify(
+            visible(done(path) if callable(done) else done.format(path=path)), markup=False
+        )
         if then is not None:
             then()
 
-    screen.app.push_screen(PathScreen(title, default, run, replaces=replaces, warning=warning), callback=chosen)
+    screen.app.push_screen(
+        PathScreen(title, default, run, replaces=replaces, warning=warning), callback=chosen
+    )
 
 
 def ask_before_quitting(
-    screen: PromptHost, why: str, changes: int, save_as: Callable[[Callable[[], None]], None], keep: str | None = None
+    screen: PromptHost,
+    why: str,
+    changes: int,
+    save_as: Callable[[Callable[[], None]], None],
+    keep: str | None = None,
 ) -> None:
     """Quit, unless ``changes`` would be lost: then ask (Save as… / Quit anyway / Cancel).
     ``save_as(then)`` writes a copy and runs ``then`` (quitting) once it is written;
@@ -81,4 +91,7 @@ def ask_before_quitting(
         elif choice == "save":
             save_as(lambda: app.exit(0))
 
-    app.push_screen(QuitScreen(why, changes) if keep is None else QuitScreen(why, changes, keep), callback=answered)
+    app.push_screen(
+        QuitScreen(why, changes) if keep is None else QuitScreen(why, changes, keep),
+        callback=answered,
+    )

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 FieldName = Literal["raw", "classified", "summary"]
 
 
-class FieldRef(NamedTuple):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
+class FieldRef(
+    NamedTuple
+):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
     """Which form field was edited: the summary, or ``raw``/``classified`` of one gate."""
 
     name: FieldName

@@ -39,7 +39,9 @@ class FilesHost(Protocol):
     @property
     def app(self) -> App[Any]: ...
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True) -> None: ...
+    def notify(
+        self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True
+    ) -> None: ...
 
     def commit_pending(self) -> None: ...
 
@@ -58,8 +60,12 @@ class GateFiles:
     def run(self, command: str) -> None:
         """A file command by name (the key table's and the palette's ``file('save_as')``)."""
         commands = {
-            "save": self.save, "save_as": self.save_as, "export_state": self.export_state,
-            "export_report": self.export_report, "open_state": self.open_state, "copy_state": self.copy_state,
+            "save": self.save,
+            "save_as": self.save_as,
+            "export_state": self.export_state,
+            "export_report": self.export_report,
+            "open_state": self.open_state,
+            "copy_state": self.copy_state,
         }
         run = commands.get(command)
         if run is not None:
@@ -75,11 +81,16 @@ class GateFiles:
             screen.notify(visible(problem), title="Not saved", severity="error", markup=False)
         elif session.persistent:
             state_file = session.state_file
-            where = os.path.abspath(state_file) if state_file is not None else session.name  # absolute, as every file message
+            where = (
+                os.path.abspath(state_file) if state_file is not None else session.name
+            )  # absolute, as every file message
             screen.notify(visible(f"State saved to {where}."), markup=False)
         else:
             palette = screen.key_hints["command_palette"]
-            screen.notify(f"This session is in memory only: use “Save state as…” ({palette}) to write a file.", markup=False)
+            screen.notify(
+                f"This session is in memory only: use “Save state as…” ({palette}) to write a file.",
+                markup=False,
+            )
         screen.toast_new_notices()
 
     def save_as(self, then: Callable[[], None] | None = None) -> None:
@@ -103,7 +114,12 @@ class GateFiles:
         self._ask("Export state JSON to", "gate-state.json", export, "State exported to {path}.")
 
     def export_report(self) -> None:
-        self._ask("Write review report to", "gate-review.md", self.screen.session.export_report, "Review report written to {path}.")
+        self._ask(
+            "Write review report to",
+            "gate-review.md",
+            self.screen.session.export_report,
+            "Review report written to {path}.",
+        )
 
     def open_state(self) -> None:
         before: list[int] = []
@@ -119,16 +135,40 @@ class GateFiles:
             screen.after_transition(reload_form=True)
             return f"Opened {path}."
 
-        self._ask("Open state file (parsed as a user edit)", "gate-state.json", open_state, opened, replaces=False)
+        self._ask(
+            "Open state file (parsed as a user edit)",
+            "gate-state.json",
+            open_state,
+            opened,
+            replaces=False,
+        )
 
     def copy_state(self) -> None:
         self.screen.commit_pending()
         self.screen.app.copy_to_clipboard(self.screen.session.state_json())
         self.screen.notify("State JSON copied to the clipboard.", markup=False)
 
-    def _ask(self, title: str, default: str, run: Attempt, done: str | Callable[[str], str], *, replaces: bool = True, then: Callable[[], None] | None = None) -> None:
+    def _ask(
+        self,
+        title: str,
+        default: str,
+        run: Attempt,
+        done: str | Callable[[str], str],
+        *,
+        replaces: bool = True,
+        then: Callable[[], None] | None = None,
+    ) -> None:
         self.screen.commit_pending()
-        ask_path(self.screen, title, default, run, done, replaces=replaces, then=then, after=self.screen.toast_new_notices)
+        ask_path(
+            self.screen,
+            title,
+            default,
+            run,
+            done,
+            replaces=replaces,
+            then=then,
+            after=self.screen.toast_new_notices,
+        )
 
     # ------------------------------------------------------------------- quit
 
@@ -148,5 +188,9 @@ class GateFiles:
         """Quit, unless that would lose work: then ask (Save as… / Quit anyway / Cancel)."""
         session = self.screen.session
         changes = self.unsaved_changes() or 0
-        why = f"session {session.name} is read-only (another editor has it open)" if session is not None and session.read_only else "this session is in memory only"
+        why = (
+            f"session {session.name} is read-only (another editor has it open)"
+            if session is not None and session.read_only
+            else "this session is in memory only"
+        )
         ask_before_quitting(self.screen, why, changes, lambda then: self.save_as(then=then))

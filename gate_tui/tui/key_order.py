@@ -34,10 +34,17 @@ TYPED = (events.Key, events.Paste)
 def app_key(app: App[object], event: events.Event) -> bool:
     """Whether ``event`` is a key the editor binds itself (its screen or the app, priority or
     not, the keymap applied), pressed on the main screen (modal screens keep their own keys)."""
-    if not isinstance(event, events.Key) or event.is_forwarded or app.screen is not app.screen_stack[0]:
+    if (
+        not isinstance(event, events.Key)
+        or event.is_forwarded
+        or app.screen is not app.screen_stack[0]
+    ):
         return False
     screen = app.screen
-    return any(node in (screen, app) and event.key in bindings.key_to_bindings for node, bindings in screen._binding_chain)
+    return any(
+        node in (screen, app) and event.key in bindings.key_to_bindings
+        for node, bindings in screen._binding_chain
+    )
 
 
 def _keys_waiting(widget: Widget) -> bool:
@@ -64,4 +71,6 @@ async def run_in_order(app: App[object], event: events.Event) -> bool:
         return False
     assert isinstance(event, events.Key)
     await settle(app.focused)
-    return await app._check_bindings(event.key, priority=True) or await app._check_bindings(event.key)
+    return await app._check_bindings(event.key, priority=True) or await app._check_bindings(
+        event.key
+    )

@@ -20,7 +20,9 @@ from typing import NamedTuple
 from textual.binding import Binding
 
 
-class KeyAction(NamedTuple):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
+class KeyAction(
+    NamedTuple
+):  # a named tuple: created at import before the first frame, ~8x cheaper than a frozen dataclass
     """One user-visible action: its binding id, default keys, action name and wording."""
 
     id: str
@@ -35,32 +37,168 @@ class KeyAction(NamedTuple):  # a named tuple: created at import before the firs
 
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("help", "f1", "help", "Help", "Help", "Keys, the decision rules, user vs assistant"),
-    KeyAction("focus_reply", "f2", "page('reply')", "Reply", "Focus reply pane", "Paste a model reply there"),
-    KeyAction("apply_reply", "ctrl+j,ctrl+enter", "workbench(\'apply\')", "Apply", "Apply reply", "Run the reply through the parser; only an ok result changes the state", priority=True),
-    KeyAction("next_gate", "f3", "next_gate", "Next", "Jump to next gate", "Select the gate the system asks for next"),
-    KeyAction("history", "f4", "page('history')", "History", "Show history", "The last change and the timeline of this session", show=False),
-    KeyAction("gates", "f5", "page('gates')", "Gates", "Focus gate list", "Move to the list of gates", show=False),
-    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last state transition, from any pane (in the reply pane: its own text edits first, then the transition)"),
-    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the transition undone last (in the reply pane: an undone text edit first)", show=False),
-    KeyAction("clear_reply", "ctrl+l", "workbench(\'clear\')", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
-    KeyAction("save", "ctrl+s", "file('save')", "Save", "Save state", "Write the current state to the session's state file"),
-    KeyAction("next_candidate", "f9", "workbench(\'next\')", "Object", "Use the reply's next object", "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one"),
+    KeyAction(
+        "focus_reply",
+        "f2",
+        "page('reply')",
+        "Reply",
+        "Focus reply pane",
+        "Paste a model reply there",
+    ),
+    KeyAction(
+        "apply_reply",
+        "ctrl+j,ctrl+enter",
+        "workbench('apply')",
+        "Apply",
+        "Apply reply",
+        "Run the reply through the parser; only an ok result changes the state",
+        priority=True,
+    ),
+    KeyAction(
+        "next_gate",
+        "f3",
+        "next_gate",
+        "Next",
+        "Jump to next gate",
+        "Select the gate the system asks for next",
+    ),
+    KeyAction(
+        "history",
+        "f4",
+        "page('history')",
+        "History",
+        "Show history",
+        "The last change and the timeline of this session",
+        show=False,
+    ),
+    KeyAction(
+        "gates",
+        "f5",
+        "page('gates')",
+        "Gates",
+        "Focus gate list",
+        "Move to the list of gates",
+        show=False,
+    ),
+    KeyAction(
+        "undo",
+        "ctrl+z",
+        "undo_transition",
+        "Undo",
+        "Undo",
+        "Undo the last state transition, from any pane (in the reply pane: its own text edits first, then the transition)",
+    ),
+    KeyAction(
+        "redo",
+        "ctrl+y",
+        "redo_transition",
+        "Redo",
+        "Redo",
+        "Redo the transition undone last (in the reply pane: an undone text edit first)",
+        show=False,
+    ),
+    KeyAction(
+        "clear_reply",
+        "ctrl+l",
+        "workbench('clear')",
+        "Clear",
+        "Clear reply",
+        "Empty the reply pane (Undo in the pane brings the text back)",
+        show=False,
+    ),
+    KeyAction(
+        "save",
+        "ctrl+s",
+        "file('save')",
+        "Save",
+        "Save state",
+        "Write the current state to the session's state file",
+    ),
+    KeyAction(
+        "next_candidate",
+        "f9",
+        "workbench('next')",
+        "Object",
+        "Use the reply's next object",
+        "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one",
+    ),
     # After Save: on a 60-column footer the essential keys stay. F6/F7 are TextArea's
     # select-line / select-all: priority, so they ask from the reply pane too.
-    KeyAction("ask_model", "f6", "workbench(\'ask\')", "Ask", "Ask the model", "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)", priority=True),
-    KeyAction("ask_again", "f7", "workbench(\'again\')", "Again", "Ask again with the errors", "Send the last reply's errors (field path, expected, found) back to the model for a corrected state", show=False, priority=True),
-    KeyAction("toggle_auto_retry", "f8", "workbench(\'auto_retry\')", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
-    KeyAction("cancel_ask", "escape", "workbench(\'cancel\')", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane, nothing is applied", show=False),
-    KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
-    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (a pending edit is recorded first)", priority=True),
+    KeyAction(
+        "ask_model",
+        "f6",
+        "workbench('ask')",
+        "Ask",
+        "Ask the model",
+        "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)",
+        priority=True,
+    ),
+    KeyAction(
+        "ask_again",
+        "f7",
+        "workbench('again')",
+        "Again",
+        "Ask again with the errors",
+        "Send the last reply's errors (field path, expected, found) back to the model for a corrected state",
+        show=False,
+        priority=True,
+    ),
+    KeyAction(
+        "toggle_auto_retry",
+        "f8",
+        "workbench('auto_retry')",
+        "Auto-retry",
+        "Toggle auto-retry",
+        "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)",
+        show=False,
+    ),
+    KeyAction(
+        "cancel_ask",
+        "escape",
+        "workbench('cancel')",
+        "Cancel",
+        "Cancel the model request",
+        "Stop a running request: the partial reply stays in the pane, nothing is applied",
+        show=False,
+    ),
+    KeyAction(
+        "command_palette",
+        "ctrl+p",
+        "app.command_palette",
+        "Commands",
+        "Command palette",
+        "Every action by name",
+        show=False,
+        priority=True,
+    ),
+    KeyAction(
+        "quit",
+        "ctrl+q",
+        "quit",
+        "Quit",
+        "Quit",
+        "Leave the editor (a pending edit is recorded first)",
+        priority=True,
+    ),
 )
 FIELD_ACTIONS: tuple[KeyAction, ...] = (
-    KeyAction("raw_newline", "ctrl+n,shift+enter", "newline", "Newline", "Line break in Raw", "Start a new line in a Raw answer (Enter records the answer)"),
+    KeyAction(
+        "raw_newline",
+        "ctrl+n,shift+enter",
+        "newline",
+        "Newline",
+        "Line break in Raw",
+        "Start a new line in a Raw answer (Enter records the answer)",
+    ),
 )
 """Bindings that widgets hold (see the module docstring); listed in help, not in the app's BINDINGS."""
 BINDING_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS + FIELD_ACTIONS)
 BY_ID: dict[str, KeyAction] = {action.id: action for action in ACTIONS + FIELD_ACTIONS}
-PAGES: tuple[tuple[str, str, str], ...] = (("gates", "Gates", "gates"), ("reply", "Reply", "focus_reply"), ("history", "History", "history"))
+PAGES: tuple[tuple[str, str, str], ...] = (
+    ("gates", "Gates", "gates"),
+    ("reply", "Reply", "focus_reply"),
+    ("history", "History", "history"),
+)
 """The panes of a narrow terminal: page name, its label on the page bar, the binding that shows it."""
 
 
@@ -77,9 +215,21 @@ class KeyTable(NamedTuple):
         """The ``BINDINGS`` of the table's screen (or widget), each with its id, in table
         order; with ``quit_first``, Quit comes first, where the gate editor's footer has always
         shown it (Textual's own app binding put it there)."""
-        ordered = sorted(self.actions, key=lambda a: a.id != "quit") if self.quit_first else list(self.actions)
+        ordered = (
+            sorted(self.actions, key=lambda a: a.id != "quit")
+            if self.quit_first
+            else list(self.actions)
+        )
         return [
-            Binding(a.keys, a.action, a.footer, show=a.show, priority=a.priority, id=f"{self.prefix}{a.id}", tooltip=a.help)
+            Binding(
+                a.keys,
+                a.action,
+                a.footer,
+                show=a.show,
+                priority=a.priority,
+                id=f"{self.prefix}{a.id}",
+                tooltip=a.help,
+            )
             for a in ordered
         ]
 
@@ -121,7 +271,12 @@ def key_display(keys: str) -> str:
 
 def _one_key(key: str) -> str:
     parts = key.strip().split("+")
-    return "+".join(part.upper() if len(part) == 1 or part.startswith("f") and part[1:].isdigit() else part.capitalize() for part in parts)
+    return "+".join(
+        part.upper()
+        if len(part) == 1 or part.startswith("f") and part[1:].isdigit()
+        else part.capitalize()
+        for part in parts
+    )
 
 
 def effective_keys(action: KeyAction, keymap: Mapping[str, str]) -> str:
@@ -134,7 +289,9 @@ def first_key(keys: str) -> str:
     return _one_key(keys.split(",")[0])
 
 
-BROWSER_KEYS = frozenset({"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+shift+n", "ctrl+shift+t", "ctrl+shift+w", "ctrl+tab"})
+BROWSER_KEYS = frozenset(
+    {"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+shift+n", "ctrl+shift+t", "ctrl+shift+w", "ctrl+tab"}
+)
 """Keys a web browser keeps for itself (new window, tab, close): they never reach a served editor."""
 
 

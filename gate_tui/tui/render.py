@@ -103,12 +103,18 @@ def overrule_line(claimed: StatusInfo | None, decision: DecisionView | None) -> 
         return line((f"model claimed {said} — overruled: {short_reason(decision)}", WARN_STYLE))
     if not decision.pass_ and claimed.next_gate != decision.next_gate:
         said = claimed.next_gate or "no next gate"
-        return line((f"model claimed next gate {said} — overruled: {short_reason(decision)}", WARN_STYLE))
+        return line(
+            (f"model claimed next gate {said} — overruled: {short_reason(decision)}", WARN_STYLE)
+        )
     return None
 
 
 def decision_details(
-    config: ConfigView, decision: DecisionView, extra: Sequence[Content] = (), keys: KeyHints = DEFAULT_HINTS, width: int | None = None
+    config: ConfigView,
+    decision: DecisionView,
+    extra: Sequence[Content] = (),
+    keys: KeyHints = DEFAULT_HINTS,
+    width: int | None = None,
 ) -> Content:
     """The text beside the big word: verdict, reason, next gate (and the key that jumps
     there) and its question. In a narrow ``width`` the words shorten before the gate key is
@@ -128,7 +134,9 @@ def decision_details(
             line(("▶ ", DIM), (key, "bold")),
         ])
         rows.append(next_row)
-        rows.append(plain(decision.next_question or config.gates[decision.next_gate].question, "italic"))
+        rows.append(
+            plain(decision.next_question or config.gates[decision.next_gate].question, "italic")
+        )
     rows.extend(extra)
     return lines(rows)
 
@@ -140,7 +148,9 @@ def fitting(width: int | None, choices: list[Content]) -> Content:
     return next((choice for choice in choices if choice.cell_length <= width), choices[-1])
 
 
-def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: bool, said: str | None = None) -> Content:
+def gate_row(
+    config: ConfigView, key: str, value: ValueView | None, is_next: bool, said: str | None = None
+) -> Content:
     """One row of the gate list: next marker, complete mark (⊘ for a blocked required gate:
     answered, yet it keeps the decision at NO PASS), required mark, key and label, and
     who said the answer (``said``: a provenance kind, see :mod:`gate_tui.session.provenance`)."""
@@ -149,13 +159,21 @@ def gate_row(config: ConfigView, key: str, value: ValueView | None, is_next: boo
     if gate_blocked(gate, value):
         mark = BLOCKED_MARK
     else:
-        mark = ("✓", "$text-success") if done else (("✗", "$text-error") if gate.required else ("–", DIM))
+        mark = (
+            ("✓", "$text-success")
+            if done
+            else (("✗", "$text-error") if gate.required else ("–", DIM))
+        )
     pointer = ("▶", WARN_STYLE) if is_next else (" ", "")
     required = ("*", "bold") if gate.required else (" ", "")
     label = (f"  {gate.label}", DIM) if gate.label else ("", "")
     key_style = WARN_STYLE if is_next else ""
     word = MARKS.get(said or "") if value is not None and value.raw else None
-    tag = (f"  {word}", BAD_STYLE if said == "ungrounded" else WARN_STYLE if said == "near" else DIM) if word else ("", "")
+    tag = (
+        (f"  {word}", BAD_STYLE if said == "ungrounded" else WARN_STYLE if said == "near" else DIM)
+        if word
+        else ("", "")
+    )
     return line(pointer, " ", mark, " ", required, " ", (key, key_style), label, tag)
 
 
@@ -172,9 +190,15 @@ def change_row(change: FieldChange, width: int | None = None) -> Content:
         before, after = distinct(change["before"], change["after"], pair)
     else:  # 7 cells: the indent, the gap and " → "
         values = len(shown(change["before"], width)) + len(shown(change["after"], width))
-        path = middle(path, max(width - 7 - values, width * 2 // 5, 12))  # cut only when the values need the room
-        before, after = fitted_values(change["before"], change["after"], max(width - len(path) - 7, 10))
-    return line("  ", (path, "bold"), "  ", (before, "$text-error"), (" → ", DIM), (after, "$text-success"))
+        path = middle(
+            path, max(width - 7 - values, width * 2 // 5, 12)
+        )  # cut only when the values need the room
+        before, after = fitted_values(
+            change["before"], change["after"], max(width - len(path) - 7, 10)
+        )
+    return line(
+        "  ", (path, "bold"), "  ", (before, "$text-error"), (" → ", DIM), (after, "$text-success")
+    )
 
 
 def fitted_values(before: object, after: object, room: int) -> tuple[str, str]:
@@ -196,9 +220,19 @@ def fitted_values(before: object, after: object, room: int) -> tuple[str, str]:
 def distinct(before: object, after: object, pair: tuple[str, str]) -> tuple[str, str]:
     """``pair`` (the two values as cut), unless the cut took out their difference: then
     the same widths showing where the two texts differ (#28: "Lift@10%…nt rules" twice)."""
-    if pair[0] != pair[1] or not isinstance(before, str) or not isinstance(after, str) or before == after:
+    if (
+        pair[0] != pair[1]
+        or not isinstance(before, str)
+        or not isinstance(after, str)
+        or before == after
+    ):
         return pair
-    cut = apart(visible(before, one_line=True), visible(after, one_line=True), len(pair[0]) - 2, len(pair[1]) - 2)
+    cut = apart(
+        visible(before, one_line=True),
+        visible(after, one_line=True),
+        len(pair[0]) - 2,
+        len(pair[1]) - 2,
+    )
     return f"“{cut[0]}”", f"“{cut[1]}”"  # quotes: 2 cells of each side
 
 
@@ -217,7 +251,14 @@ def decision_change(diff: GateDiff | None) -> Content | None:
         old, new = change["before"], change["after"]
         if change["path"] == "status.pass" and old is not None and old != new:
             before, after = ("PASS" if old else "NO PASS"), ("PASS" if new else "NO PASS")
-            return line("  ", ("decision", "bold"), "  ", before, (" → ", DIM), (after, OK_STYLE if new else BAD_STYLE))
+            return line(
+                "  ",
+                ("decision", "bold"),
+                "  ",
+                before,
+                (" → ", DIM),
+                (after, OK_STYLE if new else BAD_STYLE),
+            )
     return None
 
 
@@ -236,7 +277,11 @@ def number(index: int) -> str:
 
 def transition_heading(transition: Transition) -> Content:
     """``#3 reply · assistant · 12:03:01`` (+ what an undo/redo/jump restored)."""
-    parts: list[str | tuple[str, str]] = [(f"{number(transition.index)} {transition.kind}", "bold"), (" by ", DIM), (transition.actor, "bold $accent")]
+    parts: list[str | tuple[str, str]] = [
+        (f"{number(transition.index)} {transition.kind}", "bold"),
+        (" by ", DIM),
+        (transition.actor, "bold $accent"),
+    ]
     if transition.target is not None:
         restored = "the initial state" if transition.target < 0 else number(transition.target)
         parts.append((f" (restored {restored})", DIM))
@@ -244,11 +289,18 @@ def transition_heading(transition: Transition) -> Content:
     return line(*parts)
 
 
-def diff_view(transition: Transition | None, width: int | None = None, keys: KeyHints = DEFAULT_HINTS) -> Content:
+def diff_view(
+    transition: Transition | None, width: int | None = None, keys: KeyHints = DEFAULT_HINTS
+) -> Content:
     """The diff pane: the last transition's actor and each changed field, before → after
     (each row fitting ``width`` cells when given)."""
     if transition is None:
-        return lines([plain("No changes yet.", "italic"), plain(f"Type in a gate or apply a reply ({keys['focus_reply']}).", DIM)])
+        return lines(
+            [
+                plain("No changes yet.", "italic"),
+                plain(f"Type in a gate or apply a reply ({keys['focus_reply']}).", DIM),
+            ]
+        )
     rows = [transition_heading(transition)]
     changed = [change_row(change, width) for change in field_changes(transition.diff)]
     rows.extend(changed or [plain("  no field changed", DIM)])
@@ -298,10 +350,23 @@ def error_rows(errors: Iterable[ParseError]) -> list[Content]:
     """Each error with its ``field_path``, code, message, ``expected`` and ``actual``."""
     rows: list[Content] = []
     for error in errors:
-        rows.append(line(("✗ ", BAD_STYLE), (error.field_path or "(whole reply)", "bold"), (f"  [{error.code}]", DIM)))
+        rows.append(
+            line(
+                ("✗ ", BAD_STYLE),
+                (error.field_path or "(whole reply)", "bold"),
+                (f"  [{error.code}]", DIM),
+            )
+        )
         rows.append(line("    ", error.message))
         if error.expected is not None or error.actual is not None:
-            rows.append(line(("    expected ", DIM), error.expected or "—", ("  actual ", DIM), error.actual or "—"))
+            rows.append(
+                line(
+                    ("    expected ", DIM),
+                    error.expected or "—",
+                    ("  actual ", DIM),
+                    error.actual or "—",
+                )
+            )
     return rows
 
 
@@ -309,7 +374,13 @@ def repair_rows(repairs: Iterable[Repair]) -> list[Content]:
     """One row per repair, labelled: a guess GUESS (the reviewer checks it before applying),
     any other exact."""
     return [
-        line(("  ", ""), (f"{repair.line}:{repair.column}", jump_style(repair.line, repair.column)), "  ", ("GUESS ", WARN_STYLE) if repair.certainty == "guess" else ("exact ", DIM), repair.message)
+        line(
+            ("  ", ""),
+            (f"{repair.line}:{repair.column}", jump_style(repair.line, repair.column)),
+            "  ",
+            ("GUESS ", WARN_STYLE) if repair.certainty == "guess" else ("exact ", DIM),
+            repair.message,
+        )
         for repair in repairs
     ]
 
@@ -321,15 +392,29 @@ def warning_rows(warnings: Iterable[ParseWarning]) -> list[Content]:
     for warning in warnings:
         if shown_elsewhere(warning.code):
             continue
-        where = f"{warning.line}:{warning.column}  " if warning.line is not None and warning.column is not None else ""
+        where = (
+            f"{warning.line}:{warning.column}  "
+            if warning.line is not None and warning.column is not None
+            else ""
+        )
         rows.append(line(("  ! ", WARN_STYLE), (where, "bold"), warning.message))
     return rows
 
 
-def field_messages(errors: Iterable[ParseError], warnings: Iterable[ParseWarning], path: str) -> Content:
+def field_messages(
+    errors: Iterable[ParseError], warnings: Iterable[ParseWarning], path: str
+) -> Content:
     """The errors (and warnings) of one form field, for the line under it."""
-    rows = [line(("✗ ", BAD_STYLE), error.message) for error in errors if _concerns(error.field_path, path)]
-    rows += [line(("! ", WARN_STYLE), warning.message) for warning in warnings if _concerns(warning.field_path, path)]
+    rows = [
+        line(("✗ ", BAD_STYLE), error.message)
+        for error in errors
+        if _concerns(error.field_path, path)
+    ]
+    rows += [
+        line(("! ", WARN_STYLE), warning.message)
+        for warning in warnings
+        if _concerns(warning.field_path, path)
+    ]
     return lines(rows)
 
 

@@ -59,7 +59,14 @@ def preview(
     rows = _preview_ok(result, config, skip) if result.ok else _preview_failed(result, skip)
     rows[1:1] = [*notes, *picker]
     if advice:
-        rows.append(plain(f"{keys['apply_reply']} applies it." if result.ok else "Fix the reply (or ask the model again); nothing was changed.", DIM))
+        rows.append(
+            plain(
+                f"{keys['apply_reply']} applies it."
+                if result.ok
+                else "Fix the reply (or ask the model again); nothing was changed.",
+                DIM,
+            )
+        )
     return lines(rows)
 
 
@@ -87,11 +94,20 @@ def outstanding_rows(config: ConfigView, gates: Mapping[str, ValueView]) -> list
     return [plain(f"Required gates still outstanding ({still.count}):", "bold"), *rows]
 
 
-def _preview_ok(result: ParseResult, config: ConfigView | None = None, skip: frozenset[str] = frozenset()) -> list[Content]:
+def _preview_ok(
+    result: ParseResult, config: ConfigView | None = None, skip: frozenset[str] = frozenset()
+) -> list[Content]:
     decision = result.decision
     assert decision is not None
     style = OK_STYLE if decision.pass_ else BAD_STYLE
-    rows = [line(("If applied: ", "bold"), (verdict(decision), style), (" · ", DIM), short_reason(decision))]
+    rows = [
+        line(
+            ("If applied: ", "bold"),
+            (verdict(decision), style),
+            (" · ", DIM),
+            short_reason(decision),
+        )
+    ]
     if config is not None and not decision.pass_ and result.canonical_state is not None:
         rows.extend(outstanding_rows(config, result.canonical_state.gates))
     overruled = overrule_line(result.claimed_status, decision)
@@ -99,7 +115,12 @@ def _preview_ok(result: ParseResult, config: ConfigView | None = None, skip: fro
         rows.append(overruled)
     rows.extend(_preview_notes(result, skip))
     changes = field_changes(result.diff)
-    rows.append(plain(f"Fields that would change ({len(changes)}):" if changes else "No field would change.", "bold"))
+    rows.append(
+        plain(
+            f"Fields that would change ({len(changes)}):" if changes else "No field would change.",
+            "bold",
+        )
+    )
     rows.extend(change_row(change) for change in changes)
     verdict_row = decision_change(result.diff)
     if verdict_row is not None:
@@ -109,7 +130,12 @@ def _preview_ok(result: ParseResult, config: ConfigView | None = None, skip: fro
 
 def _preview_failed(result: ParseResult, skip: frozenset[str] = frozenset()) -> list[Content]:
     count = len(result.errors)
-    rows = [line((f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE), (" — the state would not change", DIM))]
+    rows = [
+        line(
+            (f"Cannot apply: {count} error{'s' * (count != 1)}", BAD_STYLE),
+            (" — the state would not change", DIM),
+        )
+    ]
     rows.extend(error_rows(result.errors))
     if result.recovered is not None:
         rows.append(plain("What the parser could read (not applied):", "bold"))
@@ -125,12 +151,21 @@ def recovered_rows(value: dict[str, Any], limit: int = 16) -> list[Content]:
     while pending:
         path, item = pending.pop()
         if isinstance(item, dict) and item:
-            pending.extend(reversed([(f"{path}.{key}" if path else str(key), child) for key, child in item.items()]))
+            pending.extend(
+                reversed(
+                    [(f"{path}.{key}" if path else str(key), child) for key, child in item.items()]
+                )
+            )
         elif isinstance(item, list) and item:
-            pending.extend(reversed([(f"{path}.{index}", child) for index, child in enumerate(item)]))
+            pending.extend(
+                reversed([(f"{path}.{index}", child) for index, child in enumerate(item)])
+            )
         else:
             leaves.append((path, item))
-    rows = [line(("  " + visible(path, one_line=True), "bold"), (" " + shown(item), OK_STYLE)) for path, item in leaves[:limit]]
+    rows = [
+        line(("  " + visible(path, one_line=True), "bold"), (" " + shown(item), OK_STYLE))
+        for path, item in leaves[:limit]
+    ]
     if len(leaves) > limit:
         rows.append(plain(f"  … and {len(leaves) - limit} more", DIM))
     return rows

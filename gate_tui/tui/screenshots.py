@@ -58,7 +58,13 @@ def make_app(shown_path: Path | None = None) -> GateApp:
 async def ready(pilot: Any) -> None:
     """Wait until the panes mounted after the first frame are there."""
     app: GateApp = pilot.app
-    await until(pilot, lambda: app.gate_screen.workspace.reply() is not None and app.gate_screen.workspace.history() is not None)
+    await until(
+        pilot,
+        lambda: (
+            app.gate_screen.workspace.reply() is not None
+            and app.gate_screen.workspace.history() is not None
+        ),
+    )
 
 
 async def paste_reply(pilot: Any, text: str) -> None:
@@ -92,7 +98,10 @@ async def scene_pass(pilot: Any) -> None:
     app: GateApp = pilot.app
     await paste_reply(pilot, sample_reply("ml_good.md"))
     await pilot.press("ctrl+j")
-    await until(pilot, lambda: app.session.decision.pass_ and app.gate_screen.reply_pane.text_area.text == "")
+    await until(
+        pilot,
+        lambda: app.session.decision.pass_ and app.gate_screen.reply_pane.text_area.text == "",
+    )
 
 
 async def scene_reply_preview(pilot: Any) -> None:
@@ -125,10 +134,22 @@ async def scene_history(pilot: Any) -> None:
         count = len(app.session.timeline)
         await paste_reply(pilot, sample_reply(name))
         await pilot.press("ctrl+j")
-        await until(pilot, lambda count=count: len(app.session.timeline) == count + 1 and app.gate_screen.reply_pane.text_area.text == "")
+        await until(
+            pilot,
+            lambda count=count: (
+                len(app.session.timeline) == count + 1
+                and app.gate_screen.reply_pane.text_area.text == ""
+            ),
+        )
     app.clear_notifications()
     await pilot.press("f4")
-    await until(pilot, lambda: app.focused is app.gate_screen.history_pane.table and app.gate_screen.history_pane.table.row_count == 2)
+    await until(
+        pilot,
+        lambda: (
+            app.focused is app.gate_screen.history_pane.table
+            and app.gate_screen.history_pane.table.row_count == 2
+        ),
+    )
 
 
 SCENES: dict[str, Scene] = {
@@ -166,7 +187,9 @@ async def capture(directory: Path, size: tuple[int, int] = SIZE) -> list[Path]:
     """Write one SVG per scene into ``directory``; returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     with fixed_clock():
-        shots = [await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()]
+        shots = [
+            await capture_scene(directory, name, scene, size) for name, scene in SCENES.items()
+        ]
     from gate_tui.tui.contract.scenes import capture_contract
 
     shots.append(await capture_contract(directory, size))

@@ -15,7 +15,13 @@ if TYPE_CHECKING:
     from gate_tui.views import ConfigView
 
 
-def run_app(config: ConfigView, config_path: Path | None, state_file: Path | None = None, new: bool = False, files: Path | None = None) -> int:
+def run_app(
+    config: ConfigView,
+    config_path: Path | None,
+    state_file: Path | None = None,
+    new: bool = False,
+    files: Path | None = None,
+) -> int:
     """Open the editor on ``config`` (a GateConfig or the spec of one); returns the exit status.
 
     Garbage collection waits until start-up is over (the boot, after the first frame):
@@ -27,7 +33,9 @@ def run_app(config: ConfigView, config_path: Path | None, state_file: Path | Non
 
     gc.disable()
     gc.freeze()
-    app = GateApp(config, config_path, state_file=state_file, new=new, look_for_resumable=True, files=files)
+    app = GateApp(
+        config, config_path, state_file=state_file, new=new, look_for_resumable=True, files=files
+    )
     app._collect_after_first_frame = True
     try:
         result = app.run()

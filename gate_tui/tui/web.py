@@ -134,7 +134,16 @@ def _font_size(asked: str | None) -> int:
 class GuardedServer(Server):
     """textual-serve's server with a token, an origin check and a session limit."""
 
-    def __init__(self, argv: Sequence[str], *, host: str, port: int, token: str, max_sessions: int, loopback_only: bool) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        host: str,
+        port: int,
+        token: str,
+        max_sessions: int,
+        loopback_only: bool,
+    ) -> None:
         super().__init__(" ".join(argv), host=host, port=port, title="gate-tui")
         self.argv = list(argv)
         self.token = token
@@ -186,9 +195,17 @@ class GuardedServer(Server):
 
     def _refusal(self, request: web.Request, token: str | None) -> web.Response | None:
         if not host_allowed(request.headers.get("Host"), loopback_only=self.loopback_only):
-            return _page(403, "Refused", "This server answers only to this machine's own address (127.0.0.1 or localhost).")
+            return _page(
+                403,
+                "Refused",
+                "This server answers only to this machine's own address (127.0.0.1 or localhost).",
+            )
         if not token_matches(token, self.token):
-            return _page(403, "Token needed", "Open the full URL that gate-tui serve printed when it started (it ends in ?token=...).")
+            return _page(
+                403,
+                "Token needed",
+                "Open the full URL that gate-tui serve printed when it started (it ends in ?token=...).",
+            )
         return None
 
     def _full(self) -> bool:
@@ -221,7 +238,9 @@ class GuardedServer(Server):
         response.headers["Cache-Control"] = "no-store"
         # Downloads are opened by the page's script without the token in their URL: the
         # page's cookie carries it (only to /download, never to another site).
-        response.set_cookie(DOWNLOAD_COOKIE, self.token, path="/download", httponly=True, samesite="Strict")
+        response.set_cookie(
+            DOWNLOAD_COOKIE, self.token, path="/download", httponly=True, samesite="Strict"
+        )
         return response
 
     async def handle_download(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
@@ -249,7 +268,9 @@ class GuardedServer(Server):
         editor: EditorProcess | None = None
         try:
             await websocket.prepare(request)
-            width, height = clamp_size(request.query.get("width", "80"), request.query.get("height", "24"))
+            width, height = clamp_size(
+                request.query.get("width", "80"), request.query.get("height", "24")
+            )
             editor = EditorProcess(
                 self.argv, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                 close=websocket.close, download_manager=self.download_manager,
@@ -286,7 +307,9 @@ class GuardedServer(Server):
             if kind == "stdin" and isinstance(data, str):
                 await app_service.send_bytes(data.encode("utf-8", "replace"))
             elif kind == "resize" and isinstance(data, dict):
-                await app_service.set_terminal_size(*clamp_size(data.get("width"), data.get("height")))
+                await app_service.set_terminal_size(
+                    *clamp_size(data.get("width"), data.get("height"))
+                )
             elif kind == "ping" and isinstance(data, str):
                 await websocket.send_json(["pong", data[:64]])
             elif kind == "blur":
@@ -295,7 +318,16 @@ class GuardedServer(Server):
                 await app_service.focus()
 
 
-def serve_editor(argv: Sequence[str], host: str, port: int, *, token: str, max_sessions: int, loopback_only: bool) -> None:
+def serve_editor(
+    argv: Sequence[str], host: str, port: int, *, token: str, max_sessions: int, loopback_only: bool
+) -> None:
     """Serve the editor ``argv`` at ``host:port`` until Ctrl+C or SIGTERM. Raises
     ImportError when textual-serve is not installed."""
-    GuardedServer(argv, host=host, port=port, token=token, max_sessions=max_sessions, loopback_only=loopback_only).serve()
+    GuardedServer(
+        argv,
+        host=host,
+        port=port,
+        token=token,
+        max_sessions=max_sessions,
+        loopback_only=loopback_only,
+    ).serve()

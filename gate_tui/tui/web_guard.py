@@ -89,7 +89,11 @@ def origin_allowed(origin: str | None, host_header: str | None) -> bool:
 
 def _with_port(netloc: str, scheme: str) -> str:
     netloc = netloc.strip().lower()
-    has_port = netloc.rsplit("]", 1)[-1].count(":") == 1 if netloc.startswith("[") else netloc.count(":") == 1
+    has_port = (
+        netloc.rsplit("]", 1)[-1].count(":") == 1
+        if netloc.startswith("[")
+        else netloc.count(":") == 1
+    )
     return netloc if has_port else f"{netloc}:{443 if scheme == 'https' else 80}"
 
 

@@ -46,9 +46,13 @@ class EditorProcess(AppService):
         super().__init__(" ".join(argv), **kwargs)
         self.argv = list(argv)
 
-    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+    async def _open_app_process(
+        self, width: int = 80, height: int = 24
+    ) -> asyncio.subprocess.Process:
         width, height = clamp_size(width, height)
-        extra: dict[str, Any] = {"preexec_fn": _die_with_parent} if sys.platform.startswith("linux") else {}
+        extra: dict[str, Any] = (
+            {"preexec_fn": _die_with_parent} if sys.platform.startswith("linux") else {}
+        )
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,

@@ -33,7 +33,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 REPLY = ROOT / "sample_configs" / "replies" / "ml_lying_pass.md"
-_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>]")
+_ESCAPES = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>]"
+)
 
 
 def free_port() -> int:
@@ -52,7 +54,9 @@ def wait_until(condition: Callable[[], bool], timeout: float = 60.0, step: float
 
 
 @contextmanager
-def serving(state_dir: Path, *args: str, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def serving(
+    state_dir: Path, *args: str, port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``gate-tui serve ARGS`` on a free local port, sessions under ``state_dir``; yields
     (the URL it printed, with its token; the process). Its output goes to
     ``state_dir/serve.log`` (a file: a pipe nobody reads could fill up and stall it)."""
@@ -62,9 +66,13 @@ def serving(state_dir: Path, *args: str, port: int | None = None) -> Iterator[tu
     command = [sys.executable, "-m", "gate_tui", "serve", "--port", str(port), *args]
     log = state_dir / "serve.log"
     with log.open("w", encoding="utf-8") as out:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True
+        )
     try:
-        if not wait_until(lambda: (_answers(port) and printed_url(log) is not None) or server.poll() is not None):
+        if not wait_until(
+            lambda: (_answers(port) and printed_url(log) is not None) or server.poll() is not None
+        ):
             raise RuntimeError("gate-tui serve did not start listening")
         if server.poll() is not None:
             raise RuntimeError(f"gate-tui serve exited: {log.read_text(encoding='utf-8')}")
@@ -80,7 +88,9 @@ def serving(state_dir: Path, *args: str, port: int | None = None) -> Iterator[tu
 
 def printed_url(log: Path) -> str | None:
     """The URL ``gate-tui serve`` printed (``open http://...?token=... in a browser``)."""
-    found = re.search(r"open (http://\S+) in a browser", log.read_text(encoding="utf-8", errors="replace"))
+    found = re.search(
+        r"open (http://\S+) in a browser", log.read_text(encoding="utf-8", errors="replace")
+    )
     return found.group(1) if found else None
 
 
@@ -98,7 +108,12 @@ class EditorPage:
         page.on("websocket", self._watch)
 
     def _watch(self, socket_: Any) -> None:
-        socket_.on("framereceived", lambda payload: self.frames.append(payload if isinstance(payload, bytes) else payload.encode()))
+        socket_.on(
+            "framereceived",
+            lambda payload: self.frames.append(
+                payload if isinstance(payload, bytes) else payload.encode()
+            ),
+        )
 
     def screen_text(self) -> str:
         """Everything the editor has written to the terminal so far, escapes removed."""

@@ -18,10 +18,18 @@ from tests.helpers.session_steps import state_hash, step
 
 
 def main(argv: list[str]) -> int:
-    root, config_path, where, seed, count = Path(argv[0]), Path(argv[1]), argv[2], int(argv[3]), int(argv[4])
+    root, config_path, where, seed, count = (
+        Path(argv[0]),
+        Path(argv[1]),
+        argv[2],
+        int(argv[3]),
+        int(argv[4]),
+    )
     config = load_config(config_path)
     directory = None if where == "new" else Path(where)
-    session = open_session(config, config_path, root=root, new=directory is None, directory=directory)
+    session = open_session(
+        config, config_path, root=root, new=directory is None, directory=directory
+    )
     if not session.persistent:
         print(f"error {session.notices}", flush=True)
         return 1
@@ -32,7 +40,10 @@ def main(argv: list[str]) -> int:
         transition = step(session, config, rng)
         if transition is not None:
             made += 1
-            print(f"accepted {transition.index} {transition.kind} {state_hash(transition.state)}", flush=True)
+            print(
+                f"accepted {transition.index} {transition.kind} {state_hash(transition.state)}",
+                flush=True,
+            )
     print("done", flush=True)
     return 0  # exits without close(): a finished worker looks like a crash too
 

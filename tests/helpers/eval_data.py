@@ -52,19 +52,31 @@ def table(rows: list[dict[str, Any]]) -> Any:
     out; ``previous`` becomes the ``previous_state`` JSON text column."""
     import pyarrow as pa
 
-    return pa.table({
-        "id": pa.array([row["id"] for row in rows], pa.string()),
-        "reply": pa.array([row["reply"] if not isinstance(row["reply"], dict) else None for row in rows], pa.string()),
-        "previous_state": pa.array([json.dumps(row["previous"]) if "previous" in row else None for row in rows], pa.string()),
-    })
+    return pa.table(
+        {
+            "id": pa.array([row["id"] for row in rows], pa.string()),
+            "reply": pa.array(
+                [row["reply"] if not isinstance(row["reply"], dict) else None for row in rows],
+                pa.string(),
+            ),
+            "previous_state": pa.array(
+                [json.dumps(row["previous"]) if "previous" in row else None for row in rows],
+                pa.string(),
+            ),
+        }
+    )
 
 
 def arrow_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows as :func:`table` holds them (object replies become null)."""
-    return [{**row, "reply": None if isinstance(row["reply"], dict) else row["reply"]} for row in rows]
+    return [
+        {**row, "reply": None if isinstance(row["reply"], dict) else row["reply"]} for row in rows
+    ]
 
 
-def write_parquet(path: Path, rows: list[dict[str, Any]], row_group_size: int | None = None) -> Path:
+def write_parquet(
+    path: Path, rows: list[dict[str, Any]], row_group_size: int | None = None
+) -> Path:
     import pyarrow.parquet as pq
 
     pq.write_table(table(rows), path, row_group_size=row_group_size)

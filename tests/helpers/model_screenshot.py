@@ -29,8 +29,22 @@ async def capture(out: Path) -> Path:
             await wait_for(pilot, lambda: app.screen.query("#ask-input"))
             await pilot.press(*"Two years of labelled tickets, in the warehouse")
             app.post_message(events.Key("enter", "\r"))  # Pilot.press would wait for an idle app
-            await wait_for(pilot, lambda: app.gate_screen.workbench.asking.run is not None and '"4_data_privacy"' in app.gate_screen.reply_pane.text_area.text, timeout=60)
-            await wait_for(pilot, lambda: "so far: gates.1_data_availability.classified" in str(app.gate_screen.reply_pane.query_one("#preview").render()), timeout=30)
+            await wait_for(
+                pilot,
+                lambda: (
+                    app.gate_screen.workbench.asking.run is not None
+                    and '"4_data_privacy"' in app.gate_screen.reply_pane.text_area.text
+                ),
+                timeout=60,
+            )
+            await wait_for(
+                pilot,
+                lambda: (
+                    "so far: gates.1_data_availability.classified"
+                    in str(app.gate_screen.reply_pane.query_one("#preview").render())
+                ),
+                timeout=30,
+            )
             path = Path(app.save_screenshot(out.name, str(out.parent)))
             app.gate_screen.workbench.cancel_ask()
             await asyncio.sleep(0.3)

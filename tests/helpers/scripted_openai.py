@@ -45,7 +45,9 @@ class ScriptedServer:
         self.model = model
         self.requests: list[dict[str, Any]] = []
         self.auth: list[str | None] = []
-        self.first_chunk_at: list[float] = []  # time.perf_counter() when each stream's first text left
+        self.first_chunk_at: list[
+            float
+        ] = []  # time.perf_counter() when each stream's first text left
         self._count = 0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -99,7 +101,9 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's naming
             if self.path.rstrip("/").endswith("/models"):
-                self._json(200, {"object": "list", "data": [{"id": owner.model, "object": "model"}]})
+                self._json(
+                    200, {"object": "list", "data": [{"id": owner.model, "object": "model"}]}
+                )
             else:
                 self._json(404, {"error": {"message": "not found"}})
 
@@ -112,15 +116,35 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             step = owner.next_step(body, self.headers.get("Authorization"))
             step = echo_auth(step, self.headers.get("Authorization") or "")
             rf = body.get("response_format")
-            if step.reject_response_format and rf and (step.reject_response_format == "any" or rf.get("type") == step.reject_response_format):
-                self._json(500, {"error": {"message": "response_format: Input should be 'text' or 'json_object'"}})
+            if (
+                step.reject_response_format
+                and rf
+                and (
+                    step.reject_response_format == "any"
+                    or rf.get("type") == step.reject_response_format
+                )
+            ):
+                self._json(
+                    500,
+                    {
+                        "error": {
+                            "message": "response_format: Input should be 'text' or 'json_object'"
+                        }
+                    },
+                )
                 return
             if step.status != 200:
-                self._json(step.status, {"error": {"message": step.error, "type": "scripted"}}, step.headers)
+                self._json(
+                    step.status,
+                    {"error": {"message": step.error, "type": "scripted"}},
+                    step.headers,
+                )
                 return
             self._stream(step, body)
 
-        def _json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        def _json(
+            self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+        ) -> None:
             data = json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -142,13 +166,19 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                     self._send(b"data: {this is not json\n\n")
                     self._send(b"data: [DONE]\n\n")
                     return
-                pieces = [step.text[i : i + step.chunk] for i in range(0, len(step.text), step.chunk)]
+                pieces = [
+                    step.text[i : i + step.chunk] for i in range(0, len(step.text), step.chunk)
+                ]
                 for number, piece in enumerate(pieces):
                     if step.drop_after is not None and number >= step.drop_after:
                         return  # the connection closes with no finish_reason and no [DONE]
                     if step.delay:
                         time.sleep(step.delay)
-                    self._chunk({"role": "assistant", "content": piece} if number == 0 else {"content": piece})
+                    self._chunk(
+                        {"role": "assistant", "content": piece}
+                        if number == 0
+                        else {"content": piece}
+                    )
                     if number == 0:
                         owner.first_chunk_at.append(time.perf_counter())
                 self._chunk({}, step.finish_reason, step.usage and len(pieces))
@@ -156,7 +186,9 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 return  # the client went away (cancelled): nothing to do
 
-        def _chunk(self, delta: dict[str, Any], finish: str | None = None, usage: int | bool | None = None) -> None:
+        def _chunk(
+            self, delta: dict[str, Any], finish: str | None = None, usage: int | bool | None = None
+        ) -> None:
             chunk: dict[str, Any] = {
                 "id": "chatcmpl-scripted",
                 "object": "chat.completion.chunk",
@@ -165,7 +197,11 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
             }
             if usage:
-                chunk["usage"] = {"prompt_tokens": 100, "completion_tokens": int(usage), "total_tokens": 100 + int(usage)}
+                chunk["usage"] = {
+                    "prompt_tokens": 100,
+                    "completion_tokens": int(usage),
+                    "total_tokens": 100 + int(usage),
+                }
             self._send(b"data: " + json.dumps(chunk).encode() + b"\n\n")
 
         def _send(self, data: bytes) -> None:

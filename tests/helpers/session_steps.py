@@ -18,7 +18,22 @@ from gate_tui.parsing.pipeline import parse
 from gate_tui.session.history import Transition
 from gate_tui.session.live import Session
 
-WORDS = ["store", "sales", "weekly", "lake", "privacy", "approved", "pilot", "MAPE", "owner", "café", "📈", "a|b", "`x`", "*bold*"]
+WORDS = [
+    "store",
+    "sales",
+    "weekly",
+    "lake",
+    "privacy",
+    "approved",
+    "pilot",
+    "MAPE",
+    "owner",
+    "café",
+    "📈",
+    "a|b",
+    "`x`",
+    "*bold*",
+]
 
 
 def state_hash(state: GateState) -> str:
@@ -48,12 +63,20 @@ def model_reply(rng: random.Random, config: GateConfig) -> str:
     for key in config.gate_order:
         gate = config.gates[key]
         filled = rng.random() < 0.75
-        classified = rng.choice(gate.expected_categories) if gate.expected_categories and filled else None
+        classified = (
+            rng.choice(gate.expected_categories) if gate.expected_categories and filled else None
+        )
         gates[key] = {"raw": _text(rng) if filled else None, "classified": classified}
-    state = {"summary": _text(rng), "gates": gates, "status": {"pass": rng.random() < 0.5, "next_gate": None, "next_query": None}}
+    state = {
+        "summary": _text(rng),
+        "gates": gates,
+        "status": {"pass": rng.random() < 0.5, "next_gate": None, "next_query": None},
+    }
     body = json.dumps(state, ensure_ascii=False, indent=1)
     if rng.random() < 0.3:
-        body = body.replace('"next_query": null', '"next_query": null,')  # a trailing comma to repair
+        body = body.replace(
+            '"next_query": null', '"next_query": null,'
+        )  # a trailing comma to repair
     return f"Here is the state:\n```json\n{body}\n```\n"
 
 
@@ -66,7 +89,9 @@ def step(session: Session, config: GateConfig, rng: random.Random) -> Transition
         return _take(session, result, patch, "user")
     if roll < 0.62:
         text = model_reply(rng, config)
-        return _take(session, parse(text, config, session.state, actor="assistant"), text, "assistant")
+        return _take(
+            session, parse(text, config, session.state, actor="assistant"), text, "assistant"
+        )
     if roll < 0.7:
         text = "sorry, I cannot help with that"
         session.reject(parse(text, config, session.state), text, "assistant")

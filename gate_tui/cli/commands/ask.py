@@ -33,13 +33,41 @@ EPILOG = (
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", metavar="CONFIG", help="gate config file")
-    parser.add_argument("message", metavar="MESSAGE", help="your answer or question, in your own words")
-    parser.add_argument("--state", metavar="FILE", help="the session's state file (created if missing); default: the newest session of CONFIG")
-    parser.add_argument("--model", metavar="M", help="model name (over GATE_TUI_MODEL and settings)")
-    parser.add_argument("--base-url", metavar="URL", help="endpoint, e.g. http://127.0.0.1:8080/v1 (over OPENAI_BASE_URL and settings)")
-    parser.add_argument("--structured", action="store_true", default=None, help="send the state's JSON Schema as response_format")
-    parser.add_argument("--retries", type=_retries, default=0, metavar="N", help="ask again with the errors at most N times (0-5; default 0)")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default): a summary; json: the ParseResult")
+    parser.add_argument(
+        "message", metavar="MESSAGE", help="your answer or question, in your own words"
+    )
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="the session's state file (created if missing); default: the newest session of CONFIG",
+    )
+    parser.add_argument(
+        "--model", metavar="M", help="model name (over GATE_TUI_MODEL and settings)"
+    )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="endpoint, e.g. http://127.0.0.1:8080/v1 (over OPENAI_BASE_URL and settings)",
+    )
+    parser.add_argument(
+        "--structured",
+        action="store_true",
+        default=None,
+        help="send the state's JSON Schema as response_format",
+    )
+    parser.add_argument(
+        "--retries",
+        type=_retries,
+        default=0,
+        metavar="N",
+        help="ask again with the errors at most N times (0-5; default 0)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default): a summary; json: the ParseResult",
+    )
 
 
 def _retries(text: str) -> int:
@@ -62,7 +90,9 @@ def run(ns: argparse.Namespace) -> int:
     from gate_tui.llm.endpoint import insecure_warning, url_problem
     from gate_tui.llm.settings import load_settings
 
-    loaded = load_settings({"model": ns.model, "base_url": ns.base_url, "structured": ns.structured})
+    loaded = load_settings(
+        {"model": ns.model, "base_url": ns.base_url, "structured": ns.structured}
+    )
     for problem in loaded.problems:
         say(f"gate-tui ask: {problem}")
     settings = loaded.settings
@@ -106,7 +136,9 @@ def _ask(ns: argparse.Namespace, config: object, settings: object) -> int:
         for notice in session.take_notices():
             say(f"gate-tui ask: {notice}")
         if session.read_only or not session.persistent:
-            say(f"gate-tui ask: session {session.name} is not being saved; the reply is parsed but nothing is kept")
+            say(
+                f"gate-tui ask: session {session.name} is not being saved; the reply is parsed but nothing is kept"
+            )
         asker = Asker(GateTarget(session), settings)  # type: ignore[arg-type]
         echo = isatty(sys.stderr)
 
@@ -130,7 +162,11 @@ def _ask(ns: argparse.Namespace, config: object, settings: object) -> int:
         elif not last.result.ok:
             asker.reject(last)
         name = f"{settings.model} reply"  # type: ignore[attr-defined]
-        sys.stdout.write(render_json(last.result) if ns.format == "json" else render_text(visible(name), last.result, color=isatty(sys.stdout)))
+        sys.stdout.write(
+            render_json(last.result)
+            if ns.format == "json"
+            else render_text(visible(name), last.result, color=isatty(sys.stdout))
+        )
         return exit_status(last.result)
 
 

@@ -34,17 +34,34 @@ EPILOG = (
 def configure(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", metavar="CFG", help="gate config file")
-    source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract instead of a gate config: exit 0 all valid, 2 some invalid")
-    parser.add_argument("files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin")
-    parser.add_argument("--previous", metavar="STATE", help="JSON file with the previous state (or a ParseResult from --format json)")
+    source.add_argument(
+        "--contract",
+        metavar="FILE",
+        help="a JSON Schema contract instead of a gate config: exit 0 all valid, 2 some invalid",
+    )
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="reply files; '-' or none reads stdin"
+    )
+    parser.add_argument(
+        "--previous",
+        metavar="STATE",
+        help="JSON file with the previous state (or a ParseResult from --format json)",
+    )
     parser.add_argument(
         "--conversation",
         metavar="FILE",
         help="a JSON list of chat messages (OpenAI format): each raw answer is checked against the user's words",
     )
-    parser.add_argument("--actor", choices=("assistant", "user"), default="assistant", help="who wrote the replies (user: a JSON object is a patch)")
     parser.add_argument(
-        "--format", choices=("text", "json", "github"), default=None,
+        "--actor",
+        choices=("assistant", "user"),
+        default="assistant",
+        help="who wrote the replies (user: a JSON object is a patch)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default=None,
         help="text (default): a summary; json: the ParseResult, one per line; github: workflow annotations (::error, ::warning)",
     )
     parser.add_argument(
@@ -53,19 +70,61 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--summary-md", metavar="FILE", help="also write a Markdown summary (a CI step summary)"
     )
-    parser.add_argument("--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs")
-    parser.add_argument("-o", "--output", metavar="OUT", help="write results to OUT instead of stdout")
-    parser.add_argument("-j", "--jobs", type=jobs, default=None, metavar="N", help="worker processes for --jsonl (0: one per CPU; default 1)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="--jsonl: no progress bar and no summary on stderr")
     parser.add_argument(
-        "--no-guess", action="store_true", help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed"
+        "--jsonl", metavar="IN", help="check a JSON Lines file ('-' for stdin) instead of FILEs"
     )
-    parser.add_argument("--envelope", action="store_true", help="--contract: print the service error envelope of each reply")
-    data = parser.add_argument_group("eval runs (Parquet or JSON Lines files; needs gate-tui[data])")
-    data.add_argument("--input", metavar="PATH", help="check the replies of a Parquet or JSON Lines file; results go to --output")
-    data.add_argument("--input-format", choices=("parquet", "jsonl"), help="the --input format (default: by extension)")
-    data.add_argument("--reply-column", default="reply", metavar="NAME", help="--input: the column (or JSON key) of the replies (default: reply)")
-    data.add_argument("--id-column", default="id", metavar="NAME", help="--input: the column (or JSON key) of the ids (default: id)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="write results to OUT instead of stdout"
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=jobs,
+        default=None,
+        metavar="N",
+        help="worker processes for --jsonl (0: one per CPU; default 1)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="--jsonl: no progress bar and no summary on stderr",
+    )
+    parser.add_argument(
+        "--no-guess",
+        action="store_true",
+        help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed",
+    )
+    parser.add_argument(
+        "--envelope",
+        action="store_true",
+        help="--contract: print the service error envelope of each reply",
+    )
+    data = parser.add_argument_group(
+        "eval runs (Parquet or JSON Lines files; needs gate-tui[data])"
+    )
+    data.add_argument(
+        "--input",
+        metavar="PATH",
+        help="check the replies of a Parquet or JSON Lines file; results go to --output",
+    )
+    data.add_argument(
+        "--input-format",
+        choices=("parquet", "jsonl"),
+        help="the --input format (default: by extension)",
+    )
+    data.add_argument(
+        "--reply-column",
+        default="reply",
+        metavar="NAME",
+        help="--input: the column (or JSON key) of the replies (default: reply)",
+    )
+    data.add_argument(
+        "--id-column",
+        default="id",
+        metavar="NAME",
+        help="--input: the column (or JSON key) of the ids (default: id)",
+    )
     data.add_argument(
         "--finish-reason-column",
         default="finish_reason",
@@ -79,9 +138,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="--input: token usage (an object of *_tokens, or a number)",
     )
     data.add_argument(
-        "--carry-columns", default=None, metavar="A,B", help="--input with Parquet results: the input columns the results carry (default: all; '' none)"
+        "--carry-columns",
+        default=None,
+        metavar="A,B",
+        help="--input with Parquet results: the input columns the results carry (default: all; '' none)",
     )
-    data.add_argument("--engine", choices=("local", "ray"), default="local", help="ray: run on the Ray cluster ray.init() finds (RAY_ADDRESS); Parquet in, Parquet out")
+    data.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="ray: run on the Ray cluster ray.init() finds (RAY_ADDRESS); Parquet in, Parquet out",
+    )
     from gate_tui.cli.contract_options import add_contract_options
 
     add_contract_options(parser)
@@ -99,7 +166,9 @@ def run(ns: argparse.Namespace) -> int:
     if config is None:
         return EXIT_USAGE
     if ns.no_guess:  # the policy of the config, tightened for this run only
-        config = config.model_copy(update={"policy": config.policy.model_copy(update={"allow_guessed_repairs": False})})
+        config = config.model_copy(
+            update={"policy": config.policy.model_copy(update={"allow_guessed_repairs": False})}
+        )
     from gate_tui.cli.check import load_previous
 
     previous: GateState | None = None
@@ -143,7 +212,9 @@ def jobs(text: str) -> int:
 
 def check_usage(ns: argparse.Namespace) -> str | None:
     """What is wrong with this combination of arguments, or None."""
-    inputs = [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
+    inputs = (
+        [ns.jsonl] if ns.jsonl is not None else [ns.input] if ns.input is not None else ns.files
+    )
     if any(same_file(name, ns.output) for name in inputs):
         return f"-o {ns.output} is also an input; it would be overwritten before it is read"
     if getattr(ns, "conversation", None) and (ns.jsonl is not None or ns.input is not None):
@@ -166,7 +237,12 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         "usage",
         None,
     )
-    if ns.engine != "local" or ns.input_format or (ns.reply_column, ns.id_column) != ("reply", "id") or signals:
+    if (
+        ns.engine != "local"
+        or ns.input_format
+        or (ns.reply_column, ns.id_column) != ("reply", "id")
+        or signals
+    ):
         return "--engine, --input-format and the --*-column options apply only with --input"
     if ns.jsonl is not None:
         if ns.files:
@@ -181,11 +257,23 @@ def check_usage(ns: argparse.Namespace) -> str | None:
     return None
 
 
-def check_files(ns: argparse.Namespace, config: GateConfig, previous: GateState | None, conversation: Any = None) -> int:
+def check_files(
+    ns: argparse.Namespace, config: GateConfig, previous: GateState | None, conversation: Any = None
+) -> int:
     from gate_tui.cli.check import run_check
 
     def write(out: Any) -> int:
         fmt = ns.format or "text"
-        return run_check(ns.files or ["-"], config, previous, ns.actor, fmt, out, sys.stderr, sys.stdin.buffer, conversation)
+        return run_check(
+            ns.files or ["-"],
+            config,
+            previous,
+            ns.actor,
+            fmt,
+            out,
+            sys.stderr,
+            sys.stdin.buffer,
+            conversation,
+        )
 
     return to_text_output(ns.output, write)

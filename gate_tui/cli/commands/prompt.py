@@ -19,7 +19,11 @@ DESCRIPTION = (
 def configure(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", metavar="CFG", help="gate config file")
-    source.add_argument("--contract", metavar="FILE", help="a JSON Schema contract: its shape, each field's rule and an example")
+    source.add_argument(
+        "--contract",
+        metavar="FILE",
+        help="a JSON Schema contract: its shape, each field's rule and an example",
+    )
     from gate_tui.cli.contract_options import add_contract_options
 
     add_contract_options(parser)

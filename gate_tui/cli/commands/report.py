@@ -18,14 +18,20 @@ FORMATS = ("text", "markdown", "html")
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", metavar="SESSION", help="session id or path")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument(
-        "--format", choices=FORMATS, default=None,
+        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
         help="text, markdown or html (default: text on a terminal, else from -o's suffix, else markdown)",
     )
     from gate_tui.cli.contract_options import add_contract_options
 
-    add_contract_options(parser)  # a contract session's contract is read again as the editor read it
+    add_contract_options(
+        parser
+    )  # a contract session's contract is read again as the editor read it
 
 
 def report_format(ns: argparse.Namespace) -> str:
@@ -43,13 +49,19 @@ def run(ns: argparse.Namespace) -> int:
     from gate_tui.cli.contract_check import contract_session_report
     from gate_tui.cli.contract_options import load_options
 
-    status = contract_session_report(ns.session, ns.output, load_options(ns))  # None: not a contract session
+    status = contract_session_report(
+        ns.session, ns.output, load_options(ns)
+    )  # None: not a contract session
     if status is not None:
         if ns.format not in (None, "markdown"):
-            say(f"gate-tui report: a contract session's report is Markdown only (--format {ns.format} was not applied)")
+            say(
+                f"gate-tui report: a contract session's report is Markdown only (--format {ns.format} was not applied)"
+            )
         return status
     try:
         from gate_tui.session.commands import report_command
     except ImportError as exc:
         return cannot_start("the report command", exc)
-    return exit_code(report_command(ns.session, Path(ns.output) if ns.output else None, fmt=report_format(ns)))
+    return exit_code(
+        report_command(ns.session, Path(ns.output) if ns.output else None, fmt=report_format(ns))
+    )

@@ -21,10 +21,20 @@ DESCRIPTION = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("results", metavar="RESULTS", help="results of gate-tui check (.parquet or .jsonl)")
+    parser.add_argument(
+        "results", metavar="RESULTS", help="results of gate-tui check (.parquet or .jsonl)"
+    )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--config", metavar="CFG", help="the gate config the run was checked with: names the gates; an edited reply is checked again")
-    which.add_argument("--contract", metavar="C", help="the contract the run was checked with: an edited reply is checked again")
+    which.add_argument(
+        "--config",
+        metavar="CFG",
+        help="the gate config the run was checked with: names the gates; an edited reply is checked again",
+    )
+    which.add_argument(
+        "--contract",
+        metavar="C",
+        help="the contract the run was checked with: an edited reply is checked again",
+    )
     parser.add_argument(
         "--export",
         metavar="CSV",
@@ -32,7 +42,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "agreed or disputed)"),
     )
     parser.add_argument(
-        "--by", metavar="COLUMN", help="Parquet results: the summary panel (p) groups by this column"
+        "--by",
+        metavar="COLUMN",
+        help="Parquet results: the summary panel (p) groups by this column",
     )
     team = parser.add_argument_group("team review")
     team.add_argument(

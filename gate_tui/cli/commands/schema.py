@@ -29,5 +29,10 @@ def run(ns: argparse.Namespace) -> int:
     config = load_config(Path(ns.config), "gate-tui schema")
     if config is None:
         return EXIT_USAGE
-    sys.stdout.write(json_visible(json.dumps(state_schema(config, ns.decision_rules), indent=2, ensure_ascii=False)) + "\n")
+    sys.stdout.write(
+        json_visible(
+            json.dumps(state_schema(config, ns.decision_rules), indent=2, ensure_ascii=False)
+        )
+        + "\n"
+    )
     return 0

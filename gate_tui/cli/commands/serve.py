@@ -36,13 +36,38 @@ MAX_SESSIONS = 4
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("config", nargs="?", metavar="CONFIG", help="gate config (default: the bundled ML project intake)")
-    parser.add_argument("--contract", metavar="FILE", help="serve the contract editor on a JSON Schema contract instead of a gate config")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument(
+        "config",
+        nargs="?",
+        metavar="CONFIG",
+        help="gate config (default: the bundled ML project intake)",
+    )
+    parser.add_argument(
+        "--contract",
+        metavar="FILE",
+        help="serve the contract editor on a JSON Schema contract instead of a gate config",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
+    )
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument("--state", metavar="FILE", help="state file every tab opens (a second tab opens it read-only); without it each tab starts a fresh session")
-    parser.add_argument("--max-sessions", type=int, default=MAX_SESSIONS, metavar="N", help=f"editors that may run at once (default {MAX_SESSIONS}); a further visitor is told to wait")
-    parser.add_argument("--files", metavar="DIR", help="the one folder the served editors' Save as / Open / Export may use (default: the gate-tui state folder)")
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="state file every tab opens (a second tab opens it read-only); without it each tab starts a fresh session",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=MAX_SESSIONS,
+        metavar="N",
+        help=f"editors that may run at once (default {MAX_SESSIONS}); a further visitor is told to wait",
+    )
+    parser.add_argument(
+        "--files",
+        metavar="DIR",
+        help="the one folder the served editors' Save as / Open / Export may use (default: the gate-tui state folder)",
+    )
     from gate_tui.cli.contract_options import add_contract_options
 
     add_contract_options(parser)
@@ -53,7 +78,10 @@ def run(ns: argparse.Namespace) -> int:
 
     if ns.contract:
         if ns.config or ns.state:
-            return usage("serve", "--contract FILE takes no CONFIG and no --state (each tab starts a fresh session of the contract)")
+            return usage(
+                "serve",
+                "--contract FILE takes no CONFIG and no --state (each tab starts a fresh session of the contract)",
+            )
         from gate_tui.cli.contract_check import load_contract_or_report
         from gate_tui.cli.contract_options import load_options
 
@@ -67,7 +95,9 @@ def run(ns: argparse.Namespace) -> int:
     if not 0 < ns.port < 65536:
         return usage("serve", f"--port {ns.port}: not a port number (1-65535)")
     if not 1 <= ns.max_sessions <= 1000:
-        return usage("serve", f"--max-sessions {ns.max_sessions}: give a number of editors from 1 to 1000")
+        return usage(
+            "serve", f"--max-sessions {ns.max_sessions}: give a number of editors from 1 to 1000"
+        )
     host, problem = bind_host(ns.host)
     if problem is not None:
         return usage("serve", problem)
@@ -84,9 +114,16 @@ def run(ns: argparse.Namespace) -> int:
 
     loopback = is_loopback(host)
     if not loopback:
-        say(f"gate-tui serve: warning: listening on {host}: anyone who can reach this address and has the URL's token can open the editor and edit the state")
+        say(
+            f"gate-tui serve: warning: listening on {host}: anyone who can reach this address and has the URL's token can open the editor and edit the state"
+        )
     argv = editor_command(
-        config_path, Path(ns.state) if ns.state else None, files, contract=bool(ns.contract), draft=ns.draft, schemas=ns.schemas
+        config_path,
+        Path(ns.state) if ns.state else None,
+        files,
+        contract=bool(ns.contract),
+        draft=ns.draft,
+        schemas=ns.schemas,
     )
     token = new_token()
     sys.stdout.write(
@@ -94,18 +131,30 @@ def run(ns: argparse.Namespace) -> int:
         f"(each tab is its own editor, at most {ns.max_sessions} at once; files stay in {files}); Ctrl+C stops\n"
     )
     sys.stdout.flush()
-    serve_editor(argv, host, ns.port, token=token, max_sessions=ns.max_sessions, loopback_only=loopback)
+    serve_editor(
+        argv, host, ns.port, token=token, max_sessions=ns.max_sessions, loopback_only=loopback
+    )
     sys.stdout.write("gate-tui serve: stopped\n")
     return 0
 
 
 def editor_command(
-    config_path: Path, state_file: Path | None, files: Path, *, contract: bool = False, draft: int | None = None, schemas: str | None = None
+    config_path: Path,
+    state_file: Path | None,
+    files: Path,
+    *,
+    contract: bool = False,
+    draft: int | None = None,
+    schemas: str | None = None,
 ) -> list[str]:
     """What each browser connection runs: this Python, this config (or contract, read as the
     server read it), its files folder, and the ``--state`` file — or ``--new``, so a visitor
     never resumes (nor is asked about) someone else's session."""
-    words = [sys.executable, "-m", "gate_tui"] + (["--contract"] if contract else []) + [str(config_path.resolve())]
+    words = (
+        [sys.executable, "-m", "gate_tui"]
+        + (["--contract"] if contract else [])
+        + [str(config_path.resolve())]
+    )
     if draft is not None:
         from gate_tui.contracts.drafts import DRAFT_NAMES
 

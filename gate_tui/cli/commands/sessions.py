@@ -11,7 +11,9 @@ DESCRIPTION = "List saved editor sessions."
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="CFG", help="only sessions of this config (or contract)")
+    parser.add_argument(
+        "--config", metavar="CFG", help="only sessions of this config (or contract)"
+    )
 
 
 def run(ns: argparse.Namespace) -> int:

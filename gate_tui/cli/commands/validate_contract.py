@@ -36,7 +36,10 @@ def run(ns: argparse.Namespace) -> int:
             continue
         properties = contract.schema.get("properties")
         count = len(properties) if isinstance(properties, dict) else 0
-        lines = [f"{name}: OK ({contract.title}, {count} top-level field{'s' * (count != 1)}, JSON Schema {contract.draft_name})", f"{name}: {formats_note(contract.schema, contract.draft)}"]
+        lines = [
+            f"{name}: OK ({contract.title}, {count} top-level field{'s' * (count != 1)}, JSON Schema {contract.draft_name})",
+            f"{name}: {formats_note(contract.schema, contract.draft)}",
+        ]
         lines += [f"{name}: warning: {warning}" for warning in contract.warnings]
         sys.stdout.writelines(visible(line) + "\n" for line in lines)
     return status
@@ -47,9 +50,15 @@ def formats_note(schema: dict, draft: int = 20) -> str:
     from gate_tui.contracts.drafts import subschemas
     from gate_tui.contracts.formats import unchecked_formats
 
-    used = {node["format"] for _parts, node, _base in subschemas(schema) if isinstance(node.get("format"), str)}
+    used = {
+        node["format"]
+        for _parts, node, _base in subschemas(schema)
+        if isinstance(node.get("format"), str)
+    }
     unknown = unchecked_formats(used, draft)
     enforced = sorted(used - set(unknown))
     named = f" (this contract uses: {', '.join(enforced)})" if enforced else ""
-    unchecked = f"; not checked, no JSON Schema draft defines them: {', '.join(unknown)}" if unknown else ""
-    return f"formats are enforced: a value that breaks its \"format\" is an error, not an annotation{named}{unchecked}"
+    unchecked = (
+        f"; not checked, no JSON Schema draft defines them: {', '.join(unknown)}" if unknown else ""
+    )
+    return f'formats are enforced: a value that breaks its "format" is an error, not an annotation{named}{unchecked}'

@@ -34,7 +34,9 @@ class Brackets(Shortcuts):
     marks: list[int]
     commas: list[int]
     parens: list[tuple[int, int]]
-    rows: dict[int, tuple[int, int]]  # per list depth: its last array element's end (text) and len(out) then
+    rows: dict[
+        int, tuple[int, int]
+    ]  # per list depth: its last array element's end (text) and len(out) then
 
     def _missing_comma(self, state: int, kind: int) -> int:
         """A member where a ``,`` was due: insert the comma, if the token can start a member."""
@@ -70,23 +72,42 @@ class Brackets(Shortcuts):
         further down closes those above first (``missing_closer``), else it stands for the due one."""
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
-        if c == "]" and state == ARR_NEXT and kinds[-1] == "[" and len(kinds) > 1 and kinds[-2] == "{" and row_may_end(self.text, at + 1, self.limit, kinds, len(kinds) - 2) and self._forgotten_row():
+        if (
+            c == "]"
+            and state == ARR_NEXT
+            and kinds[-1] == "["
+            and len(kinds) > 1
+            and kinds[-2] == "{"
+            and row_may_end(self.text, at + 1, self.limit, kinds, len(kinds) - 2)
+            and self._forgotten_row()
+        ):
             return False
         if kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
-            if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(self.text, at + 1, self.limit, kinds, want):
+            if (want in kinds or (want == "[" and "(" in kinds)) and not mistyped_closer(
+                self.text, at + 1, self.limit, kinds, want
+            ):
                 while kinds[-1] != want and not (want == "[" and kinds[-1] == "("):
                     due = _CLOSER_OF[kinds[-1]]
-                    self.log.add(Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at))
+                    self.log.add(
+                        Fix("missing_closer", f"closed a '{kinds[-1]}' left open before '{c}'", at)
+                    )
                     self._pop(due, self.states[-1])
                     self._value_done()
                 state = self.states[-1]
             else:
                 due = _CLOSER_OF[kinds[-1]]
-                if want not in kinds and not (want == "[" and "(" in kinds) and not goes_on(self.text, at + 1, self.limit, kinds, len(kinds) - 1) and goes_on(self.text, at + 1, self.limit, kinds, len(kinds), members=True):
+                if (
+                    want not in kinds
+                    and not (want == "[" and "(" in kinds)
+                    and not goes_on(self.text, at + 1, self.limit, kinds, len(kinds) - 1)
+                    and goes_on(self.text, at + 1, self.limit, kinds, len(kinds), members=True)
+                ):
                     # `{"a": [1, 2]], "b": 3}`, `{"a": {"b": 1]}, "c": 2}`: read as a mistyped `}`, the
                     # value would end early and drop what follows, which reads on as its own
                     # with this closer left out: a closer too many, refused (never a guess).
-                    raise Fail(at, f"a stray '{c}' where '{due}' was due, with more of the value after it")
+                    raise Fail(
+                        at, f"a stray '{c}' where '{due}' was due, with more of the value after it"
+                    )
                 self.log.add(Fix("mismatched_closer", f"'{c}' where '{due}' was due → '{due}'", at))
         closed = kinds[-1]
         if self._pop(_CLOSER_OF[closed], state):
@@ -121,7 +142,9 @@ class Brackets(Shortcuts):
         out[length] = ",["
         out.append("]")
         self.rows[len(self.kinds)] = (self.pos + 1, len(out))
-        self.log.add(Fix("missing_opener", "a row's '[' was missing: opened after the row before", first))
+        self.log.add(
+            Fix("missing_opener", "a row's '[' was missing: opened after the row before", first)
+        )
         return True
 
     def _pop(self, closer: str, state: int) -> bool:
@@ -149,7 +172,9 @@ class Brackets(Shortcuts):
             self.out.append("")
             kept = self.log.kept
             if 0 <= logged < len(kept) and kept[logged].code == "tuple":
-                kept[logged] = Fix("tuple", "parentheses around one value ( … ) → the value", kept[logged].offset)
+                kept[logged] = Fix(
+                    "tuple", "parentheses around one value ( … ) → the value", kept[logged].offset
+                )
         else:
             self.out.append("]")
 

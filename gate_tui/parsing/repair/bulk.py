@@ -38,7 +38,11 @@ _SENTINEL = "\ue000"
 _LITERAL_KINDS = (
     ("comment", re.compile(r"/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|\#[^\n]*+"), " "),
     ("trailing_comma", re.compile(r",(?=[ \t\r\n]*+[}\]])"), ""),
-    ("missing_comma", re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r]*+\n[ \t\r\n]*+(?=[\ue000{\\[])"), ",\n"),
+    (
+        "missing_comma",
+        re.compile("(?<=[\ue0000-9elE}\\]])[ \t\r]*+\n[ \t\r\n]*+(?=[\ue000{\\[])"),
+        ",\n",
+    ),
     # A bare key gets its opening quote where the blanks before it were, then its closing
     # one where the blanks before its colon were (blanks between tokens mean nothing).
     ("unquoted_key", re.compile(r"(?<=[{,])[ \t\r\n]*+(?=[A-Za-z_$][\w$\-]*+[ \t\r\n]*+:)"), '"'),
@@ -77,7 +81,9 @@ def _literal_pass(chunk: str, kinds: set[str], context: str) -> tuple[str, dict[
 
 
 _VALUE_END = re.compile(r'["0-9elE}\]]')
-_LAST_KEY = re.compile(r"(?s:.*)[{,][ \t\r\n]*+([A-Za-z_$][\w$\-]*+)[ \t\r\n]*+:")  # greedy: the last one
+_LAST_KEY = re.compile(
+    r"(?s:.*)[{,][ \t\r\n]*+([A-Za-z_$][\w$\-]*+)[ \t\r\n]*+:"
+)  # greedy: the last one
 
 
 class _Cleaner:
@@ -123,7 +129,9 @@ def bulk_finish(
     # One character of context for the missing-comma lookbehind: "0" stands for a value's
     # end (it starts no match), " " for anything else; it is dropped after the pass.
     context = "0" if pos > 0 and _VALUE_END.match(text, pos - 1) else " "
-    literal = _literal_pass(text[pos:limit], kinds, context) if kinds and kinds <= LITERAL_CODES else None
+    literal = (
+        _literal_pass(text[pos:limit], kinds, context) if kinds and kinds <= LITERAL_CODES else None
+    )
     if literal is not None:
         rest, counts = literal
         cleaner.counts.update(counts)
@@ -145,7 +153,13 @@ def bulk_finish(
             return document[:end], closer, cleaner.counts, cleaner.last, value
     if literal is not None:
         return None  # the replay below knows the general pass only: let the caller retry with it
-    return document[:end], pos + _original_offset(text, pos, limit, end - len(head)), cleaner.counts, cleaner.last, value
+    return (
+        document[:end],
+        pos + _original_offset(text, pos, limit, end - len(head)),
+        cleaner.counts,
+        cleaner.last,
+        value,
+    )
 
 
 def _original_offset(text: str, pos: int, limit: int, cleaned: int) -> int:

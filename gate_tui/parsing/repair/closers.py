@@ -14,7 +14,9 @@ import re
 from gate_tui.parsing.repair.lexing import BLANK
 
 # What starts an object member (a key in any quote style, or a bare one, then `:`) and an element.
-_MEMBER_AHEAD = re.compile(r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[\w$][\w$\-]*+)[ \t]*+:""")
+_MEMBER_AHEAD = re.compile(
+    r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[\w$][\w$\-]*+)[ \t]*+:"""
+)
 _ELEMENT_AHEAD = re.compile(r"""[{\["'\-0-9]|(?:true|false|null|True|False|None)\b""")
 
 
@@ -106,7 +108,9 @@ def row_may_end(text: str, at: int, limit: int, kinds: list[str], outer: int) ->
     return not outer or not goes_on(text, second + 1, limit, kinds, outer)
 
 
-def goes_on(text: str, at: int, limit: int, kinds: list[str], depth: int, *, members: bool = False) -> bool:
+def goes_on(
+    text: str, at: int, limit: int, kinds: list[str], depth: int, *, members: bool = False
+) -> bool:
     """Whether the text at ``at``, with ``kinds[:depth]`` open, reads on as their value: the
     closers there close the innermost in turn, then either a comma goes on with the one
     still open (:func:`continues_container`), or the last of them ended the whole value and

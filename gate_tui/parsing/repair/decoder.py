@@ -57,6 +57,8 @@ def _members(pairs: list[tuple[str, object]]) -> dict[str, object]:
 # NaN and the infinities are not JSON: the decoder refuses them, so the repair pass reports
 # them (``invalid_value`` with a position) instead of letting them into a state. Repeated
 # keys are kept track of (:mod:`gate_tui.parsing.duplicates` reports them).
-DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=finite_float, object_pairs_hook=_members)
+DECODER = json.JSONDecoder(
+    parse_constant=_refuse_constant, parse_float=finite_float, object_pairs_hook=_members
+)
 SCAN_ONCE = DECODER.scan_once  # the C scanner: decodes one JSON value at an index
 SCAN_STRING = json.decoder.scanstring  # the C scanner's string reader

@@ -53,7 +53,9 @@ class FixLog:
             self.first_guess = fix
         if fix.code in PER_STRING_CODES:
             run = self.runs.get(fix.code)
-            self.runs[fix.code] = fix if run is None else run._replace(count=run.count + 1, last=fix.offset)
+            self.runs[fix.code] = (
+                fix if run is None else run._replace(count=run.count + 1, last=fix.offset)
+            )
         elif len(self.kept) < MAX_FIXES:
             self.kept.append(fix)
         else:
@@ -66,7 +68,9 @@ class FixLog:
         for code, count in counts.items():
             run = self.runs.get(code)
             if count and run is not None:  # a habit: its one record counts them all
-                self.runs[code] = Fix(run.code, run.message, run.offset, run.count + count, max(run.last, last))
+                self.runs[code] = Fix(
+                    run.code, run.message, run.offset, run.count + count, max(run.last, last)
+                )
             elif count:
                 counted = self.overflow.setdefault(code, [0, last])
                 counted[0] += count

@@ -24,7 +24,9 @@ INNER_QUOTE_MESSAGE = GUESS_FIX_MESSAGES["inner_quote"]
 
 
 
-def inner_quote_edit(current: str, at: int, message: str, floor: int) -> tuple[int, int, str, list[Fix]] | None:
+def inner_quote_edit(
+    current: str, at: int, message: str, floor: int
+) -> tuple[int, int, str, list[Fix]] | None:
     """The edit re-reading the value string before the decoder's failure at ``at``:
     (start, end, token, fixes), offsets in ``current``; None when the failure is not an
     inner quote of a string opening after ``floor`` (where the previous round's defect was:
@@ -52,7 +54,12 @@ def inner_quote_edit(current: str, at: int, message: str, floor: int) -> tuple[i
         token, end, _cut = read_string(current, opening, limit, fixes)
         return opening, end, token, fixes
     # What read_string makes of a body with neither (the same token, the same one fix).
-    return opening, after, '"' + body.replace('"', '\\"') + '"', [Fix("inner_quote", INNER_QUOTE_MESSAGE, inner)]
+    return (
+        opening,
+        after,
+        '"' + body.replace('"', '\\"') + '"',
+        [Fix("inner_quote", INNER_QUOTE_MESSAGE, inner)],
+    )
 
 
 def _opening_quote(current: str, closing: int) -> int:
@@ -82,7 +89,9 @@ _CLOSER_AHEAD = re.compile(r"[ \t\r\n]*+[,}\]]")
 _UNSURE = _NOT_TEXT | {" ", "\t", ""}  # a first character that needs a closer look
 
 
-def merge_inner_quotes(parts: list[str], joined: str, first: int, max_merges: int, controls: bool) -> list[tuple[int, int, int]] | None:
+def merge_inner_quotes(
+    parts: list[str], joined: str, first: int, max_merges: int, controls: bool
+) -> list[tuple[int, int, int]] | None:
     """Merge each value string holding an even number of inner quotes, as the tokenizer reads it.
 
     ``parts`` is the reply split by ``"`` (no backslash anywhere: every part at an odd
@@ -126,7 +135,9 @@ def merge_inner_quotes(parts: list[str], joined: str, first: int, max_merges: in
             continue
         skip = end
         text = '"'.join(parts[opening:end])
-        if controls and not text.isprintable() and _CONTROL.search(text) is not None:  # (isprintable: C speed)
+        if (
+            controls and not text.isprintable() and _CONTROL.search(text) is not None
+        ):  # (isprintable: C speed)
             # A line break or another control character: the tokenizer looks further (a
             # quote missing at the end of a line, an escape to record); theirs to judge.
             continue
@@ -134,7 +145,11 @@ def merge_inner_quotes(parts: list[str], joined: str, first: int, max_merges: in
             return None
         found.append((index - removed // 2, sentinel - gone, len(parts[opening])))
         # The text between the inner quotes, and the sentinels of the strings after it, leave `joined`.
-        gone += (len(parts[opening + 1]) if end - opening == 3 else sum(map(len, parts[opening + 1 : end : 2]))) + (end - opening) // 2
+        gone += (
+            len(parts[opening + 1])
+            if end - opening == 3
+            else sum(map(len, parts[opening + 1 : end : 2]))
+        ) + (end - opening) // 2
         removed += end - opening - 1
         merged += parts[last:opening]
         merged.append(text)
@@ -151,7 +166,9 @@ def _merged_end(parts: list[str], opening: int) -> int:
     where the reading stopped (a string opening before it stops there too). (Control
     characters are the caller's to look for, once the parts are joined.)"""
     before = parts[opening - 1]
-    if not (before.endswith(": ") or before.rstrip(" \t\r\n").endswith(":")) or parts[opening].endswith(","):
+    if not (before.endswith(": ") or before.rstrip(" \t\r\n").endswith(":")) or parts[
+        opening
+    ].endswith(","):
         return -1  # not a value after a key; or `"…falling back,"seed": 42`, maybe a missing quote
     at = opening + 1
     last = len(parts) - 2
@@ -162,7 +179,11 @@ def _merged_end(parts: list[str], opening: int) -> int:
         first = after[:1]
         # What follows the second: text (usually a space and a word), or the closing quote
         # (`"we call it "gold""`) unless a key follows.
-        if first in _UNSURE and not ((first == " " and after[1:2] not in _UNSURE) or _text(after) or (not after and not _key_quoted_after(parts, at + 2))):
+        if first in _UNSURE and not (
+            (first == " " and after[1:2] not in _UNSURE)
+            or _text(after)
+            or (not after and not _key_quoted_after(parts, at + 2))
+        ):
             return -at
         follows = parts[at + 2]
         if follows[:1] in _CLOSING or _CLOSER_AHEAD.match(follows) is not None:
@@ -186,4 +207,8 @@ def _text(part: str) -> bool:
 def _key_quoted_after(parts: list[str], at: int) -> bool:
     """Whether a quote right before the quote ending ``parts[at - 1]`` would close its string
     because a key follows that one (``"x "y""z": 1``: a missing comma, to the tokenizer)."""
-    return at + 1 < len(parts) and "\n" not in parts[at] and parts[at + 1].lstrip(" \t").startswith(":")
+    return (
+        at + 1 < len(parts)
+        and "\n" not in parts[at]
+        and parts[at + 1].lstrip(" \t").startswith(":")
+    )

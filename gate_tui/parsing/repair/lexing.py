@@ -147,7 +147,9 @@ def read_quoted(text: str, pos: int, limit: int) -> tuple[str, int, bool, Fix | 
     if code is not None:
         if '"' in content or "\\" in content:
             content = REQUOTE.sub(requote, content)
-        fix = Fix(code, SINGLE_QUOTES_MESSAGE if code == "single_quotes" else SMART_QUOTES_MESSAGE, pos)
+        fix = Fix(
+            code, SINGLE_QUOTES_MESSAGE if code == "single_quotes" else SMART_QUOTES_MESSAGE, pos
+        )
     return '"' + content + '"', after, cut, fix
 
 
@@ -206,7 +208,9 @@ _DQ_CLOSING = re.compile(
 _LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
 # Right after a closing quote, another string and a colon: the next key, its comma forgotten
 # (`"According to the policy""ans": "YES"`).
-_KEY_REST = re.compile(r'[^"\\\n]*+"[ \t]*+:')  # the rest of a key after its opening quote, then `:`
+_KEY_REST = re.compile(
+    r'[^"\\\n]*+"[ \t]*+:'
+)  # the rest of a key after its opening quote, then `:`
 _KEY_AHEAD = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:')
 # A body up to the next closing quote of its style (escapes skipped); line breaks are content.
 BODIES = {
@@ -217,14 +221,23 @@ BODIES = {
 }
 BODIES["\u201d"] = BODIES["\u201c"]
 BODIES["\u2019"] = BODIES["\u2018"]
-_CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201c\u201d", "\u201d": "\u201c\u201d", "\u2018": "\u2018\u2019", "\u2019": "\u2018\u2019"}
+_CLOSERS = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201c\u201d",
+    "\u201d": "\u201c\u201d",
+    "\u2018": "\u2018\u2019",
+    "\u2019": "\u2018\u2019",
+}
 
 
 # How a string ends (the first field of locate_string's answer).
 CLOSED, MISSING_QUOTE, CUT = range(3)
 
 
-def locate_string(text: str, pos: int, limit: int, *, key: bool = False) -> tuple[int, int, int, int]:
+def locate_string(
+    text: str, pos: int, limit: int, *, key: bool = False
+) -> tuple[int, int, int, int]:
     """Where the string opening at ``text[pos]`` (any quote style) ends, as the repair pass reads it.
 
     Returns ``(how, end, after, inner)``: ``how`` is :data:`CLOSED` (``end`` is the
@@ -256,7 +269,12 @@ def locate_string(text: str, pos: int, limit: int, *, key: bool = False) -> tupl
                 # `"raw": "x⏎  "next": …`: the quote closing "x" (and a comma) are missing
                 line_end = len(text[start : text.rfind("\n", start, end)].rstrip()) + start
                 return MISSING_QUOTE, line_end, line_end, -1
-        if inner < 0 and quote == '"' and text[end - 1] == "," and _KEY_REST.match(text, end + 1, limit) is not None:
+        if (
+            inner < 0
+            and quote == '"'
+            and text[end - 1] == ","
+            and _KEY_REST.match(text, end + 1, limit) is not None
+        ):
             # `"…falling back,"seed": 42`: the quote closing the value is missing before `,"key":`
             return MISSING_QUOTE, end - 1, end - 1, -1
         if inner < 0:
@@ -311,7 +329,10 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
     # On a new line: the next member or element (a missing comma is repaired later).
     if c in "\"'\u201c\u2018{[-0123456789":
         return True
-    return _BARE_KEY_AHEAD.match(text, after, limit) is not None or _LITERAL_AHEAD.match(text, after, limit) is not None
+    return (
+        _BARE_KEY_AHEAD.match(text, after, limit) is not None
+        or _LITERAL_AHEAD.match(text, after, limit) is not None
+    )
 
 
 # Within a line after a comment marker or a comma: the first quote (escapes skipped), when it
@@ -363,7 +384,9 @@ def _next_closing(text: str, at: int, limit: int) -> int:
         if found is None:
             return -1
         quote = found.start()
-        slashes = quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
+        slashes = (
+            quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
+        )
         if slashes % 2 == 0:
             after = BLANK.match(text, quote + 1, limit).end()
             judge = comma_ends_string if after < limit and text[after] == "," else comment_closes

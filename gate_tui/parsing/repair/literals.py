@@ -21,14 +21,19 @@ _SENTINEL = "\ue000"  # stands for a string in the text between strings (never i
 # A literal not inside a longer word (the lookbehind, after the word so the engine skips to
 # each at C speed) and not a key (`True:`); \w never matches the sentinel.
 _REWRITES = [
-    (re.compile(word + r"(?<!\w" + word + r")\b(?![ \t\r\n]*+:)"), PYTHON_LITERALS[word]) for word in PYTHON_LITERALS
+    (re.compile(word + r"(?<!\w" + word + r")\b(?![ \t\r\n]*+:)"), PYTHON_LITERALS[word])
+    for word in PYTHON_LITERALS
 ]
 _ANY = re.compile("|".join(pattern.pattern for pattern, _new in _REWRITES))
-_WORD_PATTERNS = [(word, pattern) for word, (pattern, _new) in zip(PYTHON_LITERALS, _REWRITES, strict=True)]
+_WORD_PATTERNS = [
+    (word, pattern) for word, (pattern, _new) in zip(PYTHON_LITERALS, _REWRITES, strict=True)
+]
 _MESSAGES = {word: python_literal(word, 0).message for word in PYTHON_LITERALS}
 
 
-def literals_between_strings(current: str, start: int) -> tuple[str, Fix | None, LiteralSpots | None] | None:
+def literals_between_strings(
+    current: str, start: int
+) -> tuple[str, Fix | None, LiteralSpots | None] | None:
     """``current`` with every literal outside strings rewritten, one habit record for them
     all (offsets from ``start``) and each one's offset in ``current`` (literals after the
     value are rewritten and counted too: :func:`habit_within` trims the record to the value).
@@ -49,7 +54,13 @@ def literals_between_strings(current: str, start: int) -> tuple[str, Fix | None,
     last = max(_last_literal(original, word, pattern) for word, pattern in _WORD_PATTERNS)
     parts[0::2] = joined.split(_SENTINEL)
     spots = LiteralSpots(original, [0, *accumulate(map(len, parts[1::2]))])
-    fix = Fix("python_literal", _MESSAGES[first.group()], start + spots.place(first.start()), total, start + spots.place(last))
+    fix = Fix(
+        "python_literal",
+        _MESSAGES[first.group()],
+        start + spots.place(first.start()),
+        total,
+        start + spots.place(last),
+    )
     return '"'.join(parts), fix, spots
 
 
@@ -135,7 +146,13 @@ def literals_by_parity(current: str, start: int, edits: Edits) -> tuple[str, lis
             if before.isalnum() or before == "_":
                 continue  # part of a longer word (`IsTrue`)
         word = found.group()
-        fixes.append(Fix("python_literal", _LITERAL_MESSAGES[word], start + (at if original is None else original(at))))
+        fixes.append(
+            Fix(
+                "python_literal",
+                _LITERAL_MESSAGES[word],
+                start + (at if original is None else original(at)),
+            )
+        )
         pieces += (current[last:at], PYTHON_LITERALS[word])
         last = found.end()
     pieces.append(current[last:])

@@ -56,7 +56,9 @@ _VALUE_END = frozenset("\ue0000123456789elE}]")
 # end): what precedes it is looked behind — the value's end, or one `\r` or space between.
 _ENDS = "[\ue0000-9elE}\\]]"
 _MISSING_COMMA = re.compile(f"\n(?:(?<={_ENDS}\n)|(?<={_ENDS}[\r ]\n))[ \t\r\n]*+(?=[\ue000{{\\[])")
-_MISSING_COMMA_PLAIN = re.compile(f"\n(?<={_ENDS}\n)[ \t\r\n]*+(?=[\ue000{{\\[])")  # no `\r`, no ` \n`: one look behind
+_MISSING_COMMA_PLAIN = re.compile(
+    f"\n(?<={_ENDS}\n)[ \t\r\n]*+(?=[\ue000{{\\[])"
+)  # no `\r`, no ` \n`: one look behind
 _BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
@@ -107,7 +109,11 @@ def one_pass_fixes(text: str, at: int, message: str) -> str | None:
             before -= 1
         return "inner" if text[before] == '"' else None
     # A bare word where a key is due (a bare value is for the others).
-    return "keys" if (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name") else None
+    return (
+        "keys"
+        if (c.isalnum() or c == "_" or c == "$") and message.startswith("Expecting property name")
+        else None
+    )
 
 
 _KINDS = ("trailing", "missing", "keys", "controls")
@@ -128,7 +134,9 @@ def _orders() -> dict[tuple[str, bool], tuple[str, tuple[str, ...]]]:
 _ORDERS = _orders()
 
 
-def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = False, first: str = "") -> tuple[object, int, tuple[Fix, ...]] | None:
+def one_pass(
+    text: str, start: int, controls: bool = True, *, careful: bool = False, first: str = ""
+) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The value opening at ``text[start]`` with the common defects fixed, its end and the
     fixes; None when anything else stands in the value (the caller then tries the others).
 
@@ -160,7 +168,9 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
         merges = merge_inner_quotes(parts, joined, odd.start(), MAX_EDITS, controls)
         if merges is None:
             return None
-    stale = bool(merges)  # `between` and `joined` are rebuilt from the merged parts when a scan needs them
+    stale = bool(
+        merges
+    )  # `between` and `joined` are rebuilt from the merged parts when a scan needs them
     strings = parts[1::2]
     # A position p in `joined` with k sentinels before it is at offset p + shift * k +
     # kept[k] of the chunk: each sentinel stands for a string's text and its quotes (or
@@ -170,10 +180,21 @@ def one_pass(text: str, start: int, controls: bool = True, *, careful: bool = Fa
     shift = quotes - 1
     edits: _Edits = []
     new = tuple.__new__
-    for index, at, head in merges:  # each merged string: its JSON token, one fix at its first inner quote
+    for (
+        index,
+        at,
+        head,
+    ) in merges:  # each merged string: its JSON token, one fix at its first inner quote
         at += shift * index + kept[index]
         body = strings[index]
-        edits.append((at, at + len(body) + 2, '"' + body.replace('"', '\\"') + '"', new(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1))))
+        edits.append(
+            (
+                at,
+                at + len(body) + 2,
+                '"' + body.replace('"', '\\"') + '"',
+                new(Fix, ("inner_quote", INNER_QUOTE_MESSAGE, start + at + 1 + head, 1, -1)),
+            )
+        )
     kinds = 1 if edits else 0  # how many kinds made edits (more than one: sort them)
     keys = 0  # bare keys quoted
     leading, pending = _ORDERS.get((first, controls)) or _ORDERS["", controls]
@@ -216,7 +237,18 @@ def _between(parts: list[str]) -> tuple[list[str], str]:
     return between, _SENTINEL.join(between)
 
 
-def _scan(kind: str, chunk: str, joined: str, between: list[str], strings: list[str], kept: list[int], quotes: int, start: int, careful: bool, edits: _Edits) -> int:
+def _scan(
+    kind: str,
+    chunk: str,
+    joined: str,
+    between: list[str],
+    strings: list[str],
+    kept: list[int],
+    quotes: int,
+    start: int,
+    careful: bool,
+    edits: _Edits,
+) -> int:
     """Add the edits of one kind of defect: how many bare keys were quoted (0 for the other
     kinds), or -1 when the pass must give up (a hostile count, an unsure string)."""
     shift = quotes - 1
@@ -227,10 +259,17 @@ def _scan(kind: str, chunk: str, joined: str, between: list[str], strings: list[
     if kind == "keys":
         found = _bare_keys(joined, chunk, shift, kept, start, edits)
         return -1 if found is None else found
-    return 0 if not strings or _control_strings(chunk, between, strings, kept, quotes, edits, start, careful) else -1
+    return (
+        0
+        if not strings
+        or _control_strings(chunk, between, strings, kept, quotes, edits, start, careful)
+        else -1
+    )
 
 
-def _finish(done: tuple[str, object, int], chunk: str, start: int, edits: _Edits, keys: int) -> tuple[object, int, tuple[Fix, ...]] | None:
+def _finish(
+    done: tuple[str, object, int], chunk: str, start: int, edits: _Edits, keys: int
+) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The decoded value, its end in ``text`` and the fixes before that end."""
     repaired, value, end = done
     # When the last edit comes before the value's end (text after it rarely needs one), all
@@ -238,11 +277,19 @@ def _finish(done: tuple[str, object, int], chunk: str, start: int, edits: _Edits
     begin, stop, replacement, _ = edits[-1]
     moved = len(chunk) - len(repaired)  # original minus repaired
     if begin - moved + (stop - begin - len(replacement)) < end:
-        return value, start + end + moved, tuple([fix for fix in map(_FIX, edits) if fix is not None])
+        return (
+            value,
+            start + end + moved,
+            tuple([fix for fix in map(_FIX, edits) if fix is not None]),
+        )
     stop = _original_end(edits, end)
     if keys and any(fix is None and begin >= stop for begin, _, _, fix in edits):
         return None  # bare keys after the value: the habit's count is the others' to settle
-    return value, start + stop, tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop])
+    return (
+        value,
+        start + stop,
+        tuple([fix for begin, _, _, fix in edits if fix is not None and begin < stop]),
+    )
 
 
 def _decode(chunk: str, edits: _Edits, unordered: bool) -> tuple[str, object, int] | str | None:
@@ -290,7 +337,14 @@ def _trailing_commas(joined: str, shift: int, kept: list[int], start: int, edits
         k += count(_SENTINEL, seen, comma)
         seen = comma
         at = comma + shift * k + kept[k]
-        append((at, at + 1, "", new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1))))
+        append(
+            (
+                at,
+                at + 1,
+                "",
+                new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1)),
+            )
+        )
     return True
 
 
@@ -307,11 +361,20 @@ def _missing_commas(joined: str, shift: int, kept: list[int], start: int, edits:
         k += count(_SENTINEL, seen, at)  # none between the line break and the member
         seen = at
         moved = shift * k + kept[k]
-        append((at + moved, at + moved, ",", new(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member + moved, 1, -1))))
+        append(
+            (
+                at + moved,
+                at + moved,
+                ",",
+                new(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member + moved, 1, -1)),
+            )
+        )
     return True
 
 
-def _bare_keys(joined: str, chunk: str, shift: int, kept: list[int], start: int, edits: _Edits) -> int | None:
+def _bare_keys(
+    joined: str, chunk: str, shift: int, kept: list[int], start: int, edits: _Edits
+) -> int | None:
     """Quote each bare key, one habit record for them all on the first one's edit; how
     many, or None for a hostile count."""
     # A bare key ends before a `:` that no string (a sentinel) stands right before: when
@@ -337,7 +400,12 @@ def _bare_keys(joined: str, chunk: str, shift: int, kept: list[int], start: int,
         first, last = edits[marks], edits[-1]
         word = chunk[first[0] : first[1]]
         habit = (start + first[0], keys, start + last[0]) if keys > 1 else (start + first[0], 1, -1)
-        edits[marks] = (first[0], first[1], first[2], tuple.__new__(Fix, ("unquoted_key", _key_message(word), *habit)))
+        edits[marks] = (
+            first[0],
+            first[1],
+            first[2],
+            tuple.__new__(Fix, ("unquoted_key", _key_message(word), *habit)),
+        )
     return keys
 
 
@@ -350,7 +418,16 @@ def _key_message(word: str) -> str:
     return unquoted_key(word, 0).message
 
 
-def _control_strings(chunk: str, between: list[str], strings: list[str], kept: list[int], quotes: int, edits: _Edits, start: int, careful: bool) -> bool:
+def _control_strings(
+    chunk: str,
+    between: list[str],
+    strings: list[str],
+    kept: list[int],
+    quotes: int,
+    edits: _Edits,
+    start: int,
+    careful: bool,
+) -> bool:
     """Escape each string holding raw control characters (one record per string, at its first).
 
     Line breaks are nearly always the only ones (a multi-line answer): unless ``careful``,
@@ -377,9 +454,22 @@ def _control_strings(chunk: str, between: list[str], strings: list[str], kept: l
         if len(edits) > 3 * MAX_EDITS:
             return False
         escaped = string.replace("\n", "\\n") if lines_only else _CONTROL.sub(_escape, string)
-        fix = tuple.__new__(Fix, ("control_character", CONTROL_MESSAGE, start + at + quotes // 2 + first - kept[index], 1, -1))
+        fix = tuple.__new__(
+            Fix,
+            (
+                "control_character",
+                CONTROL_MESSAGE,
+                start + at + quotes // 2 + first - kept[index],
+                1,
+                -1,
+            ),
+        )
         edits.append((at, at + size, f'"{escaped}"' if quotes else escaped, fix))
-        first = together.find("\n", kept[index + 1]) if lines_only else _first_control(together, kept[index + 1])
+        first = (
+            together.find("\n", kept[index + 1])
+            if lines_only
+            else _first_control(together, kept[index + 1])
+        )
     return True
 
 

@@ -67,13 +67,25 @@ def repair_records(text: str, fixes: Sequence[Fix]) -> list[RepairRecord]:
             line_start = rfind("\n", 0, offset) + 1
         previous = offset
         if many > 1 and code in PER_STRING_CODES:
-            final = offset if last < offset else size if last > size else last  # (where the habit was last seen)
+            final = (
+                offset if last < offset else size if last > size else last
+            )  # (where the habit was last seen)
             newline = rfind("\n", offset, final)
             last_line = line + count("\n", offset, final)
             last_column = final - (line_start if newline < 0 else newline + 1) + 1
             noun, result = HABIT_NOUNS[code]
-            message = f"{many} {noun} → {result} (the last at line {last_line}, column {last_column})"
-        repairs.append({"code": code, "message": message, "line": line, "column": offset - line_start + 1, "certainty": kinds.get(code) or certainty(code)})
+            message = (
+                f"{many} {noun} → {result} (the last at line {last_line}, column {last_column})"
+            )
+        repairs.append(
+            {
+                "code": code,
+                "message": message,
+                "line": line,
+                "column": offset - line_start + 1,
+                "certainty": kinds.get(code) or certainty(code),
+            }
+        )
     return _bounded(repairs)
 
 
@@ -122,7 +134,15 @@ def _bounded(repairs: list[RepairRecord]) -> list[RepairRecord]:
         entry[1] = record
     for code, (count, last) in counted.items():
         noun = OVERFLOW_NOUNS.get(code, f"{code.replace('_', ' ')} repairs")
-        kept.append({"code": "overflow", "message": f"and {count:,} more {noun}", "line": last["line"], "column": last["column"], "certainty": "exact"})
+        kept.append(
+            {
+                "code": "overflow",
+                "message": f"and {count:,} more {noun}",
+                "line": last["line"],
+                "column": last["column"],
+                "certainty": "exact",
+            }
+        )
     return kept
 
 

@@ -72,7 +72,9 @@ def quick_repair(text: str, start: int, *, max_fixes: int = QUICK_MAX_FIXES) -> 
     return None if found is None else QuickRepair(*found)
 
 
-def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) -> tuple[object, int, tuple[Fix, ...]] | None:
+def quick_repair_parts(
+    text: str, start: int, max_fixes: int = QUICK_MAX_FIXES
+) -> tuple[object, int, tuple[Fix, ...]] | None:
     """:func:`quick_repair` as a plain tuple, for the extraction fast path (a named tuple
     is built by a Python-level call, a measurable share of parsing a typical reply)."""
     # The first decode reads the original text at `start`: nearly every reply needs no
@@ -100,7 +102,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
     edits = Edits()
     removed: list[tuple[int, int]] = []  # original spans of comments taken out
     literals_done = recount = quote_bulk = False
-    positions: LiteralSpots | None = None  # where the literals rewritten in bulk are (see habit_within)
+    positions: LiteralSpots | None = (
+        None  # where the literals rewritten in bulk are (see habit_within)
+    )
     last = -1
     for round_ in range(max_fixes + 1):
         if round_:
@@ -119,11 +123,20 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
                 if removed:
                     fixes = [fix for fix in fixes if not _inside_any(removed, fix)]
                 if positions is not None:
-                    fixes = [habit_within(fix, positions, start, stop) if fix.code == "python_literal" else fix for fix in fixes]
+                    fixes = [
+                        habit_within(fix, positions, start, stop)
+                        if fix.code == "python_literal"
+                        else fix
+                        for fix in fixes
+                    ]
                     fixes = [fix for fix in fixes if fix is not None]
                 fixes = [fix for fix in fixes if fix.offset < stop]
                 habits = [fix.code for fix in fixes if fix.code in PER_STRING_CODES]
-                return value, stop, as_runs(fixes) if len(habits) > len(set(habits)) else tuple(fixes)
+                return (
+                    value,
+                    stop,
+                    as_runs(fixes) if len(habits) > len(set(habits)) else tuple(fixes),
+                )
         if at <= last:
             return None  # no progress: the defect is not a local one
         if current.startswith("'", at) and not fixes and _PLAIN_QUOTES.search(current) is None:
@@ -155,7 +168,9 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
             continue
         if not literals_done and current.startswith(_LITERAL_STARTS, at) and "/*" not in current:
             literals_done = True  # a reply written with Python literals: all of them at once
-            fast = None if edits.spans or "'" in current else literals_between_strings(current, start)
+            fast = (
+                None if edits.spans or "'" in current else literals_between_strings(current, start)
+            )
             if fast is not None:  # one habit record, trimmed to the value at the end
                 current, habit, positions = fast
                 literal_fixes = [] if habit is None else [habit]
@@ -169,7 +184,10 @@ def quick_repair_parts(text: str, start: int, max_fixes: int = QUICK_MAX_FIXES) 
         inner = None if recount or quote_bulk else inner_quote_edit(current, at, message, last)
         if inner is not None:  # re-read as the tokenizer would: its token and its fixes
             begin, stop, token, string_fixes = inner
-            fixes.extend(Fix(fix.code, fix.message, start + edits.original(fix.offset)) for fix in string_fixes)
+            fixes.extend(
+                Fix(fix.code, fix.message, start + edits.original(fix.offset))
+                for fix in string_fixes
+            )
             edits.add(begin, stop, len(token))
             current = current[:begin] + token + current[stop:]
             last = at
@@ -195,7 +213,13 @@ def _quote_habit(text: str, start: int, stop: int) -> Fix:
     """The single-quotes record of a value whose every `'` was a delimiter, in ``[start, stop)``."""
     closing = text.rfind("'", start, stop)
     count = text.count("'", start, stop) // 2
-    return Fix("single_quotes", SINGLE_QUOTES_MESSAGE, text.find("'", start, stop), count, text.rfind("'", start, closing))
+    return Fix(
+        "single_quotes",
+        SINGLE_QUOTES_MESSAGE,
+        text.find("'", start, stop),
+        count,
+        text.rfind("'", start, closing),
+    )
 
 
 def _inside_any(spans: list[tuple[int, int]], fix: Fix) -> bool:
@@ -209,7 +233,9 @@ _SQ_STRING = r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'"
 
 _BRACKET = r"([{}\[\]])"
 
-_BULK_QUOTES = re.compile(r"(?=[\"'{}\[\]])(?:" + _DQ_STRING + "|(" + _SQ_STRING + ")|" + _BRACKET + ")")
+_BULK_QUOTES = re.compile(
+    r"(?=[\"'{}\[\]])(?:" + _DQ_STRING + "|(" + _SQ_STRING + ")|" + _BRACKET + ")"
+)
 
 _BULK_LITERALS = re.compile(
     r"(?=[\"'{}\[\]TFN])(?:" + _DQ_STRING + "|" + _SQ_STRING
@@ -222,7 +248,9 @@ _LITERAL_STARTS = ("True", "False", "None")
 _MAX_RESIZED_STRINGS = 32
 
 
-def _bulk_rewrite(current: str, pattern: re.Pattern[str], rewrite: Callable[[re.Match[str]], str]) -> str:
+def _bulk_rewrite(
+    current: str, pattern: re.Pattern[str], rewrite: Callable[[re.Match[str]], str]
+) -> str:
     """Replace the group-1 matches of ``pattern`` by ``rewrite``, up to where the value closes.
 
     Only the first value matters: stopping at its closing bracket (group 2) keeps a reply
@@ -248,7 +276,9 @@ def _bulk_rewrite(current: str, pattern: re.Pattern[str], rewrite: Callable[[re.
     return "".join(pieces)
 
 
-def _requote_all(current: str, start: int) -> tuple[str, list[Fix], list[tuple[int, int, int]]] | None:
+def _requote_all(
+    current: str, start: int
+) -> tuple[str, list[Fix], list[tuple[int, int, int]]] | None:
     """Turn every single-quoted string of the value into a double-quoted one, in one pass.
 
     A reply in single quotes has them on every string; one regex-driven pass is far
@@ -323,7 +353,11 @@ def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix
     c = current[at]
     if c == "}" or c == "]":
         comma = current.rfind(",", 0, at)
-        if comma < 0 or BLANK.match(current, comma + 1, at).end() < at or not _after_value(current, comma):
+        if (
+            comma < 0
+            or BLANK.match(current, comma + 1, at).end() < at
+            or not _after_value(current, comma)
+        ):
             return None
         return comma, comma + 1, "", trailing_comma(c, comma)
     if c == ",":  # Python 3.13+ reports a trailing comma at the comma itself
@@ -348,7 +382,11 @@ def _local_edit(current: str, at: int, message: str) -> tuple[int, int, str, Fix
             return at, word.end(), '"' + word.group() + '"', unquoted_key(word.group(), at)
         return None
     literal = WORD.match(current, at)
-    if message.startswith("Expecting value") and literal is not None and literal.group() in PYTHON_LITERALS:
+    if (
+        message.startswith("Expecting value")
+        and literal is not None
+        and literal.group() in PYTHON_LITERALS
+    ):
         name = literal.group()
         return at, literal.end(), PYTHON_LITERALS[name], python_literal(name, at)
     return None

@@ -45,12 +45,20 @@ def requote_decoded(current: str, start: int) -> tuple[object, int, Fix] | None:
         return None
     first = _converted(current, rewritten, current.find("'", 0, end), forward=True, end=end)
     if converted == 2:
-        return None if first < 0 else (value, end, Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + first))
+        return (
+            None
+            if first < 0
+            else (value, end, Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + first))
+        )
     closing = _converted(current, rewritten, current.rfind("'", 0, end), forward=False, end=end)
     opening = _converted(current, rewritten, current.rfind("'", 0, closing), forward=False, end=end)
     if first < 0 or closing < 0 or opening < 0:
         return None  # cannot happen (converted quotes pair up before the end): refuse, never guess
-    return value, end, Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + first, converted // 2, start + opening)
+    return (
+        value,
+        end,
+        Fix("single_quotes", SINGLE_QUOTES_MESSAGE, start + first, converted // 2, start + opening),
+    )
 
 
 def _converted(current: str, rewritten: str, at: int, *, forward: bool, end: int) -> int:

@@ -23,7 +23,14 @@ from gate_tui.parsing.repair.vocabulary import (
 )
 
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]*+")
-_CODES = {'"': None, "'": "single_quotes", "\u201c": "smart_quotes", "\u201d": "smart_quotes", "\u2018": "smart_quotes", "\u2019": "smart_quotes"}
+_CODES = {
+    '"': None,
+    "'": "single_quotes",
+    "\u201c": "smart_quotes",
+    "\u201d": "smart_quotes",
+    "\u2018": "smart_quotes",
+    "\u2019": "smart_quotes",
+}
 # Inside a body: an escape (valid or not), a double quote to escape, a lone backslash.
 _SPECIAL = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[\s\S])?|"')
 _VALID_ESCAPES = frozenset('"\\/bfnrtu')
@@ -32,7 +39,9 @@ _CONTROL_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
 _CONTROL_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
 NUMBER = re.compile(r"-?(?:[0-9.][0-9._eE+\-]*+|Infinity)")
 # Python's digit grouping (`82_461_110`, `1_234.5`): one underscore between two digits.
-_GROUPED_NUMBER = re.compile(r"-?[0-9]++(?:_[0-9]++)*+(?:\.[0-9]++(?:_[0-9]++)*+)?(?:[eE][+-]?[0-9]++(?:_[0-9]++)*+)?")
+_GROUPED_NUMBER = re.compile(
+    r"-?[0-9]++(?:_[0-9]++)*+(?:\.[0-9]++(?:_[0-9]++)*+)?(?:[eE][+-]?[0-9]++(?:_[0-9]++)*+)?"
+)
 JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?")
 _SLOPPY_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*+)?(\.)?([0-9]*+)((?:[eE][+-]?[0-9]++)?)")
 MAX_INT_DIGITS = 4300  # Python refuses to read longer integers; we say "number too long"
@@ -62,7 +71,15 @@ def unclosed_key(text: str, pos: int, limit: int) -> tuple[str, int, int] | None
     return found.group(1), found.end(1), found.end()
 
 
-def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool = False, kinds: list[str] | None = None) -> tuple[str, int, bool]:
+def read_string(
+    text: str,
+    pos: int,
+    limit: int,
+    fixes: list[Fix],
+    *,
+    key: bool = False,
+    kinds: list[str] | None = None,
+) -> tuple[str, int, bool]:
     """The string opening at ``text[pos]`` as a JSON string token: (token, end, cut).
 
     Where the string ends is :func:`~gate_tui.parsing.repair.lexing.locate_string`'s
@@ -76,10 +93,18 @@ def read_string(text: str, pos: int, limit: int, fixes: list[Fix], *, key: bool 
         return encode(text, start, end, quote, fixes), end, False
     if how == CUT:
         if kinds:  # a value string: its quote may have been forgotten before the last closers
-            closers = "".join(")" if kind == "(" else "}" if kind == "{" else "]" for kind in reversed(kinds))
+            closers = "".join(
+                ")" if kind == "(" else "}" if kind == "{" else "]" for kind in reversed(kinds)
+            )
             end = quote_missing_before_closers(text, pos, limit, closers)
             if end >= 0:
-                fixes.append(Fix("missing_quote", "closed a string whose closing quote is missing before the closers", end))
+                fixes.append(
+                    Fix(
+                        "missing_quote",
+                        "closed a string whose closing quote is missing before the closers",
+                        end,
+                    )
+                )
                 return encode(text, start, end, quote, fixes), end, False
         return _cut(text, pos, limit, fixes, inner), limit, True
     code = _CODES[quote]
@@ -102,7 +127,10 @@ def quote_missing_before_closers(text: str, pos: int, limit: int, closers: str) 
     """
     if not closers:
         return -1
-    pattern = "[ \t\r\n]*+".join(re.escape(closer) for closer in closers) + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
+    pattern = (
+        "[ \t\r\n]*+".join(re.escape(closer) for closer in closers)
+        + r"(?=[ \t\r]*+(?:\n|```|~~~|\Z))"
+    )
     found = re.compile(pattern).search(text, pos + 1, limit)
     if found is None:
         return -1
@@ -121,7 +149,11 @@ def _cut(text: str, pos: int, limit: int, fixes: list[Fix], inner: int) -> str:
     if text[end - 1] == "\\" and (end - pos - 1 - len(text[pos + 1 : end].rstrip("\\"))) % 2:
         end -= 1  # a lone backslash the cut left
     token = encode(text, pos + 1, end, text[pos], fixes)
-    if token.endswith('"') and _PARTIAL_U.search(token, max(0, len(token) - 6)) and not token.endswith('\\\\u"'):
+    if (
+        token.endswith('"')
+        and _PARTIAL_U.search(token, max(0, len(token) - 6))
+        and not token.endswith('\\\\u"')
+    ):
         token = token[: token.rindex("\\u")] + '"'  # a \u escape the cut left incomplete
     return token
 
@@ -139,7 +171,13 @@ def encode(text: str, start: int, end: int, quote: str, fixes: list[Fix]) -> str
         content = _SPECIAL.sub(_Escaper(start, quote, fixes), content)
     control = _CONTROL.search(content)
     if control is not None:
-        fixes.append(Fix("control_character", "escaped raw control characters (line breaks, tabs) inside a string", start + control.start()))
+        fixes.append(
+            Fix(
+                "control_character",
+                "escaped raw control characters (line breaks, tabs) inside a string",
+                start + control.start(),
+            )
+        )
         content = content.translate(_CONTROL_ESCAPES)
     return '"' + content + '"'
 
@@ -163,7 +201,13 @@ class _Escaper:
         if not self.reported:
             self.reported = True
             what = "\\'" if token == "\\'" else "an unknown escape"
-            self.fixes.append(Fix("invalid_escape", f"{what} inside a string → its text", self.start + found.start()))
+            self.fixes.append(
+                Fix(
+                    "invalid_escape",
+                    f"{what} inside a string → its text",
+                    self.start + found.start(),
+                )
+            )
         if token == "\\'":
             return "'"
         if len(token) > 1 and not token[1].isascii():
@@ -250,7 +294,13 @@ def read_word(text: str, pos: int, limit: int, fixes: list[Fix]) -> tuple[str, i
     if value_end > pos and text[value_end - 1] == '"':
         fixes.append(Fix("missing_quote", "opened a string whose opening quote is missing", pos))
         return encode(text, pos, value_end - 1, '"', fixes), value_end
-    fixes.append(Fix("unquoted_value", f"took the unquoted text {text[pos:value_end][:40]!r} as a string", pos))
+    fixes.append(
+        Fix(
+            "unquoted_value",
+            f"took the unquoted text {text[pos:value_end][:40]!r} as a string",
+            pos,
+        )
+    )
     return encode(text, pos, value_end, '"', fixes), value_end
 
 

@@ -83,7 +83,9 @@ class Shortcuts:
             return None  # between a key and its colon: try again after the value
         self.bulk_tried = True
         head = "".join(self.out)
-        found = bulk_finish(self.text, head, rest, self.limit, set(self.log.overflow) | set(self.log.runs))
+        found = bulk_finish(
+            self.text, head, rest, self.limit, set(self.log.overflow) | set(self.log.runs)
+        )
         if found is None:
             found = bulk_finish(self.text, head, rest, self.limit)
         if found is None:
@@ -91,5 +93,12 @@ class Shortcuts:
         json_text, end = found[0], found[1]
         self.log.count_more(found[2], found[3])
         fixes, guess = self.log.fixes(), self.log.first_guess
-        return RepairOutcome(json_text, end, fixes, end - self.start, self.tail, first_guess=guess, decoded=(found[4],))
-
+        return RepairOutcome(
+            json_text,
+            end,
+            fixes,
+            end - self.start,
+            self.tail,
+            first_guess=guess,
+            decoded=(found[4],),
+        )

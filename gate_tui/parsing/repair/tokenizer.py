@@ -96,7 +96,9 @@ def repair_json(
 class _Repairer(Brackets):
     """One repair attempt: a token loop over an explicit bracket stack (no recursion)."""
 
-    def __init__(self, text: str, start: int, limit: int, budget: int | None, detach_tail: bool = False) -> None:
+    def __init__(
+        self, text: str, start: int, limit: int, budget: int | None, detach_tail: bool = False
+    ) -> None:
         self.text = text
         self.start = start
         self.limit = min(limit, len(text))
@@ -160,14 +162,20 @@ class _Repairer(Brackets):
                 if kind <= 2:  # a complete string on one line: a key or a value
                     end = token.end()
                     odd = end < limit and (
-                        text[end] not in ",:}]" or (text[end] == "," and not comma_ends_string(text, end, limit))
+                        text[end] not in ",:}]"
+                        or (text[end] == "," and not comma_ends_string(text, end, limit))
                     )
                     if odd and state > OBJ_KEY and not follows_a_value(text, end, limit):
                         self._other(4, state)  # an inner quote: read it the slow way
                         pos = self.pos
                         continue
                     colon = end < limit and (text[end] == ":" or COLON_NEXT.match(text, end, limit))
-                    if state <= OBJ_KEY and kind == 1 and not colon and KEY_UNCLOSED.match(text, pos, end):
+                    if (
+                        state <= OBJ_KEY
+                        and kind == 1
+                        and not colon
+                        and KEY_UNCLOSED.match(text, pos, end)
+                    ):
                         self._other(4, state)  # `"key:"value"`: the key's closing quote is missing
                         pos = self.pos
                         continue
@@ -220,12 +228,18 @@ class _Repairer(Brackets):
                     elif c == "}" or c == "]":
                         if self._close(c, state):
                             return self._outcome(pos + 1)
-                        if self.log.crowded and not self.bulk_tried and (done := self._bulk(pos + 1)):
+                        if (
+                            self.log.crowded
+                            and not self.bulk_tried
+                            and (done := self._bulk(pos + 1))
+                        ):
                             return done
                     elif state in VALUE_STATES:
                         if self.scan_budget > 0 and self._whole_value(pos):
                             pos = self.pos
-                            if pos < limit and pos <= stop and text[pos] == ",":  # its comma, as above
+                            if (
+                                pos < limit and pos <= stop and text[pos] == ","
+                            ):  # its comma, as above
                                 states[-1] = OBJ_KEY if states[-1] == OBJ_NEXT else ARR_VALUE
                                 marks[-1] = len(out)
                                 commas[-1] = pos
@@ -247,7 +261,16 @@ class _Repairer(Brackets):
 
     def _outcome(self, end: int, *, cut_at: int = -1, paths: tuple[str, ...] = ()) -> RepairOutcome:
         out, log = "".join(self.out), self.log
-        return RepairOutcome(out, end, log.fixes(), end - self.start, self.tail, cut_at=cut_at, cut_paths=paths, first_guess=log.first_guess)
+        return RepairOutcome(
+            out,
+            end,
+            log.fixes(),
+            end - self.start,
+            self.tail,
+            cut_at=cut_at,
+            cut_paths=paths,
+            first_guess=log.first_guess,
+        )
 
     def _single_quoted(self, pos: int, end: int) -> str:
         self.log.add(Fix("single_quotes", SINGLE_QUOTES_MESSAGE, pos))
@@ -273,7 +296,13 @@ class _Repairer(Brackets):
                 self._value(c)
             elif c == "\\" and self.text.startswith(("\\n", "\\t", "\\r"), self.pos):
                 # `"view_range": \n[1, 2]`: an escaped line break written between tokens
-                self.log.add(Fix("literal_escape", "a literal \\n, \\t or \\r between tokens read as a blank", self.pos))
+                self.log.add(
+                    Fix(
+                        "literal_escape",
+                        "a literal \\n, \\t or \\r between tokens read as a blank",
+                        self.pos,
+                    )
+                )
                 self.pos += 2
             else:
                 raise Fail(self.pos)
@@ -306,9 +335,19 @@ class _Repairer(Brackets):
             if after >= self.limit:
                 self.dropped = "a dangling key"
                 raise Cut
-            if self.text[after] == '"' and after == word.end() and COLON_NEXT.match(self.text, after + 1, self.limit):
+            if (
+                self.text[after] == '"'
+                and after == word.end()
+                and COLON_NEXT.match(self.text, after + 1, self.limit)
+            ):
                 # `description":"…"`: the key's opening quote is missing
-                self.log.add(Fix("missing_quote", f"opened the key {word.group()!r}, whose opening quote is missing", self.pos))
+                self.log.add(
+                    Fix(
+                        "missing_quote",
+                        f"opened the key {word.group()!r}, whose opening quote is missing",
+                        self.pos,
+                    )
+                )
                 self.out.append('"' + word.group() + '"')
                 self.pos = after + 1
                 self.states[-1] = OBJ_COLON
@@ -327,16 +366,29 @@ class _Repairer(Brackets):
         if found is None:
             return False
         name, name_end, self.pos = found
-        self.log.add(Fix("missing_quote", f"closed the key {name!r}, whose closing quote is missing", name_end))
+        self.log.add(
+            Fix(
+                "missing_quote",
+                f"closed the key {name!r}, whose closing quote is missing",
+                name_end,
+            )
+        )
         self.out.append('"' + name + '":')
         self.states[-1] = OBJ_VALUE
         return True
 
     def _value(self, c: str) -> None:
-        if c == '"' and self.detach_tail and self.limit - self.pos > LONG_TAIL and self._detach_tail():
+        if (
+            c == '"'
+            and self.detach_tail
+            and self.limit - self.pos > LONG_TAIL
+            and self._detach_tail()
+        ):
             return
         if c in _QUOTES:
-            token, self.pos, self.closed_string = read_string(self.text, self.pos, self.limit, self.log, kinds=self.kinds)
+            token, self.pos, self.closed_string = read_string(
+                self.text, self.pos, self.limit, self.log, kinds=self.kinds
+            )
         elif c == "-" or c == "." or "0" <= c <= "9":
             try:
                 token, self.pos = read_number(self.text, self.pos, self.limit, self.log)
@@ -390,7 +442,9 @@ class _Repairer(Brackets):
         lost = self.closed_string or bool(dropped)
         if not lost and ("[" in self.kinds or "(" in self.kinds or self.states[-1] != OBJ_NEXT):
             lost = True
-            paths = paths[: len(self.kinds) - 1]  # the innermost open container, not its complete member
+            paths = paths[
+                : len(self.kinds) - 1
+            ]  # the innermost open container, not its complete member
         return self._outcome(cut_at, cut_at=cut_at if lost else -1, paths=paths)
 
 

@@ -77,7 +77,11 @@ def truncation_fix(kinds: list[str], closed_string: bool, dropped: str, cut_at: 
         notes.append("dropped " + dropped)
     opened_objects = kinds.count("{")
     opened_arrays = len(kinds) - opened_objects
-    closed = [f"{count} '{kind}'" for count, kind in ((opened_arrays, "["), (opened_objects, "{")) if count]
+    closed = [
+        f"{count} '{kind}'"
+        for count, kind in ((opened_arrays, "["), (opened_objects, "{"))
+        if count
+    ]
     notes.append("closed " + " and ".join(closed))
     return Fix("truncated", "the JSON is cut off: " + ", ".join(notes), cut_at)
 

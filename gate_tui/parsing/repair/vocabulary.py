@@ -51,29 +51,77 @@ EXACT, GUESS = "exact", "guess"
 
 KINDS: dict[str, tuple[str, str]] = {
     # code: (certainty, what is fixed)
-    "trailing_comma": (EXACT, "`[1,]` and `{\"a\": 1,}`: the comma is removed"),
-    "single_quotes": (EXACT, "`'key'` and `'value'` → double quotes (escapes kept, inner `\"` escaped)"),
+    "trailing_comma": (EXACT, '`[1,]` and `{"a": 1,}`: the comma is removed'),
+    "single_quotes": (
+        EXACT,
+        "`'key'` and `'value'` → double quotes (escapes kept, inner `\"` escaped)",
+    ),
     "smart_quotes": (EXACT, "“…” and ‘…’ used as JSON quotes → double quotes"),
-    "python_literal": (EXACT, "`True` / `False` / `None` outside strings → `true` / `false` / `null`"),
+    "python_literal": (
+        EXACT,
+        "`True` / `False` / `None` outside strings → `true` / `false` / `null`",
+    ),
     "literal_case": (EXACT, "`TRUE`, `Null`, `FALSE`… → `true` / `null` / `false`"),
     "comment": (EXACT, "`// line`, `/* block */` and `# line` comments removed"),
     "unquoted_key": (EXACT, "`summary: …` — a bare word is quoted as a key only before a `:`"),
-    "control_character": (EXACT, "a raw line break, tab or other control character inside a string → its escape"),
-    "literal_escape": (EXACT, "a literal `\\n` / `\\t` / `\\r` pair between tokens (outside any string) → a blank"),
+    "control_character": (
+        EXACT,
+        "a raw line break, tab or other control character inside a string → its escape",
+    ),
+    "literal_escape": (
+        EXACT,
+        "a literal `\\n` / `\\t` / `\\r` pair between tokens (outside any string) → a blank",
+    ),
     "missing_comma": (EXACT, "two complete members or elements with no comma between them"),
-    "mismatched_closer": (EXACT, "`]` where `}` was due (or the reverse) → the closer that was due; what follows is kept"),
-    "missing_opener": (GUESS, "a row of a list of lists with its `[` forgotten (`[[1, 2], 3, 4], [5, 6]]`): opened after the row before"),
-    "missing_closer": (EXACT, "a closer that skips an open bracket: the skipped bracket is closed first"),
-    "number_format": (EXACT, "`.25` → `0.25`, `1.` → `1.0`, digit grouping `82_461_110` → `82461110`"),
-    "tuple": (EXACT, "a Python tuple `(1, 2)` → an array `[1, 2]`; a parenthesised value `(1)` → the value"),
-    "invalid_escape": (EXACT, "`\\'` → `'`; `\\„` → `„`; another unknown escape `\\d` keeps its backslash as text"),
-    "double_serialised": (EXACT, "an object serialised twice (`{\\\"summary\\\": …}`) is decoded once first"),
-    "doubled_quotes": (EXACT, "CSV-style doubled quotes (`\"\"summary\"\": \"\"x\"\"`) → single quotes"),
-    "inner_quote": (GUESS, "a `\"` inside a string read as text, because what follows it is not `,` `}` `]` `:`"),
-    "unquoted_value": (GUESS, "a bare value taken as a string up to the next `,` `}` `]` or line end"),
-    "missing_quote": (GUESS, "a string with one quote missing, closed (or opened) where the value ends"),
-    "restarted_object": (GUESS, "an object opened and abandoned, then written again whole: the complete one is taken"),
-    "truncated": (EXACT, "text ending mid-value: close an open string, drop what is incomplete, close brackets"),
+    "mismatched_closer": (
+        EXACT,
+        "`]` where `}` was due (or the reverse) → the closer that was due; what follows is kept",
+    ),
+    "missing_opener": (
+        GUESS,
+        "a row of a list of lists with its `[` forgotten (`[[1, 2], 3, 4], [5, 6]]`): opened after the row before",
+    ),
+    "missing_closer": (
+        EXACT,
+        "a closer that skips an open bracket: the skipped bracket is closed first",
+    ),
+    "number_format": (
+        EXACT,
+        "`.25` → `0.25`, `1.` → `1.0`, digit grouping `82_461_110` → `82461110`",
+    ),
+    "tuple": (
+        EXACT,
+        "a Python tuple `(1, 2)` → an array `[1, 2]`; a parenthesised value `(1)` → the value",
+    ),
+    "invalid_escape": (
+        EXACT,
+        "`\\'` → `'`; `\\„` → `„`; another unknown escape `\\d` keeps its backslash as text",
+    ),
+    "double_serialised": (
+        EXACT,
+        'an object serialised twice (`{\\"summary\\": …}`) is decoded once first',
+    ),
+    "doubled_quotes": (EXACT, 'CSV-style doubled quotes (`""summary"": ""x""`) → single quotes'),
+    "inner_quote": (
+        GUESS,
+        'a `"` inside a string read as text, because what follows it is not `,` `}` `]` `:`',
+    ),
+    "unquoted_value": (
+        GUESS,
+        "a bare value taken as a string up to the next `,` `}` `]` or line end",
+    ),
+    "missing_quote": (
+        GUESS,
+        "a string with one quote missing, closed (or opened) where the value ends",
+    ),
+    "restarted_object": (
+        GUESS,
+        "an object opened and abandoned, then written again whole: the complete one is taken",
+    ),
+    "truncated": (
+        EXACT,
+        "text ending mid-value: close an open string, drop what is incomplete, close brackets",
+    ),
     "overflow": (EXACT, "more fixes than are listed: one record counts the rest"),
 }
 

@@ -50,7 +50,9 @@ def _double_serialised(text: str, start: int, limit: int, repair: Repair) -> Rep
     outcome = repair(inner, 0, len(inner), budget=len(inner))
     if outcome.json_text is None or outcome.cut_at >= 0:
         return None
-    fix = Fix("double_serialised", "the object was serialised twice (escaped quotes): decoded once", start)
+    fix = Fix(
+        "double_serialised", "the object was serialised twice (escaped quotes): decoded once", start
+    )
     return _mapped(outcome, fix, start, close + 1)
 
 
@@ -97,5 +99,14 @@ def _doubled_single(text: str, start: int, limit: int, repair: Repair) -> Repair
 
 def _mapped(outcome: RepairOutcome, fix: Fix, start: int, end: int) -> RepairOutcome:
     """``outcome`` of the unwrapped text, with its positions put back in the original."""
-    inner = tuple(f._replace(offset=start, last=start if f.last >= 0 else -1) for f in outcome.fixes)
-    return RepairOutcome(outcome.json_text, end, (fix, *inner), end - start, outcome.tail, first_guess=outcome.first_guess and outcome.first_guess._replace(offset=start))
+    inner = tuple(
+        f._replace(offset=start, last=start if f.last >= 0 else -1) for f in outcome.fixes
+    )
+    return RepairOutcome(
+        outcome.json_text,
+        end,
+        (fix, *inner),
+        end - start,
+        outcome.tail,
+        first_guess=outcome.first_guess and outcome.first_guess._replace(offset=start),
+    )

@@ -23,13 +23,23 @@ class ContractApp(AppShell[int], inherit_bindings=False):
     TITLE = "gate-tui contract"
     BINDINGS: ClassVar[list[BindingType]] = SHELL_BINDINGS  # the rest are the screen's
 
-    def __init__(self, contract: Contract, *, journal: bool = True, new: bool = False, blink: bool | None = None, files: Path | None = None) -> None:
+    def __init__(
+        self,
+        contract: Contract,
+        *,
+        journal: bool = True,
+        new: bool = False,
+        blink: bool | None = None,
+        files: Path | None = None,
+    ) -> None:
         super().__init__(blink=blink, files=files)
         self.contract = contract
         self.editor = ContractEditor(contract)
         self.use_journal = journal
         self.new = new
-        self.contract_screen = ContractScreen(contract, self.editor, blink=self.blink, start=self._start)
+        self.contract_screen = ContractScreen(
+            contract, self.editor, blink=self.blink, start=self._start
+        )
 
     def get_default_screen(self) -> ContractScreen:
         return self.contract_screen
@@ -41,7 +51,11 @@ class ContractApp(AppShell[int], inherit_bindings=False):
 
             notice = open_session(self.editor, new=self.new)
             if notice is not None:
-                self.notify(notice, severity="information" if notice.startswith("resumed") else "warning", markup=False)
+                self.notify(
+                    notice,
+                    severity="information" if notice.startswith("resumed") else "warning",
+                    markup=False,
+                )
 
     async def action_quit(self) -> None:
         """Textual's own "Quit" command: the editor's quit (it may ask first)."""

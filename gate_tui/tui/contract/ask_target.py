@@ -36,7 +36,11 @@ class ContractTarget:
         return self.editor.contract.schema
 
     def state_json(self) -> str:
-        return json.dumps(self.editor.value, indent=2, ensure_ascii=False) if self.editor.value is not None else "null"
+        return (
+            json.dumps(self.editor.value, indent=2, ensure_ascii=False)
+            if self.editor.value is not None
+            else "null"
+        )
 
     def parse(self, text: str) -> ContractResult:
         return check_contract(text, self.editor.contract)
@@ -46,7 +50,11 @@ class ContractTarget:
 
     def record_model_call(self, **fields: Any) -> int:
         seq = len(self._records) + 1
-        record = {"kind": "model_call", "seq": seq, **{k: v for k, v in fields.items() if k in MODEL_CALL_FIELDS}}
+        record = {
+            "kind": "model_call",
+            "seq": seq,
+            **{k: v for k, v in fields.items() if k in MODEL_CALL_FIELDS},
+        }
         self._records.append(record)
         self.editor._record(record)  # noqa: SLF001 - the editor's one journal
         return seq

@@ -16,9 +16,15 @@ SKIPPED = {"command_palette", "quit"}
 
 def contract_commands() -> list[PaletteEntry]:
     """Every named contract action once (a tree action the app also has is the app's)."""
-    commands = [PaletteEntry(a.name, a.help, a.action) for a in ACTIONS + ASK_ACTIONS if a.id not in SKIPPED]
+    commands = [
+        PaletteEntry(a.name, a.help, a.action) for a in ACTIONS + ASK_ACTIONS if a.id not in SKIPPED
+    ]
     known = {command.action for command in commands}
-    commands += [PaletteEntry(a.name, a.help, a.action, on_tree=True) for a in TREE_ACTIONS if a.action not in known]
+    commands += [
+        PaletteEntry(a.name, a.help, a.action, on_tree=True)
+        for a in TREE_ACTIONS
+        if a.action not in known
+    ]
     commands += [PaletteEntry(name, help_, action) for name, help_, action in FILE_COMMANDS]
     return commands
 

@@ -19,7 +19,10 @@ from gate_tui.tui.render import DIM
 from gate_tui.tui.screens.modal import CenteredModal
 
 EXTRA_KEYS = (
-    ("Enter (tree)", "edit the selected leaf: type text or a number, pick an enum value or true/false"),
+    (
+        "Enter (tree)",
+        "edit the selected leaf: type text or a number, pick an enum value or true/false",
+    ),
     ("Escape (editing)", "cancel the edit"),
 )
 RULES = (  # bullets under "The contract decides, never the model and never the editor:"
@@ -32,9 +35,14 @@ RULES = (  # bullets under "The contract decides, never the model and never the 
 def help_renderable() -> RenderableType:
     """Keys (from the key table, read at call time), the palette's file commands, the rules.
     Every piece is a literal ``rich.text.Text``, never markup."""
-    rows = key_rows((*keys.ACTIONS, *keys.TREE_ACTIONS, *keys.ASK_ACTIONS), lambda action: shown_keys(action.keys))
+    rows = key_rows(
+        (*keys.ACTIONS, *keys.TREE_ACTIONS, *keys.ASK_ACTIONS),
+        lambda action: shown_keys(action.keys),
+    )
     rows += [(Text(key, style="bold"), Text(what)) for key, what in EXTRA_KEYS]
-    palette = [(Text(name, style="bold"), Text(what, style=DIM)) for name, what, _action in FILE_COMMANDS]
+    palette = [
+        (Text(name, style="bold"), Text(what, style=DIM)) for name, what, _action in FILE_COMMANDS
+    ]
     return Group(
         heading("Keys"),
         grid(rows),

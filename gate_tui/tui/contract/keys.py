@@ -8,33 +8,158 @@ from __future__ import annotations
 from gate_tui.tui.keymap import KeyAction, KeyTable, key_display
 
 ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer must keep comes first
-    KeyAction("apply_reply", "ctrl+j,ctrl+enter", "workbench(\'apply\')", "Apply", "Apply reply", "Take the reply's JSON as the current value; the contract says VALID or INVALID", priority=True),
-    KeyAction("focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"),
-    KeyAction("focus_tree", "f3", "focus_tree", "Tree", "Focus value tree", "Move to the tree; Enter edits the selected leaf"),
-    KeyAction("undo", "ctrl+z", "undo_transition", "Undo", "Undo", "Undo the last change, from any pane (in the reply pane or a text edit: its own typing first)"),
-    KeyAction("export", "ctrl+e", "export_value", "Export", "Export value JSON…", "Write the current value as JSON to a file you name (asks before replacing one)", priority=True),  # a text area's Ctrl+E (line end) would hide it; End does that
-    KeyAction("redo", "ctrl+y", "redo_transition", "Redo", "Redo", "Redo the change undone last (in the reply pane: an undone text edit first)"),
+    KeyAction(
+        "apply_reply",
+        "ctrl+j,ctrl+enter",
+        "workbench('apply')",
+        "Apply",
+        "Apply reply",
+        "Take the reply's JSON as the current value; the contract says VALID or INVALID",
+        priority=True,
+    ),
+    KeyAction(
+        "focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"
+    ),
+    KeyAction(
+        "focus_tree",
+        "f3",
+        "focus_tree",
+        "Tree",
+        "Focus value tree",
+        "Move to the tree; Enter edits the selected leaf",
+    ),
+    KeyAction(
+        "undo",
+        "ctrl+z",
+        "undo_transition",
+        "Undo",
+        "Undo",
+        "Undo the last change, from any pane (in the reply pane or a text edit: its own typing first)",
+    ),
+    KeyAction(
+        "export",
+        "ctrl+e",
+        "export_value",
+        "Export",
+        "Export value JSON…",
+        "Write the current value as JSON to a file you name (asks before replacing one)",
+        priority=True,
+    ),  # a text area's Ctrl+E (line end) would hide it; End does that
+    KeyAction(
+        "redo",
+        "ctrl+y",
+        "redo_transition",
+        "Redo",
+        "Redo",
+        "Redo the change undone last (in the reply pane: an undone text edit first)",
+    ),
     KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
-    KeyAction("clear_reply", "ctrl+l", "workbench(\'clear\')", "Clear", "Clear reply", "Empty the reply pane (Undo in the pane brings the text back)", show=False),
-    KeyAction("command_palette", "ctrl+p", "app.command_palette", "Commands", "Command palette", "Every action by name", show=False, priority=True),
-    KeyAction("quit", "ctrl+q", "quit", "Quit", "Quit", "Leave the editor (every change is already in the journal; asks first if the journal could not be written)", priority=True),
+    KeyAction(
+        "clear_reply",
+        "ctrl+l",
+        "workbench('clear')",
+        "Clear",
+        "Clear reply",
+        "Empty the reply pane (Undo in the pane brings the text back)",
+        show=False,
+    ),
+    KeyAction(
+        "command_palette",
+        "ctrl+p",
+        "app.command_palette",
+        "Commands",
+        "Command palette",
+        "Every action by name",
+        show=False,
+        priority=True,
+    ),
+    KeyAction(
+        "quit",
+        "ctrl+q",
+        "quit",
+        "Quit",
+        "Quit",
+        "Leave the editor (every change is already in the journal; asks first if the journal could not be written)",
+        priority=True,
+    ),
 )
 ASK_ACTIONS: tuple[KeyAction, ...] = (  # asking the model (F6); listed last in help
-    KeyAction("ask_model", "f6", "workbench(\'ask\')", "Ask", "Ask the model", "Type a message; the reply streams into the reply pane, asked with the contract's prompt and schema", priority=True),
-    KeyAction("ask_again", "f7", "workbench(\'again\')", "Again", "Ask again with the errors", "Send the last reply's contract errors (path, expected, found) back to the model", show=False, priority=True),
-    KeyAction("toggle_auto_retry", "f8", "workbench(\'auto_retry\')", "Auto-retry", "Toggle auto-retry", "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)", show=False),
-    KeyAction("cancel_ask", "escape", "workbench(\'cancel\')", "Cancel", "Cancel the model request", "Stop a running request: the partial reply stays in the pane", show=False),
+    KeyAction(
+        "ask_model",
+        "f6",
+        "workbench('ask')",
+        "Ask",
+        "Ask the model",
+        "Type a message; the reply streams into the reply pane, asked with the contract's prompt and schema",
+        priority=True,
+    ),
+    KeyAction(
+        "ask_again",
+        "f7",
+        "workbench('again')",
+        "Again",
+        "Ask again with the errors",
+        "Send the last reply's contract errors (path, expected, found) back to the model",
+        show=False,
+        priority=True,
+    ),
+    KeyAction(
+        "toggle_auto_retry",
+        "f8",
+        "workbench('auto_retry')",
+        "Auto-retry",
+        "Toggle auto-retry",
+        "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)",
+        show=False,
+    ),
+    KeyAction(
+        "cancel_ask",
+        "escape",
+        "workbench('cancel')",
+        "Cancel",
+        "Cancel the model request",
+        "Stop a running request: the partial reply stays in the pane",
+        show=False,
+    ),
 )
 FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
-    ("Save value as…", "Write the current value as JSON to a file you name (Open value… reads it back)", "export_value"),
-    ("Open value…", "Load a JSON file as the current value, a user edit the contract judges", "open_value"),
-    ("Export report…", "Write a Markdown report of this session (decision, errors, timeline, value)", "export_report"),
+    (
+        "Save value as…",
+        "Write the current value as JSON to a file you name (Open value… reads it back)",
+        "export_value",
+    ),
+    (
+        "Open value…",
+        "Load a JSON file as the current value, a user edit the contract judges",
+        "open_value",
+    ),
+    (
+        "Export report…",
+        "Write a Markdown report of this session (decision, errors, timeline, value)",
+        "export_report",
+    ),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (
     # Not in the footer (the tree's title names them): there they pushed Apply, Tree, Undo and
     # Export off a 60-column footer.
-    KeyAction("edit_json", "e", "edit_json", "JSON", "Edit as JSON", "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)", show=False),
-    KeyAction("remove_node", "delete", "remove_node", "Remove", "Remove key", "Remove the selected key or item (an extra key, say)", show=False),
+    KeyAction(
+        "edit_json",
+        "e",
+        "edit_json",
+        "JSON",
+        "Edit as JSON",
+        "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)",
+        show=False,
+    ),
+    KeyAction(
+        "remove_node",
+        "delete",
+        "remove_node",
+        "Remove",
+        "Remove key",
+        "Remove the selected key or item (an extra key, say)",
+        show=False,
+    ),
 )
 
 

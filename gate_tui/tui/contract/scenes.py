@@ -31,7 +31,9 @@ def make_contract_app() -> ContractApp:
 async def scene_contract(pilot: Any) -> None:
     """Paste the lying reply, apply it, pick ``emotion: sad`` for the missing key."""
     app: ContractApp = pilot.app
-    reply = (bundled_config_dir() / "contracts" / "replies" / "llm_result_v1_lying.md").read_text(encoding="utf-8")
+    reply = (bundled_config_dir() / "contracts" / "replies" / "llm_result_v1_lying.md").read_text(
+        encoding="utf-8"
+    )
     await _until(pilot, lambda: app.focused is not None and app.focused.id == "reply")
     app.post_message(events.Paste(reply))
     await _until(pilot, lambda: app.editor.preview_count > 0)
@@ -40,11 +42,22 @@ async def scene_contract(pilot: Any) -> None:
     await pilot.press("f3")
     tree = app.query_one(ValueTree)
     await _until(pilot, lambda: tree.has_focus)
-    target = next(n for n in range(tree.last_line + 1) if (node := tree.get_node_at_line(n)) is not None and node.data == "/emotion")
+    target = next(
+        n
+        for n in range(tree.last_line + 1)
+        if (node := tree.get_node_at_line(n)) is not None and node.data == "/emotion"
+    )
     while tree.cursor_line < target:
         await pilot.press("down")
     await pilot.press("enter")
-    await _until(pilot, lambda: app.contract_screen.editing is not None and app.focused is not None and app.focused.id == "edit-choices")
+    await _until(
+        pilot,
+        lambda: (
+            app.contract_screen.editing is not None
+            and app.focused is not None
+            and app.focused.id == "edit-choices"
+        ),
+    )
     await pilot.press("down", "down", "enter")
     await _until(pilot, lambda: app.editor.index == 2 and app.focused is tree)
 

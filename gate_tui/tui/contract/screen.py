@@ -61,7 +61,9 @@ class ContractScreen(Screen[None]):
     BINDINGS: ClassVar[list[Binding]] = KEYS.bindings()  # type: ignore[assignment]
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {contract_palette}  # type: ignore[assignment]
 
-    def __init__(self, contract: Contract, editor: ContractEditor, *, blink: bool, start: Callable[[], None]) -> None:
+    def __init__(
+        self, contract: Contract, editor: ContractEditor, *, blink: bool, start: Callable[[], None]
+    ) -> None:
         super().__init__()
         self._start = start  # the app's start-up (opening the journal), run before the value shows
         self.contract = contract
@@ -73,7 +75,15 @@ class ContractScreen(Screen[None]):
     # --- layout -------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(line(("contract: ", "dim"), (self.contract.title, "bold"), ("  ", ""), (self.contract.path, "dim")), id="contract-title")
+        yield Static(
+            line(
+                ("contract: ", "dim"),
+                (self.contract.title, "bold"),
+                ("  ", ""),
+                (self.contract.path, "dim"),
+            ),
+            id="contract-title",
+        )
         with Horizontal(id="contract-main"):
             with Vertical(id="contract-left"):
                 yield Workbench(self, delay=0)
@@ -91,7 +101,9 @@ class ContractScreen(Screen[None]):
     def on_mount(self) -> None:
         self._start()
         self.workbench.border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
-        self.query_one(ValueTree).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON · {hint('remove_node').capitalize()} remove"
+        self.query_one(
+            ValueTree
+        ).border_title = f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON · {hint('remove_node').capitalize()} remove"
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink
@@ -115,7 +127,9 @@ class ContractScreen(Screen[None]):
     def commit_pending(self) -> None:
         """Nothing waits to be recorded here: every edit is recorded when it is set."""
 
-    def preview_reply(self, text: str, candidate: int | None, parsed: ContractResult | None = None) -> Previewed:
+    def preview_reply(
+        self, text: str, candidate: int | None, parsed: ContractResult | None = None
+    ) -> Previewed:
         """What applying ``text`` would make of the value; an empty pane shows the current
         value's errors in full (the tree cuts them)."""
         if not text.strip():
@@ -125,7 +139,9 @@ class ContractScreen(Screen[None]):
         result = parsed if parsed is not None else self.editor.preview(text)
         return Previewed(text, candidate, result, preview(result), result.ok)
 
-    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
+    def apply_reply(
+        self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None
+    ) -> Applied:
         if not text.strip():
             self.notify(f"Paste a reply first ({hint('focus_reply')}).", markup=False)
             return Applied("refused")
@@ -143,7 +159,12 @@ class ContractScreen(Screen[None]):
 
     def action_workbench(self, command: str) -> None:
         """A key of the workbench's (apply, clear, ask…); Ctrl+J in a long leaf sets the leaf."""
-        if command == "apply" and self.editing is not None and isinstance(self.focused, TextArea) and self.focused.id == "edit-text":
+        if (
+            command == "apply"
+            and self.editing is not None
+            and isinstance(self.focused, TextArea)
+            and self.focused.id == "edit-text"
+        ):
             self._commit_text(self.focused.text)
             return
         self.workbench.run_command(command)
@@ -168,7 +189,9 @@ class ContractScreen(Screen[None]):
         step = self.editor.current
         self.query_one(ValueTree).show(step.value, step.result, self.contract.title)
         panel = self.query_one("#contract-decision", Static)
-        panel.update(decision(self.contract, step.result, (self.editor.index, len(self.editor.steps))))
+        panel.update(
+            decision(self.contract, step.result, (self.editor.index, len(self.editor.steps)))
+        )
         if not self.query_one("#reply", TextArea).text.strip():
             self.workbench.refresh_preview()
 
@@ -222,27 +245,51 @@ class ContractScreen(Screen[None]):
             if not event.node.children:  # a missing object or list, or an empty one: type it
                 self.open_json_editor(path)
             return  # a branch: Enter folds it; "e" edits it as JSON
-        choices: list[Any] = list(schema["enum"]) if kind == "enum" else ([True, False] if kind == "boolean" else [])
+        choices: list[Any] = (
+            list(schema["enum"]) if kind == "enum" else ([True, False] if kind == "boolean" else [])
+        )
         self.open_editor(path, kind, current, choices)
 
     def open_editor(self, path: str, kind: str, current: Any, choices: list[Any]) -> None:
         self.close_editor()
         self.editing = (path, kind, choices)
         bar = self.query_one("#edit-bar", Vertical)
-        bar.border_title = plain(f"Edit {path or '/'} ({kind}) · Enter set · Escape cancel", one_line=True)  # a key is data, never markup
-        self.query_one("#edit-hint", Static).update(line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200]))
+        bar.border_title = plain(
+            f"Edit {path or '/'} ({kind}) · Enter set · Escape cancel", one_line=True
+        )  # a key is data, never markup
+        self.query_one("#edit-hint", Static).update(
+            line(("now: ", "dim"), json.dumps(current, ensure_ascii=False)[:200])
+        )
         if choices:
-            options = [Option(plain(json.dumps(choice, ensure_ascii=False)), id=str(index)) for index, choice in enumerate(choices)]
-            widget: Any = TypeAheadList(*options, id="edit-choices", markup=False)  # letters jump, as in the gate editor
+            options = [
+                Option(plain(json.dumps(choice, ensure_ascii=False)), id=str(index))
+                for index, choice in enumerate(choices)
+            ]
+            widget: Any = TypeAheadList(
+                *options, id="edit-choices", markup=False
+            )  # letters jump, as in the gate editor
             if current in choices:
                 widget.highlighted = choices.index(current)
         elif isinstance(current, str) and ("\n" in current or len(current) > LONG_TEXT):
             # Long or multi-line text: an Input would keep only the first line.
-            bar.border_title = plain(f"Edit {path or '/'} (text) · {hint('apply_reply')} set · Escape cancel", one_line=True)
-            widget = TextArea(current, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            bar.border_title = plain(
+                f"Edit {path or '/'} (text) · {hint('apply_reply')} set · Escape cancel",
+                one_line=True,
+            )
+            widget = TextArea(
+                current,
+                id="edit-text",
+                soft_wrap=True,
+                show_line_numbers=False,
+                tab_behavior="focus",
+            )
             widget.cursor_blink = self.blink
         else:
-            text = current if isinstance(current, str) else ("" if current is None else json.dumps(current))
+            text = (
+                current
+                if isinstance(current, str)
+                else ("" if current is None else json.dumps(current))
+            )
             widget = Input(value=text, id="edit-input", select_on_focus=False)
         bar.mount(widget)
         bar.add_class("-open")
@@ -256,10 +303,16 @@ class ContractScreen(Screen[None]):
         self.close_editor()
         self.editing = (path, "json", [])
         bar = self.query_one("#edit-bar", Vertical)
-        bar.border_title = plain(f"Edit {path or '/'} as JSON · {hint('apply_reply')} set · Escape cancel", one_line=True)
-        self.query_one("#edit-hint", Static).update(plain("Any JSON value; the contract judges it once set.", "dim"))
+        bar.border_title = plain(
+            f"Edit {path or '/'} as JSON · {hint('apply_reply')} set · Escape cancel", one_line=True
+        )
+        self.query_one("#edit-hint", Static).update(
+            plain("Any JSON value; the contract judges it once set.", "dim")
+        )
         text = "" if current is None else json.dumps(current, indent=2, ensure_ascii=False)
-        widget = TextArea(text, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        widget = TextArea(
+            text, id="edit-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus"
+        )
         widget.cursor_blink = self.blink
         bar.mount(widget)
         bar.add_class("-open")

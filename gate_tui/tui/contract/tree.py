@@ -39,18 +39,35 @@ class ValueTree(Tree[str]):
         placed: set[str] = set()
         if value is not None:
             self._add_children(self.root, value, [], by_path, placed, budget)
-        root_errors = [error for path, errors in by_path.items() if path not in placed for error in errors]
-        self.root.set_label(node_label(visible(title, one_line=True), value if value is not None else {}, root_errors))
+        root_errors = [
+            error for path, errors in by_path.items() if path not in placed for error in errors
+        ]
+        self.root.set_label(
+            node_label(
+                visible(title, one_line=True), value if value is not None else {}, root_errors
+            )
+        )
         self.root.data = ""
         self.root.expand_all()
         if keep is not None:
             self._move_to(keep)
 
-    def _add_children(self, node: TreeNode[str], value: Any, parts: list[str | int], by_path: dict[str, list[ContractError]], placed: set[str], budget: list[int]) -> None:
+    def _add_children(
+        self,
+        node: TreeNode[str],
+        value: Any,
+        parts: list[str | int],
+        by_path: dict[str, list[ContractError]],
+        placed: set[str],
+        budget: list[int],
+    ) -> None:
         items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
         for key, child in items:
             if budget[0] <= 0:
-                node.add_leaf(f"… {len(items)} entries in all; the tree shows the first {MAX_NODES:,} nodes", data=None)
+                node.add_leaf(
+                    f"… {len(items)} entries in all; the tree shows the first {MAX_NODES:,} nodes",
+                    data=None,
+                )
                 return
             budget[0] -= 1
             path = pointer([*parts, key])
@@ -64,7 +81,11 @@ class ValueTree(Tree[str]):
         if isinstance(value, dict):  # missing keys: placeholders the user can fill in
             prefix = pointer(parts)
             for path, errors in by_path.items():
-                if path in placed or not path.startswith(prefix + "/") or "/" in path[len(prefix) + 1 :]:
+                if (
+                    path in placed
+                    or not path.startswith(prefix + "/")
+                    or "/" in path[len(prefix) + 1 :]
+                ):
                     continue
                 if any(error.code == "missing_key" for error in errors):
                     placed.add(path)

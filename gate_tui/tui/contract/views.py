@@ -31,7 +31,13 @@ def preview(result: ContractResult, *, advice: bool = True) -> Content:
     """The reply pane's preview: the verdict, every error at its path, every repair
     (``advice=False``: without the closing hint on applying it; review has nothing to apply)."""
     word, style = verdict_word(result)
-    rows = [line(("Preview: ", DIM), (word, style), (f"  (from {result.source})" if result.source else "", DIM))]
+    rows = [
+        line(
+            ("Preview: ", DIM),
+            (word, style),
+            (f"  (from {result.source})" if result.source else "", DIM),
+        )
+    ]
     rows += [error_line(error) for error in result.errors[:MAX_ERRORS_SHOWN]]
     if len(result.errors) > MAX_ERRORS_SHOWN:
         rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
@@ -51,17 +57,28 @@ def current_errors(result: ContractResult) -> Content:
     rows += [error_line(error) for error in result.errors[:MAX_ERRORS_SHOWN]]
     if len(result.errors) > MAX_ERRORS_SHOWN:
         rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
-    rows.append(plain(f"{hint('focus_tree')} then Enter edits a leaf; {hint('focus_reply')} pastes another reply.", DIM))
+    rows.append(
+        plain(
+            f"{hint('focus_tree')} then Enter edits a leaf; {hint('focus_reply')} pastes another reply.",
+            DIM,
+        )
+    )
     return lines(rows)
 
 
 def error_line(error: ContractError) -> Content:
     """One error as ``check`` prints it: path, message, what was expected (an enum's
     allowed values, say), code."""
-    return line((f"{error.path or '/'} ", "bold"), error.message + error.expected_detail(), (f" [{error.code}]", DIM))
+    return line(
+        (f"{error.path or '/'} ", "bold"),
+        error.message + error.expected_detail(),
+        (f" [{error.code}]", DIM),
+    )
 
 
-def decision(contract: Contract, result: ContractResult | None, position: tuple[int, int]) -> Content:
+def decision(
+    contract: Contract, result: ContractResult | None, position: tuple[int, int]
+) -> Content:
     """The decision panel: VALID / INVALID as the system says, the value's verdict field
     marked as the reply's claim, the history."""
     word, style = verdict_word(result)
@@ -70,7 +87,13 @@ def decision(contract: Contract, result: ContractResult | None, position: tuple[
     if name and result is not None and isinstance(result.value, dict) and name in result.value:
         # The value's own verdict field is the model's claim, not the decision: said as such.
         claim = visible(json.dumps(result.value[name], ensure_ascii=False), one_line=True)
-        rows.append(line(("the reply claims ", DIM), (f"{name}: {claim}", ""), (" (its claim, not the decision)", DIM)))
+        rows.append(
+            line(
+                ("the reply claims ", DIM),
+                (f"{name}: {claim}", ""),
+                (" (its claim, not the decision)", DIM),
+            )
+        )
     if result is not None:
         rows.append(plain(f"{len(result.repairs)} repairs · {len(result.warnings)} warnings", DIM))
     index, total = position
@@ -95,7 +118,11 @@ def node_label(key: str, value: Any, errors: list[ContractError], missing: bool 
     else:
         parts = [(name, "bold"), (": ", ""), (visible(_leaf(value), one_line=True), "")]
     for error in errors:
-        parts += [("  ✗ ", "bold red"), (f"{error.code}: ", "bold red"), (visible(error.message, one_line=True), "red")]
+        parts += [
+            ("  ✗ ", "bold red"),
+            (f"{error.code}: ", "bold red"),
+            (visible(error.message, one_line=True), "red"),
+        ]
     return Text.assemble(*parts)
 
 

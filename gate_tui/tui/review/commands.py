@@ -14,4 +14,6 @@ class ReviewCommands(ActionPalette):
     """Lists the review actions and runs the chosen one on the review screen."""
 
     def entries(self) -> list[PaletteEntry]:
-        return [PaletteEntry(name, f"{help_} ({keys})", action) for keys, action, name, help_ in ACTIONS]
+        return [
+            PaletteEntry(name, f"{help_} ({keys})", action) for keys, action, name, help_ in ACTIONS
+        ]

@@ -37,7 +37,9 @@ Recheck = Callable[[str], "tuple[Content, bool]"]
 def stored_preview(text: str | None) -> tuple[Content, bool | None]:
     """The preview of a stored result's JSON text (gate or contract), or why there is none."""
     if text is None:
-        return plain("This row's result could not be read from the results file.", "bold red"), False
+        return plain(
+            "This row's result could not be read from the results file.", "bold red"
+        ), False
     try:
         data = json.loads(text)
         if isinstance(data, dict) and "canonical_state" in data:
@@ -52,7 +54,12 @@ def stored_preview(text: str | None) -> tuple[Content, bool | None]:
         checked = ContractResult.model_validate(data)
         return contract_preview(checked, advice=False), checked.ok
     except (ValueError, TypeError, RecursionError) as exc:
-        return lines([plain("This row's result is not one gate-tui wrote:", "bold red"), plain(str(exc)[:500])]), False
+        return lines(
+            [
+                plain("This row's result is not one gate-tui wrote:", "bold red"),
+                plain(str(exc)[:500]),
+            ]
+        ), False
 
 
 def recheck_with(config: Any = None, contract: Any = None) -> Recheck | None:
@@ -89,7 +96,9 @@ class DetailScreen(Screen[str | None]):
         Binding("n", "dismiss('needs-fix')", "Needs fix"),
     ]
 
-    def __init__(self, index: ResultsIndex, row: int, verdict: Verdict | None, recheck: Recheck | None = None) -> None:
+    def __init__(
+        self, index: ResultsIndex, row: int, verdict: Verdict | None, recheck: Recheck | None = None
+    ) -> None:
         super().__init__()
         self.index = index
         self.row = row
@@ -101,7 +110,12 @@ class DetailScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         summary: dict[str, Any] = self.index.summary(self.row)
         where = f"line {summary['line']}" if summary["line"] is not None else f"row {self.row + 1}"
-        title = [("id ", DIM), (summary["id"] or "(none)", "bold"), (f"  ·  {where}  ·  ", DIM), summary["status"]]
+        title = [
+            ("id ", DIM),
+            (summary["id"] or "(none)", "bold"),
+            (f"  ·  {where}  ·  ", DIM),
+            summary["status"],
+        ]
         if self.verdict is not None:
             title += [("  ·  verdict: ", DIM), self.verdict.verdict]
             if self.verdict.note:
@@ -118,7 +132,9 @@ class DetailScreen(Screen[str | None]):
             return Previewed(text, candidate, None, *self.stored)
         return Previewed(text, candidate, None, *self.recheck(text))
 
-    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
+    def apply_reply(
+        self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None
+    ) -> Applied:
         return Applied("refused")  # the results file is the run's record: nothing is applied here
 
     def ask_target(self) -> None:
@@ -136,9 +152,15 @@ class DetailScreen(Screen[str | None]):
         area = pane.text_area
         area.read_only = self.recheck is None
         if self.reply is None:
-            pane.border_title = "Reply · not in this results file (Parquet results of check --input carry it)"
+            pane.border_title = (
+                "Reply · not in this results file (Parquet results of check --input carry it)"
+            )
         else:
             area.load_text(self.reply)
-            pane.border_title = "Reply · edit it to check it again · Esc back" if self.recheck else "Reply · Esc back"
+            pane.border_title = (
+                "Reply · edit it to check it again · Esc back"
+                if self.recheck
+                else "Reply · Esc back"
+            )
         pane.refresh_preview()
         self.set_focus(None)  # the verdict keys work until the reply is clicked

@@ -29,9 +29,17 @@ def write_sample_results(folder: Path, rows: int = ROWS) -> Path:
     bundled = bundled_config_dir()
     config = load_config(bundled / "ml_project_intake.yaml")
     texts = [(bundled / "replies" / name).read_text(encoding="utf-8") for name in REPLIES]
-    texts.append(texts[0].replace('"classified": "available"', '"classified": available', 1))  # a guessed repair
+    texts.append(
+        texts[0].replace('"classified": "available"', '"classified": available', 1)
+    )  # a guessed repair
     checked = [parse(text, config) for text in texts]
-    columns: dict[str, list[Any]] = {"id": [], "line": [], **{name: [] for name in SUMMARY_COLUMNS}, "result": [], "reply": []}
+    columns: dict[str, list[Any]] = {
+        "id": [],
+        "line": [],
+        **{name: [] for name in SUMMARY_COLUMNS},
+        "result": [],
+        "reply": [],
+    }
     for row in range(rows):
         result = checked[row % len(checked)]
         columns["reply"].append(texts[row % len(texts)])

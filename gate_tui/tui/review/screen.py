@@ -38,7 +38,12 @@ def review_palette() -> type[Provider]:
     return ReviewCommands
 
 
-STATUS_STYLE = {"PASS": "bold green", "VALID": "bold green", "NO PASS": "bold red", "invalid": "bold yellow"}
+STATUS_STYLE = {
+    "PASS": "bold green",
+    "VALID": "bold green",
+    "NO PASS": "bold red",
+    "invalid": "bold yellow",
+}
 MAX_CHOICES = 200
 
 
@@ -62,7 +67,8 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #note.-open { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(keys, action, footer or "", show=footer is not None) for keys, action, footer, _help in FOOTER_ACTIONS
+        Binding(keys, action, footer or "", show=footer is not None)
+        for keys, action, footer, _help in FOOTER_ACTIONS
     ]
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {review_palette}  # type: ignore[assignment]
 
@@ -90,9 +96,19 @@ class ReviewScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         table = self.index.table
         # Codes and gate keys come from the file: Content, never markup.
-        statuses = [(Content(f"{status} ({self.totals[status]:,})"), status) for status in STATUSES if self.totals[status]]
-        codes = [(Content(visible(code, one_line=True)), code) for code in choices(table, "error_codes")[:MAX_CHOICES]]
-        gates = [(Content(visible(self.gate_name(gate), one_line=True)), gate) for gate in choices(table, "next_gate")[:MAX_CHOICES]]
+        statuses = [
+            (Content(f"{status} ({self.totals[status]:,})"), status)
+            for status in STATUSES
+            if self.totals[status]
+        ]
+        codes = [
+            (Content(visible(code, one_line=True)), code)
+            for code in choices(table, "error_codes")[:MAX_CHOICES]
+        ]
+        gates = [
+            (Content(visible(self.gate_name(gate), one_line=True)), gate)
+            for gate in choices(table, "next_gate")[:MAX_CHOICES]
+        ]
         yield Static(id="counts", markup=False)
         yield Static(id="team", markup=False)
         yield SummaryPanel(id="summary")
@@ -114,7 +130,11 @@ class ReviewScreen(Screen[None]):
         yield Static(id="header", markup=False)
         yield ResultsTable(self.index, self.verdicts, id="results")
         yield Static(id="others", markup=False, classes="-team" if self.team_view else "")
-        yield Input(placeholder="note for this verdict (Enter saves, Escape cancels)", id="note", max_length=4000)
+        yield Input(
+            placeholder="note for this verdict (Enter saves, Escape cancels)",
+            id="note",
+            max_length=4000,
+        )
         yield Footer()
 
     def gate_name(self, key: str) -> str:
@@ -151,7 +171,10 @@ class ReviewScreen(Screen[None]):
             parts += ["   ", (incomplete, "bold red")]
         given = self.verdicts.counts()
         if any(given.values()):
-            parts.append("   verdicts: " + ", ".join(f"{name} {count:,}" for name, count in given.items() if count))
+            parts.append(
+                "   verdicts: "
+                + ", ".join(f"{name} {count:,}" for name, count in given.items() if count)
+            )
         self.query_one("#counts", Static).update(line(*parts))
 
     @property
@@ -328,6 +351,11 @@ class ReviewScreen(Screen[None]):
             if verdict is not None:
                 self.give(event.row, verdict)
 
-        detail = DetailScreen(self.index, event.row, self.verdicts.get(event.row), recheck_with(self.config, self.contract))
+        detail = DetailScreen(
+            self.index,
+            event.row,
+            self.verdicts.get(event.row),
+            recheck_with(self.config, self.contract),
+        )
         self.app.push_screen(detail, verdict_given)
 

@@ -30,7 +30,11 @@ STATUS_STYLE = {
     "NO PASS": Style(color="red", bold=True),
     "invalid": Style(color="yellow", bold=True),
 }
-VERDICT_STYLE = {"accepted": Style(color="green"), "rejected": Style(color="red"), "needs-fix": Style(color="yellow")}
+VERDICT_STYLE = {
+    "accepted": Style(color="green"),
+    "rejected": Style(color="red"),
+    "needs-fix": Style(color="yellow"),
+}
 GUESS_STYLE = Style(color="magenta", bold=True)
 CURSOR = Style(reverse=True)
 HEADER = ("line", "id", "status", "reason / first error", "repairs", "flags", "verdict")

@@ -51,9 +51,23 @@ class AskScreen(CenteredModal[str | None]):
         with Vertical(id="ask-box", classes="modal-box"):
             yield Static(plain("Ask the model", "bold"))
             yield Static(line(("To ", DIM), self.target), id="ask-target")
-            yield SafeTextArea(self.default, id="ask-input", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            yield SafeTextArea(
+                self.default,
+                id="ask-input",
+                soft_wrap=True,
+                show_line_numbers=False,
+                tab_behavior="focus",
+            )
             yield Static(id="ask-message")
-            yield Static(line((f"Enter sends · Shift+Enter or Ctrl+J new line · Esc cancels · {self.auto_retry}", DIM)), id="ask-keys")
+            yield Static(
+                line(
+                    (
+                        f"Enter sends · Shift+Enter or Ctrl+J new line · Esc cancels · {self.auto_retry}",
+                        DIM,
+                    )
+                ),
+                id="ask-keys",
+            )
 
     def on_mount(self) -> None:
         area = self.query_one("#ask-input", SafeTextArea)
@@ -67,7 +81,9 @@ class AskScreen(CenteredModal[str | None]):
         await settle(area)
         text = area.text
         if not text.strip():
-            self.query_one("#ask-message", Static).update(line(("✗ ", BAD_STYLE), "Type your answer or question first (or Esc)."))
+            self.query_one("#ask-message", Static).update(
+                line(("✗ ", BAD_STYLE), "Type your answer or question first (or Esc).")
+            )
             return
         self.dismiss(text)
 

@@ -70,7 +70,13 @@ class GateScreen(Screen[None]):
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {gate_commands}  # type: ignore[assignment]
     EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
 
-    def __init__(self, config: ConfigView, key_hints: keymap.KeyHints, notices: list[str], start: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        config: ConfigView,
+        key_hints: keymap.KeyHints,
+        notices: list[str],
+        start: Callable[[], None],
+    ) -> None:
         super().__init__(id="_default")
         self._start = start  # the app's start-up, run once the widgets are mounted
         self.config = config
@@ -92,9 +98,13 @@ class GateScreen(Screen[None]):
         with Workspace(id="workspace"):
             # "-focused" marks the pane holding the focus; the gate list has it first (AUTO_FOCUS).
             with Vertical(id="gates-pane", classes="pane -focused") as gates:
-                gates.border_title = f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
+                gates.border_title = (
+                    f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
+                )
                 with GateForm(self, id="gates-body"):
-                    yield GateList(self.config, {}, decision_parts(self.config, {}).next_gate, id="gate-list")
+                    yield GateList(
+                        self.config, {}, decision_parts(self.config, {}).next_gate, id="gate-list"
+                    )
                     with Vertical(id="editor-column"):
                         yield GateEditor(self.config, id="gate-editor")
                         yield SummaryEditor(id="summary-editor")
@@ -128,7 +138,12 @@ class GateScreen(Screen[None]):
         from gate_tui.tui.workbench.widget import Workbench
 
         workspace = self.query_one(Workspace)
-        if not workspace.is_attached or self.app._exit_renderables or self.app._closing or self.query("#reply-pane"):
+        if (
+            not workspace.is_attached
+            or self.app._exit_renderables
+            or self.app._closing
+            or self.query("#reply-pane")
+        ):
             return  # the app is already on its way out, or they are there
         await workspace.mount(
             Workbench(self, id="reply-pane", classes="pane -inactive"),
@@ -174,14 +189,18 @@ class GateScreen(Screen[None]):
             history.table.clear()
         self.app.sub_title = session_title(self.app.config_path, session)  # type: ignore[attr-defined]
         self.notice_bar.show(session, self._notices)
-        self.call_after_refresh(self.decision_panel.keep_clear)  # the bar above it may have come or gone
+        self.call_after_refresh(
+            self.decision_panel.keep_clear
+        )  # the bar above it may have come or gone
         start = session.decision.next_gate or self.config.gate_order[0]
         self.gate_form.show_gate(start, gate_value(session.state, start))
         self.after_transition(reload_form=True)
 
     # ---------------------------------------------------------------- display
 
-    def show_view(self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]) -> None:
+    def show_view(
+        self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]
+    ) -> None:
         """Decision panel, gate list marks and the editor's title line for one state's gates."""
         self.decision_panel.show(decision, extra)
         said = self._provenance.update(self.session.records) if self.session is not None else {}
@@ -203,7 +222,9 @@ class GateScreen(Screen[None]):
         it goes, so it never stands beside a decision it no longer describes."""
         self.app.clear_notifications()
         if reload_form:
-            state_to_form(self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor)
+            state_to_form(
+                self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor
+            )
         self.show_current()
         history = self.workspace.history()
         if history is not None:
@@ -218,7 +239,9 @@ class GateScreen(Screen[None]):
         """Notices the session added since we last looked (e.g. a failed write) as toasts."""
         fresh = self.session.take_notices()
         for notice in fresh:
-            self.notify(visible(notice), title="Session", severity="warning", markup=False, timeout=10)
+            self.notify(
+                visible(notice), title="Session", severity="warning", markup=False, timeout=10
+            )
         if fresh:
             self.app.sub_title = session_title(self.app.config_path, self.session)  # type: ignore[attr-defined]
             self.notice_bar.show(self.session, self._notices)
@@ -265,17 +288,25 @@ class GateScreen(Screen[None]):
 
         return None if self.session is None else GateTarget(self.session)
 
-    def preview_reply(self, text: str, candidate: int | None, parsed: ParseResult | None = None) -> Previewed:
+    def preview_reply(
+        self, text: str, candidate: int | None, parsed: ParseResult | None = None
+    ) -> Previewed:
         """What applying ``text`` would do (None content: the empty-pane hint)."""
         if self.controller is None:
-            return Previewed(text, candidate, None, None, None)  # not booted: previewed again once it is
+            return Previewed(
+                text, candidate, None, None, None
+            )  # not booted: previewed again once it is
         result = parsed if parsed is not None else self.controller.preview(text, candidate)
         return gate_previewed(self.controller, self.key_hints, self.config, text, candidate, result)
 
-    def apply_reply(self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None) -> Applied:
+    def apply_reply(
+        self, text: str, candidate: int | None, previewed: Previewed | None, call: int | None
+    ) -> Applied:
         """Apply a reply through the controller; the workbench empties the pane if taken."""
         self.commit_pending()
-        applied = apply_gate_reply(self.controller, self.key_hints, self.config, (text, candidate, previewed, call))
+        applied = apply_gate_reply(
+            self.controller, self.key_hints, self.config, (text, candidate, previewed, call)
+        )
         if applied.kind == "error":
             self.show_current()
         return applied
@@ -288,7 +319,9 @@ class GateScreen(Screen[None]):
         self.gate_editor.clear_messages()
         # Short: the decision panel shows the reason and the overrule in full.
         overruled = overrule_line(result.claimed_status, result.decision) is not None
-        message = f"Decision: {verdict(result.decision)}" + (" (the model's claim was overruled)" if overruled else "")
+        message = f"Decision: {verdict(result.decision)}" + (
+            " (the model's claim was overruled)" if overruled else ""
+        )
         self.notify(message, title="Reply applied", markup=False)
 
     @on(ChoiceChanged)
@@ -348,7 +381,12 @@ class GateScreen(Screen[None]):
         outcome = self.controller.override(choice)
         assert outcome.result is not None
         if outcome.kind == "rejected":
-            self.notify(visible(outcome.result.errors[0].message), title="Override refused", severity="error", markup=False)
+            self.notify(
+                visible(outcome.result.errors[0].message),
+                title="Override refused",
+                severity="error",
+                markup=False,
+            )
         else:
             self.gate_form.show_commit(outcome)
         for warning in outcome.result.warnings:
@@ -358,7 +396,10 @@ class GateScreen(Screen[None]):
     def _timeline_row(self, event: TimelineRowChosen) -> None:
         """Enter on a timeline row restores the state after it (a new, undoable transition)."""
         if self._move(lambda: self.controller.jump_to(event.index)):
-            self.notify(f"Restored the state after {number(event.index)} ({self.key_hints['undo']} undoes this).", markup=False)
+            self.notify(
+                f"Restored the state after {number(event.index)} ({self.key_hints['undo']} undoes this).",
+                markup=False,
+            )
 
     def action_undo_transition(self) -> None:
         self._move(self.controller.undo) or self.notify("Nothing to undo.", markup=False)
@@ -377,11 +418,19 @@ class GateScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out undo/redo when there is nothing to move to."""
         if action in ("undo_transition", "redo_transition"):
-            can = self.session is not None and (self.controller.can_undo if action == "undo_transition" else self.controller.can_redo)
+            can = self.session is not None and (
+                self.controller.can_undo
+                if action == "undo_transition"
+                else self.controller.can_redo
+            )
             return True if can else None  # None greys the key out (also before the boot)
-        if action == "workbench" and parameters == ("next",):  # in the footer only while a reply holds a choice
+        if action == "workbench" and parameters == (
+            "next",
+        ):  # in the footer only while a reply holds a choice
             pane = self.workspace.reply()
-            return pane is not None and pane.shown is not None and pane.shown.next_choice is not None
+            return (
+                pane is not None and pane.shown is not None and pane.shown.next_choice is not None
+            )
         return True
 
     # ------------------------------------------------------ help, files, quit

@@ -25,14 +25,26 @@ EXTRA_KEYS = (
     ("Enter (gate list)", "edit the selected gate"),
     ("Enter (gate field)", "record the edit now (in Raw too; {raw_newline} starts a new line)"),
     ("Enter (timeline)", "restore the state after that row (undoable)"),
-    ("Ctrl+A (reply pane, Raw)", "select all the text (then type or paste over it, or Delete); Home: line start"),
+    (
+        "Ctrl+A (reply pane, Raw)",
+        "select all the text (then type or paste over it, or Delete); Home: line start",
+    ),
     ("Ctrl+X / C / V", "cut, copy, paste in a text field"),
     ("Esc (category list)", "close the list without choosing"),
 )
 ACTORS = (
-    ("user", "you. Each edit of a field becomes a patch that the parser checks against the config; it is recorded when you pause, press Enter or leave the field."),
-    ("assistant", "a model reply you paste into the reply pane. It must be a full state (summary, gates, status); the preview shows the outcome before {apply_reply} applies it."),
-    ("", "Only a reply or an edit the parser accepts changes the state; a rejected one changes nothing and shows its errors. Undo/redo move over both kinds."),
+    (
+        "user",
+        "you. Each edit of a field becomes a patch that the parser checks against the config; it is recorded when you pause, press Enter or leave the field.",
+    ),
+    (
+        "assistant",
+        "a model reply you paste into the reply pane. It must be a full state (summary, gates, status); the preview shows the outcome before {apply_reply} applies it.",
+    ),
+    (
+        "",
+        "Only a reply or an edit the parser accepts changes the state; a rejected one changes nothing and shows its errors. Undo/redo move over both kinds.",
+    ),
 )
 REPLY_PANE = (
     "Pasting into a pane that holds an earlier paste, unchanged since, replaces it; {undo} brings the earlier text back.",
@@ -49,11 +61,15 @@ def help_renderable(keymap: Mapping[str, str]) -> RenderableType:
     """The whole help text, with the keys as the config's keymap bound them. Every piece is
     a ``rich.text.Text`` (literal, never markup): key strings come from a config file."""
     keys = KeyHints(keymap)
-    rows = key_rows(ACTIONS + FIELD_ACTIONS, lambda action: visible(keys.all_keys(action.id), one_line=True))
+    rows = key_rows(
+        ACTIONS + FIELD_ACTIONS, lambda action: visible(keys.all_keys(action.id), one_line=True)
+    )
     for key_text, what in EXTRA_KEYS:
         rows.append((Text(key_text, style="bold"), Text(_filled(what, keys))))
     bullets = [(Text(" •"), Text(_filled(text, keys))) for text in REPLY_PANE]
-    rules = [(Text(f" {number}."), Text(rule)) for number, rule in enumerate(DECISION_RULES, start=1)]
+    rules = [
+        (Text(f" {number}."), Text(rule)) for number, rule in enumerate(DECISION_RULES, start=1)
+    ]
     actors = [(Text(f" {who}", style="bold"), Text(_filled(what, keys))) for who, what in ACTORS]
     return Group(
         heading("Keys"), grid(rows), Text(""),

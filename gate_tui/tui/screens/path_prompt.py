@@ -56,7 +56,15 @@ class PathScreen(CenteredModal[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="path_cancel")]
 
-    def __init__(self, title: str, default: str, attempt: Attempt, *, replaces: bool = True, warning: str | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        default: str,
+        attempt: Attempt,
+        *,
+        replaces: bool = True,
+        warning: str | None = None,
+    ) -> None:
         super().__init__()
         self.warning = warning  # said before anything is asked (an invalid value to export, say)
         self.title_text = title
@@ -69,13 +77,25 @@ class PathScreen(CenteredModal[str | None]):
         with Vertical(id="path-box", classes="modal-box"):
             yield Static(plain(self.title_text, "bold"))
             if self.warning:
-                yield Static(line(("⚠ ", WARN_STYLE), (self.warning, WARN_STYLE)), id="path-warning")
+                yield Static(
+                    line(("⚠ ", WARN_STYLE), (self.warning, WARN_STYLE)), id="path-warning"
+                )
             yield SafeInput(value=self.default, id="path-input")
             folder = self.folder
             if folder is None:
-                yield Static(line(("A relative path is in the current folder, ", DIM), (os.getcwd(), DIM)), id="path-where")
+                yield Static(
+                    line(("A relative path is in the current folder, ", DIM), (os.getcwd(), DIM)),
+                    id="path-where",
+                )
             else:
-                yield Static(line(("Files stay in ", DIM), (str(folder), DIM), (": a relative name is taken there.", DIM)), id="path-where")
+                yield Static(
+                    line(
+                        ("Files stay in ", DIM),
+                        (str(folder), DIM),
+                        (": a relative name is taken there.", DIM),
+                    ),
+                    id="path-where",
+                )
             yield Static(id="path-message")
             yield Static(line(("Enter to confirm · Esc to cancel", DIM)))
 
@@ -118,7 +138,11 @@ class PathScreen(CenteredModal[str | None]):
             return
         if self.replaces and path.exists() and self._confirmed != path:
             self._confirmed = path
-            self.say("⚠", WARN_STYLE, f"{path} already exists. Enter again replaces it; or change the name.")
+            self.say(
+                "⚠",
+                WARN_STYLE,
+                f"{path} already exists. Enter again replaces it; or change the name.",
+            )
             return
         error = self.attempt(path)
         if error:

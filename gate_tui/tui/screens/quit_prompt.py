@@ -41,7 +41,12 @@ class QuitScreen(CenteredModal[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="quit_cancel")]
 
-    def __init__(self, why: str, changes: int, keep: str = "Save as… writes a state file you can reopen with --state.") -> None:
+    def __init__(
+        self,
+        why: str,
+        changes: int,
+        keep: str = "Save as… writes a state file you can reopen with --state.",
+    ) -> None:
         super().__init__()
         self.why = why
         self.changes = changes
@@ -50,7 +55,11 @@ class QuitScreen(CenteredModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="quit-box", classes="modal-box"):
             yield Static(line(("⚠ ", WARN_STYLE), ("Quit with unsaved work?", "bold")))
-            count = f"{self.changes} change{'s' * (self.changes != 1)} made here" if self.changes else "Your work"
+            count = (
+                f"{self.changes} change{'s' * (self.changes != 1)} made here"
+                if self.changes
+                else "Your work"
+            )
             yield Static(plain(f"{count} not saved: {self.why}."))
             yield Static(line((self.keep, DIM)))
             with Horizontal(id="quit-buttons"):

@@ -51,7 +51,9 @@ class ResumeScreen(CenteredModal[bool]):
     def compose(self) -> ComposeResult:
         info = self.info
         with Vertical(id="resume-box", classes="modal-box"):
-            yield Static(line(("Resume session ", "bold"), (info.name, "bold $accent"), ("?", "bold")))
+            yield Static(
+                line(("Resume session ", "bold"), (info.name, "bold $accent"), ("?", "bold"))
+            )
             count = f"{info.transitions} transition{'s' * (info.transitions != 1)}"
             yield Static(line(count, " · ", (info.decision, WARN_STYLE if not info.passed else "")))
             times = f"started {human_time(info.started)}"

@@ -68,7 +68,9 @@ class ChoiceField(Widget, can_focus=True):
         def control(self) -> ChoiceField:
             return self.field
 
-    def __init__(self, options: Sequence[tuple[Content, str]], value: str, **kwargs: object) -> None:
+    def __init__(
+        self, options: Sequence[tuple[Content, str]], value: str, **kwargs: object
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._options = list(options)
         self._value = value
@@ -118,7 +120,9 @@ class ChoiceField(Widget, can_focus=True):
         self._menu_open = True
         values = [option for _label, option in self._options]
         current = values.index(self._value) if self._value in values else 0
-        self.app.push_screen(ChoiceMenu(self._options, current, self.region, typed), callback=self._chosen)
+        self.app.push_screen(
+            ChoiceMenu(self._options, current, self.region, typed), callback=self._chosen
+        )
 
     def on_key(self, event: events.Key) -> None:
         char = typed_character(event)
@@ -170,7 +174,9 @@ class ChoiceMenu(ModalScreen[str | None]):
     }
     """
 
-    def __init__(self, options: Sequence[tuple[Content, str]], current: int, under: Region, typed: str = "") -> None:
+    def __init__(
+        self, options: Sequence[tuple[Content, str]], current: int, under: Region, typed: str = ""
+    ) -> None:
         super().__init__()
         self._options = list(options)
         self._current = current
@@ -178,7 +184,11 @@ class ChoiceMenu(ModalScreen[str | None]):
         self._typed = typed
 
     def compose(self) -> ComposeResult:
-        menu = TypeAheadList(*[Option(label, id=str(index)) for index, (label, _value) in enumerate(self._options)], typed=self._typed, markup=False)
+        menu = TypeAheadList(
+            *[Option(label, id=str(index)) for index, (label, _value) in enumerate(self._options)],
+            typed=self._typed,
+            markup=False,
+        )
         region = self._under
         menu.styles.offset = (region.x, region.y + 1)
         menu.styles.width = region.width

@@ -56,7 +56,9 @@ class DecisionPanel(Horizontal):
         width = details.content_size.width or None  # None before the first layout: full words
         if width is None:
             self.call_after_refresh(self._fit)  # once laid out, fit the words to the width
-        if set_content(details, decision_details(self.config, decision, extra, hints_of(self.app), width)):
+        if set_content(
+            details, decision_details(self.config, decision, extra, hints_of(self.app), width)
+        ):
             self.call_after_refresh(self.keep_clear)  # a line more or less moves the panel's bottom
 
     def on_resize(self, _event: events.Resize) -> None:

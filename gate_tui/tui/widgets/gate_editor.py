@@ -55,7 +55,10 @@ class GateEditor(Vertical):
         with Horizontal(classes="field-row -raw"):
             # Static, not Label: the field labels need no more, and parsing Label's CSS costs ~1.5 ms at start-up.
             yield Static("Raw", classes="field-label")
-            yield RawArea(id="raw", placeholder=f"answer in your words ({hints_of(self.app)['raw_newline']}: new line)")
+            yield RawArea(
+                id="raw",
+                placeholder=f"answer in your words ({hints_of(self.app)['raw_newline']}: new line)",
+            )
         yield Static(id="raw-msg", classes="field-msg")
         with Horizontal(classes="field-row -classified"):
             yield Static("Classified", classes="field-label")
@@ -85,7 +88,10 @@ class GateEditor(Vertical):
         free = self.query_one("#classified-none", Static)
         chosen = value.classified if value.classified in gate.expected_categories else NONE_CHOICE
         if switching:
-            select.set_options([NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories], chosen)
+            select.set_options(
+                [NONE_OPTION] + [(plain(c, one_line=True), c) for c in gate.expected_categories],
+                chosen,
+            )
         else:
             select.value = chosen  # a ChoiceField posts nothing when set from code
         raw.show(value.raw or "", key)
@@ -103,16 +109,24 @@ class GateEditor(Vertical):
         gate = self.config.gates[self.key]
         done = gate_complete(gate, value)
         title = line((self.key, "bold"), (f"  {gate.label}" if gate.label else "", ""))
-        marks: list[str | tuple[str, str]] = [("required" if gate.required else "optional", "bold" if gate.required else DIM)]
+        marks: list[str | tuple[str, str]] = [
+            ("required" if gate.required else "optional", "bold" if gate.required else DIM)
+        ]
         if gate_blocked(gate, value):
-            marks.append((f"  ⊘ blocked ({visible(value.classified or '', one_line=True)})", BAD_STYLE))
+            marks.append(
+                (f"  ⊘ blocked ({visible(value.classified or '', one_line=True)})", BAD_STYLE)
+            )
         else:
-            marks.append(("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE))
+            marks.append(
+                ("  ✓ complete" if done else "  ✗ incomplete", OK_STYLE if done else BAD_STYLE)
+            )
         if is_next:
             marks.append(("  ▶ asked next", WARN_STYLE))
         rows = [title, line(*marks)]
         if said and value.raw:
-            rows.append(plain(said, BAD_STYLE if "NOT the user's words" in said else DIM, one_line=True))
+            rows.append(
+                plain(said, BAD_STYLE if "NOT the user's words" in said else DIM, one_line=True)
+            )
         set_content(self.query_one("#gate-title", Static), lines(rows))
 
     def show_messages(self, field: FieldRef, content: Content) -> None:
@@ -155,7 +169,10 @@ class SummaryEditor(Vertical):
         """``n/200``, in the error colour past the limit (the parser's limit, trimmed)."""
         count = len(text.strip())
         style = BAD_STYLE if count > SUMMARY_MAX_CHARS else DIM
-        set_content(self.query_one("#summary-count", Static), Content.styled(f"{count}/{SUMMARY_MAX_CHARS}", style))
+        set_content(
+            self.query_one("#summary-count", Static),
+            Content.styled(f"{count}/{SUMMARY_MAX_CHARS}", style),
+        )
 
     def show_messages(self, content: Content) -> None:
         target = self.query_one("#summary-msg", Static)

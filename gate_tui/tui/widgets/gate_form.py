@@ -46,13 +46,18 @@ class FormHost(Protocol):
     controller: EditController
     EDIT_COMMIT_DELAY: float
 
-    def show_view(self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]) -> None: ...
+    def show_view(
+        self, gates: Mapping[str, ValueView], decision: DecisionView, extra: list[Content]
+    ) -> None: ...
 
     def show_current(self) -> None: ...
 
     def after_transition(self, *, reload_form: bool) -> None: ...
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True) -> None: ...
+    def notify(
+        self, message: str, *, title: str = "", severity: Any = "information", markup: bool = True
+    ) -> None: ...
+
 
 EDITOR_INPUTS = {"raw", "summary"}
 """Fields whose edit is recorded when the focus leaves them."""
@@ -81,7 +86,11 @@ class GateForm(Container):
             self._timer.stop()
         self._timer = self.set_timer(host.EDIT_COMMIT_DELAY, self.commit)
         if result.ok and result.canonical_state is not None and result.decision is not None:
-            marker = line(("✎ editing ", DIM), (field.path, "bold"), (" — recorded when you pause or press Enter", DIM))
+            marker = line(
+                ("✎ editing ", DIM),
+                (field.path, "bold"),
+                (" — recorded when you pause or press Enter", DIM),
+            )
             host.show_view(result.canonical_state.gates, result.decision, [marker])
         else:
             host.show_current()
@@ -108,7 +117,9 @@ class GateForm(Container):
         elif commit.kind == "unchanged":
             self.host.show_current()
         elif commit.kind == "error":
-            self.host.notify(visible(commit.error or ""), title="Session error", severity="error", markup=False)
+            self.host.notify(
+                visible(commit.error or ""), title="Session error", severity="error", markup=False
+            )
             self.host.show_current()
 
     class GateHighlighted(Message):
@@ -150,7 +161,11 @@ class GateForm(Container):
         """Focus the field that completes the gate on show (its classification or Raw)."""
         editor = self.query_one(GateEditor)
         if editor.key is not None:
-            focus_now(self.query_one("#classified-select" if editor.config.gates[editor.key].categorical else "#raw"))
+            focus_now(
+                self.query_one(
+                    "#classified-select" if editor.config.gates[editor.key].categorical else "#raw"
+                )
+            )
 
     def show_messages(self, field: FieldRef, content: Content) -> None:
         """A field's errors and warnings, under the field."""

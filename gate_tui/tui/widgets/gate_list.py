@@ -35,14 +35,24 @@ class GateList(OptionList):
         self.config = config
         self._shown: dict[str, tuple[ValueView | None, bool, str | None]] = {}
         values = values or {}
-        options = [Option(self._row(key, values.get(key), key == next_gate), id=key) for key in config.gate_order]
+        options = [
+            Option(self._row(key, values.get(key), key == next_gate), id=key)
+            for key in config.gate_order
+        ]
         super().__init__(*options, markup=False, **kwargs)  # type: ignore[arg-type]
 
-    def _row(self, key: str, value: ValueView | None, is_next: bool, said: str | None = None) -> Content:
+    def _row(
+        self, key: str, value: ValueView | None, is_next: bool, said: str | None = None
+    ) -> Content:
         self._shown[key] = (value, is_next, said)
         return gate_row(self.config, key, value, is_next, said)
 
-    def show(self, values: Mapping[str, ValueView], next_gate: str | None, said: Mapping[str, str] | None = None) -> None:
+    def show(
+        self,
+        values: Mapping[str, ValueView],
+        next_gate: str | None,
+        said: Mapping[str, str] | None = None,
+    ) -> None:
         """Re-render only the rows whose value, next-gate mark or provenance (``said``: a
         kind per gate key) changed."""
         said = said or {}

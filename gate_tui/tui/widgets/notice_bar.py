@@ -41,10 +41,15 @@ class NoticeBar(Static):
     def show(self, session: Session, own: list[str]) -> None:
         """Show ``session``'s warnings and ``own`` notices (the session's are taken: seen)."""
         warning = session.persistence_warning
-        notices = ([warning] if warning else []) + [n for n in session.notices if n != warning] + own
+        notices = (
+            ([warning] if warning else []) + [n for n in session.notices if n != warning] + own
+        )
         rows = [line(("⚠ ", WARN_STYLE), text) for text in notices[:SHOWN]]
         if len(notices) > SHOWN:
-            rows[-1] = line(("⚠ ", WARN_STYLE), f"… and {len(notices) - SHOWN + 1} more notices (they are in the review report)")
+            rows[-1] = line(
+                ("⚠ ", WARN_STYLE),
+                f"… and {len(notices) - SHOWN + 1} more notices (they are in the review report)",
+            )
         self.update(lines(rows))
         self.display = bool(rows)
         session.take_notices()

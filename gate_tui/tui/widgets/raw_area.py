@@ -45,7 +45,11 @@ class RawArea(SafeTextArea):
     # Under the keymap's ids: the footer shows Undo here too, and rebinding moves them. The
     # line-break key is named in the field's placeholder and in help, not in the footer:
     # at 80 columns it would push Save off the footer.
-    BINDINGS = [field_binding("undo", "undo"), field_binding("redo", "redo", show=False), field_binding("raw_newline", "newline", show=False)]
+    BINDINGS = [
+        field_binding("undo", "undo"),
+        field_binding("redo", "redo", show=False),
+        field_binding("raw_newline", "newline", show=False),
+    ]
 
     class Submitted(Message):
         """Enter was pressed: record the edit now."""

@@ -49,7 +49,11 @@ class ReplyArea(SafeTextArea):
             return
         event.stop()
         event.prevent_default()
-        start, end = (self.document.start, self.document.end) if self.holds_unchanged_paste else self.selection
+        start, end = (
+            (self.document.start, self.document.end)
+            if self.holds_unchanged_paste
+            else self.selection
+        )
         self.history.checkpoint()  # its own undo step, whatever was typed just before
         result = self._replace_via_keyboard(event.text, start, end)
         if result is not None:

@@ -29,10 +29,15 @@ from gate_tui.tui.widgets.reply_area import ReplyArea
 
 def empty_hint(keys: KeyHints) -> Content:
     """What the preview says while the pane is empty (keys as the keymap binds them)."""
-    return lines([
-        plain(f"Paste a model reply above ({keys['focus_reply']} focuses it).", DIM),
-        plain(f"The preview shows what applying it would do; {keys['apply_reply']} applies it.", DIM),
-    ])
+    return lines(
+        [
+            plain(f"Paste a model reply above ({keys['focus_reply']} focuses it).", DIM),
+            plain(
+                f"The preview shows what applying it would do; {keys['apply_reply']} applies it.",
+                DIM,
+            ),
+        ]
+    )
 
 
 Preview = Callable[[str], "tuple[Content | None, bool | None]"]
@@ -128,7 +133,9 @@ class ReplyPane(Vertical):
         self.refresh_preview()
 
     def _first_preview(self) -> None:
-        if getattr(self.app, "blink", True) is False and self.query("#reply"):  # tests and screenshots need stable frames
+        if getattr(self.app, "blink", True) is False and self.query(
+            "#reply"
+        ):  # tests and screenshots need stable frames
             self.text_area.cursor_blink = False
         self.preview_new_text()
 
@@ -147,7 +154,11 @@ class ReplyPane(Vertical):
             self.notify("The reply pane is empty already.", markup=False, timeout=timeout)
             return
         area.clear_text()
-        self.notify(f"Reply pane cleared ({undo_key} in the pane brings the text back).", markup=False, timeout=timeout)
+        self.notify(
+            f"Reply pane cleared ({undo_key} in the pane brings the text back).",
+            markup=False,
+            timeout=timeout,
+        )
 
     def show_preview(self, content: Content | None, ok: bool | None = None) -> None:
         """Show a preview (``None``: the empty-pane hint)."""

@@ -42,7 +42,9 @@ class TitleBar(Widget):
 
     def render(self) -> Content:
         middle = max(0, self.size.width - ICON_CELLS - RIGHT_CELLS)
-        title = self.app.format_title(self.app.title, self.app.sub_title).truncate(middle, ellipsis=True)
+        title = self.app.format_title(self.app.title, self.app.sub_title).truncate(
+            middle, ellipsis=True
+        )
         left = (middle - title.cell_length) // 2
         right = middle - left - title.cell_length + RIGHT_CELLS
         icon = f" {self.icon}".ljust(ICON_CELLS)
