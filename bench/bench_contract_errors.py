@@ -25,12 +25,13 @@ TOOLS = json.loads(
 
 
 def _branches(count: int) -> dict:
-    branch = lambda n: {
-        "type": "object",
-        "properties": {"type": {"const": f"t{n}"}, "v": {"type": "integer"}},
-        "required": ["type", "v"],
-        "additionalProperties": False,
-    }  # noqa: E731
+    def branch(n: int) -> dict:
+        return {
+            "type": "object",
+            "properties": {"type": {"const": f"t{n}"}, "v": {"type": "integer"}},
+            "required": ["type", "v"],
+            "additionalProperties": False,
+        }
     return {
         "type": "object",
         "properties": {

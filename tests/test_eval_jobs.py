@@ -101,11 +101,12 @@ def test_sigterm_ends_a_parquet_run_with_its_workers_and_a_readable_file(tmp_pat
     try:
         # Running: both workers forked and the first row group written.
         # (Written under a hidden partial name until the run ends: gate_tui.results.completion.)
-        partial = lambda: [
-            path
-            for path in folder.iterdir()
-            if path.name.startswith(".out.parquet.") and path.stat().st_size > 0
-        ]  # noqa: E731
+        def partial() -> list[Path]:
+            return [
+                path
+                for path in folder.iterdir()
+                if path.name.startswith(".out.parquet.") and path.stat().st_size > 0
+            ]
         assert wait_until(lambda: len(children(process.pid)) >= 2 and partial()), (
             "the run never started"
         )

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.tmux
 
 
 def test_review_in_a_real_terminal_keeps_a_verdict_through_kill_9(
-    tmux: Tmux, tmp_path: Path
-) -> None:  # noqa: F811
+    tmux: Tmux,  # noqa: F811 - the fixture, imported by name
+    tmp_path: Path,
+) -> None:
     results = write_sample_results(tmp_path)
     env = {
         "TERM": "xterm-256color",
