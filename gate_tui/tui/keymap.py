@@ -35,6 +35,66 @@ class KeyAction(
     priority: bool = False
 
 
+CLEAR_REPLY = KeyAction(
+    "clear_reply",
+    "ctrl+l",
+    "workbench('clear')",
+    "Clear",
+    "Clear reply",
+    "Empty the reply pane (Undo in the pane brings the text back)",
+    show=False,
+)
+PALETTE = KeyAction(
+    "command_palette",
+    "ctrl+p",
+    "app.command_palette",
+    "Commands",
+    "Command palette",
+    "Every action by name",
+    show=False,
+    priority=True,
+)
+
+
+def ask_actions(ask: str, again: str, cancel: str) -> tuple[KeyAction, ...]:
+    """The reply workbench's model keys, the same in every editor (F6 ask, F7 ask again,
+    F8 auto-retry, Esc cancel); each editor words what its ask and its errors send.
+    F6/F7 are TextArea's select-line / select-all: priority, so they ask from the reply
+    pane too."""
+    retry = "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)"
+    return (
+        KeyAction("ask_model", "f6", "workbench('ask')", "Ask", "Ask the model", ask, priority=True),
+        KeyAction(
+            "ask_again",
+            "f7",
+            "workbench('again')",
+            "Again",
+            "Ask again with the errors",
+            again,
+            show=False,
+            priority=True,
+        ),
+        KeyAction(
+            "toggle_auto_retry",
+            "f8",
+            "workbench('auto_retry')",
+            "Auto-retry",
+            "Toggle auto-retry",
+            retry,
+            show=False,
+        ),
+        KeyAction(
+            "cancel_ask",
+            "escape",
+            "workbench('cancel')",
+            "Cancel",
+            "Cancel the model request",
+            cancel,
+            show=False,
+        ),
+    )
+
+
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("help", "f1", "help", "Help", "Help", "Keys, the decision rules, user vs assistant"),
     KeyAction(
@@ -97,15 +157,7 @@ ACTIONS: tuple[KeyAction, ...] = (
         "Redo the transition undone last (in the reply pane: an undone text edit first)",
         show=False,
     ),
-    KeyAction(
-        "clear_reply",
-        "ctrl+l",
-        "workbench('clear')",
-        "Clear",
-        "Clear reply",
-        "Empty the reply pane (Undo in the pane brings the text back)",
-        show=False,
-    ),
+    CLEAR_REPLY,
     KeyAction(
         "save",
         "ctrl+s",
@@ -122,55 +174,15 @@ ACTIONS: tuple[KeyAction, ...] = (
         "Use the reply's next object",
         "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one",
     ),
-    # After Save: on a 60-column footer the essential keys stay. F6/F7 are TextArea's
-    # select-line / select-all: priority, so they ask from the reply pane too.
-    KeyAction(
-        "ask_model",
-        "f6",
-        "workbench('ask')",
-        "Ask",
-        "Ask the model",
-        "Type a message; the model's reply streams into the reply pane (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)",
-        priority=True,
-    ),
-    KeyAction(
-        "ask_again",
-        "f7",
-        "workbench('again')",
-        "Again",
-        "Ask again with the errors",
-        "Send the last reply's errors (field path, expected, found) back to the model for a corrected state",
-        show=False,
-        priority=True,
-    ),
-    KeyAction(
-        "toggle_auto_retry",
-        "f8",
-        "workbench('auto_retry')",
-        "Auto-retry",
-        "Toggle auto-retry",
-        "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)",
-        show=False,
-    ),
-    KeyAction(
-        "cancel_ask",
-        "escape",
-        "workbench('cancel')",
-        "Cancel",
-        "Cancel the model request",
+    # After Save: on a 60-column footer the essential keys stay.
+    *ask_actions(
+        "Type a message; the model's reply streams into the reply pane"
+        " (endpoint: settings, OPENAI_BASE_URL, GATE_TUI_MODEL)",
+        "Send the last reply's errors (field path, expected, found) back to the model"
+        " for a corrected state",
         "Stop a running request: the partial reply stays in the pane, nothing is applied",
-        show=False,
     ),
-    KeyAction(
-        "command_palette",
-        "ctrl+p",
-        "app.command_palette",
-        "Commands",
-        "Command palette",
-        "Every action by name",
-        show=False,
-        priority=True,
-    ),
+    PALETTE,
     KeyAction(
         "quit",
         "ctrl+q",

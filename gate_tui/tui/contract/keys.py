@@ -5,7 +5,7 @@ without a key of their own (palette only), named as the gate editor names its ow
 
 from __future__ import annotations
 
-from gate_tui.tui.keymap import KeyAction, KeyTable, key_display
+from gate_tui.tui.keymap import CLEAR_REPLY, PALETTE, KeyAction, KeyTable, ask_actions, key_display
 
 ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer must keep comes first
     KeyAction(
@@ -54,25 +54,8 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "Redo the change undone last (in the reply pane: an undone text edit first)",
     ),
     KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
-    KeyAction(
-        "clear_reply",
-        "ctrl+l",
-        "workbench('clear')",
-        "Clear",
-        "Clear reply",
-        "Empty the reply pane (Undo in the pane brings the text back)",
-        show=False,
-    ),
-    KeyAction(
-        "command_palette",
-        "ctrl+p",
-        "app.command_palette",
-        "Commands",
-        "Command palette",
-        "Every action by name",
-        show=False,
-        priority=True,
-    ),
+    CLEAR_REPLY,
+    PALETTE,
     KeyAction(
         "quit",
         "ctrl+q",
@@ -83,44 +66,11 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         priority=True,
     ),
 )
-ASK_ACTIONS: tuple[KeyAction, ...] = (  # asking the model (F6); listed last in help
-    KeyAction(
-        "ask_model",
-        "f6",
-        "workbench('ask')",
-        "Ask",
-        "Ask the model",
-        "Type a message; the reply streams into the reply pane, asked with the contract's prompt and schema",
-        priority=True,
-    ),
-    KeyAction(
-        "ask_again",
-        "f7",
-        "workbench('again')",
-        "Again",
-        "Ask again with the errors",
-        "Send the last reply's contract errors (path, expected, found) back to the model",
-        show=False,
-        priority=True,
-    ),
-    KeyAction(
-        "toggle_auto_retry",
-        "f8",
-        "workbench('auto_retry')",
-        "Auto-retry",
-        "Toggle auto-retry",
-        "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)",
-        show=False,
-    ),
-    KeyAction(
-        "cancel_ask",
-        "escape",
-        "workbench('cancel')",
-        "Cancel",
-        "Cancel the model request",
-        "Stop a running request: the partial reply stays in the pane",
-        show=False,
-    ),
+ASK_ACTIONS = ask_actions(  # asking the model (F6); listed last in help
+    "Type a message; the reply streams into the reply pane, asked with the contract's"
+    " prompt and schema",
+    "Send the last reply's contract errors (path, expected, found) back to the model",
+    "Stop a running request: the partial reply stays in the pane",
 )
 FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     (
