@@ -141,7 +141,7 @@ async def test_a_reply_that_clears_typed_answers_says_so_first() -> None:
             pilot, lambda: "NO PASS" in screen_text(app), message="the first screen"
         )  # the session is open
         app.gate_screen.select_gate("2_use_case")
-        app.gate_screen.focus_gate_field()
+        app.gate_screen.gate_form.focus_field()
         await wait_for(
             pilot,
             lambda: (

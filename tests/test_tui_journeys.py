@@ -112,7 +112,7 @@ async def test_ctrl_z_with_the_category_menu_open_undoes() -> None:
         await pilot.press("f5")
         await wait_for(pilot, lambda: app.focused is app.gate_screen.gate_list)
         app.gate_screen.select_gate("1_data_availability")
-        app.gate_screen.focus_gate_field()
+        app.gate_screen.gate_form.focus_field()
         await wait_for(pilot, lambda: focused_id(app) == "classified-select")
         await wait_for(
             pilot,
@@ -165,7 +165,7 @@ async def test_a_burst_of_keys_across_f3_keeps_every_character_in_its_gate() -> 
     )
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         app.gate_screen.select_gate("2_use_case")
-        app.gate_screen.focus_gate_field()
+        app.gate_screen.gate_form.focus_field()
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         burst(app, *"Rank tickets", "f3", *"Median time down", "f3")
         await wait_for(
@@ -189,7 +189,7 @@ async def test_a_multi_line_answer_is_typed_and_stored_with_its_line_break() -> 
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         app.gate_screen.select_gate("2_use_case")
-        app.gate_screen.focus_gate_field()
+        app.gate_screen.gate_form.focus_field()
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         await pilot.press(*"line one", "shift+enter", *"line two", "enter")
         await wait_for(
@@ -217,7 +217,7 @@ async def test_ctrl_n_in_a_burst_breaks_the_line_where_it_was_typed() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         app.gate_screen.select_gate("2_use_case")
-        app.gate_screen.focus_gate_field()
+        app.gate_screen.gate_form.focus_field()
         await wait_for(pilot, lambda: focused_id(app) == "raw")
         burst(app, *"line one", "ctrl+n", *"line two", "left", "left", "left", "X", "enter")
         await wait_for(

@@ -23,7 +23,6 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from gate_tui.decision import decision_parts
-from gate_tui.session.provenance import ProvenanceTracker
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import EditController, PendingEdit
 from gate_tui.tui.form import gate_value, state_to_form
@@ -44,10 +43,13 @@ from gate_tui.tui.workbench.messages import ChoiceChanged, ReplyApplied
 from gate_tui.tui.workbench.target import Applied, Previewed
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from gate_tui.llm.asking import Target
     from gate_tui.models import GateConfig, ParseResult
     from gate_tui.session.history import Transition
     from gate_tui.session.live import Session
+    from gate_tui.session.provenance import ProvenanceTracker
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.workbench.widget import Workbench
     from gate_tui.views import ConfigView, DecisionView, ValueView
@@ -84,9 +86,10 @@ class GateScreen(Screen[None]):
         self.session: Session = None  # type: ignore[assignment]  # set by attach
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
         self.files = GateFiles(self)
-        self._provenance = ProvenanceTracker()  # who said each answer, from the journal
+        self._provenance: ProvenanceTracker | None = None  # who said each answer (attach)
         self._notices = notices  # the app's own (an unknown keymap id): shown in the warning bar
         self._shown_before = False
+        self._settle: Timer | None = None  # the scroll after a resize, once sizes settle
 
     # ----------------------------------------------------------------- layout
 
@@ -119,11 +122,16 @@ class GateScreen(Screen[None]):
         # The footer drops the palette key first when narrow (styles.tcss, "-cramped").
         self.set_class(event.size.width < FULL_FOOTER_WIDTH, "-cramped")
         # The focused field stays in view: a smaller terminal can push it below the fold.
-        self.call_after_refresh(self._focus_in_view)
+        # Once the sizes settle (a timer, restarted by each resize): scrolling from inside a
+        # burst of resizes made the served page and the editor trade sizes without end.
+        if self._settle is not None:
+            self._settle.stop()
+        self._settle = self.set_timer(0.2, self._focus_in_view)
 
     def _focus_in_view(self) -> None:
+        self._settle = None
         if self.focused is not None and self.focused.is_attached:
-            self.focused.scroll_visible(animate=False, immediate=True)
+            self.focused.scroll_visible(animate=False)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         """Skip the first restyle: each widget was styled as it mounted, right before (a fifth
@@ -178,7 +186,10 @@ class GateScreen(Screen[None]):
 
     def attach(self, session: Session, gate_config: GateConfig) -> None:
         """Show ``session``: its state in the form, its decision, its history and notices."""
+        from gate_tui.session.provenance import ProvenanceTracker  # not before the first frame
+
         self.session = session
+        self._provenance = ProvenanceTracker()
         self.files.mark_kept()
         if self.controller is None:
             self.controller = EditController(gate_config, session)
@@ -203,7 +214,8 @@ class GateScreen(Screen[None]):
     ) -> None:
         """Decision panel, gate list marks and the editor's title line for one state's gates."""
         self.decision_panel.show(decision, extra)
-        said = self._provenance.update(self.session.records) if self.session is not None else {}
+        tracker = self._provenance
+        said = tracker.update(self.session.records) if tracker is not None else {}
         self.gate_form.show_marks(gates, decision.next_gate, said)
 
     def show_current(self) -> None:
