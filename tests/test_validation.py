@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gate_tui import GateConfig, GateState, Policy, parse
 from gate_tui.config.loading import load_config
-from gate_tui.parsing.validation import _plain_assistant_state, check_assistant_fully
+from gate_tui.parsing.assistant_check import _plain_assistant_state, check_assistant_fully
 from tests.conftest import CONFIGS, reply
 from tests.test_parser_acceptance import full_state
 

@@ -29,13 +29,14 @@ from gate_tui.models import (
     ParseResult,
     ParseWarning,
 )
+from gate_tui.parsing.assistant_check import validate_assistant
 from gate_tui.parsing.candidates import Candidate, judged, listed
 from gate_tui.parsing.diff import diff_dicts
 from gate_tui.parsing.extraction import extract_parts
 from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.text_checks import may_hold_surrogates, unstorable
 from gate_tui.parsing.user_patch import apply_user_patch
-from gate_tui.parsing.validation import Proposal, describe, validate_assistant
+from gate_tui.parsing.validation import Proposal, describe
 
 ACTORS = ("assistant", "user")
 StateDict = dict[str, Any]
