@@ -390,7 +390,7 @@ def test_internal_failures_become_errors(monkeypatch: pytest.MonkeyPatch) -> Non
     def explode(text: str, regions: object, keys: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(extraction, "_fast_path", explode)
+    monkeypatch.setattr(extraction, "fast_path", explode)
     result = extract_json(STATE_JSON)
     assert result.value is None
     assert result.error == "could not extract JSON: internal RuntimeError"

@@ -56,25 +56,18 @@ from gate_tui.parsing.choosing import (
     Chooser,
     ExtractionParts,
     failure,
-    has_preferred_key,
     locate,
 )
 from gate_tui.parsing.duplicates import settle
-from gate_tui.parsing.found import decode_outcome, notes_of
+from gate_tui.parsing.fast_path import fast_path
 from gate_tui.parsing.markers import (
-    Region,
-    fence_body_lead,
-    first_fence,
-    first_opener,
     thinking_regions,
 )
 from gate_tui.parsing.repair.closers import continues_container
 from gate_tui.parsing.repair.lexing import DUPLICATES_SEEN
 from gate_tui.parsing.repair.positions import repair_records
-from gate_tui.parsing.repair.quick import quick_repair_parts
-from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.repair.vocabulary import RepairRecord
-from gate_tui.parsing.scanning import scan, text_is_blank
+from gate_tui.parsing.scanning import scan
 from gate_tui.parsing.short_close import closer_follows, judge_close
 from gate_tui.warning_codes import TRUNCATED_REPLY
 
@@ -270,7 +263,7 @@ def _extract(
     if pick is not None and (type(pick) is not int or pick < 0):
         return failure(f"candidate must be a whole number from 0, not {pick!r}", "invalid_value")
     if pick is None:  # a chosen candidate needs the full list, which only the scan makes
-        quick = _fast_path(text, thinking_regions(text), keys)
+        quick = fast_path(text, thinking_regions(text), keys)
         if quick is not None:
             return quick
     result = scan(text, soft_thinking=True)
@@ -299,89 +292,6 @@ def _extract_other(
     return array_parts(text, objects)
 
 
-# --- fast path: one candidate, no Python-level scanning ----------------------------------
-
-
-def _fast_path(text: str, regions: list[Region], keys: tuple[str, ...]) -> ExtractionParts | None:
-    """The common replies, without the Python-level scan; None means "use the full scan".
-
-    The fast path looks at one candidate only — the object opening the body of the first
-    fence outside thinking (when no ``{`` comes before that fence: the fence could be
-    quoted in its string) or, when the reply has no fence, the first ``{`` — and keeps it
-    only when it decodes (strictly, or repaired from that same ``{``) to a gate-state
-    object, or to any object that is the whole reply, and nothing after it (or before a
-    fence) could be another candidate. That is what the full scan would choose too.
-    """
-    if not keys and any(soft for _start, _end, soft in regions):
-        # No preferred keys to confirm the candidate, and an unclosed or orphan thinking tag
-        # whose reach the full scan decides (it may rescan with the tags read as text).
-        return None
-    fence = first_fence(text, regions)
-    start = first_opener(text, regions)
-    if fence is not None and (start < 0 or start > fence[0]):
-        if text.find("{", 0, fence[0]) >= 0:
-            return None  # a brace before the fence (in thinking or prose): let the scan decide
-        start = fence_body_lead(text, fence[1])
-        return (
-            _fast_candidate(text, start, "fence", keys, alone=False)
-            if text.startswith("{", start)
-            else None
-        )
-    if start < 0 or text[start] != "{":
-        return None
-    return _fast_candidate(
-        text, start, "scan", keys, alone=not regions and text_is_blank(text, 0, start)
-    )
-
-
-def _fast_candidate(
-    text: str, start: int, source: str, keys: tuple[str, ...], *, alone: bool
-) -> ExtractionParts | None:
-    """Decode the object at ``start``: strictly, by the error-driven repair, or by the tokenizer.
-
-    All three read to the end of the text and stop where the object closes, so a fence
-    marker inside a string cannot cut the object short.
-    """
-    quick = quick_repair_parts(text, start)
-    outcome = None
-    if quick is not None:
-        value, end, fixes = quick
-    else:
-        outcome = repair_json(text, start, len(text), budget=len(text), detach_tail=True)
-        if outcome.json_text is None:
-            return None
-        value, end, fixes = decode_outcome(outcome), outcome.end, outcome.fixes
-    if not isinstance(value, dict) or (fixes and not value):
-        return None  # not an object, or a repair that would invent an empty one
-    if _more_after(text, end, source == "fence"):
-        return (
-            None  # another candidate may follow: the scan lists them (several-candidates warning)
-        )
-    # With no preferred keys (contract mode) the first candidate is the answer as it is.
-    if keys and not has_preferred_key(value, keys):
-        if not (alone and text_is_blank(text, end, len(text))):
-            return None
-    return (
-        value,
-        None,
-        source,
-        (start, end),
-        repair_records(text, fixes) if fixes else [],
-        notes_of(outcome, []),
-    )
-
-
-def _more_after(text: str, end: int, fenced: bool) -> bool:
-    """Whether another candidate (a ``{`` or a fence) may follow the object ending at ``end``.
-
-    A fenced object's own closing marker does not count. Conservative (markers inside
-    thinking count too): a yes only sends the reply to the full scan.
-    """
-    if text.find("{", end) >= 0 or text.find("~~~", end) >= 0:
-        return True
-    return text.count("```", end) > (1 if fenced else 0)
-
-
 # --- the policy: cut-off replies, guesses, several candidates ----------------------------
 
 
@@ -406,7 +316,10 @@ def apply_policy(
         and isinstance(value, list)
         and continues_container(text, span[1], len(text), "[")
     ):
-        closed = f"the JSON array closes at {locate(text, span[1] - 1)} while more of its elements follow"
+        closed = (
+            f"the JSON array closes at {locate(text, span[1] - 1)}"
+            " while more of its elements follow"
+        )
         return None, closed, source, span, records, {**notes, "recovered": value, "warnings": []}
     if span is not None and isinstance(value, dict):
         # `{"a": {"b": 1}}, "c": 2}` or `{"name": "old man "}", "age": 14}`: the object closed
@@ -419,7 +332,8 @@ def apply_policy(
             verdict == "whole" and records
         ):  # other repairs: offsets would blur
             closed = (
-                f"the JSON object closes at {locate(text, span[1] - 1)} while more of its members follow"
+                f"the JSON object closes at {locate(text, span[1] - 1)}"
+                " while more of its members follow"
                 " (a closer too many, or a quote that was text, before that point)"
             )
             return (
@@ -460,7 +374,8 @@ def apply_policy(
             warnings.append(
                 {
                     "code": TRUNCATED_REPLY,
-                    "message": f"the reply is cut off at {locate(text, cut_at)}; fields the cut touched: {touched}",
+                    "message": f"the reply is cut off at {locate(text, cut_at)};"
+                    f" fields the cut touched: {touched}",
                     "field_path": paths[-1] if paths else "",
                 }
             )
@@ -469,7 +384,10 @@ def apply_policy(
     if refusal is None and not allow_guesses:
         guess = next((r for r in records if r["certainty"] == "guess"), None)
         if guess is not None:
-            refusal = f"the reply needs a guess at line {guess['line']}:{guess['column']} ({guess['message']}); guessed repairs are not allowed"
+            refusal = (
+                f"the reply needs a guess at line {guess['line']}:{guess['column']}"
+                f" ({guess['message']}); guessed repairs are not allowed"
+            )
     new_notes = {**notes, "warnings": warnings}
     if refusal is not None:
         new_notes["recovered"] = value

@@ -19,27 +19,24 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gate_tui import warning_codes as codes
-from gate_tui.decision import decision_dict, status_dict, verdict_text
+from gate_tui.decision import decision_dict, status_dict
 from gate_tui.limits import DEFAULT_MAX_CHARS
 from gate_tui.models import (
     GateConfig,
     GateState,
     ParseError,
     ParseResult,
-    ParseWarning,
 )
 from gate_tui.parsing.assistant_check import validate_assistant
 from gate_tui.parsing.candidates import Candidate, judged, listed
-from gate_tui.parsing.diff import diff_dicts
 from gate_tui.parsing.extraction import extract_parts
+from gate_tui.parsing.outcome import StateDict, error_of, failed, finish, result_of
 from gate_tui.parsing.repair.vocabulary import RepairRecord
 from gate_tui.parsing.text_checks import may_hold_surrogates, unstorable
 from gate_tui.parsing.user_patch import apply_user_patch
-from gate_tui.parsing.validation import Proposal, describe
+from gate_tui.parsing.validation import describe
 
 ACTORS = ("assistant", "user")
-StateDict = dict[str, Any]
 
 
 class GateJsonParser:
@@ -69,7 +66,7 @@ class GateJsonParser:
                 return _candidate_problem(other, gate_config, previous, actor, policy)
 
             fields["candidates"] = judged(found, used_problem, problem_of)
-        return _result(fields)
+        return result_of(fields)
 
     def _parse(
         self,
@@ -84,9 +81,9 @@ class GateJsonParser:
             raise TypeError("gate_config must be a GateConfig (use load_config to read one)")
         if actor not in ACTORS:
             return (
-                _failed(
+                failed(
                     [
-                        _error(
+                        error_of(
                             "invalid_value",
                             f"actor must be 'assistant' or 'user', not {describe(actor)}",
                             "actor",
@@ -98,7 +95,7 @@ class GateJsonParser:
             )
         previous, problem = _previous_dict(previous_state)
         if problem is not None:
-            return _failed([problem]), [], None
+            return failed([problem]), [], None
         policy = gate_config.policy
         # A cut-off text decides nothing for a model; a person's own edit is theirs to send.
         accept_truncated = policy.accept_truncated_replies or actor == "user"
@@ -111,7 +108,7 @@ class GateJsonParser:
             if recovered is not None and may_hold_surrogates(payload) and unstorable(recovered):
                 recovered = None  # a preview must never hold what no writer can encode
             return (
-                _failed(
+                failed(
                     [problem],
                     warnings=extra.get("warnings"),
                     repairs=repairs,
@@ -129,10 +126,10 @@ class GateJsonParser:
         )
         if bad:
             errors = [
-                _error("invalid_value", f"{message} at {path or 'the top level'}", path)
+                error_of("invalid_value", f"{message} at {path or 'the top level'}", path)
                 for path, message in bad
             ]
-            return _failed(errors, repairs=repairs, source=source), found, previous
+            return failed(errors, repairs=repairs, source=source), found, previous
         if actor == "assistant":
             status_cut = accept_truncated and _cut_at_status(extra)
             if status_cut:  # what the cut left of the status is not the model's claim
@@ -141,7 +138,7 @@ class GateJsonParser:
         else:
             proposal = apply_user_patch(data, base_dict(previous, gate_config), gate_config)
         return (
-            _finish(
+            finish(
                 proposal.summarised(),
                 gate_config,
                 previous,
@@ -167,8 +164,11 @@ class GateJsonParser:
             payload, str
         ):  # text first: the commonest payload, and the ABC check is slow
             if candidate is not None and candidate != 0:
-                message = f"there is no candidate {candidate!r}: a payload that is not text is its own only candidate"
-                return None, [], None, _error("invalid_value", message, ""), _NO_NOTES
+                message = (
+                    f"there is no candidate {candidate!r}:"
+                    " a payload that is not text is its own only candidate"
+                )
+                return None, [], None, error_of("invalid_value", message, ""), _NO_NOTES
             if isinstance(payload, dict):
                 return payload, [], "object", None, _NO_NOTES
             if isinstance(payload, Mapping):
@@ -178,7 +178,7 @@ class GateJsonParser:
                 None,
                 [],
                 None,
-                _error("invalid_json", message, "", expected="string or object", actual=payload),
+                error_of("invalid_json", message, "", expected="string or object", actual=payload),
                 _NO_NOTES,
             )
         value, error, source, span, repairs, notes = extract_parts(
@@ -197,7 +197,7 @@ class GateJsonParser:
                 None,
                 repairs,
                 source,
-                _error(code, error or "No JSON object found in text", ""),
+                error_of(code, error or "No JSON object found in text", ""),
                 notes,
             )
         return value, repairs, source, None, notes
@@ -278,95 +278,14 @@ def empty_state(config: GateConfig) -> GateState:
     return canonical_base(None, config)
 
 
-def _finish(
-    proposal: Proposal,
-    config: GateConfig,
-    previous: StateDict | None,
-    actor: str,
-    repairs: list[RepairRecord],
-    source: str | None,
-    extraction_warnings: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    warnings: list[Any] = proposal.warnings  # the proposal is ours: its list can grow here
-    if repairs or extraction_warnings:
-        warnings = [_repair_warning(r) for r in repairs] + (extraction_warnings or []) + warnings
-    claimed = _claimed(proposal.claimed_status)
-    if proposal.errors:
-        return _failed(
-            proposal.errors, warnings=warnings, repairs=repairs, source=source, claimed=claimed
-        )
-    gates = proposal.gates  # without errors: every gate of the config, in gate_order
-    decision = _apply_override(decision_dict(config, gates), proposal.override)
-    state = {"summary": proposal.summary, "gates": gates, "status": status_dict(decision)}
-    if claimed is not None:
-        warnings.extend(_disagreement(claimed, decision))
-    return {
-        "ok": True,
-        "canonical_state": state,
-        "decision": decision,
-        "diff": diff_dicts(previous, state, actor),
-        "warnings": warnings,
-        "repairs": repairs,
-        "claimed_status": claimed,
-        "source": source,
-    }
 
 
-def _apply_override(decision: dict[str, Any], override: bool | None) -> dict[str, Any]:
-    if override is None or override == decision["pass"]:
-        return decision
-    if override:
-        return {"pass": True, "reason": "user_override", "next_gate": None, "next_question": None}
-    return {**decision, "pass": False, "reason": "user_override"}
 
 
-def _claimed(claimed: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not claimed or "pass" not in claimed:
-        return None
-    if len(claimed) == 3:  # every field was valid: already in StatusInfo's shape
-        return claimed
-    return {
-        "pass": claimed["pass"],
-        "next_gate": claimed.get("next_gate"),
-        "next_query": claimed.get("next_query"),
-    }
 
 
-def _disagreement(claimed: dict[str, Any], decision: dict[str, Any]) -> list[dict[str, Any]]:
-    """A ``ParseWarning``-shaped dict when the model's claimed status differs from the decision."""
-    if claimed["pass"] == decision["pass"] and claimed["next_gate"] == decision["next_gate"]:
-        return []
-    verdict = verdict_text(
-        decision["pass"], decision["reason"], decision["next_gate"], decision.get("blocked_value")
-    )
-    if claimed["pass"] != decision["pass"]:
-        said = "true" if claimed["pass"] else "false"
-        return [
-            {
-                "code": codes.CLAIMED_STATUS_OVERRULED,
-                "message": f"assistant claimed pass={said}; system decided {verdict}",
-                "field_path": "status.pass",
-            }
-        ]
-    said = claimed["next_gate"] or "null"
-    return [
-        {
-            "code": codes.CLAIMED_STATUS_OVERRULED,
-            "message": f"assistant claimed next_gate={said}; system decided {verdict}",
-            "field_path": "status.next_gate",
-        }
-    ]
 
 
-def _repair_warning(repair: RepairRecord) -> dict[str, Any]:
-    """A repair as a ``ParseWarning``-shaped dict (validated with the whole result)."""
-    line, column = repair["line"], repair["column"]
-    return {
-        "code": codes.repaired(repair["code"]),
-        "message": f"{'guessed' if repair.get('certainty') == 'guess' else 'repaired'} at line {line}:{column}: {repair['message']}",
-        "line": line,
-        "column": column,
-    }
 
 
 def _previous_dict(previous: Any) -> tuple[StateDict | None, ParseError | None]:
@@ -376,7 +295,7 @@ def _previous_dict(previous: Any) -> tuple[StateDict | None, ParseError | None]:
     if isinstance(previous, GateState):
         return previous.model_dump(mode="json"), None
     if not isinstance(previous, Mapping):
-        return None, _error(
+        return None, error_of(
             "invalid_value",
             f"previous_state must be a state object, not {_kind(previous)}",
             "previous_state",
@@ -384,55 +303,15 @@ def _previous_dict(previous: Any) -> tuple[StateDict | None, ParseError | None]:
     try:
         return GateState.model_validate(previous).model_dump(mode="json"), None
     except (ValidationError, ValueError, TypeError, RecursionError):
-        return None, _error(
+        return None, error_of(
             "invalid_value", "previous_state is not a valid gate state", "previous_state"
         )
 
 
-def _failed(
-    errors: list[ParseError],
-    *,
-    warnings: list[ParseWarning] | None = None,
-    repairs: list[RepairRecord] | None = None,
-    source: str | None = None,
-    claimed: dict[str, Any] | None = None,
-    recovered: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The fields of a failed result (validated by :func:`_result`)."""
-    fields = {
-        "ok": False,
-        "errors": errors,
-        "warnings": warnings or [],
-        "repairs": repairs or [],
-        "source": source,
-        "claimed_status": claimed,
-    }
-    if recovered is not None:
-        fields["recovered"] = recovered
-    return fields
 
 
-def _result(fields: dict[str, Any]) -> ParseResult:
-    """The one validation that builds a result and every model in it.
-
-    ``extra="ignore"`` skips the models' check for unknown keys, about a sixth of the
-    validation's cost. It cannot hide anything: every dict validated here is built in
-    this package with exactly the fields of its model (nothing from the payload is
-    passed through as a dict), so there are never extra keys to reject.
-    """
-    return ParseResult.model_validate(fields, extra="ignore")
 
 
-def _error(
-    code: Any, message: str, path: str, expected: str | None = None, actual: Any = None
-) -> ParseError:
-    return ParseError(
-        code=code,
-        message=message,
-        field_path=path,
-        expected=expected,
-        actual=None if actual is None else describe(actual),
-    )
 
 
 def _clean(value: Any) -> str | None:
