@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import Provider
@@ -224,9 +225,9 @@ class ReviewScreen(Screen[None]):
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self.refilter()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "filter-text":
-            self.refilter()
+    @on(Input.Changed, "#filter-text")
+    def _search_changed(self) -> None:
+        self.refilter()
 
     def current_filter(self) -> ResultFilter:
         def picked(widget_id: str) -> str | None:
@@ -332,15 +333,17 @@ class ReviewScreen(Screen[None]):
         note.focus()
         self.noting = row
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "note":
-            row = self.noting
-            given = None if row is None else self.verdicts.get(row)
-            if row is not None and given is not None:
-                self.give(row, given.verdict, event.value)
-            self.action_back_to_table()
-        elif event.input.id == "filter-text":
-            self.table.focus()
+    @on(Input.Submitted, "#note")
+    def _note_given(self, event: Input.Submitted) -> None:
+        row = self.noting
+        given = None if row is None else self.verdicts.get(row)
+        if row is not None and given is not None:
+            self.give(row, given.verdict, event.value)
+        self.action_back_to_table()
+
+    @on(Input.Submitted, "#filter-text")
+    def _search_submitted(self) -> None:
+        self.table.focus()
 
     # --- opening a row --------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ Ctrl+Q quits at once. Dismisses with ``"save"``, ``"quit"`` or None (cancel).
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -70,9 +71,20 @@ class QuitScreen(CenteredModal[str | None]):
     def on_mount(self) -> None:
         self.query_one("#save-as", Button).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#save-as")
+    def _save_as(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss({"save-as": "save", "quit-anyway": "quit"}.get(event.button.id or ""))
+        self.dismiss("save")
+
+    @on(Button.Pressed, "#quit-anyway")
+    def _quit_anyway(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss("quit")
+
+    @on(Button.Pressed, "#quit-cancel")
+    def _cancel(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -9,6 +9,7 @@ the session being offered. Dismisses with True to resume, False to start fresh.
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -67,8 +68,13 @@ class ResumeScreen(CenteredModal[bool]):
     def on_mount(self) -> None:
         self.query_one("#resume", Button).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "resume")
+    @on(Button.Pressed, "#resume")
+    def _resume(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#fresh")
+    def _fresh(self) -> None:
+        self.dismiss(False)
 
     def action_fresh(self) -> None:
         self.dismiss(False)

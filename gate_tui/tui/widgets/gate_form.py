@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from textual import events
+from textual import events, on
 from textual.containers import Container
 from textual.content import Content
 from textual.message import Message
@@ -226,12 +226,12 @@ class GateForm(Container):
         if event.widget.id in EDITOR_INPUTS:
             self.commit()
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_list.id == "gate-list":
-            event.stop()
-            self.post_message(self.GateHighlighted())
+    @on(OptionList.OptionHighlighted, "#gate-list")
+    def _gate_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.post_message(self.GateHighlighted())
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_list.id == "gate-list":
-            event.stop()
-            self.post_message(self.GateChosen())
+    @on(OptionList.OptionSelected, "#gate-list")
+    def _gate_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.GateChosen())
