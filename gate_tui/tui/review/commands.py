@@ -6,6 +6,7 @@ the screen's bindings and footer, so the palette never disagrees with the keys.
 
 from __future__ import annotations
 
+from gate_tui.tui.keymap import key_display
 from gate_tui.tui.palette import ActionPalette, PaletteEntry
 from gate_tui.tui.review.keys import ACTIONS
 
@@ -15,5 +16,5 @@ class ReviewCommands(ActionPalette):
 
     def entries(self) -> list[PaletteEntry]:
         return [
-            PaletteEntry(name, f"{help_} ({keys})", action) for keys, action, name, help_ in ACTIONS
+            PaletteEntry(a.name, f"{a.help} ({key_display(a.keys)})", a.action) for a in ACTIONS
         ]

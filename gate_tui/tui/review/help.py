@@ -1,51 +1,47 @@
-"""The review screen's help (F1): every key of its key table, with what it does."""
+"""The review screen's help (F1): every key of its key table, drawn by the one help
+renderer (:mod:`gate_tui.tui.help_render`) in the one modal base."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from rich.table import Table
+from rich.console import Group, RenderableType
+from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from gate_tui.tui.review.keys import FOOTER_ACTIONS
+from gate_tui.tui.help_render import grid, heading, key_rows
+from gate_tui.tui.keymap import key_display
+from gate_tui.tui.render import DIM
+from gate_tui.tui.review.keys import SCREEN_ACTIONS
+from gate_tui.tui.screens.modal import CenteredModal
 
-KEY_NAMES = {"slash": "/", "escape": "Esc", "f1": "F1", "ctrl+l": "Ctrl+L"}
-
-
-def help_table() -> Table:
-    """The keys as a two-column table (key, what it does)."""
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold")
-    table.add_column()
-    for keys, _action, _name, help_ in FOOTER_ACTIONS:
-        shown = ", ".join(KEY_NAMES.get(key, key) for key in keys.split(","))
-        table.add_row(shown, help_)
-    table.add_row("Enter", "Open the reply under the cursor")
-    table.add_row("Tab", "Move between the filters and the table")
-    return table
+EXTRA_KEYS = (
+    ("Enter", "Open the reply under the cursor"),
+    ("Tab", "Move between the filters and the table"),
+)
 
 
-class ReviewHelp(ModalScreen[None]):
+def shown(keys: str) -> str:
+    """``slash`` → ``/``; a letter stays as typed ("a", not "A", which reads as Shift+A)."""
+    return key_display(keys).replace("Slash", "/") if len(keys) > 1 else keys
+
+
+def help_renderable() -> RenderableType:
+    """The keys (from the key table), then the two the table widgets give."""
+    rows = key_rows(SCREEN_ACTIONS, lambda action: shown(action.keys))
+    rows += [(Text(key, style="bold"), Text(what)) for key, what in EXTRA_KEYS]
+    closing = Text("Esc or F1 closes this screen.", style=DIM)
+    return Group(heading("Keys"), grid(rows), Text(""), closing)
+
+
+class ReviewHelp(CenteredModal[None]):
     """The review keys; dismissed with Esc, F1 or q."""
 
-    DEFAULT_CSS = """
-        ReviewHelp { align: center middle; }
-        #review-help {
-            width: 90%; max-width: 90; height: 80%;
-            border: round $accent; padding: 0 1; background: $surface;
-        }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "close", "Close")]
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close", id="review_help_close")]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="review-help"):
+        with VerticalScroll(id="review-help", classes="modal-box -tall"):
             yield Static(Content.styled("gate-tui review: keys", "bold"))
-            yield Static(help_table(), id="review-help-text")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+            yield Static(help_renderable(), id="review-help-text")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.command import Provider
 from textual.containers import Horizontal
 from textual.content import Content
@@ -26,7 +26,7 @@ from textual.widgets import Checkbox, Footer, Input, Select, Static
 from gate_tui.results.filtering import FLAGS, ResultFilter, choices, matching_rows
 from gate_tui.results.index import STATUSES, ResultsIndex
 from gate_tui.results.verdicts import CLEARED, VERDICTS
-from gate_tui.tui.review.keys import FOOTER_ACTIONS
+from gate_tui.tui.review.keys import KEYS
 from gate_tui.tui.review.summary_panel import SummaryPanel
 from gate_tui.tui.review.table import ResultsTable, header_line
 from gate_tui.tui.text import line, visible
@@ -67,10 +67,7 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #note { display: none; }
     ReviewScreen #note.-open { display: block; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(keys, action, footer or "", show=footer is not None)
-        for keys, action, footer, _help in FOOTER_ACTIONS
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = KEYS.bindings()
     COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {review_palette}  # type: ignore[assignment]
 
     def __init__(
