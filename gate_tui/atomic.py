@@ -42,7 +42,10 @@ def atomic_write_text(path: Path, text: str, *, confined_to: Path | None = None)
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: callers escape it (gate_tui.json_text)
-        return f"cannot write {target}: the text holds U+{ord(exc.object[exc.start]):04X}, which is not valid Unicode"
+        return (
+            f"cannot write {target}: the text holds U+{ord(exc.object[exc.start]):04X}, which is "
+            "not valid Unicode"
+        )
     try:
         _write_replace(target, data)
     except OSError as exc:

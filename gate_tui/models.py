@@ -87,7 +87,8 @@ class GateDef(_Model):
     label: str | None = None
     description: str | None = None
     blocking_categories: list[str] = Field(default_factory=list)
-    """Categories that block: a required gate classified as one is NO PASS (``required_blocked``)."""
+    """Categories that block: a required gate classified as one is NO PASS
+    (``required_blocked``)."""
 
     @model_validator(mode="after")
     def _check_blocking(self) -> GateDef:
@@ -117,7 +118,8 @@ def gate_key_problem(key: str) -> str | None:
 
 
 class GateConfig(_Model):
-    """The list of gates, their order and the policy; loaded by :func:`gate_tui.config.loading.load_config`."""
+    """The list of gates, their order and the policy; loaded by
+    :func:`gate_tui.config.loading.load_config`."""
 
     schema_version: str = "1.0"
     name: str | None = None
@@ -148,7 +150,8 @@ def whole_config_problems(
     problems: list[str] = []
     if schema_version not in SUPPORTED_SCHEMA_VERSIONS:
         problems.append(
-            f"schema_version: {schema_version!r} is not supported (supported: {', '.join(SUPPORTED_SCHEMA_VERSIONS)})"
+            f"schema_version: {schema_version!r} is not supported (supported: "
+            f"{', '.join(SUPPORTED_SCHEMA_VERSIONS)})"
         )
     if not gate_keys:
         return [*problems, "gates: a config needs at least one gate"]
@@ -188,7 +191,10 @@ def blocking_problem(blocking: list[str], expected: list[str]) -> str | None:
     if not unknown:
         return None
     if len(unknown) == 1:
-        return f"blocking_categories: {unknown[0]!r} is not one of expected_categories{near_name(unknown[0], expected)}"
+        return (
+            f"blocking_categories: {unknown[0]!r} is not one of "
+            f"expected_categories{near_name(unknown[0], expected)}"
+        )
     return (
         "blocking_categories: "
         + ", ".join(repr(c) for c in unknown)
@@ -241,7 +247,8 @@ class GateDecision(_Model):
 
 
 class FieldChange(TypedDict):
-    """One changed field for the diff pane: ``{"path": "gates.2_use_case.raw", "before": …, "after": …}``.
+    """One changed field for the diff pane:
+    ``{"path": "gates.2_use_case.raw", "before": …, "after": …}``.
 
     A typed dict rather than a model: a first state has a change per field, and
     building a model for each tripled the cost of ``parse`` on a typical reply.
@@ -302,7 +309,8 @@ class Repair(_Model):
     line: int
     column: int
     certainty: Certainty = "exact"
-    """``exact``: the fix preserves the meaning; ``guess``: a judgment call the reviewer should check."""
+    """``exact``: the fix preserves the meaning; ``guess``: a judgment call the reviewer should
+    check."""
 
 
 class CandidateInfo(_Model):

@@ -40,7 +40,10 @@ _MARKERS: dict[int, str] = {
 }
 _SURROGATES: dict[int, str] = {code: _marker(code) for code in range(0xD800, 0xE000)}
 
-_OTHERS = "\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f"
+_OTHERS = (
+    "\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+    "\ud800-\udfff\U000e0000-\U000e007f"
+)
 _NEEDS_MULTI_LINE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")
 _NEEDS_ONE_LINE = re.compile(f"[\x00-\x1f{_OTHERS}]")
 _MULTI_LINE = str.maketrans({**_PICTURES, **_MARKERS, **_SURROGATES, 0x0A: "\n", 0x09: "\t"})
@@ -103,7 +106,8 @@ def json_visible(json_text: str) -> str:
     return json_text.translate(_JSON_ESCAPES)
 
 
-# UTF-8 of DEL, C1 (U+0080–U+009F), U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF.
+# UTF-8 of DEL, C1 (U+0080–U+009F), U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069,
+# U+FEFF.
 _JSON_UNSAFE_UTF8 = re.compile(
     rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xf3\xa0[\x80\x81][\x80-\xbf]"
 )

@@ -116,7 +116,8 @@ def load_previous(path: str) -> tuple[GateState | None, str | None]:
     except RepeatedKey as exc:
         return (
             None,
-            f"{path}: gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable",
+            f"{path}: gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which "
+            "value was meant is unknowable",
         )
     except (ValueError, RecursionError):
         return None, f"{path}: invalid JSON"
@@ -227,7 +228,8 @@ def render_text(
                 )
     if result.grounding is not None:
         lines.append(
-            f"  grounding: {result.grounding.get('summary')} (policy {result.grounding.get('policy')})"
+            f"  grounding: {result.grounding.get('summary')} (policy "
+            f"{result.grounding.get('policy')})"
         )
     lines += listed("errors", [_describe_error(error) for error in result.errors])
     lines += listed("repairs applied", [repair_line(r) for r in result.repairs])
@@ -243,14 +245,19 @@ def render_text(
 
 
 def listed(title: str, items: list[str]) -> list[str]:
-    """A section of the text summary: ``  title (n):`` and one ``    - item`` line each; none when empty."""
+    """A section of the text summary: ``  title (n):`` and one ``    - item`` line each; none when
+    empty."""
     return [f"  {title} ({len(items)}):", *(f"    - {item}" for item in items)] if items else []
 
 
 def repair_line(repair: Repair) -> str:
-    """``line 7:101: removed a trailing comma before '}' [trailing_comma]``; guesses say so first."""
+    """``line 7:101: removed a trailing comma before '}' [trailing_comma]``; guesses say so
+    first."""
     if repair.certainty == "guess":
-        return f"GUESS at line {repair.line}:{repair.column}: {repair.message} [{repair.code}] — check it"
+        return (
+            f"GUESS at line {repair.line}:{repair.column}: {repair.message} [{repair.code}] — "
+            "check it"
+        )
     return f"line {repair.line}:{repair.column}: {repair.message} [{repair.code}]"
 
 

@@ -57,7 +57,8 @@ def io_error(exc: OSError) -> int:
     """Reading the input or writing the output failed part-way (e.g. a full disk)."""
     where = f" ({exc.filename})" if exc.filename else ""
     say(
-        f"gate-tui check: input/output error{where}: {exc.strerror or exc}; the output is incomplete"
+        f"gate-tui check: input/output error{where}: {exc.strerror or exc}; the output is "
+        "incomplete"
     )
     return EXIT_USAGE
 

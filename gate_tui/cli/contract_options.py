@@ -14,17 +14,24 @@ if TYPE_CHECKING:
 
 
 def add_contract_options(parser: Any) -> None:
-    """``--draft N`` and ``--schemas DIR``: how a contract is read (every command that loads one)."""
+    """``--draft N`` and ``--schemas DIR``: how a contract is read (every command that loads
+    one)."""
     parser.add_argument(
         "--draft",
         type=draft_argument,
         metavar="N",
-        help="JSON Schema draft of a contract without $schema: 4, 6, 7, 2019-09 or 2020-12 (default 2020-12)",
+        help=(
+            "JSON Schema draft of a contract without $schema: 4, 6, 7, 2019-09 or 2020-12 (default "
+            "2020-12)"
+        ),
     )
     parser.add_argument(
         "--schemas",
         metavar="DIR",
-        help="folder of schema files whose $id answer a contract's remote $refs (nothing is ever fetched over the network)",
+        help=(
+            "folder of schema files whose $id answer a contract's remote $refs (nothing is ever "
+            "fetched over the network)"
+        ),
     )
 
 
@@ -41,7 +48,8 @@ def draft_argument(word: str) -> int:
 
 
 def load_options(ns: Any) -> LoadOptions:
-    """The contract reading options given on the command line (none when the command has no such flags)."""
+    """The contract reading options given on the command line (none when the command has no such
+    flags)."""
     from gate_tui.contracts.loading import LoadOptions
 
     return LoadOptions(draft=getattr(ns, "draft", None), schemas=getattr(ns, "schemas", None))

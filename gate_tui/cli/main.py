@@ -13,12 +13,12 @@ runs, so the editor's start-up path loads none of them.
 
 Exit statuses: ``check`` 0 all PASS, 1 some NO PASS, 2 some reply not parsed or not
 valid, 3 usage or config error (also, for every command: the output could not be
-written, e.g. a full disk, reported once here, see :mod:`gate_tui.cli.output`); ``validate-config`` 0 all valid, 3 some invalid or usage; the editor 2 when it
-cannot start, 3 when its config is missing or invalid. Argument errors exit 3
-everywhere, an interrupt 130, SIGTERM 143 and SIGHUP 129 (``check --jsonl``: its workers
-end with it, the output ends at a line), a closed output pipe (``| head``) 141 without a message.
-Users never see a traceback (``GATE_TUI_DEBUG=1`` shows one for an internal error,
-which exits 70).
+written, e.g. a full disk, reported once here, see :mod:`gate_tui.cli.output`); ``validate-config``
+0 all valid, 3 some invalid or usage; the editor 2 when it cannot start, 3 when its config is
+missing or invalid. Argument errors exit 3 everywhere, an interrupt 130, SIGTERM 143 and SIGHUP 129
+(``check --jsonl``: its workers end with it, the output ends at a line), a closed output pipe
+(``| head``) 141 without a message. Users never see a traceback (``GATE_TUI_DEBUG=1`` shows one for
+an internal error, which exits 70).
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if command is None and args and _unknown_command(args[0]):
             say(
-                f"gate-tui: unknown command '{visible(args[0], one_line=True)}' (commands: {', '.join(BY_NAME)}; no config file of that name either)"
+                f"gate-tui: unknown command '{visible(args[0], one_line=True)}' (commands: "
+                f"{', '.join(BY_NAME)}; no config file of that name either)"
             )
             return EXIT_USAGE
         # The editor draws through Textual, which owns the terminal: only commands (and
@@ -89,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except MemoryError:
         say(
-            "gate-tui: out of memory: the input is too large for the memory available (nothing was written for it)"
+            "gate-tui: out of memory: the input is too large for the memory available (nothing was "
+            "written for it)"
         )
         return EXIT_INTERNAL
     except Exception as exc:  # noqa: BLE001 - the last guard before a user would see a traceback
@@ -98,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("GATE_TUI_DEBUG"):
             raise
         say(
-            f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for details)"
+            f"gate-tui: internal error: {type(exc).__name__}: {exc} (set GATE_TUI_DEBUG=1 for "
+            "details)"
         )
         return EXIT_INTERNAL
 
@@ -165,7 +168,10 @@ def run_subcommand(command: Subcommand, args: list[str]) -> int:
 def editor_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="gate-tui",
-        description="Edit a gate state in the terminal: a model's reply or your edit in, a validated state and the system's PASS / NO PASS out.",
+        description=(
+            "Edit a gate state in the terminal: a model's reply or your edit in, a validated state "
+            "and the system's PASS / NO PASS out."
+        ),
         epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -182,12 +188,18 @@ def editor_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--files",
         metavar="DIR",
-        help="keep the file commands (Save as, Open, Export) inside DIR; paths outside it are refused (gate-tui serve sets it)",
+        help=(
+            "keep the file commands (Save as, Open, Export) inside DIR; paths outside it are "
+            "refused (gate-tui serve sets it)"
+        ),
     )
     parser.add_argument(
         "--contract",
         metavar="FILE",
-        help="open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema key does too)",
+        help=(
+            "open the editor in contract mode on a JSON Schema contract (a CONFIG with a $schema "
+            "key does too)"
+        ),
     )
     from gate_tui.cli.contract_options import add_contract_options
 

@@ -64,7 +64,8 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("report", "write a report of a saved session", "gate_tui.cli.commands.report"),
     Subcommand(
         "stats",
-        "statistics of an eval run: claims vs decisions, rates, codes, agreement; or two runs compared",
+        "statistics of an eval run: claims vs decisions, rates, codes, agreement; or two runs "
+        "compared",
         "gate_tui.cli.commands.stats",
     ),
     Subcommand(
@@ -84,5 +85,8 @@ def epilog() -> str:
     return (
         "commands (gate-tui COMMAND --help for each):\n"
         + rows
-        + "\nexit status of check: 0 all PASS, 1 some NO PASS, 2 some reply invalid, 3 usage or config error\n"
+        + (
+            "\nexit status of check: 0 all PASS, 1 some NO PASS, 2 some reply invalid, 3 usage or "
+            "config error\n"
+        )
     )

@@ -13,8 +13,8 @@ aliases ("billion laughs") build 9⁹ nodes, 19 s and 2.9 GB. So :func:`load_yam
 It never raises for bad input: it returns the data or a :class:`YamlProblem` saying what
 is wrong and on which line, never the name of a Python exception. :func:`load_json`
 applies the same rules to JSON, and :func:`load_data_file` reads a file (regular files
-only, never blocking) and applies the one that fits its suffix. Contracts and configs both call these; ``yaml`` is
-imported on first use only (the editor's first frame must not pay for it).
+only, never blocking) and applies the one that fits its suffix. Contracts and configs both call
+these; ``yaml`` is imported on first use only (the editor's first frame must not pay for it).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 
 MAX_CONFIG_BYTES = 1024 * 1024
 MAX_CONFIG_DEPTH = 64
-"""The deepest nesting a config may have (JSON nesting in replies is :data:`gate_tui.limits.MAX_DEPTH`)."""
+"""The deepest nesting a config may have (JSON nesting in replies is
+:data:`gate_tui.limits.MAX_DEPTH`)."""
 
 
 class YamlProblem(NamedTuple):
@@ -157,7 +158,8 @@ def _build_loader() -> Any:
             if self.check_event(yaml.AliasEvent):
                 event = self.peek_event()
                 raise _Refused(
-                    f"YAML aliases (*{event.anchor}) are not allowed in a config; write the value out",
+                    f"YAML aliases (*{event.anchor}) are not allowed in a config; write the value "
+                    "out",
                     event.start_mark.line + 1,
                 )
             self._depth += 1
@@ -179,7 +181,8 @@ def _build_loader() -> Any:
                 line = key_node.start_mark.line + 1
                 if key in seen:
                     raise _Refused(
-                        f"duplicate key {str(key)!r} on lines {seen[key]} and {line} (the first one would be lost)",
+                        f"duplicate key {str(key)!r} on lines {seen[key]} and {line} (the first "
+                        "one would be lost)",
                         line,
                     )
                 seen[key] = line

@@ -157,7 +157,8 @@ def _check_events(events: Any, max_depth: int) -> YamlProblem | None:
     for event in events:
         if isinstance(event, yaml.AliasEvent):
             return YamlProblem(
-                f"YAML aliases (*{event.anchor}) are not allowed here; write the value out (or use $ref)",
+                f"YAML aliases (*{event.anchor}) are not allowed here; write the value out (or use "
+                "$ref)",
                 event.start_mark.line + 1,
             )
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -191,7 +192,8 @@ def _check_nodes(root: Any, lines: dict[str, int]) -> YamlProblem | None:
                     )
                 if key.value in seen:
                     return YamlProblem(
-                        f"duplicate key {key.value!r} on lines {seen[key.value]} and {key_line} (the first one would be lost)",
+                        f"duplicate key {key.value!r} on lines {seen[key.value]} and {key_line} "
+                        "(the first one would be lost)",
                         key_line,
                     )
                 seen[key.value] = key_line
@@ -209,7 +211,8 @@ def _check_nodes(root: Any, lines: dict[str, int]) -> YamlProblem | None:
             ".nan",
         }:
             return YamlProblem(
-                f"{node.value} is not a JSON number (JSON numbers are finite): write a number or quote it",
+                f"{node.value} is not a JSON number (JSON numbers are finite): write a number or "
+                "quote it",
                 line,
             )
     return None

@@ -96,7 +96,8 @@ def read_config_text(path: str | Path) -> tuple[str | None, ConfigProblem | None
     if file.suffix.lower() not in CONFIG_SUFFIXES:
         return None, ConfigProblem(
             name,
-            f"unsupported file type {file.suffix or '(none)'!r}; use one of {', '.join(CONFIG_SUFFIXES)}",
+            f"unsupported file type {file.suffix or '(none)'!r}; use one of "
+            f"{', '.join(CONFIG_SUFFIXES)}",
         )
     try:
         data = read_regular(file, MAX_CONFIG_BYTES, "config file")

@@ -4,8 +4,9 @@ Plain text to paste into a model's system prompt: what the gates are, in order, 
 their questions and categories; the exact JSON shape to answer with, shown as an
 example object for that config (the state before anything is known, which is also
 what :func:`gate_tui.empty_state` returns); and the decision rule in the words every
-surface uses (:mod:`gate_tui.decision_rules`), blocking categories included. The wording matches what :func:`gate_tui.parse` checks, so a
-model that follows it produces replies that parse without errors.
+surface uses (:mod:`gate_tui.decision_rules`), blocking categories included. The wording matches
+what :func:`gate_tui.parse` checks, so a model that follows it produces replies that parse without
+errors.
 """
 
 from __future__ import annotations

@@ -73,7 +73,10 @@ def gate_schema(gate: GateDef) -> dict[str, Any]:
     else:
         classified = {
             "type": ["string", "null"],
-            "description": "This gate has no categories: leave null (a value is kept, but only raw answers the gate).",
+            "description": (
+                "This gate has no categories: leave null (a value is kept, but only raw answers "
+                "the gate)."
+            ),
         }
     label = f"{gate.label}: " if gate.label else ""
     required = "required" if gate.required else "optional"

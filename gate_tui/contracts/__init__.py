@@ -1,4 +1,5 @@
-"""Contract mode: extraction, repair and every schema error for any JSON contract a model must follow.
+"""Contract mode: extraction, repair and every schema error for any JSON contract a model must
+follow.
 
 A *contract* is a JSON Schema (Draft 2020-12) file with an optional ``x-gate-tui`` block.
 The public entry points live in the modules that hold them (nothing is imported eagerly,

@@ -50,7 +50,8 @@ def check_contract(
     *,
     value: Any = _NO_VALUE,
 ) -> ContractResult:
-    """Extract, repair and validate ``reply`` (or check ``value`` as it is); see the module docstring."""
+    """Extract, repair and validate ``reply`` (or check ``value`` as it is); see the module
+    docstring."""
     if contract is None:
         raise TypeError("check_contract() needs a contract")  # a programming error, not input
     if value is not _NO_VALUE:
@@ -196,7 +197,8 @@ def _encodable(text: str) -> bool:
 def _clean(
     value: Any, parts: list[str | int], bad: list[tuple[list[str | int], str]], depth: int = 0
 ) -> Any:
-    """A copy of ``value`` with NaN/Infinity and lone-surrogate text replaced by None, each one noted.
+    """A copy of ``value`` with NaN/Infinity and lone-surrogate text replaced by None, each one
+    noted.
 
     Iterative (a value handed over by a caller may be nested thousands deep, or contain
     itself), and no deeper than the extraction reads a reply (:data:`MAX_DEPTH`): below
@@ -252,7 +254,8 @@ def _leaf(node: Any, parts: list[str | int], bad: list[tuple[list[str | int], st
             bad.append(
                 (
                     parts,
-                    f"the number is too large: it overflows to {sign}infinity, which is not a number JSON allows",
+                    f"the number is too large: it overflows to {sign}infinity, which is not a "
+                    "number JSON allows",
                 )
             )
         return None

@@ -1,4 +1,5 @@
-"""What a contract must be beyond a valid JSON Schema: a root some reply can pass and a well-formed ``x-gate-tui`` block.
+"""What a contract must be beyond a valid JSON Schema: a root some reply can pass and a well-formed
+``x-gate-tui`` block.
 
 A reply is read as the root's type (:func:`root_want`: an object, an array, or any JSON
 value for a scalar root); a root that admits nothing at all is refused at load by
@@ -40,7 +41,8 @@ def root_problems(schema: dict[str, Any], draft: int = 20) -> _Found:
             return [
                 (
                     where,
-                    f"the root is an object whose schema here describes {described}, so no reply could ever pass",
+                    f"the root is an object whose schema here describes {described}, so no reply "
+                    "could ever pass",
                 )
             ]
     return []
@@ -208,7 +210,8 @@ def store_folder(
     if not inside:
         return (
             None,
-            f"schemas: {name!r} leads outside the contract's folder; keep the store beside the contract, or pass --schemas DIR",
+            f"schemas: {name!r} leads outside the contract's folder; keep the store beside the "
+            "contract, or pass --schemas DIR",
         )
     return (
         (path, None)

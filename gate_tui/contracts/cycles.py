@@ -21,7 +21,8 @@ MAX_CYCLES_SHOWN = 20
 def cycle_problems(
     schema: dict[str, Any], id_key: str = "$id"
 ) -> list[tuple[list[str | int], str]]:
-    """``$ref`` cycles inside the contract that come back to a schema without reading into the value.
+    """``$ref`` cycles inside the contract that come back to a schema without reading into the
+    value.
 
     Only the contract's own resource is followed (a ``#/...`` inside an embedded schema with
     an ``$id`` of its own means that schema, not the contract).
@@ -63,7 +64,10 @@ def _cycle_message(loop: list[str]) -> str:
         if len(steps) <= 6
         else " → ".join([*steps[:3], "…", *steps[-2:]]) + f" ({len(steps) - 1} steps)"
     )
-    return f"$ref cycle that never ends: {shown} (each step checks the same value again without reading into it); put the $ref under properties or items, or remove it"
+    return (
+        f"$ref cycle that never ends: {shown} (each step checks the same value again without "
+        "reading into it); put the $ref under properties or items, or remove it"
+    )
 
 
 def _used(nodes: dict[str, tuple[list[str | int], dict[str, Any]]]) -> set[str]:
@@ -96,7 +100,8 @@ def _used(nodes: dict[str, tuple[list[str | int], dict[str, Any]]]) -> set[str]:
 
 
 def _in_place(key: str, node: dict[str, Any], nodes: dict[str, Any]) -> list[str]:
-    """The schemas always applied to the same value as ``node``: its local $ref, allOf, oneOf, not, if."""
+    """The schemas always applied to the same value as ``node``: its local $ref, allOf, oneOf, not,
+    if."""
     steps = []
     ref = node.get("$ref")
     if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) and unquote(ref[1:]) in nodes:

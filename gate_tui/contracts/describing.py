@@ -19,13 +19,23 @@ cost is linear in the schema.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from gate_tui.contracts.shape_words import (
+    ENUM_SHOWN,
+    about,
+    as_json,
+    as_list,
+    branches,
+    options_line,
+    see_below,
+    unique_name,
+)
 
 _MAX_DEPTH = 8
 _INLINE_LIMIT = 100
-"""A referenced definition whose rule and description fit in this many characters is written out at its use."""
-_ENUM_SHOWN = 40
+"""A referenced definition whose rule and description fit in this many characters is written out at
+its use."""
 _MAX_ENTRIES = 100_000
 """Lines described at most; a schema read from a file has fewer nodes than its size in bytes."""
 _WORDS = (
@@ -44,7 +54,8 @@ _WORDS = (
     ("format", "format {}"),
 )
 _EXTERNAL = "\x00external $ref"
-"""Marks a shape whose ``$ref`` leads to another file (a key no real schema uses: it starts with NUL)."""
+"""Marks a shape whose ``$ref`` leads to another file (a key no real schema uses: it starts with
+NUL)."""
 _NESTING = ("properties", "patternProperties", "allOf", "oneOf", "anyOf")
 
 
@@ -106,7 +117,7 @@ class Describer:
             else {}
         )
         keys_of: list[str] = []
-        for branch in _list(node.get("allOf")):
+        for branch in as_list(node.get("allOf")):
             named = self.named(branch) if self._is_object_ref(branch) else None
             if (
                 named is not None
@@ -222,8 +233,9 @@ class Describer:
             and (self.is_object(items) or branches(self.resolve(items)))
         ):
             lines += self.entry(f"{pad}each item: ", items, depth)
-        # a tuple: prefixItems (2019-09 on), or items as a list (draft-07 and earlier, refused in 2020-12)
-        tuple_items = _list(shape.get("prefixItems")) or _list(items)
+        # a tuple: prefixItems (2019-09 on), or items as a list (draft-07 and earlier, refused in
+        # 2020-12)
+        tuple_items = as_list(shape.get("prefixItems")) or as_list(items)
         for index, item in enumerate(tuple_items):
             lines += self.entry(f"{pad}item {index + 1}: ", item, depth)
         rest = (
@@ -239,9 +251,9 @@ class Describer:
             if self.values(options) is not None:
                 continue  # written out in the rule: one of "a" (…), "b" (…)
             lines.append(f"{pad}{word}:")
-            for index, branch in enumerate(options[:_ENUM_SHOWN]):
+            for index, branch in enumerate(options[:ENUM_SHOWN]):
                 lines += self.entry(f"{pad}  - shape {index + 1}: ", branch, depth + 1)
-            if len(options) > _ENUM_SHOWN:
+            if len(options) > ENUM_SHOWN:
                 lines.append(f"{pad}  - … ({len(options):,} shapes in all)")
         return lines
 
@@ -249,9 +261,9 @@ class Describer:
         """The one-line rule of a schema (its nested keys come as lines of their own)."""
         parts = []
         if "const" in shape:
-            parts.append(f"exactly {_json(shape['const'])}")
+            parts.append(f"exactly {as_json(shape['const'])}")
         elif isinstance(shape.get("enum"), list):
-            parts.append("one of " + _options(shape["enum"]))
+            parts.append("one of " + options_line(shape["enum"]))
         elif "type" in shape:
             kind = shape["type"]
             parts.append(
@@ -289,7 +301,7 @@ class Describer:
     def values(self, options: list[Any]) -> str | None:
         """``"lf" (Line Feed only), "crlf" (…)`` when every branch is one constant, else None."""
         shown = []
-        for option in options[:_ENUM_SHOWN]:
+        for option in options[:ENUM_SHOWN]:
             branch = self.resolve(option)
             if not isinstance(branch, dict) or set(branch) - {
                 "const",
@@ -307,10 +319,10 @@ class Describer:
                 return None
             note = branch.get("description") or branch.get("title")
             shown.append(
-                _json(value)
+                as_json(value)
                 + (f" ({' '.join(note.split())})" if isinstance(note, str) and note.strip() else "")
             )
-        more = f", … ({len(options):,} in all)" if len(options) > _ENUM_SHOWN else ""
+        more = f", … ({len(options):,} in all)" if len(options) > ENUM_SHOWN else ""
         return ", ".join(shown) + more if shown else None
 
     def named(self, node: Any) -> str | None:
@@ -319,7 +331,7 @@ class Describer:
             return None
         ref = node["$ref"]
         if ref in self._names:
-            return _a(self._names[ref])
+            return see_below(self._names[ref])
         target = self._target(ref)
         if not isinstance(target, dict):
             return None
@@ -331,12 +343,12 @@ class Describer:
         )
         if simple and len(self.rule(target) + about(target)) <= _INLINE_LIMIT:
             return None
-        name = _unique(
+        name = unique_name(
             ref.rstrip("/").rsplit("/", 1)[-1] or "definition", set(self._names.values())
         )
         self._names[ref] = name
         self.definitions[name] = target
-        return _a(name)
+        return see_below(name)
 
     def _target(self, ref: str) -> Any:
         if ref == "#":
@@ -353,47 +365,3 @@ class Describer:
             else:
                 return None
         return node
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def branches(shape: Any) -> list[tuple[str, list[Any]]]:
-    if not isinstance(shape, dict):
-        return []
-    found = []
-    for key, word in (
-        ("oneOf", "exactly one of these shapes"),
-        ("anyOf", "at least one of these shapes"),
-    ):
-        if isinstance(shape.get(key), list) and shape[key]:
-            found.append((word, shape[key]))
-    return found
-
-
-def about(node: Any) -> str:
-    text = node.get("description") if isinstance(node, dict) else None
-    if not isinstance(text, str) or not text.strip():
-        return ""
-    return " — " + " ".join(text.split())
-
-
-def _options(options: list[Any]) -> str:
-    shown = ", ".join(_json(option) for option in options[:_ENUM_SHOWN])
-    return shown if len(options) <= _ENUM_SHOWN else f"{shown}, … ({len(options):,} options in all)"
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _a(name: str) -> str:
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}, see below"
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    return candidate

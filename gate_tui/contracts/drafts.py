@@ -67,7 +67,8 @@ _NAMED = (
     "properties",
     "dependencies",
 )
-# Words beside a $ref that change nothing in any draft (draft-07 ignores them, 2020-12 only annotates).
+# Words beside a $ref that change nothing in any draft (draft-07 ignores them, 2020-12 only
+# annotates).
 _ANNOTATIONS = {
     "title",
     "description",
@@ -86,7 +87,8 @@ _ANNOTATIONS = {
 
 
 def draft_option(word: Any) -> int | None:
-    """The draft named by ``--draft`` / ``x-gate-tui: {draft: …}`` (``7``, ``"2019-09"``…), or None."""
+    """The draft named by ``--draft`` / ``x-gate-tui: {draft: …}`` (``7``, ``"2019-09"``…), or
+    None."""
     if isinstance(word, bool):
         return None
     text = str(word).strip().lower().removeprefix("draft-").removeprefix("draft")
@@ -99,7 +101,8 @@ def declared_draft(value: Any) -> tuple[int | None, str | None]:
         shown = "null" if value is None else type(value).__name__
         return (
             None,
-            f"$schema must be the text of a draft's meta-schema URI, not {shown} (drafts {DRAFT_CHOICES} are supported)",
+            f"$schema must be the text of a draft's meta-schema URI, not {shown} (drafts "
+            f"{DRAFT_CHOICES} are supported)",
         )
     key = value.strip().rstrip("#").split("//", 1)[-1]
     draft = _BY_URI.get(key)
@@ -133,7 +136,8 @@ def subschemas(
             continue
         ident = node.get(id_key)
         if isinstance(ident, str) and not ident.startswith("#"):
-            # "id": "http://…/schema.json#" (a draft-04 habit) names the document: the empty fragment goes
+            # "id": "http://…/schema.json#" (a draft-04 habit) names the document: the empty
+            # fragment goes
             node_base = urldefrag(urljoin(node_base, ident) if node_base else ident)[0]
         yield parts, node, node_base
         children: list[tuple[list[str | int], Any, str]] = []
@@ -169,7 +173,8 @@ def draft_dependent_uses(schema: dict[str, Any]) -> list[tuple[str, list[str | i
 
 
 def assumed_draft_warning(schema: dict[str, Any], show: Any) -> str | None:
-    """The load warning for a contract read as 2020-12 by default that uses draft-dependent keywords.
+    """The load warning for a contract read as 2020-12 by default that uses draft-dependent
+    keywords.
 
     ``show`` turns a path into the text of a JSON Pointer (the caller's one way of writing them).
     """
@@ -181,7 +186,8 @@ def assumed_draft_warning(schema: dict[str, Any], show: Any) -> str | None:
         f" and {len(uses) - 3} more" if len(uses) > 3 else ""
     )
     return (
-        f"no $schema, so this contract is read as JSON Schema {DRAFT_NAMES[DEFAULT_DRAFT]}, but it uses "
-        f"{', '.join(kinds)}, whose meaning differs in draft-07 and earlier ({places}). "
-        f'If it was written for draft-07, add "$schema": "{META_SCHEMAS[7]}#" (or pass --draft 7, or x-gate-tui: {{draft: 7}}).'
+        f"no $schema, so this contract is read as JSON Schema {DRAFT_NAMES[DEFAULT_DRAFT]}, but it "
+        f"uses {', '.join(kinds)}, whose meaning differs in draft-07 and earlier ({places}). "
+        f'If it was written for draft-07, add "$schema": "{META_SCHEMAS[7]}#" (or pass --draft 7, '
+        "or x-gate-tui: {draft: 7})."
     )

@@ -64,7 +64,8 @@ def _knows(draft: int, name: str) -> bool:
 
 @cache
 def format_checkers(draft: int) -> dict[str, Callable[[str], bool]]:
-    """The checkers a ``draft`` validator lacks, borrowed from 2020-12 (``formats=`` of jsonschema-rs)."""
+    """The checkers a ``draft`` validator lacks, borrowed from 2020-12 (``formats=`` of
+    jsonschema-rs)."""
     borrowed: dict[str, Callable[[str], bool]] = {}
     for name in _KNOWN_2020_12:
         if not _knows(draft, name):

@@ -1,4 +1,5 @@
-"""Read a contract file (a JSON Schema of any draft from 04 to 2020-12, JSON or YAML) and report every problem.
+"""Read a contract file (a JSON Schema of any draft from 04 to 2020-12, JSON or YAML) and report
+every problem.
 
 Contract files are written by hand and handed over, so loading never shows a traceback,
 never blocks and never reaches the network: :func:`check_contract_file` returns the contract
@@ -9,10 +10,11 @@ Pointer of the schema keyword at fault. :func:`load_contract` raises
 The steps, each in its own module: the bounded reader (:mod:`gate_tui.config.json_data`:
 size cap, depth limit, duplicate keys, JSON values only), the draft
 (:mod:`gate_tui.contracts.drafts`), the meta-schema check in that draft's terms
-(:mod:`gate_tui.contracts.meta_check`), the contract's own rules (:mod:`gate_tui.contracts.contract_rules`),
-the offline references (:mod:`gate_tui.contracts.retrieval`, :mod:`gate_tui.contracts.references`, :mod:`gate_tui.contracts.cycles`), and the compiled
-``jsonschema-rs`` validator of that draft. A text that passed before comes from
-:mod:`gate_tui.contracts.contract_cache`.
+(:mod:`gate_tui.contracts.meta_check`), the contract's own rules
+(:mod:`gate_tui.contracts.contract_rules`), the offline references
+(:mod:`gate_tui.contracts.retrieval`, :mod:`gate_tui.contracts.references`,
+:mod:`gate_tui.contracts.cycles`), and the compiled ``jsonschema-rs`` validator of that draft. A
+text that passed before comes from :mod:`gate_tui.contracts.contract_cache`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from gate_tui.contracts.contract_problems import ContractLoadError, ContractProblem, located
 from gate_tui.contracts.contract_rules import MAX_CONTRACT_BYTES
 from gate_tui.contracts.results import pointer
 from gate_tui.contracts.sniff import looks_like_contract
@@ -37,30 +40,6 @@ __all__ = [
 ]
 
 META_KEY = "x-gate-tui"
-MAX_PROBLEMS = 200
-"""Problems listed per contract (as reply errors are capped): the rest are counted."""
-
-
-class ContractProblem(NamedTuple):
-    """One thing wrong with a contract file."""
-
-    path: str
-    message: str
-    location: str = ""
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
-        at = f" {self.location or '/'}:" if self.location or self.line is None else ""
-        return f"{where}:{at} {self.message}"
-
-
-class ContractLoadError(ValueError):
-    """Raised by :func:`load_contract`; ``problems`` lists everything that is wrong."""
-
-    def __init__(self, problems: list[ContractProblem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(problem) for problem in problems))
 
 
 @dataclass(frozen=True)
@@ -90,7 +69,8 @@ class Contract:
     validator's own options), so a big array can be checked item by item; None if unknown."""
 
     want: str = field(default="object", init=False, repr=False)
-    """What a reply to it is, as ``extract_json``'s ``want`` (object, array or any): from its root."""
+    """What a reply to it is, as ``extract_json``'s ``want`` (object, array or any): from its
+    root."""
 
     def __post_init__(self) -> None:
         from gate_tui.contracts.contract_rules import root_want
@@ -141,7 +121,8 @@ def load_contract(path: str | Path, options: LoadOptions | None = None) -> Contr
 def contract_from_schema(
     schema: Any, path: str = "<contract>", options: LoadOptions | None = None
 ) -> tuple[Contract | None, list[ContractProblem]]:
-    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict); never raises."""
+    """A contract from an already-decoded schema (tests, batch workers, callers holding a dict);
+    never raises."""
     try:
         return _from_schema(schema, path, options or LoadOptions())
     except Exception as exc:  # noqa: BLE001 - as check_contract_file
@@ -257,7 +238,10 @@ def _not_an_object(value: Any) -> str:
     kind = {bool: "true/false", list: "a list", str: "text", type(None): "empty"}.get(
         type(value), "a number"
     )
-    return f'a contract is a JSON Schema object ({{"type": "object", ...}}), and this file holds {kind}'
+    return (
+        'a contract is a JSON Schema object ({"type": "object", ...}), and this file holds '
+        f"{kind}"
+    )
 
 
 class _Checked(NamedTuple):
@@ -268,7 +252,8 @@ class _Checked(NamedTuple):
 def schema_problems(
     schema: dict[str, Any], name: str, lines: Any = None, options: LoadOptions | None = None
 ) -> tuple[_Checked | None, list[ContractProblem]]:
-    """The draft and warnings of a schema that passes its meta-schema and our rules, or every problem.
+    """The draft and warnings of a schema that passes its meta-schema and our rules, or every
+    problem.
 
     ``lines`` is called (only when there are problems) for the line of each JSON Pointer.
     """
@@ -285,7 +270,10 @@ def schema_problems(
         found.append((["$schema"], problem))
     warning = assumed_draft_warning(schema, pointer) if assumed else None
     if problem is None and "$schema" in schema and options.draft not in (None, draft):
-        warning = f"--draft {DRAFT_NAMES.get(options.draft, options.draft)} is ignored: the contract's $schema says {DRAFT_NAMES[draft]}"
+        warning = (
+            f"--draft {DRAFT_NAMES.get(options.draft, options.draft)} is ignored: the contract's "
+            f"$schema says {DRAFT_NAMES[draft]}"
+        )
     found.extend(
         found_problem
         for found_problem in meta_problems(schema, draft)
@@ -295,34 +283,10 @@ def schema_problems(
     if not found:
         found.extend(root_problems(schema, draft))
     line_map = lines() if found and callable(lines) else lines
-    problems = _located(name, found, line_map)
+    problems = located(name, found, line_map)
     if problems:
         return None, problems + ([ContractProblem(name, f"note: {warning}")] if warning else [])
     return _Checked(draft, (warning,) if warning else ()), []
-
-
-def _located(
-    name: str, found: list[tuple[list[str | int], str]], lines: dict[str, int] | None
-) -> list[ContractProblem]:
-    """The problems with their pointers and lines: the first :data:`MAX_PROBLEMS`, then a count."""
-    problems = [
-        _problem(name, pointer(parts), message, lines) for parts, message in found[:MAX_PROBLEMS]
-    ]
-    if len(found) > MAX_PROBLEMS:
-        problems.append(ContractProblem(name, f"… and {len(found) - MAX_PROBLEMS:,} more problems"))
-    return problems
-
-
-def _problem(
-    name: str, location: str, message: str, lines: dict[str, int] | None
-) -> ContractProblem:
-    line = None
-    if lines is not None:
-        probe = location
-        while probe not in lines and probe:
-            probe = probe.rsplit("/", 1)[0]
-        line = lines.get(probe)
-    return ContractProblem(name, message, location, line)
 
 
 def _compile(
@@ -357,7 +321,7 @@ def _compile(
         schema, id_key
     )
     if found:
-        return None, _located(name, found, lines())
+        return None, located(name, found, lines())
     try:
         borrowed = format_checkers(
             draft

@@ -50,7 +50,8 @@ def meta_problems(schema: Any, draft: int) -> list[tuple[list[str | int], str]]:
 
 @cache
 def meta_validator(draft: int) -> Any:
-    """The compiled validator of ``draft``'s meta-schema (its vocabularies are built into jsonschema-rs)."""
+    """The compiled validator of ``draft``'s meta-schema (its vocabularies are built into
+    jsonschema-rs)."""
     import jsonschema_rs
     from jsonschema_specifications import REGISTRY
 
@@ -98,7 +99,10 @@ def _message(error: Any, path: list[str | int], draft: int) -> str:
     if hint is not None:
         return hint
     if kind == "format" and getattr(error.kind, "format", "") == "regex":
-        return f"{shown(value)} is not a regular expression the validator can run (it uses ECMA-262 syntax)"
+        return (
+            f"{shown(value)} is not a regular expression the validator can run (it uses ECMA-262 "
+            "syntax)"
+        )
     if keyword == "type" and kind == "anyOf":
         return _type_message(value)
     if kind == "anyOf" and keyword in _FORMS:
@@ -111,13 +115,19 @@ def _message(error: Any, path: list[str | int], draft: int) -> str:
         expected = " or ".join(getattr(error.kind, "types", []) or ["another type"])
         return f"{shown(value)} must be {expected} here in {name}"
     if kind == "propertyNames":  # a key of patternProperties that is not a pattern the engine runs
-        return f"the key {shown(error.kind.error.instance)} is not a regular expression the validator can run (it uses ECMA-262 syntax)"
+        return (
+            f"the key {shown(error.kind.error.instance)} is not a regular expression the validator "
+            "can run (it uses ECMA-262 syntax)"
+        )
     if (
         kind == "required"
         and isinstance(value, dict)
         and ("exclusiveMaximum" in value or "exclusiveMinimum" in value)
     ):
-        return f"{error.message}: in {name} exclusiveMaximum / exclusiveMinimum only qualify a maximum / minimum beside them"
+        return (
+            f"{error.message}: in {name} exclusiveMaximum / exclusiveMinimum only qualify a "
+            "maximum / minimum beside them"
+        )
     return _cut_instance(error.message, value)
 
 
@@ -126,7 +136,10 @@ def _type_message(value: Any) -> str:
     names = value if isinstance(value, list) else [value]
     unknown = [name for name in names if name not in _TYPES.split(", ")]
     if unknown:
-        return f"{shown(unknown[0])} is not a JSON Schema type: use one of {_TYPES} (or a list of them)"
+        return (
+            f"{shown(unknown[0])} is not a JSON Schema type: use one of {_TYPES} (or a list of "
+            "them)"
+        )
     if len(set(map(str, names))) < len(names):
         return f"{shown(value)} lists a type twice: each type once"
     return f"{shown(value)} is not a JSON Schema type: use one of {_TYPES} (or a list of them)"
@@ -135,25 +148,41 @@ def _type_message(value: Any) -> str:
 def _hint(keyword: Any, kind: str, value: Any, draft: int) -> str | None:
     """The message for a draft habit used in another draft, or None."""
     if keyword == "items" and isinstance(value, list) and draft == 20:
-        return '"items" is a list of schemas, the tuple form of draft-07 and earlier; in 2020-12 write "prefixItems": [...] (and "items" for the rest), or declare the draft the schema was written for ("$schema")'
+        return (
+            '"items" is a list of schemas, the tuple form of draft-07 and earlier; in 2020-12 '
+            'write "prefixItems": [...] (and "items" for the rest), or declare the draft the '
+            'schema was written for ("$schema")'
+        )
     if keyword == "$id" and isinstance(value, str) and value.startswith("#") and draft >= 19:
-        return f'"$id": {shown(value)} names a place with a fragment, as draft-07 did; since 2019-09 write "$anchor": {shown(value[1:])}'
+        return (
+            f'"$id": {shown(value)} names a place with a fragment, as draft-07 did; since 2019-09 '
+            f'write "$anchor": {shown(value[1:])}'
+        )
     if (
         keyword in {"exclusiveMaximum", "exclusiveMinimum"}
         and isinstance(value, bool)
         and draft >= 6
     ):
         bound = "maximum" if keyword == "exclusiveMaximum" else "minimum"
-        return f'"{keyword}": {json.dumps(value)} is the draft-04 flag; since draft-06 it is a number: write "{keyword}": N in place of "{bound}": N'
+        return (
+            f'"{keyword}": {json.dumps(value)} is the draft-04 flag; since draft-06 it is a '
+            f'number: write "{keyword}": N in place of "{bound}": N'
+        )
     if (
         keyword in {"exclusiveMaximum", "exclusiveMinimum"}
         and not isinstance(value, bool)
         and draft == 4
     ):
         bound = "maximum" if keyword == "exclusiveMaximum" else "minimum"
-        return f'in draft-04 "{keyword}" is true or false beside "{bound}" (a number is draft-06 and later)'
+        return (
+            f'in draft-04 "{keyword}" is true or false beside "{bound}" (a number is draft-06 and '
+            "later)"
+        )
     if keyword == "required" and isinstance(value, bool):
-        return '"required" is a list of property names on the object schema (true/false on a property is draft-03)'
+        return (
+            '"required" is a list of property names on the object schema (true/false on a property '
+            "is draft-03)"
+        )
     del kind
     return None
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from gate_tui.contracts.describing import Describer, about, branches
+from gate_tui.contracts.describing import Describer
 from gate_tui.contracts.loading import Contract
+from gate_tui.contracts.shape_words import about, branches
 
 PROMPT_WARN_AT = 8000
 """Characters past which a prompt is called long (a sizeable share of a small context window)."""
@@ -92,7 +93,8 @@ def _root(describer: Describer, schema: dict[str, Any]) -> list[str]:
         fields = describer.fields(schema, 0)
         if not fields:
             return [
-                "Reply with exactly one JSON object (no other text is needed); it may have any keys."
+                "Reply with exactly one JSON object (no other text is needed); it may have any "
+                "keys."
             ]
         return [
             "Reply with exactly one JSON object (no other text is needed). Its fields:",
@@ -103,12 +105,14 @@ def _root(describer: Describer, schema: dict[str, Any]) -> list[str]:
     if kind == "array" or "items" in shape or "prefixItems" in shape:
         nested = describer.nested(shape, 0)
         return [
-            f"Reply with exactly one JSON array (no other text is needed): {describer.rule(shape)}.",
+            "Reply with exactly one JSON array (no other text is needed): "
+            f"{describer.rule(shape)}.",
             *([""] + nested if nested else []),
         ]
     if branches(shape) and "type" not in shape:
         return [
-            "Reply with exactly one JSON value (no other text is needed) of one of the shapes below.",
+            "Reply with exactly one JSON value (no other text is needed) of one of the shapes "
+            "below.",
             "",
             *describer.nested(shape, 0),
         ]

@@ -42,7 +42,8 @@ def reference_problems(
         )
         nodes = list(subschemas(document, document_base, key))
         resources = _resources(nodes, key)
-        # $dynamicRef (2020-12) leads to a document as $ref does: a remote one must be refused by name too
+        # $dynamicRef (2020-12) leads to a document as $ref does: a remote one must be refused by
+        # name too
         refs = [
             (parts, node, node_base, word)
             for parts, node, node_base in nodes
@@ -82,7 +83,8 @@ def reference_problems(
                 problems.append(
                     (
                         site,
-                        f"{said} points at {unquote(fragment)} in {where}, which is not a schema (a JSON object)",
+                        f"{said} points at {unquote(fragment)} in {where}, which is not a schema "
+                        "(a JSON object)",
                     )
                 )
     return problems
@@ -101,7 +103,8 @@ def _resources(
 
 
 def _id_key(document: Any, default: str) -> str:
-    """``id`` for a draft-04 document, ``$id`` otherwise (a retrieved file may be of another draft)."""
+    """``id`` for a draft-04 document, ``$id`` otherwise (a retrieved file may be of another
+    draft)."""
     if not isinstance(document, dict):
         return default
     declared = document.get("$schema")

@@ -66,8 +66,9 @@ class ContractResult(_Model):
     whenever an object was found, valid or not, so an editor can show and fix it), or the
     value given to :func:`~gate_tui.contracts.checking.check_value` (any JSON type);
     ``source`` says where it came from: ``fence``, ``scan`` (free text), ``object`` (a
-    dict was given) or ``value`` (a decoded value of any type was given). ``raw`` is the reply as given; it is not serialised (a batch
-    record would carry every reply twice) but :meth:`envelope` reports it.
+    dict was given) or ``value`` (a decoded value of any type was given). ``raw`` is the reply as
+    given; it is not serialised (a batch record would carry every reply twice) but :meth:`envelope`
+    reports it.
     """
 
     ok: bool
@@ -79,7 +80,8 @@ class ContractResult(_Model):
     raw: str | None = Field(default=None, exclude=True, repr=False)
 
     def envelope(self) -> dict[str, Any]:
-        """The error response a service returns for this reply (``{"ok": true, "data": …}`` when valid)."""
+        """The error response a service returns for this reply (``{"ok": true, "data": …}`` when
+        valid)."""
         if self.ok:
             return {"ok": True, "data": self.value}
         details: dict[str, Any] = {"raw": self.raw}
@@ -146,7 +148,8 @@ class ErrorList:
             counted = [f"{self.more:,} more error{'s' * (self.more != 1)}"] if self.more else []
             if self.skipped:
                 counted.append(
-                    f"{self.skipped:,} more invalid item{'s' * (self.skipped != 1)} of {self.skipped_at or '/'} not examined"
+                    f"{self.skipped:,} more invalid item{'s' * (self.skipped != 1)} of "
+                    f"{self.skipped_at or '/'} not examined"
                 )
             message = "and " + ", plus ".join(counted)
             message += f" (only the first {self.limit} are listed)"
@@ -156,7 +159,8 @@ class ErrorList:
 
 
 def pointer(parts: list[str | int] | tuple[str | int, ...]) -> str:
-    """A JSON Pointer (RFC 6901) from path segments: ``["choices", 2, "label"]`` → ``/choices/2/label``."""
+    """A JSON Pointer (RFC 6901) from path segments: ``["choices", 2, "label"]`` →
+    ``/choices/2/label``."""
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 

@@ -1,4 +1,5 @@
-"""Where a contract's ``$ref`` may lead: inside the contract, its own folder, a local store. Never the network.
+"""Where a contract's ``$ref`` may lead: inside the contract, its own folder, a local store. Never
+the network.
 
 A contract is input, so loading one must not reach the network or the disk beyond what the
 user handed over. jsonschema-rs fetches a remote ``$ref`` over HTTP and reads ``file://`` by
@@ -23,8 +24,9 @@ from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 
 FOLDER_ROOT = "https://contract-folder.gate-tui.invalid/"
-"""The base every contract is compiled under: relative references resolve below ``FOLDER_ROOT/folder/``
-(a host that cannot exist, so nothing resolved against it can reach a real server)."""
+"""The base every contract is compiled under: relative references resolve below
+``FOLDER_ROOT/folder/`` (a host that cannot exist, so nothing resolved against it can reach a real
+server)."""
 _FOLDER = FOLDER_ROOT + "folder/"
 MAX_DOCUMENTS = 64
 """The most schema files one contract may pull in (each is capped at the contract's size)."""
@@ -112,7 +114,8 @@ class SchemaStore:
 
 
 class OfflineRetriever:
-    """The only way a compiled contract obtains a document it does not contain (see the module doc)."""
+    """The only way a compiled contract obtains a document it does not contain (see the module
+    doc)."""
 
     def __init__(
         self, folder: Path | None, store: SchemaStore | None, root_id: str | None = None
@@ -122,7 +125,8 @@ class OfflineRetriever:
         self.prefixes = [_FOLDER]
         if root_id and urlsplit(root_id).scheme in {"http", "https"}:
             # The contract's own $id stands for its folder: "common.json" beside it answers
-            # "https://example.org/schemas/common.json" when the contract is ".../schemas/main.json".
+            # "https://example.org/schemas/common.json" when the contract is
+            # ".../schemas/main.json".
             self.prefixes.append(urljoin(document_uri(root_id), "."))
         self.documents: dict[str, Any] = {}
         self.refusals: dict[str, str] = {}
@@ -184,19 +188,24 @@ class OfflineRetriever:
             )
             return (
                 None,
-                f"is {kind}, and gate-tui reads no file outside the contract's folder; copy {name} next to the contract and refer to it by name",
+                f"is {kind}, and gate-tui reads no file outside the contract's folder; copy {name} "
+                "next to the contract and refer to it by name",
             )
         where = None
         if self.store is not None:
             skipped = (
                 f"; skipped: {'; '.join(self.store.skipped[:3])}" if self.store.skipped else ""
             )
-            where = f"is not in the schema store {self.store.folder} (no file there has that $id{skipped})"
+            where = (
+                f"is not in the schema store {self.store.folder} (no file there has that "
+                f"$id{skipped})"
+            )
         if scheme in {"http", "https"}:
             return None, (
                 where or "is a remote schema, and gate-tui never fetches schemas over the network"
             ) + (
-                f"; save it in a folder and pass --schemas DIR (the file's $id must be {uri}), or copy it next to the contract and refer to it by file name"
+                f"; save it in a folder and pass --schemas DIR (the file's $id must be {uri}), or "
+                "copy it next to the contract and refer to it by file name"
             )
         return None, (
             where or "is not a schema gate-tui has"
@@ -209,15 +218,18 @@ class OfflineRetriever:
         if self.folder is None:
             return (
                 None,
-                "names a file, but this contract was not read from a folder; give the schema inline or pass --schemas DIR",
+                "names a file, but this contract was not read from a folder; give the schema "
+                "inline or pass --schemas DIR",
             )
         if not relative or "?" in uri or "\x00" in relative:
             return None, "does not name a schema file"
         if any(part.startswith(".") and part not in (".", "..") for part in relative.split("/")):
-            # secrets live in dot-folders (~/.config, ~/.ssh): a contract in a home folder must not reach them
+            # secrets live in dot-folders (~/.config, ~/.ssh): a contract in a home folder must not
+            # reach them
             return (
                 None,
-                f"names a hidden file or folder ({relative}), which gate-tui never reads through $ref; copy the schema to a visible name",
+                f"names a hidden file or folder ({relative}), which gate-tui never reads through "
+                "$ref; copy the schema to a visible name",
             )
         target = self.folder / relative
         if (
@@ -225,7 +237,8 @@ class OfflineRetriever:
             and not target.exists()
             and target.with_name(target.name + ".json").exists()
         ):
-            # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by their $id's last word
+            # "$ref": "grunt-task#/definitions/x" beside grunt-task.json: schema sets name files by
+            # their $id's last word
             target = target.with_name(target.name + ".json")
         try:
             inside = target.resolve().is_relative_to(self.folder.resolve())
@@ -234,7 +247,8 @@ class OfflineRetriever:
         if not inside:
             return (
                 None,
-                f"leads outside the contract's folder ({relative}); copy the file next to the contract and refer to it by name",
+                f"leads outside the contract's folder ({relative}); copy the file next to the "
+                "contract and refer to it by name",
             )
         try:
             size = target.stat().st_size
@@ -243,14 +257,16 @@ class OfflineRetriever:
         if size > self.bytes_left:
             return (
                 None,
-                f"names {relative}: the files a contract refers to may hold {MAX_FOLDER_BYTES:,} bytes in all",
+                f"names {relative}: the files a contract refers to may hold {MAX_FOLDER_BYTES:,} "
+                "bytes in all",
             )
         self.bytes_left -= size
         data, _text, problem = read_json_data(target, "schema file", MAX_CONTRACT_BYTES)
         if problem is not None and problem.message == "file not found":
             return (
                 None,
-                f"names {relative}, which is not in the contract's folder; copy it there (or pass --schemas DIR)",
+                f"names {relative}, which is not in the contract's folder; copy it there (or pass "
+                "--schemas DIR)",
             )
         if problem is not None:
             line = f" (line {problem.line})" if problem.line is not None else ""

@@ -145,7 +145,8 @@ def _walk(
 
 
 def _prepare(contract: Contract) -> tuple[Any, bool]:
-    """The contract's subschema validators and whether it is free of combinators, once per contract."""
+    """The contract's subschema validators and whether it is free of combinators, once per
+    contract."""
     known = _prepared.get(contract)
     if known is None:
         text = json.dumps(contract.schema, default=str)

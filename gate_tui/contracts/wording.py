@@ -41,7 +41,10 @@ def shown(value: Any, limit: int = VALUE_LIMIT) -> str:
         if len(value) <= limit:
             return _dumps(value)
         head = (limit + 1) // 2
-        return f"{_dumps(value[:head])[:-1]}…{_dumps(value[head - limit :])[1:]} ({plural(len(value), 'character')})"
+        return (
+            f"{_dumps(value[:head])[:-1]}…{_dumps(value[head - limit :])[1:]} "
+            f"({plural(len(value), 'character')})"
+        )
     if isinstance(value, (dict, list)):
         return _container(value, limit)
     text = _dumps(value)

@@ -112,7 +112,10 @@ def finding_message(finding: dict[str, Any]) -> str:
     said = ""
     span = finding.get("closest")
     if span:
-        said = f"; closest: your message #{span['turn']}: {span['text'][:120]!r} (score {span['score']:g})"
+        said = (
+            f"; closest: your message #{span['turn']}: {span['text'][:120]!r} (score "
+            f"{span['score']:g})"
+        )
     value = finding["value"]
     if finding["kind"] == "near":
         return f"{value[:120]!r} is near the user's words, not exact{said}"
@@ -176,5 +179,6 @@ def ground(
 
 
 def summary_of(result: ParseResult) -> str | None:
-    """The ``grounding`` results column: ``grounded`` / ``near`` / ``ungrounded`` / ``unchecked``."""
+    """The ``grounding`` results column: ``grounded`` / ``near`` / ``ungrounded`` /
+    ``unchecked``."""
     return None if result.grounding is None else result.grounding.get("summary")

@@ -141,7 +141,8 @@ class Asker:
         return call
 
     def apply(self, call: Call) -> bool:
-        """Make a valid reply the state (journaled with the call's seq); False when it is not valid."""
+        """Make a valid reply the state (journaled with the call's seq); False when it is not
+        valid."""
         if call.result is None or not call.result.ok or call.outcome.cancelled or call.applied:
             return False
         self.target.apply(call.result, call.outcome.text, call.seq)

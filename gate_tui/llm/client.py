@@ -299,7 +299,8 @@ def _note_form(out: Outcome, forms: tuple[str, ...], endpoint: str, wanted: bool
     if out.form != forms[0]:
         refused = ", ".join(structured.FORM_NAMES[f] for f in forms[: forms.index(out.form)])
         out.notices.append(
-            f"{endpoint} does not take {refused}; sent {structured.FORM_NAMES[out.form]} (remembered for this endpoint)"
+            f"{endpoint} does not take {refused}; sent {structured.FORM_NAMES[out.form]} "
+            "(remembered for this endpoint)"
         )
     structured.remember(endpoint, out.form)
 

@@ -67,7 +67,10 @@ def _text(value: Any) -> str:
 
 def state_message(message: str, state_json: str, what: str = "gate state") -> str:
     """The new user message with the current canonical state after it."""
-    return f"{message.strip()}\n\nThe current {what} (accepted by the system):\n```json\n{state_json}\n```"
+    return (
+        f"{message.strip()}\n\nThe current {what} (accepted by the system):\n"
+        f"```json\n{state_json}\n```"
+    )
 
 
 def build_messages(
@@ -78,7 +81,8 @@ def build_messages(
     budget: int = HISTORY_BUDGET,
     what: str = "gate state",
 ) -> tuple[list[dict[str, str]], dict[str, int]]:
-    """The chat messages and their character counts (``system``, ``history``, ``state``, ``message``)."""
+    """The chat messages and their character counts (``system``, ``history``, ``state``,
+    ``message``)."""
     kept: list[Turn] = []
     used = 0
     for turn in reversed(turns):
@@ -121,11 +125,13 @@ def errors_message(
     ungrounded = grounding_findings(result) if result is not None else []
     if errors or not ungrounded:
         lines = [
-            f"Your last reply was not accepted by the system. Reply with the corrected, complete {what} as one JSON object."
+            "Your last reply was not accepted by the system. Reply with the corrected, complete "
+            f"{what} as one JSON object."
         ]
     else:
         lines = [
-            f"Your last reply put words in the user's mouth. Reply with the corrected, complete {what} as one JSON object."
+            "Your last reply put words in the user's mouth. Reply with the corrected, complete "
+            f"{what} as one JSON object."
         ]
     if finish_reason == "length":
         lines.append(
@@ -149,7 +155,8 @@ def errors_message(
         lines.append(f"- and {len(errors) - MAX_LISTED_ERRORS} more")
     if ungrounded:
         lines.append(
-            "Not the user's words (copy the user's words into raw; leave a gate null until the user has answered it):"
+            "Not the user's words (copy the user's words into raw; leave a gate null until the "
+            "user has answered it):"
         )
         lines += [f"- {w.field_path}: {w.message}" for w in ungrounded[:MAX_LISTED_ERRORS]]
     return "\n".join(lines)

@@ -159,7 +159,8 @@ def status_failure(
     if status == 404:
         return Failure(
             "not_found",
-            f"{endpoint} answered 404 for model {model!r}: no such model, or the base URL lacks /v1{f' ({snippet})' if snippet else ''}",
+            f"{endpoint} answered 404 for model {model!r}: no such model, or the base URL lacks "
+            f"/v1{f' ({snippet})' if snippet else ''}",
             status,
             body=body,
         )

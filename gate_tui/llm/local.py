@@ -76,7 +76,10 @@ def server_available() -> str | None:
     try:
         import llama_cpp.server  # noqa: F401
     except ImportError as exc:
-        return f'llama-cpp-python[server] is not installed ({exc.name or exc}): pip install "gate-tui[model-test]"'
+        return (
+            f"llama-cpp-python[server] is not installed ({exc.name or exc}): pip install "
+            '"gate-tui[model-test]"'
+        )
     return None
 
 

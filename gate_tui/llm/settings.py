@@ -86,7 +86,10 @@ class ModelSettings:
         command has a ``--model`` flag to advise (the editor has none)."""
         if not self.model:
             flag = "give --model NAME, " if flags else ""
-            return f'no model name: {flag}set GATE_TUI_MODEL, or put model = "…" under [model] in {settings_path()}'
+            return (
+                f'no model name: {flag}set GATE_TUI_MODEL, or put model = "…" under [model] in '
+                f"{settings_path()}"
+            )
         return None
 
 
@@ -120,7 +123,8 @@ def load_settings(
         values["structured"], sources["structured"] = _SWITCH[switch], "env GATE_TUI_STRUCTURED"
     elif switch:
         problems.append(
-            f"GATE_TUI_STRUCTURED should be 1 or 0, not {env['GATE_TUI_STRUCTURED'][:20]!r}: ignored"
+            f"GATE_TUI_STRUCTURED should be 1 or 0, not {env['GATE_TUI_STRUCTURED'][:20]!r}: "
+            "ignored"
         )
     for name, value in (flags or {}).items():
         if value is not None and value is not False:
@@ -203,7 +207,8 @@ def read_file(path: Path) -> tuple[dict[str, Any], dict[str, str], list[str]]:
     for key, raw in table.items():
         if key == "api_key":
             problems.append(
-                f"{path}: [model] api_key is ignored: keep keys out of files, name the variable with api_key_env"
+                f"{path}: [model] api_key is ignored: keep keys out of files, name the variable "
+                "with api_key_env"
             )
             continue
         if key not in KEYS:

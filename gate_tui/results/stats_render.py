@@ -149,7 +149,10 @@ def agreement_line(agreement: dict[str, Any], short: bool = False) -> str:
     raw_shown = "n/a" if raw is None else f"{100 * raw:.1f}%"
     if short:
         measure = agreement.get("measure", "kappa")
-        return f"{measure} {shown}, raw agreement {raw_shown} on {agreement.get('items', 0):,} shared rows"
+        return (
+            f"{measure} {shown}, raw agreement {raw_shown} on {agreement.get('items', 0):,} shared "
+            "rows"
+        )
     return (
         f"agreement of {len(agreement.get('reviewers', []))} reviewers on "
         f"{agreement.get('items', 0):,} shared rows: "

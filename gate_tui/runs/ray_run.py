@@ -65,7 +65,8 @@ def run_on_ray(
     names = dataset.schema().names
     if columns.reply not in names:
         raise KeyError(
-            f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column"
+            f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); "
+            "see --reply-column"
         )
     # The input's other columns ride along into the results, as with the local engine.
     carried = carried_names([name for name in names if name != ROW_HASH], columns)
@@ -121,7 +122,10 @@ class CheckAndWrite:
 
         done = self.check.rows.arrow(batch, None, self.check.columns, keep_reply=True)
         if done.table.num_rows:
-            name = f"{self.folder}/part-{batch.column(ROW_HASH)[0].as_py():016x}-{batch.num_rows}.parquet"
+            name = (
+                f"{self.folder}/part-{batch.column(ROW_HASH)[0].as_py():016x}"
+                f"-{batch.num_rows}.parquet"
+            )
             temp = f"{self.folder}/.{name.rsplit('/', 1)[1]}.tmp" if self.local else name
             pq.write_table(
                 done.table,

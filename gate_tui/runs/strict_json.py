@@ -34,4 +34,5 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 STRICT_DECODER = json.JSONDecoder(
     parse_constant=_reject_constant, object_pairs_hook=_unique_members
 )
-"""``STRICT_DECODER.decode(text)``: raises :class:`RepeatedKey` (a ``ValueError``) on a repeated key."""
+"""``STRICT_DECODER.decode(text)``: raises :class:`RepeatedKey` (a ``ValueError``) on a repeated
+key."""

@@ -3,9 +3,11 @@
 Headless on purpose: the CLI, the tests and the editor all use it, and none of it
 imports Textual. One idea per module:
 
-* :mod:`~gate_tui.session.live` — :class:`Session` (the editor's API); :mod:`~gate_tui.session.opening` — :func:`open_session`
+* :mod:`~gate_tui.session.live` — :class:`Session` (the editor's API);
+  :mod:`~gate_tui.session.opening` — :func:`open_session`
 * :mod:`~gate_tui.session.history` — the in-memory timeline and undo/redo
-* :mod:`~gate_tui.session.catalog` — :class:`SessionInfo`, :func:`list_sessions`, :func:`find_resumable`
+* :mod:`~gate_tui.session.catalog` — :class:`SessionInfo`, :func:`list_sessions`,
+  :func:`find_resumable`
 * :mod:`~gate_tui.session.journal` — fsync'd JSON Lines and the tolerant reader
 * :mod:`~gate_tui.session.records` — the journal's record format
 * :mod:`~gate_tui.session.replay` — rebuilding a History from records

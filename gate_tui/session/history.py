@@ -136,7 +136,8 @@ class History:
         return self._move("redo", at)
 
     def jump_to(self, index: int, at: str | None = None) -> Transition | None:
-        """Restore the state after timeline entry ``index`` (-1: the initial state) as a new transition."""
+        """Restore the state after timeline entry ``index`` (-1: the initial state) as a new
+        transition."""
         if not -1 <= index < len(self.timeline):
             return None
         target = self.initial if index < 0 else self.timeline[index].state

@@ -65,7 +65,7 @@ class JournalStream:
         name = self.path.name
         if not line.endswith(b"\n"):
             return (
-                f"journal {name}: the last line (line {number}, {len(line)} bytes) was cut off by an "
-                "interrupted write and was skipped; everything before it was restored"
+                f"journal {name}: the last line (line {number}, {len(line)} bytes) was cut off by "
+                "an interrupted write and was skipped; everything before it was restored"
             )
         return f"journal {name}: line {number} is damaged and was skipped"

@@ -236,7 +236,8 @@ class Session:
         )
 
     def export_report(self, path: Path) -> str | None:
-        """Write the review report to ``path``, in the format its extension names (Markdown by default)."""
+        """Write the review report to ``path``, in the format its extension names (Markdown by
+        default)."""
         with self._mutex:
             error = atomic_write_text(Path(path), self.report_markdown(format_for_path(path)))
             if error is None:

@@ -207,8 +207,8 @@ def _resume(
             replayer = None  # let go of the partial history before saying anything
             refusal = (
                 f"journal {paths.journal} is too large to open in the memory available "
-                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report {shlex.quote(str(paths.directory or paths.state))}` "
-                "reads it in little memory)"
+                f"({_size_text(paths.journal)}); it was left as it is (`gate-tui report "
+                f"{shlex.quote(str(paths.directory or paths.state))}` reads it in little memory)"
             )
     if refusal is not None:
         if lock is not None:

@@ -93,12 +93,13 @@ class Replayer:
                 call["applied"] = True
         if self.skipped:
             out.notices.append(
-                f"journal records that could not be replayed were skipped (seq {', '.join(self.skipped[:10])})"
+                "journal records that could not be replayed were skipped (seq "
+                f"{', '.join(self.skipped[:10])})"
             )
         if out.diverged_at is not None:
             out.notices.append(
-                f"replaying the journal gave a different state than recorded from seq {out.diverged_at} on; "
-                "the replayed state is shown"
+                "replaying the journal gave a different state than recorded from seq "
+                f"{out.diverged_at} on; the replayed state is shown"
             )
         return out
 

@@ -17,11 +17,19 @@ from gate_tui.safe_text import visible
 from gate_tui.session.report_doc import EMPTY, Entry, Item, Section, Top, is_empty
 
 _STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1b1b1b; }
-h1 { font-size: 1.6rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #ccc; } h3 { font-size: 1.05rem; margin-bottom: .3rem; }
+body {
+  font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+  color: #1b1b1b;
+}
+h1 { font-size: 1.6rem; }
+h2 { margin-top: 2rem; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05rem; margin-bottom: .3rem; }
 table.overview th { text-align: left; padding-right: 1.5rem; font-weight: 600; }
 .when, .who { color: #555; font-weight: normal; }
-.value { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; border-left: 3px solid #bbb; padding: .1rem .4rem; }
+.value {
+  white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; border-left: 3px solid #bbb;
+  padding: .1rem .4rem;
+}
 div.value { display: block; margin: .2rem 0 .4rem; }
 .empty { color: #777; font-style: italic; }
 .tag { color: #a40000; font-weight: 700; }
@@ -73,7 +81,8 @@ class HtmlRenderer:
         by = f" <span class=\"who\">· by {h(entry.who)}</span>" if entry.who else ""
         items = "".join(item_html(item) for item in entry.items)
         return (
-            f'<article class="{h(entry.style)}"><h3>{h(entry.title)} <span class="when">· {h(entry.at)}</span>{by}</h3>'
+            f'<article class="{h(entry.style)}"><h3>{h(entry.title)} <span class="when">· '
+            f"{h(entry.at)}</span>{by}</h3>"
             f"<ul>{items}</ul></article>\n"
         )
 

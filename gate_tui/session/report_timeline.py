@@ -95,7 +95,10 @@ def rejected_entry(record: Record, timeline: Timeline) -> Entry:
     if record.get("actor") == "assistant" and isinstance(claimed, dict):
         items.append(
             Item(
-                text=f"The model claimed {'PASS' if claimed.get('pass') else 'NO PASS'}; nothing was accepted"
+                text=(
+                    f"The model claimed {'PASS' if claimed.get('pass') else 'NO PASS'}; nothing "
+                    "was accepted"
+                )
             )
         )
     payload = record.get("payload")
@@ -144,7 +147,9 @@ def model_call_entry(record: Record, timeline: Timeline) -> Entry:
         "incomplete": "a cut-off reply (the stream stopped)",
         "cancelled": "cancelled by the user",
         "error": "no reply",
-        "server_gone": "no reply: the server closed the connection unanswered (it exited or crashed)",
+        "server_gone": (
+            "no reply: the server closed the connection unanswered (it exited or crashed)"
+        ),
         "no_reply": "no reply: the stream ended before its first chunk",
         "dropped": "a cut-off reply (the server closed the connection mid-reply)",
     }

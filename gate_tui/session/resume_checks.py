@@ -33,9 +33,15 @@ def refused(read: JournalRead, config: GateConfig, paths: SessionPaths) -> str |
         return read.error
     header = read.header
     if header is None:
-        return f"journal {paths.journal} has no readable header, so it cannot be checked against this config"
+        return (
+            f"journal {paths.journal} has no readable header, so it cannot be checked against this "
+            "config"
+        )
     if header.get("format") != rec.FORMAT:
-        return f"journal {paths.journal} has format {header.get('format')!r}; this gate-tui reads format {rec.FORMAT}"
+        return (
+            f"journal {paths.journal} has format {header.get('format')!r}; this gate-tui reads "
+            f"format {rec.FORMAT}"
+        )
     found, expected = header.get("fingerprint"), config_fingerprint(config)
     if found != expected:
         return (
@@ -95,8 +101,9 @@ def stop_at_gap(
         read, records=read.records[: gap.records], notices=list(read.notices), gap=None
     )
     message = (
-        f"journal {paths.journal.name}: line {gap.line} is damaged, so the session was replayed only up to it; "
-        f"the {later} record{'s' * (later != 1)} after it {'were' if later != 1 else 'was'} not replayed"
+        f"journal {paths.journal.name}: line {gap.line} is damaged, so the session was replayed "
+        f"only up to it; the {later} record{'s' * (later != 1)} after it "
+        f"{'were' if later != 1 else 'was'} not replayed"
     )
     if not writing:
         kept.notices.append(message)
@@ -114,7 +121,8 @@ def stop_at_gap(
             f"cannot keep the damaged journal aside ({describe_os_error(exc)}); opened read-only",
         )
     kept.notices.append(
-        f"{message} — the whole journal was kept as {backup.name} (`gate-tui report {backup}` tells all of it)"
+        f"{message} — the whole journal was kept as {backup.name} (`gate-tui report {backup}` "
+        "tells all of it)"
     )
     kept.cut_at, kept.torn, kept.needs_newline = gap.offset, b"", False
     return kept, None

@@ -109,7 +109,10 @@ def _document(data: dict[str, Any], path: Path) -> StateFileLoad:
     if data.get("format") != STATE_FORMAT:
         return StateFileLoad(
             True,
-            error=f"{path} has state file format {data.get('format')!r}; this gate-tui reads format {STATE_FORMAT}",
+            error=(
+                f"{path} has state file format {data.get('format')!r}; this gate-tui reads format "
+                f"{STATE_FORMAT}"
+            ),
         )
     state = data.get("state")
     if not isinstance(state, dict):

@@ -10,8 +10,8 @@ Textual app (``bench/bench_tui.py``):
    and its decision by the same rule the parser uses (:func:`gate_tui.decision.decision_parts`).
    It holds the title bar, the decision, the gate list, the gate and summary editors
    and the footer, as few widgets as possible (``tests/test_tui_startup.py`` holds the budget).
-2. *The boot* (:meth:`GateApp._boot <gate_tui.tui.app.GateApp._boot>`, right after that frame) loads the rest, builds
-   the validated :class:`~gate_tui.models.GateConfig`, opens the session (or asks
+2. *The boot* (:meth:`GateApp._boot <gate_tui.tui.app.GateApp._boot>`, right after that frame) loads
+   the rest, builds the validated :class:`~gate_tui.models.GateConfig`, opens the session (or asks
    whether to resume one) and shows it. Key presses, pastes and clicks that arrive
    before it has finished are held and then handled in order: none is lost, and no
    handler ever runs without a session.
@@ -110,7 +110,10 @@ def gate_config_of(app: GateApp) -> GateConfig | None:
     try:
         return app.config.to_model()
     except ValueError:  # only a hand-edited cache entry gets here
-        message = f"gate-tui: the cached copy of the config is damaged; delete {config_cache_dir()} and start again"
+        message = (
+            f"gate-tui: the cached copy of the config is damaged; delete {config_cache_dir()} and "
+            "start again"
+        )
         app.exit(EXIT_EDITOR_FAILED, EXIT_EDITOR_FAILED, Text(message))
         return None
 

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 @runtime_checkable
 class PaletteHost(Protocol):
-    """What the palette needs of the editor screen: its config. Everything else is an action name."""
+    """What the palette needs of the editor screen: its config. Everything else is an action
+    name."""
 
     config: ConfigView
 

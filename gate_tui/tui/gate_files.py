@@ -88,7 +88,8 @@ class GateFiles:
         else:
             palette = screen.key_hints["command_palette"]
             screen.notify(
-                f"This session is in memory only: use “Save state as…” ({palette}) to write a file.",
+                f"This session is in memory only: use “Save state as…” ({palette}) to write a "
+                "file.",
                 markup=False,
             )
         screen.toast_new_notices()

@@ -146,7 +146,8 @@ ACTIONS: tuple[KeyAction, ...] = (
         "undo_transition",
         "Undo",
         "Undo",
-        "Undo the last state transition, from any pane (in the reply pane: its own text edits first, then the transition)",
+        "Undo the last state transition, from any pane (in the reply pane: its own text edits "
+        "first, then the transition)",
     ),
     KeyAction(
         "redo",
@@ -172,7 +173,8 @@ ACTIONS: tuple[KeyAction, ...] = (
         "workbench('next')",
         "Object",
         "Use the reply's next object",
-        "When a reply holds several JSON objects (a draft and a correction): preview and apply the next one",
+        "When a reply holds several JSON objects (a draft and a correction): preview and apply the "
+        "next one",
     ),
     # After Save: on a 60-column footer the essential keys stay.
     *ask_actions(
@@ -203,7 +205,8 @@ FIELD_ACTIONS: tuple[KeyAction, ...] = (
         "Start a new line in a Raw answer (Enter records the answer)",
     ),
 )
-"""Bindings that widgets hold (see the module docstring); listed in help, not in the app's BINDINGS."""
+"""Bindings that widgets hold (see the module docstring); listed in help, not in the app's
+BINDINGS."""
 BINDING_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS + FIELD_ACTIONS)
 BY_ID: dict[str, KeyAction] = {action.id: action for action in ACTIONS + FIELD_ACTIONS}
 PAGES: tuple[tuple[str, str, str], ...] = (
@@ -211,7 +214,8 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("reply", "Reply", "focus_reply"),
     ("history", "History", "history"),
 )
-"""The panes of a narrow terminal: page name, its label on the page bar, the binding that shows it."""
+"""The panes of a narrow terminal: page name, its label on the page bar, the binding that shows
+it."""
 
 
 class KeyTable(NamedTuple):
@@ -304,7 +308,8 @@ def first_key(keys: str) -> str:
 BROWSER_KEYS = frozenset(
     {"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+shift+n", "ctrl+shift+t", "ctrl+shift+w", "ctrl+tab"}
 )
-"""Keys a web browser keeps for itself (new window, tab, close): they never reach a served editor."""
+"""Keys a web browser keeps for itself (new window, tab, close): they never reach a served
+editor."""
 
 
 def served() -> bool:

@@ -21,8 +21,9 @@ from gate_tui.exit_codes import EXIT_USAGE
 
 DESCRIPTION = (
     "Ask a model (any OpenAI-compatible endpoint) about a session's gates: the message, the "
-    "conversation so far and the current state are sent; the reply is parsed, applied when valid and "
-    "journaled. Exit status as check: 0 PASS, 1 NO PASS, 2 reply not valid, 3 usage/config/endpoint error."
+    "conversation so far and the current state are sent; the reply is parsed, applied when valid "
+    "and journaled. Exit status as check: 0 PASS, 1 NO PASS, 2 reply not valid, 3 "
+    "usage/config/endpoint error."
 )
 EPILOG = (
     "The endpoint: --base-url / --model, else OPENAI_BASE_URL / GATE_TUI_MODEL, else [model] in "
@@ -137,7 +138,8 @@ def _ask(ns: argparse.Namespace, config: object, settings: object) -> int:
             say(f"gate-tui ask: {notice}")
         if session.read_only or not session.persistent:
             say(
-                f"gate-tui ask: session {session.name} is not being saved; the reply is parsed but nothing is kept"
+                f"gate-tui ask: session {session.name} is not being saved; the reply is parsed but "
+                "nothing is kept"
             )
         asker = Asker(GateTarget(session), settings)  # type: ignore[arg-type]
         echo = isatty(sys.stderr)

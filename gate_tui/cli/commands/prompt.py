@@ -11,8 +11,8 @@ from gate_tui.exit_codes import EXIT_USAGE
 from gate_tui.safe_text import visible
 
 DESCRIPTION = (
-    "Print plain text for a model's system prompt: the gates, their questions and categories, and the exact "
-    "JSON shape (or, with --contract, the contract's fields, rules and an example)."
+    "Print plain text for a model's system prompt: the gates, their questions and categories, and "
+    "the exact JSON shape (or, with --contract, the contract's fields, rules and an example)."
 )
 
 

@@ -25,7 +25,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=FORMATS,
         default=None,
-        help="text, markdown or html (default: text on a terminal, else from -o's suffix, else markdown)",
+        help=(
+            "text, markdown or html (default: text on a terminal, else from -o's suffix, else "
+            "markdown)"
+        ),
     )
     from gate_tui.cli.contract_options import add_contract_options
 
@@ -35,7 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def report_format(ns: argparse.Namespace) -> str:
-    """``--format``, else what the destination suggests: text on a terminal, a file's suffix, Markdown."""
+    """``--format``, else what the destination suggests: text on a terminal, a file's suffix,
+    Markdown."""
     if ns.format:
         return str(ns.format)
     if ns.output:
@@ -55,7 +59,8 @@ def run(ns: argparse.Namespace) -> int:
     if status is not None:
         if ns.format not in (None, "markdown"):
             say(
-                f"gate-tui report: a contract session's report is Markdown only (--format {ns.format} was not applied)"
+                "gate-tui report: a contract session's report is Markdown only (--format "
+                f"{ns.format} was not applied)"
             )
         return status
     try:

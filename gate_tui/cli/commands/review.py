@@ -28,7 +28,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     which.add_argument(
         "--config",
         metavar="CFG",
-        help="the gate config the run was checked with: names the gates; an edited reply is checked again",
+        help=(
+            "the gate config the run was checked with: names the gates; an edited reply is checked "
+            "again"
+        ),
     )
     which.add_argument(
         "--contract",

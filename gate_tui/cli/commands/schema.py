@@ -11,7 +11,10 @@ from gate_tui.cli.common import load_config
 from gate_tui.exit_codes import EXIT_USAGE
 from gate_tui.safe_text import json_visible
 
-DESCRIPTION = "Print the JSON Schema (draft 2020-12) of a valid gate state for the config, usable as a structured-output schema."
+DESCRIPTION = (
+    "Print the JSON Schema (draft 2020-12) of a valid gate state for the config, usable as a "
+    "structured-output schema."
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +22,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--decision-rules",
         action="store_true",
-        help="also encode the PASS rule (allOf/if/then), so status must be the system's; not for structured-output modes",
+        help=(
+            "also encode the PASS rule (allOf/if/then), so status must be the system's; not for "
+            "structured-output modes"
+        ),
     )
 
 

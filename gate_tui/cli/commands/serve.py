@@ -54,19 +54,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--state",
         metavar="FILE",
-        help="state file every tab opens (a second tab opens it read-only); without it each tab starts a fresh session",
+        help=(
+            "state file every tab opens (a second tab opens it read-only); without it each tab "
+            "starts a fresh session"
+        ),
     )
     parser.add_argument(
         "--max-sessions",
         type=int,
         default=MAX_SESSIONS,
         metavar="N",
-        help=f"editors that may run at once (default {MAX_SESSIONS}); a further visitor is told to wait",
+        help=(
+            f"editors that may run at once (default {MAX_SESSIONS}); a further visitor is told to "
+            "wait"
+        ),
     )
     parser.add_argument(
         "--files",
         metavar="DIR",
-        help="the one folder the served editors' Save as / Open / Export may use (default: the gate-tui state folder)",
+        help=(
+            "the one folder the served editors' Save as / Open / Export may use (default: the "
+            "gate-tui state folder)"
+        ),
     )
     from gate_tui.cli.contract_options import add_contract_options
 
@@ -80,7 +89,8 @@ def run(ns: argparse.Namespace) -> int:
         if ns.config or ns.state:
             return usage(
                 "serve",
-                "--contract FILE takes no CONFIG and no --state (each tab starts a fresh session of the contract)",
+                "--contract FILE takes no CONFIG and no --state (each tab starts a fresh session "
+                "of the contract)",
             )
         from gate_tui.cli.contract_check import load_contract_or_report
         from gate_tui.cli.contract_options import load_options
@@ -115,7 +125,8 @@ def run(ns: argparse.Namespace) -> int:
     loopback = is_loopback(host)
     if not loopback:
         say(
-            f"gate-tui serve: warning: listening on {host}: anyone who can reach this address and has the URL's token can open the editor and edit the state"
+            f"gate-tui serve: warning: listening on {host}: anyone who can reach this address and "
+            "has the URL's token can open the editor and edit the state"
         )
     argv = editor_command(
         config_path,
@@ -128,7 +139,8 @@ def run(ns: argparse.Namespace) -> int:
     token = new_token()
     sys.stdout.write(
         f"gate-tui serve: open {page_url(host, ns.port, token)} in a browser "
-        f"(each tab is its own editor, at most {ns.max_sessions} at once; files stay in {files}); Ctrl+C stops\n"
+        f"(each tab is its own editor, at most {ns.max_sessions} at once; files stay in {files}); "
+        "Ctrl+C stops\n"
     )
     sys.stdout.flush()
     serve_editor(
@@ -211,5 +223,8 @@ def port_problem(host: str, port: int) -> str | None:
         try:
             probe.bind(address)
         except OSError as exc:
-            return f"cannot listen on {host}:{port}: {exc.strerror or exc} (is another server using the port? try --port)"
+            return (
+                f"cannot listen on {host}:{port}: {exc.strerror or exc} (is another server using "
+                "the port? try --port)"
+            )
     return None

@@ -9,9 +9,9 @@ from gate_tui.exit_codes import EXIT_USAGE
 from gate_tui.safe_text import visible
 
 DESCRIPTION = (
-    "Check each contract (a JSON Schema file of draft-04, -06, -07, 2019-09 or 2020-12, JSON or YAML, "
-    "with an optional x-gate-tui block) and print every problem with its file, line and JSON Pointer. "
-    "References are resolved offline only (the contract's folder, --schemas DIR). "
+    "Check each contract (a JSON Schema file of draft-04, -06, -07, 2019-09 or 2020-12, JSON or "
+    "YAML, with an optional x-gate-tui block) and print every problem with its file, line and JSON "
+    "Pointer. References are resolved offline only (the contract's folder, --schemas DIR). "
     "Exit status: 0 all valid, 3 some invalid or a usage error."
 )
 
@@ -37,7 +37,8 @@ def run(ns: argparse.Namespace) -> int:
         properties = contract.schema.get("properties")
         count = len(properties) if isinstance(properties, dict) else 0
         lines = [
-            f"{name}: OK ({contract.title}, {count} top-level field{'s' * (count != 1)}, JSON Schema {contract.draft_name})",
+            f"{name}: OK ({contract.title}, {count} top-level field{'s' * (count != 1)}, JSON "
+            f"Schema {contract.draft_name})",
             f"{name}: {formats_note(contract.schema, contract.draft)}",
         ]
         lines += [f"{name}: warning: {warning}" for warning in contract.warnings]
@@ -46,7 +47,8 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def formats_note(schema: dict, draft: int = 20) -> str:
-    """The one line saying formats are enforced (which ones this contract uses, and which no validator knows)."""
+    """The one line saying formats are enforced (which ones this contract uses, and which no
+    validator knows)."""
     from gate_tui.contracts.drafts import subschemas
     from gate_tui.contracts.formats import unchecked_formats
 
@@ -61,4 +63,7 @@ def formats_note(schema: dict, draft: int = 20) -> str:
     unchecked = (
         f"; not checked, no JSON Schema draft defines them: {', '.join(unknown)}" if unknown else ""
     )
-    return f'formats are enforced: a value that breaks its "format" is an error, not an annotation{named}{unchecked}'
+    return (
+        'formats are enforced: a value that breaks its "format" is an error, not an '
+        f"annotation{named}{unchecked}"
+    )

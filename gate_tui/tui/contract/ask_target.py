@@ -3,8 +3,9 @@
 System prompt: ``gate-tui prompt --contract``; schema: the contract's own; parse: the
 contract check. The model calls are journaled in the contract session's journal as
 ``model_call`` records (the same fields as in gate sessions); the conversation is the
-editor's ``model_calls``, replayed from the journal when a session is resumed. Applying stays the editor's Ctrl+J: in contract mode an
-invalid value is kept too, to be fixed, so :meth:`apply` and :meth:`reject` only record.
+editor's ``model_calls``, replayed from the journal when a session is resumed. Applying stays the
+editor's Ctrl+J: in contract mode an invalid value is kept too, to be fixed, so :meth:`apply` and
+:meth:`reject` only record.
 """
 
 from __future__ import annotations

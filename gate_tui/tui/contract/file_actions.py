@@ -66,7 +66,10 @@ class ContractFiles:
         warning = None
         if result is not None and not result.ok:
             count = len(result.errors)
-            warning = f"This value is INVALID ({count} error{'s' * (count != 1)}): it does not pass the contract. Enter exports it anyway; Esc cancels."
+            warning = (
+                f"This value is INVALID ({count} error{'s' * (count != 1)}): it does not pass the "
+                "contract. Enter exports it anyway; Esc cancels."
+            )
         title = "Export value JSON to" if warning is None else "Export the INVALID value JSON to"
         ask_path(
             self.screen,

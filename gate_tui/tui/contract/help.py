@@ -26,9 +26,12 @@ EXTRA_KEYS = (
     ("Escape (editing)", "cancel the edit"),
 )
 RULES = (  # bullets under "The contract decides, never the model and never the editor:"
-    "a reply is extracted and repaired as a gate reply is, then checked against the JSON Schema; every error is listed at its JSON Pointer;",
-    "each leaf edit (and a value file opened) is a patch checked the same way: the decision panel shows VALID or INVALID as check_contract says;",
-    "an invalid value is still kept (the editor is there to fix it); a reply with no JSON object changes nothing.",
+    "a reply is extracted and repaired as a gate reply is, then checked against the JSON Schema; "
+    "every error is listed at its JSON Pointer;",
+    "each leaf edit (and a value file opened) is a patch checked the same way: the decision panel "
+    "shows VALID or INVALID as check_contract says;",
+    "an invalid value is still kept (the editor is there to fix it); a reply with no JSON object "
+    "changes nothing.",
 )
 
 

@@ -29,7 +29,8 @@ class ValueTree(Tree[str]):
     BINDINGS = TREE_KEYS.bindings()
 
     def show(self, value: dict[str, Any] | None, result: ContractResult | None, title: str) -> None:
-        """Rebuild the tree for ``value``, keeping the cursor on the same path when it still exists."""
+        """Rebuild the tree for ``value``, keeping the cursor on the same path when it still
+        exists."""
         keep = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
         by_path: dict[str, list[ContractError]] = defaultdict(list)

@@ -59,7 +59,8 @@ def current_errors(result: ContractResult) -> Content:
         rows.append(plain(f"… and {len(result.errors) - MAX_ERRORS_SHOWN} more", DIM))
     rows.append(
         plain(
-            f"{hint('focus_tree')} then Enter edits a leaf; {hint('focus_reply')} pastes another reply.",
+            f"{hint('focus_tree')} then Enter edits a leaf; {hint('focus_reply')} pastes another "
+            "reply.",
             DIM,
         )
     )

@@ -62,7 +62,9 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #others { height: 1; padding: 0 1; display: none; }
     ReviewScreen #others.-team { display: block; }
     ReviewScreen #filter-guessed > .toggle--button { color: $panel; background: $panel-darken-1; }
-    ReviewScreen #filter-guessed.-on > .toggle--button { color: $text; background: $success; text-style: bold; }
+    ReviewScreen #filter-guessed.-on > .toggle--button {
+        color: $text; background: $success; text-style: bold;
+    }
     ReviewScreen #filter-guessed.-on { text-style: bold; }
     ReviewScreen #note { display: none; }
     ReviewScreen #note.-open { display: block; }

@@ -1,9 +1,9 @@
 """The "Ask the model" message box: the analyst's words, sent with the session's context.
 
 A multi-line field (an answer may be pasted from elsewhere): Enter sends, as in every
-chat box; Shift+Enter or Ctrl+J adds a line; Esc closes without sending. The box says which model and endpoint will be asked
-and whether auto-retry is on, so nothing leaves the machine by surprise. It dismisses
-with the message text; the screen that opened it does the asking.
+chat box; Shift+Enter or Ctrl+J adds a line; Esc closes without sending. The box says which model
+and endpoint will be asked and whether auto-retry is on, so nothing leaves the machine by surprise.
+It dismisses with the message text; the screen that opened it does the asking.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ class AskScreen(CenteredModal[str | None]):
             yield Static(
                 line(
                     (
-                        f"Enter sends · Shift+Enter or Ctrl+J new line · Esc cancels · {self.auto_retry}",
+                        "Enter sends · Shift+Enter or Ctrl+J new line · Esc cancels · "
+                        f"{self.auto_retry}",
                         DIM,
                     )
                 ),

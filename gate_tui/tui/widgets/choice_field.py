@@ -144,7 +144,8 @@ class ChoiceField(Widget, can_focus=True):
 
 
 class ChoiceMenu(ModalScreen[str | None]):
-    """The options of a :class:`ChoiceField`, drawn right under it; dismisses with the chosen value."""
+    """The options of a :class:`ChoiceField`, drawn right under it; dismisses with the chosen
+    value."""
 
     BINDINGS = [
         Binding("escape", "close", "Close", show=False),

@@ -53,7 +53,8 @@ class GateEditor(Vertical):
         yield Static(id="gate-title")
         yield Static(id="gate-question")
         with Horizontal(classes="field-row -raw"):
-            # Static, not Label: the field labels need no more, and parsing Label's CSS costs ~1.5 ms at start-up.
+            # Static, not Label: the field labels need no more, and parsing Label's CSS costs ~1.5
+            # ms at start-up.
             yield Static("Raw", classes="field-label")
             yield RawArea(
                 id="raw",

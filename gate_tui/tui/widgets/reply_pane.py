@@ -41,11 +41,15 @@ def empty_hint(keys: KeyHints) -> Content:
 
 
 Preview = Callable[[str], "tuple[Content | None, bool | None]"]
-"""The reply's text → (what applying it would do, None for the empty-pane hint; whether it is ok)."""
+"""The reply's text → (what applying it would do, None for the empty-pane hint; whether it is
+ok)."""
 
 
 def border_title(keys: KeyHints) -> str:
-    return f"Model reply · {keys['focus_reply']} focus · {keys['apply_reply']} apply · {keys['clear_reply']} clear"
+    return (
+        f"Model reply · {keys['focus_reply']} focus · {keys['apply_reply']} apply · "
+        f"{keys['clear_reply']} clear"
+    )
 
 
 class PreviewText(Static):

@@ -1,6 +1,7 @@
-"""The model requests of one reply workbench, without Textual: what it keeps between
-requests (:class:`AskState`), how a stream's end is marked in the pane and what the toast
-says when a request ended (:func:`ask_report`)."""
+"""The model requests of one reply workbench, without Textual: the Asker its settings make
+(:func:`asker_from_settings`), what it keeps between requests (:class:`AskState`), how a
+stream's end is marked in the pane and what the toast says when a request ended
+(:func:`ask_report`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
 
-    from gate_tui.llm.asking import Asker, Call
+    from gate_tui.llm.asking import Asker, Call, Target
     from gate_tui.tui.ask_run import AskRun
 
 AUTO_RETRIES = 2
@@ -23,6 +24,22 @@ NO_MODEL_HINT = (
     "Is the model server running at that address? Check OPENAI_BASE_URL or base_url under"
     " [model] in {settings}; {key} opens the message box again with your message."
 )
+
+
+def asker_from_settings(target: Target) -> tuple[Asker | None, list[str], str | None]:
+    """The Asker that flags/env/settings make for ``target``, the warnings to show first, and the
+    problem that keeps the model from being asked (then no Asker)."""
+    from gate_tui.llm.asking import Asker
+    from gate_tui.llm.endpoint import insecure_warning, url_problem
+    from gate_tui.llm.settings import load_settings
+
+    loaded = load_settings()
+    problem = loaded.settings.missing(flags=False) or url_problem(loaded.settings.base_url)
+    notes = [*loaded.problems, insecure_warning(loaded.settings.base_url)]
+    notes = [note for note in [*notes, loaded.settings.key_warning()] if note]  # a trimmed key
+    if problem is not None:
+        return None, notes, problem
+    return Asker(target, loaded.settings), notes, None
 
 
 @dataclass
@@ -44,6 +61,14 @@ class AskState:
         if call is None or call.outcome.text != text:
             return None
         return call.seq
+
+    def kept_message(self) -> str:
+        """The message to reopen with: the last one, when its request got no reply."""
+        run = self.run
+        failed = (
+            run is not None and not run.running and (run.call is None or run.call.result is None)
+        )
+        return self.last_message if failed else ""
 
     @property
     def running(self) -> bool:
@@ -80,13 +105,15 @@ def ask_report(
         )
     if gave_up:
         return (
-            f"Auto-retry gave up after {AUTO_RETRIES} rounds: the reply is still not valid; see the preview.",
+            f"Auto-retry gave up after {AUTO_RETRIES} rounds: the reply is still not valid; see "
+            "the preview.",
             "Auto-retry gave up",
             "warning",
         )
     count = len(call.result.errors)
     return (
-        f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with them.",
+        f"{count} error{'s' * (count != 1)}, see the preview; {keys('ask_again')} asks again with "
+        "them.",
         "Reply not valid",
         "warning",
     )

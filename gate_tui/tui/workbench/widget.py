@@ -130,7 +130,8 @@ class Workbench(ReplyPane):
             )
         elif applied.kind == "empty":
             self.notify(
-                f"The reply pane is empty: paste a model reply first ({self.host.key_hint('focus_reply')}).",
+                "The reply pane is empty: paste a model reply first "
+                f"({self.host.key_hint('focus_reply')}).",
                 severity="warning",
                 markup=False,
             )
@@ -202,18 +203,13 @@ class Workbench(ReplyPane):
         from gate_tui.tui.screens.ask_prompt import AskScreen
 
         target = f"{asker.settings.model} at {endpoint_label(asker.settings.base_url)}"
-        retry = f"auto-retry {'on' if self.asking.auto_retry else 'off'} ({self.host.key_hint('toggle_auto_retry')})"
+        retry = (
+            f"auto-retry {'on' if self.asking.auto_retry else 'off'} "
+            f"({self.host.key_hint('toggle_auto_retry')})"
+        )
         self.app.push_screen(
-            AskScreen(visible(target, one_line=True), retry, self._kept_message()), self._send
+            AskScreen(visible(target, one_line=True), retry, self.asking.kept_message()), self._send
         )
-
-    def _kept_message(self) -> str:
-        """The message to reopen with: the last one, when its request got no reply."""
-        run = self.asking.run
-        failed = (
-            run is not None and not run.running and (run.call is None or run.call.result is None)
-        )
-        return self.asking.last_message if failed else ""
 
     def ask_again(self) -> None:
         """F7: send the last reply's errors back to the model."""
@@ -256,7 +252,8 @@ class Workbench(ReplyPane):
         return True
 
     def _asker(self) -> Asker | None:
-        """The Asker, made on first use from flags/env/settings; None (and a message) if it cannot be."""
+        """The Asker, made on first use from flags/env/settings; None (and a message) if it cannot
+        be."""
         state = self.asking
         if state.asker is not None:
             return state.asker
@@ -269,22 +266,17 @@ class Workbench(ReplyPane):
             missing = 'The model extra is not installed: pip install "gate-tui[model]".'
             self.notify(missing, severity="error", markup=False)
             return None
-        from gate_tui.llm.asking import Asker
-        from gate_tui.llm.endpoint import insecure_warning, url_problem
-        from gate_tui.llm.settings import load_settings
+        from gate_tui.tui.workbench.asking import asker_from_settings
 
-        loaded = load_settings()
-        problem = loaded.settings.missing(flags=False) or url_problem(loaded.settings.base_url)
-        notes = [*loaded.problems, insecure_warning(loaded.settings.base_url)]
-        for note in [*notes, loaded.settings.key_warning()]:  # a trimmed key: said once
-            if note:
-                self.notify(visible(note), severity="warning", markup=False, timeout=10)
+        asker, notes, problem = asker_from_settings(target)
+        for note in notes:
+            self.notify(visible(note), severity="warning", markup=False, timeout=10)
         if problem is not None:
             self.notify(
                 visible(problem), title="No model", severity="error", markup=False, timeout=10
             )
             return None
-        state.asker = Asker(target, loaded.settings)
+        state.asker = asker
         return state.asker
 
     def _send(self, message: str | None) -> None:
@@ -355,7 +347,10 @@ class Workbench(ReplyPane):
         if fresh:
             self.append_stream(fresh, run.live.chars)
             if self.asking.rounds:
-                self.border_subtitle = f"auto-retry round {self.asking.rounds} of {AUTO_RETRIES}: {self.border_subtitle}"
+                self.border_subtitle = (
+                    f"auto-retry round {self.asking.rounds} of {AUTO_RETRIES}: "
+                    f"{self.border_subtitle}"
+                )
             found = run.so_far()
             if found is not None:  # re-parsed (throttled): only then is the preview redrawn
                 self.show_so_far(found)
