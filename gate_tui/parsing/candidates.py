@@ -95,7 +95,8 @@ def candidate_warning(
     if len(states) >= 2:
         first_state = next(c for c in listed if c.state_like)
         if picked:
-            how = f"using #{used.index + 1} as chosen, at {where}"  # numbered from 1, as the preview lists them
+            # Numbered from 1, as the preview lists them.
+            how = f"using #{used.index + 1} as chosen, at {where}"
         elif used is first_state:
             how = f"using the first, at {where}"
         else:
@@ -195,12 +196,14 @@ def judged(
 # bare one, then `:`) or at once another `{` (a model that restarts). An unclosed `{`
 # followed by anything else is prose.
 _OPENS_AN_OBJECT = re.compile(
-    r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'|["'][^"'\\\n]*+["']|[\w$][\w$\-]*+)[ \t]*+:)"""
+    r"""\{[ \t\r\n]*+(?:\{|(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+'"""
+    r"""|["'][^"'\\\n]*+["']|[\w$][\w$\-]*+)[ \t]*+:)"""
 )
 # What an abandoned opener may hold before the object that restarts the answer: nothing, or
 # a few complete members with plain values (`{"function": "send",`).
 _RESTART_PREFIX = re.compile(
-    r"""[ \t\r\n]*+(?:(?:"[^"\\\n]*+"|[\w$]++)[ \t]*+:[ \t]*+(?:"[^"\\\n]*+"|[\w.+\-]++)[ \t]*+,[ \t\r\n]*+){0,3}"""
+    r"""[ \t\r\n]*+(?:(?:"[^"\\\n]*+"|[\w$]++)[ \t]*+:[ \t]*+"""
+    r"""(?:"[^"\\\n]*+"|[\w.+\-]++)[ \t]*+,[ \t\r\n]*+){0,3}"""
 )
 RESTART_MESSAGE = "abandoned the object opened here; took the complete object that follows it"
 

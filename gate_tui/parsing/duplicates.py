@@ -55,7 +55,10 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
         shown = _dotted(path, key)[:80]
         times = "twice" if len(values) == 2 else f"{len(values):,} times"
         if not _all_same(values):
-            message = f"key {shown!r} is given {times} with different values (at {spots}): which one the model meant is unknowable"
+            message = (
+                f"key {shown!r} is given {times} with different values (at {spots}): which one the "
+                "model meant is unknowable"
+            )
             return None, message, source, span, records, {**notes, "error_code": "invalid_json"}
         at = where.of(path, key, 1)
         line, column = position(text, at[0]) if at else (None, None)
@@ -69,7 +72,10 @@ def settle(text: str, parts: tuple[Any, ...]) -> tuple[Any, ...]:
             }
         )
     if len(repeats) > MAX_REPORTED:
-        more = f"and {len(repeats) - MAX_REPORTED:,} more keys given more than once (only the first {MAX_REPORTED} are listed)"
+        more = (
+            f"and {len(repeats) - MAX_REPORTED:,} more keys given more than once (only the first "
+            f"{MAX_REPORTED} are listed)"
+        )
         warnings.append({"code": DUPLICATE_KEY, "message": more, "field_path": ""})
     return value, error, source, span, records, {**notes, "duplicate_warnings": warnings}
 
@@ -204,7 +210,8 @@ def _member(
     stack: list[list[Any]],
     members: dict[tuple[tuple[Any, ...], str], list[int]],
 ) -> int:
-    """Read the key of an object member (or note an array element); return where its value starts."""
+    """Read the key of an object member (or note an array element); return where its value
+    starts."""
     top = stack[-1]
     if top[0] == "[":
         top[3] = (*top[1], top[2])

@@ -73,7 +73,8 @@ def thinking_regions(text: str) -> list[Region]:
 
 
 def find_closing_tag(text: str, name: str, pos: int) -> int:
-    """End offset of the first ``</think>`` / ``</thinking>`` (per ``name``) after ``pos``, or -1."""
+    """End offset of the first ``</think>`` / ``</thinking>`` (per ``name``) after ``pos``, or
+    -1."""
     pattern, lowercase = _THINK_CLOSE[name], _CLOSING_TAG[name]
     for _ in range(8):  # find '<' in C (memchr), then check the tag: faster on ordinary text
         at = text.find("<", pos)

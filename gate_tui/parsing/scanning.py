@@ -202,9 +202,8 @@ class _Scanner:
             and kinds[-2] == "{"
             and next_row_ahead(self.text, i + 1, len(self.text))
         ):
-            return (
-                i + 1
-            )  # a row whose `[` was forgotten closes here, not the list (as the repair pass reads it)
+            # A row whose `[` was forgotten closes here, not the list (as the repair pass reads it).
+            return i + 1
         if kinds[-1] != want:
             same = self.open_objects if want == "{" else len(kinds) - self.open_objects
             if not same:

@@ -68,8 +68,9 @@ class Brackets(Shortcuts):
         self.commas.append(-1)
 
     def _close(self, c: str, state: int) -> bool:
-        """Close the innermost bracket with ``c`` (True: it was the outermost); a closer for a bracket
-        further down closes those above first (``missing_closer``), else it stands for the due one."""
+        """Close the innermost bracket with ``c`` (True: it was the outermost); a closer for a
+        bracket further down closes those above first (``missing_closer``), else it stands for the
+        due one."""
         kinds, at = self.kinds, self.pos
         want = _OPENER_OF[c]
         if (
@@ -102,8 +103,8 @@ class Brackets(Shortcuts):
                     and not goes_on(self.text, at + 1, self.limit, kinds, len(kinds) - 1)
                     and goes_on(self.text, at + 1, self.limit, kinds, len(kinds), members=True)
                 ):
-                    # `{"a": [1, 2]], "b": 3}`, `{"a": {"b": 1]}, "c": 2}`: read as a mistyped `}`, the
-                    # value would end early and drop what follows, which reads on as its own
+                    # `{"a": [1, 2]], "b": 3}`, `{"a": {"b": 1]}, "c": 2}`: read as a mistyped `}`,
+                    # the value would end early and drop what follows, which reads on as its own
                     # with this closer left out: a closer too many, refused (never a guess).
                     raise Fail(
                         at, f"a stray '{c}' where '{due}' was due, with more of the value after it"

@@ -15,7 +15,8 @@ from gate_tui.parsing.repair.lexing import BLANK
 
 # What starts an object member (a key in any quote style, or a bare one, then `:`) and an element.
 _MEMBER_AHEAD = re.compile(
-    r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[\w$][\w$\-]*+)[ \t]*+:"""
+    r"""(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'"""
+    r"""|[\w$][\w$\-]*+)[ \t]*+:"""
 )
 _ELEMENT_AHEAD = re.compile(r"""[{\["'\-0-9]|(?:true|false|null|True|False|None)\b""")
 

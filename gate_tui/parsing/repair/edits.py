@@ -18,7 +18,8 @@ class Edits:
         self.spans: list[tuple[int, int, int]] = []  # (original start, original end, new length)
 
     def original(self, offset: int) -> int:
-        """The original offset of ``offset`` in the current string (inside a replacement: its start)."""
+        """The original offset of ``offset`` in the current string (inside a replacement: its
+        start)."""
         if not self.spans:
             return offset
         delta = 0

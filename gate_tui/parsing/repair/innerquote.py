@@ -144,7 +144,8 @@ def merge_inner_quotes(
         if len(found) >= max_merges:
             return None
         found.append((index - removed // 2, sentinel - gone, len(parts[opening])))
-        # The text between the inner quotes, and the sentinels of the strings after it, leave `joined`.
+        # The text between the inner quotes, and the sentinels of the strings after it, leave
+        # `joined`.
         gone += (
             len(parts[opening + 1])
             if end - opening == 3

@@ -69,7 +69,8 @@ class Shortcuts:
         if self.text[pos] == "[":
             kinds = self.kinds
             if kinds[-1] == "{" and row_may_end(self.text, end, self.limit, kinds, len(kinds) - 1):
-                return False  # `[[1, 2], 3], [4]]` in an object: a row's `[` forgotten (Brackets._forgotten_row)
+                # `[[1, 2], 3], [4]]` in an object: a row's `[` forgotten (Brackets._forgotten_row)
+                return False
             if kinds[-1] == "[":
                 self.rows[len(kinds)] = (end, len(self.out) + 1)
         self.out.append(self.text[pos:end])
@@ -78,7 +79,8 @@ class Shortcuts:
         return True
 
     def _bulk(self, rest: int) -> RepairOutcome | None:
-        """Past the listed fixes, finish in one regex pass if that completes the value (see bulk)."""
+        """Past the listed fixes, finish in one regex pass if that completes the value (see
+        bulk)."""
         if self.text[rest : rest + 64].lstrip(" \t\r\n").startswith(":"):
             return None  # between a key and its colon: try again after the value
         self.bulk_tried = True

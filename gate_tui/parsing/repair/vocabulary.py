@@ -79,7 +79,8 @@ KINDS: dict[str, tuple[str, str]] = {
     ),
     "missing_opener": (
         GUESS,
-        "a row of a list of lists with its `[` forgotten (`[[1, 2], 3, 4], [5, 6]]`): opened after the row before",
+        "a row of a list of lists with its `[` forgotten (`[[1, 2], 3, 4], [5, 6]]`): opened after "
+        "the row before",
     ),
     "missing_closer": (
         EXACT,
@@ -174,7 +175,8 @@ class RepairOutcome:
     first_guess: Fix | None = None
     """The first judgment call among the fixes (kept even when the records overflow)."""
     decoded: tuple[Any] | None = None
-    """``(value,)`` when the pass decoded ``json_text`` already (the bulk finish): no second decode."""
+    """``(value,)`` when the pass decoded ``json_text`` already (the bulk finish): no second
+    decode."""
 
 
 class Fail(Exception):
@@ -186,7 +188,8 @@ class Fail(Exception):
 
 
 class BadValue(Fail):
-    """A value that JSON has no place for (``NaN``, ``Infinity``): ``invalid_value``, not a repair."""
+    """A value that JSON has no place for (``NaN``, ``Infinity``): ``invalid_value``, not a
+    repair."""
 
 
 class Cut(Exception):
@@ -196,7 +199,8 @@ class Cut(Exception):
 RepairRecord = dict[str, Any]
 
 
-"""A :class:`Repair` as a dict with its five fields (``code``, ``message``, ``line``, ``column``, ``certainty``)."""
+"""A :class:`Repair` as a dict with its five fields (``code``, ``message``, ``line``, ``column``,
+``certainty``)."""
 
 
 def trailing_comma(closer: str, offset: int) -> Fix:

@@ -84,7 +84,8 @@ def _doubled_single(text: str, start: int, limit: int, repair: Repair) -> Repair
     region = text[start:limit]
     inner = _DOUBLED_SINGLE.sub(r"'\1'", region)
     if inner == region:
-        return None  # no doubled pair after all (`'': 'x'`, an empty key): repairing it again would never end
+        # No doubled pair after all (`'': 'x'`, an empty key): repairing it again would never end.
+        return None
     outcome = repair(inner, 0, len(inner), budget=len(inner))
     if outcome.json_text is None or outcome.cut_at >= 0:
         return None
