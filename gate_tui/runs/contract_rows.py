@@ -91,11 +91,7 @@ class ContractLineChecker(LineChecker):
             body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode(
                 "utf-8", "backslashreplace"
             )
-            return head + b'"envelope":' + body + b"}\n"
-        head += b'"result":'
-        self.last, self.head_length = (
-            result,
-            len(head),
-        )  # for the Arrow batch, as the gate checker's
-        return head + model_json_bytes(result) + b"}\n"
+            return self._record(head + b'"envelope":', body)
+        self.last = result  # for the Arrow batch, as the gate checker's
+        return self._record(head + b'"result":', model_json_bytes(result))
 
