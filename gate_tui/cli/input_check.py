@@ -52,11 +52,9 @@ def input_usage(ns: argparse.Namespace) -> str | None:
 def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
     """Run ``check --input``; the exit status of the check, or 3 with a message on stderr."""
     in_format, out_format = format_of(ns.input, ns.input_format), format_of(ns.output)
-    carry = (
-        None
-        if ns.carry_columns is None
-        else tuple(name.strip() for name in ns.carry_columns.split(",") if name.strip())
-    )
+    from gate_tui.cli.check_streams import carry_option
+
+    carry = carry_option(ns)
     columns = Columns(
         reply=ns.reply_column,
         id=ns.id_column,

@@ -83,9 +83,10 @@ def row_bytes(batch: Any) -> list[int]:
     return [size + share for size in total.to_pylist()]
 
 
-def slices(batch: Any, budget: int = SLICE_BYTES) -> Iterator[Any]:
-    """``batch`` as consecutive decoded slices of at most ``budget`` bytes of text each (a
-    row over the budget alone). Lazily: only the slice being yielded is decoded."""
+def slices(batch: Any, budget: int | None = None) -> Iterator[Any]:
+    """``batch`` as consecutive decoded slices of at most ``budget`` (:data:`SLICE_BYTES`)
+    bytes of text each (a row over it alone). Lazily: only the slice yielded is decoded."""
+    budget = SLICE_BYTES if budget is None else budget
     sizes = row_bytes(batch)
     start, held = 0, 0
     for index, size in enumerate(sizes):

@@ -141,7 +141,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--carry-columns",
         default=None,
         metavar="A,B",
-        help="--input with Parquet results: the input columns the results carry (default: all; '' none)",
+        help="--input, --jsonl: the input columns (JSON keys) the results carry"
+        " (default: all; '' none)",
     )
     data.add_argument(
         "--engine",
@@ -232,11 +233,9 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         from gate_tui.cli.input_check import input_usage
 
         return input_usage(ns)
-    signals = (ns.finish_reason_column, ns.usage_column, ns.carry_columns) != (
-        "finish_reason",
-        "usage",
-        None,
-    )
+    signals = (ns.finish_reason_column, ns.usage_column) != ("finish_reason", "usage")
+    if ns.carry_columns is not None and ns.jsonl is None:
+        return "--carry-columns applies only with --input or --jsonl"
     if (
         ns.engine != "local"
         or ns.input_format
