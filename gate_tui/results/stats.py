@@ -146,7 +146,7 @@ def result_batches(path: Path, by: str | None) -> Iterator[Any]:
     ``group`` (``by``'s values as text), a batch at a time."""
     import pyarrow.compute as pc
 
-    from gate_tui.results.index import summarise
+    from gate_tui.results.row_summary import summarise
 
     for table, names in raw_batches(path, by):
         if by is not None and by not in names:
