@@ -100,3 +100,17 @@ def test_every_value_is_bounded_with_a_marker_saying_how_much_was_left_out(fmt: 
     assert f"[cut: {1_000_000 - LABEL_CHARS:,} more characters not shown]" in text  # the key
     assert re.search(r"\[cut: 499,[0-9]{3} more characters not shown\]", text)  # the title
     assert "A" * VALUE_CHARS in text  # what is kept is shown as it was
+
+
+def test_a_one_megabyte_key_in_a_contract_is_not_a_one_megabyte_report() -> None:
+    from gate_tui.contracts.loading import load_contract
+    from gate_tui.editing.contract_editor import ContractEditor
+
+    contract = load_contract(CONFIGS / "contracts" / "llm_result_v1.yaml")
+    editor = ContractEditor(contract)
+    key = "k" * 1_000_000
+    _result, problem = editor.apply_reply(json.dumps({key: "v", "note": "n" * 300_000}))
+    assert problem is None and editor.value is not None
+    text = editor.report()
+    assert len(text) < 2 * VALUE_CHARS + 10_000
+    assert "more characters not shown" in text.replace("\\", "")
