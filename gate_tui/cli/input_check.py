@@ -33,17 +33,26 @@ def input_usage(ns: argparse.Namespace) -> str | None:
     if ns.engine == "ray" and ns.output not in (None, "-") and out_format is None:
         out_format = "parquet"  # Ray writes a folder of Parquet parts, named as the user likes
     if in_format is None:
-        return f"--input {ns.input}: unknown format (a .parquet or .jsonl file, or give --input-format)"
+        return (
+            f"--input {ns.input}: unknown format"
+            " (a .parquet or .jsonl file, or give --input-format)"
+        )
     if out_format is None:
         return f"--output {ns.output}: unknown format (write a .parquet or .jsonl file)"
     if in_format == "jsonl" and is_many(ns.input):
-        return f"--input {ns.input}: several JSON Lines files; give one (a folder or a wildcard is for Parquet parts)"
+        return (
+            f"--input {ns.input}: several JSON Lines files; give one"
+            " (a folder or a wildcard is for Parquet parts)"
+        )
     if ns.envelope and (in_format, out_format) != ("jsonl", "jsonl"):
         return (
             "--envelope writes JSON Lines from JSON Lines; Parquet results hold the result itself"
         )
     if ns.engine == "ray" and (in_format != "parquet" or ns.output in (None, "-")):
-        return "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet (a folder, a wildcard or a URI) --output DIR"
+        return (
+            "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet"
+            " (a folder, a wildcard or a URI) --output DIR"
+        )
     if out_format == "parquet" and ns.output in (None, "-"):
         return "Parquet cannot go to stdout: give --output x.parquet"
     return None

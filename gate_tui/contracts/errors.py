@@ -189,7 +189,9 @@ class _Collector:
                 _ERROR(
                     code="invalid_value",
                     path=path,
-                    message=f"item {where[-1]} is not allowed here (the array allows no more items)",
+                    message=(
+                        f"item {where[-1]} is not allowed here (the array allows no more items)"
+                    ),
                     expected=None,
                     actual=shown(error.instance),
                 )
@@ -258,7 +260,10 @@ class _Collector:
         matched = valid_branches(branches)
         if matched:  # oneOf: more than one branch fits
             both = " and ".join(names(matched[:4])) + (" …" if len(matched) > 4 else "")
-            message = f"fits {len(matched)} of the {plural(len(branches), 'branch', 'branches')} of {word}, {both}; exactly one must fit"
+            counted = plural(len(branches), "branch", "branches")
+            message = (
+                f"fits {len(matched)} of the {counted} of {word}, {both}; exactly one must fit"
+            )
             self.emit(
                 _ERROR(
                     code="invalid_value",
@@ -271,7 +276,11 @@ class _Collector:
             return
         best = closest_branch(branches, len(where))
         need = "exactly" if word == "oneOf" else "at least"
-        message = f"fits none of the {plural(len(branches), 'branch', 'branches')} of {word}; the closest is {names([best])[0]}, whose errors follow"
+        counted = plural(len(branches), "branch", "branches")
+        message = (
+            f"fits none of the {counted} of {word}; the closest is {names([best])[0]},"
+            " whose errors follow"
+        )
         self.emit(
             _ERROR(
                 code="no_branch_matched",
@@ -295,7 +304,8 @@ class _Collector:
             common = common[:size]
         name = _rule_name(self.contract.schema, rule[0])
         details = "; ".join(
-            f"{pointer(list(error.instance_path)) or '/'}: {message_of(error)}" for error in failures
+            f"{pointer(list(error.instance_path)) or '/'}: {message_of(error)}"
+            for error in failures
         )
         more = self.rule_more.get(rule, 0)
         if more:

@@ -64,7 +64,8 @@ def message_of(error: Any) -> str:
             f"{value} is not one of {options_shown(listed(getattr(kind, 'options', None)))}"
         ),
         "type": lambda: (
-            f"{value} is not of type {' or '.join(str(t) for t in listed(getattr(kind, 'types', None)))}"
+            f"{value} is not of type "
+            + " or ".join(str(t) for t in listed(getattr(kind, "types", None)))
         ),
         "required": lambda: f"missing key {key_shown(getattr(kind, 'property', ''))}",
         "not": lambda: f"{value} matches the schema under 'not', which it must not",
@@ -76,7 +77,9 @@ def message_of(error: Any) -> str:
         "falseSchema": lambda: f"{value} is not allowed here (the schema is false)",
         "propertyNames": lambda: f"key name {message_of(kind.error)}",
         "oneOf": lambda: (
-            f"{value} fits {'none' if not valid_branches(list(kind.context)) else 'more than one'} of the oneOf branches"
+            f"{value} fits "
+            f"{'none' if not valid_branches(list(kind.context)) else 'more than one'}"
+            " of the oneOf branches"
         ),
         "anyOf": lambda: f"{value} fits none of the anyOf branches",
     }
@@ -84,7 +87,8 @@ def message_of(error: Any) -> str:
         return special[name]()
     if name in ("additionalProperties", "unevaluatedProperties", "unevaluatedItems"):
         unexpected = list(getattr(kind, "unexpected", []) or [])
-        return f"unexpected {'items' if name == 'unevaluatedItems' else 'keys'}: {options_shown(unexpected, 5)}"
+        what = "items" if name == "unevaluatedItems" else "keys"
+        return f"unexpected {what}: {options_shown(unexpected, 5)}"
     return f"{value} does not satisfy '{name}'"
 
 

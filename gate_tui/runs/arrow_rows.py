@@ -178,7 +178,8 @@ class RowChecker:
                 actor = actors[index] or self.default_actor
                 if actor not in ACTORS:
                     problem, where = (
-                        f"line {number}: {columns.actor} must be assistant or user, not {str(actor)[:40]!r}",
+                        f"line {number}: {columns.actor} must be assistant or user,"
+                        f" not {str(actor)[:40]!r}",
                         columns.actor,
                     )
                 lines.actor = actor
@@ -266,7 +267,8 @@ def _json_value(text: Any, number: int, column: str) -> tuple[Any, str | None]:
 class GateCheck:
     """:func:`check_arrow` as a callable class for engines that build one per worker (Ray Data)::
 
-        ds.map_batches(GateCheck, fn_constructor_args=(config_path,), batch_format="pyarrow", concurrency=N)
+        ds.map_batches(GateCheck, fn_constructor_args=(config_path,),
+                       batch_format="pyarrow", concurrency=N)
 
     ``config`` is a gate config file, or a contract file with ``contract=True``, or ready
     :class:`~gate_tui.runs.engine.BatchSettings`. A bad file raises ``ValueError`` listing

@@ -32,7 +32,9 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan
 _ASCII = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 
 
-def carried_names(names: Iterable[str], own: Iterable[str], carry: tuple[str, ...] | None) -> list[str]:
+def carried_names(
+    names: Iterable[str], own: Iterable[str], carry: tuple[str, ...] | None
+) -> list[str]:
     """The names of ``names`` the results carry: those ``carry`` asks for (``None``: every
     one), less ``own`` (what the check reads itself)."""
     names = list(names)

@@ -23,7 +23,8 @@ _BOOL = {True: b"true", False: b"false"}
 
 
 def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
-    """Batch settings that make every process check lines against this contract (read as the same draft, same store)."""
+    """Batch settings that make every process check lines against this contract (read as
+    the same draft, same store)."""
     config = {
         "schema": contract.schema,
         "path": contract.path,
@@ -37,7 +38,8 @@ def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
 
 
 class ContractLineChecker(LineChecker):
-    """:class:`~gate_tui.runs.engine.LineChecker` for a contract: same lines in, contract records out."""
+    """:class:`~gate_tui.runs.engine.LineChecker` for a contract: same lines in, contract
+    records out."""
 
     WORDS = ("VALID", "")
 

@@ -3,9 +3,10 @@
 Input: one JSON object per line, ``{"id": ..., "reply": ...}`` with an optional
 ``"previous"`` (a gate state, or a ParseResult carrying one; without it the
 ``--previous`` file applies, if any) and ``"messages"`` (the conversation, OpenAI chat
-messages: the reply's ``raw`` answers are checked against the user's words). ``reply`` is usually the model's text; a JSON
-object is accepted too and parsed as an object. Other keys are ignored. Blank lines are
-skipped (and counted).
+messages: the reply's ``raw`` answers are checked against the user's words). ``reply`` is
+usually the model's text; a JSON object is accepted too and parsed as an object. Other keys
+are carried into the record after ``result`` (:mod:`gate_tui.runs.carry`; ``--carry-columns``
+names the ones kept). Blank lines are skipped (and counted).
 
 Output: one line per non-blank input line, in input order::
 
@@ -24,8 +25,8 @@ value (``"\\ud800"``) never stops the batch: its record is written with JSON esc
 
 Memory stays constant whatever the input size: the input is read lazily in blocks of
 about :data:`BLOCK_BYTES` cut at line ends, at most a few blocks are in flight, and each
-block's output is written with one buffered write. ``-j N`` (N > 1) sends blocks to N worker processes
-(config loaded once per worker) and writes their results back in input order.
+block's output is written with one buffered write. ``-j N`` (N > 1) sends blocks to N
+worker processes (config loaded once per worker) and writes their results back in input order.
 
 On a terminal, stderr shows a progress bar (count, rate, ETA; never on stdout). A final
 summary line on stderr gives the PASS / NO PASS / invalid counts and the top error
@@ -160,7 +161,10 @@ class LineChecker:
                 stats,
             )
         except RepeatedKey as exc:
-            message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
+            key = visible(exc.args[0], one_line=True)[:80]
+            message = (
+                f"line {number} gives the key {key!r} twice: which value was meant is unknowable"
+            )
             return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
             why = (
@@ -191,7 +195,8 @@ class LineChecker:
                 number,
                 None,
                 "invalid_value",
-                f'line {number}: "{self.id_key}" holds a number JSON cannot carry (it overflows to infinity)',
+                f'line {number}: "{self.id_key}" holds a number JSON cannot carry'
+                " (it overflows to infinity)",
                 stats,
                 self.id_key,
             )

@@ -65,7 +65,8 @@ def run_on_ray(
     names = dataset.schema().names
     if columns.reply not in names:
         raise KeyError(
-            f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column"
+            f"{source} has no {columns.reply!r} column"
+            f" (columns: {', '.join(names) or 'none'}); see --reply-column"
         )
     # The input's other columns ride along into the results, as with the local engine.
     carried = carried_names([name for name in names if name != ROW_HASH], columns)

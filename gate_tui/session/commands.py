@@ -1,4 +1,5 @@
-"""The ``gate-tui sessions`` and ``gate-tui report`` commands (called from :mod:`gate_tui.cli.main`).
+"""The ``gate-tui sessions`` and ``gate-tui report`` commands (called from
+:mod:`gate_tui.cli.main`).
 
 Both return an exit code: 0 on success, 2 with one clear message on stderr on error.
 They read the files directly and never take a session's lock, so they work while an

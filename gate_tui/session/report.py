@@ -10,9 +10,9 @@ rejected attempt with its errors and its payload.
 The records become plain data first (:mod:`gate_tui.session.report_doc`: a top and one
 :class:`Entry` per timeline record), then a format renders them: ``text`` (a terminal),
 ``markdown`` or ``html`` (one self-contained file). A new kind of record is one builder
-in :data:`gate_tui.session.report_timeline.ENTRY_BUILDERS`. Everything taken from a payload or a journal is shown, never
-acted on: each format escapes what it would act on, and the whole output goes through
-:func:`gate_tui.safe_text.visible` as a last net.
+in :data:`gate_tui.session.report_timeline.ENTRY_BUILDERS`. Everything taken from a payload
+or a journal is shown, never acted on: each format escapes what it would act on, and the
+whole output goes through :func:`gate_tui.safe_text.visible` as a last net.
 """
 
 from __future__ import annotations
@@ -212,7 +212,8 @@ def build_top(
         ("Started", when(header.get("started"))),
         (
             "Transitions",
-            f"{total}{_count_kinds(facts.moves)}, {rejected} rejected attempt{'s' * (rejected != 1)}",
+            f"{total}{_count_kinds(facts.moves)}, "
+            f"{rejected} rejected attempt{'s' * (rejected != 1)}",
         ),
         ("Final decision", final),
     )
@@ -234,7 +235,10 @@ def outstanding_section(state: dict[str, Any], decision: Any, config: GateConfig
     if config is None:
         open_keys = [key for key, value in gates.items() if not _has_answer(value)]
         items = [Item(str(key), "unanswered", code=True) for key in open_keys]
-        intro = "The config could not be read as it was, so which gates are required is not known; these have no answer."
+        intro = (
+            "The config could not be read as it was, so which gates are required is not"
+            " known; these have no answer."
+        )
         if isinstance(decision, dict) and decision.get("next_gate"):
             intro += f" The system asked next for {decision['next_gate']}."
         return Section("Outstanding gates", tuple(items), intro)

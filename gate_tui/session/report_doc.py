@@ -98,7 +98,9 @@ class Top:
 
     def __post_init__(self) -> None:
         _bound(self, title=LABEL_CHARS)
-        overview = tuple((label, bounded(value, LABEL_CHARS) or "") for label, value in self.overview)
+        overview = tuple(
+            (label, bounded(value, LABEL_CHARS) or "") for label, value in self.overview
+        )
         object.__setattr__(self, "overview", overview)
 
 

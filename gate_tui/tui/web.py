@@ -68,7 +68,8 @@ SHIFT_ENTER_SCRIPT = """<script>
     constructor(...args) { super(...args); socket = this; }
   };
   window.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || !event.shiftKey || event.ctrlKey || event.altKey || event.metaKey) return;
+    if (event.key !== "Enter" || !event.shiftKey) return;
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
     if (!socket || socket.readyState !== Native.OPEN) return;
     event.preventDefault();
     event.stopImmediatePropagation();
@@ -97,7 +98,9 @@ FOCUS_SCRIPT = """<script>
       super(...args);
       this.addEventListener("open", () => {
         let tries = 0;
-        const timer = setInterval(() => { if (focusTerminal() || ++tries > 300) clearInterval(timer); }, 100);
+        const timer = setInterval(() => {
+          if (focusTerminal() || ++tries > 300) clearInterval(timer);
+        }, 100);
       });
     }
   };
@@ -217,7 +220,8 @@ class GuardedServer(Server):
             return _page(
                 403,
                 "Token needed",
-                "Open the full URL that gate-tui serve printed when it started (it ends in ?token=...).",
+                "Open the full URL that gate-tui serve printed when it started"
+                " (it ends in ?token=...).",
             )
         return None
 
@@ -226,7 +230,8 @@ class GuardedServer(Server):
 
     def _full_text(self) -> str:
         return (
-            f"{self.max_sessions} editors are open on this server already (gate-tui serve --max-sessions "
+            f"{self.max_sessions} editors are open on this server already"
+            " (gate-tui serve --max-sessions "
             f"{self.max_sessions}). Close one of their tabs, then reload this page."
         )
 

@@ -50,7 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--conversation",
         metavar="FILE",
-        help="a JSON list of chat messages (OpenAI format): each raw answer is checked against the user's words",
+        help="a JSON list of chat messages (OpenAI format): each raw answer is checked"
+        " against the user's words",
     )
     parser.add_argument(
         "--actor",
@@ -62,7 +63,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=("text", "json", "github"),
         default=None,
-        help="text (default): a summary; json: the ParseResult, one per line; github: workflow annotations (::error, ::warning)",
+        help="text (default): a summary; json: the ParseResult, one per line;"
+        " github: workflow annotations (::error, ::warning)",
     )
     parser.add_argument(
         "--junit", metavar="FILE", help="also write JUnit XML: one test case per reply"
@@ -93,7 +95,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-guess",
         action="store_true",
-        help="a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing quote) is not parsed",
+        help="a reply whose JSON needs a guessed repair (inner quote, unquoted value,"
+        " missing quote) is not parsed",
     )
     parser.add_argument(
         "--envelope",
