@@ -68,3 +68,43 @@ def test_download_needs_the_token_and_static_is_public(tmp_path: Path) -> None:
         assert _status(f"{base}/download/anything?token={token}") == 404
         assert _status(f"{base}/download/anything", {"Cookie": f"gate_tui_token={token}"}) == 404
         assert _status(f"{base}/static/fonts/RobotoMono-VariableFont_wght.ttf") == 200
+
+
+def _raw_status(port: int, path: str) -> tuple[int, bytes]:
+    """A GET sent as typed (no client normalises ``..`` or ``%2e`` away first)."""
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    data = _raw(port, request.encode())
+    return int(data.split(b" ", 2)[1]), data
+
+
+@pytest.mark.timeout(120)
+def test_static_serves_the_packages_assets_only_without_traversal_or_listing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "secret.txt").write_text("user data", encoding="utf-8")
+    with serving(tmp_path) as (url, _server):
+        port = urlsplit(url).port
+        assert port is not None
+        escapes = [
+            "/static/../",
+            "/static/../../../../etc/passwd",
+            "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+            "/static/..%2f..%2fserver.py",
+            "/static/js/../../server.py",
+            "/static/css/../../templates/app_index.html",
+            "/static//etc/passwd",
+            "/static/%2fetc%2fpasswd",
+            f"/static/{'../' * 12}{str(tmp_path / 'secret.txt').lstrip('/')}",
+            "/static/no-such-file.js",
+            "/static/",  # a folder listing, once
+            "/static/js",
+        ]
+        for path in escapes:
+            status, body = _raw_status(port, path)
+            assert status == 404, path  # not 403: no token is asked for, nothing is there
+            assert b"root:" not in body and b"user data" not in body and b"import " not in body
+        # The page's own assets are public and need no token.
+        status, body = _raw_status(port, "/static/js/textual.js")
+        assert status == 200 and len(body) > 10_000
+        # A download still needs the token.
+        assert _status(f"http://127.0.0.1:{port}/download/anything") == 403

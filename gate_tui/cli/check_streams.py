@@ -44,6 +44,20 @@ def check_jsonl(
         source.close()
         return usage("check", f"-o {ns.output}: {exc.strerror or exc}")
     workers = ns.jobs if ns.jobs is not None else 1
+    carry = carry_option(ns)
+    if carry is not None:  # the record keys the output carries (default: all the others)
+        from dataclasses import replace
+
+        from gate_tui.runs.engine import BatchSettings
+
+        if settings is None:
+            assert config is not None, "a gate batch needs its config"
+            settings = BatchSettings(
+                config=config.model_dump(mode="json"),
+                previous=None if previous is None else previous.model_dump(mode="json"),
+                actor=ns.actor,
+            )
+        settings = replace(settings, carry=carry)
     progress = isatty(sys.stderr) and (sink is not sys.stdout.buffer or not isatty(sys.stdout))
     try:
         # The sidecar marker says "unfinished" until the last record is flushed and closed.
@@ -73,6 +87,14 @@ def check_jsonl(
         raise
     except OSError as exc:
         return io_error(exc)
+
+
+def carry_option(ns: argparse.Namespace) -> tuple[str, ...] | None:
+    """``--carry-columns A,B`` as names (``''``: none); ``None`` when not given (all)."""
+    given = getattr(ns, "carry_columns", None)
+    if given is None:
+        return None
+    return tuple(name.strip() for name in given.split(",") if name.strip())
 
 
 def to_text_output(path: str | None, write: Callable[[IO[str]], int]) -> int:

@@ -34,15 +34,15 @@ def input_usage(ns: argparse.Namespace) -> str | None:
         out_format = "parquet"  # Ray writes a folder of Parquet parts, named as the user likes
     if in_format is None:
         return (
-            f"--input {ns.input}: unknown format (a .parquet or .jsonl file, or give "
-            "--input-format)"
+            f"--input {ns.input}: unknown format"
+            " (a .parquet or .jsonl file, or give --input-format)"
         )
     if out_format is None:
         return f"--output {ns.output}: unknown format (write a .parquet or .jsonl file)"
     if in_format == "jsonl" and is_many(ns.input):
         return (
-            f"--input {ns.input}: several JSON Lines files; give one (a folder or a wildcard is "
-            "for Parquet parts)"
+            f"--input {ns.input}: several JSON Lines files; give one"
+            " (a folder or a wildcard is for Parquet parts)"
         )
     if ns.envelope and (in_format, out_format) != ("jsonl", "jsonl"):
         return (
@@ -50,8 +50,8 @@ def input_usage(ns: argparse.Namespace) -> str | None:
         )
     if ns.engine == "ray" and (in_format != "parquet" or ns.output in (None, "-")):
         return (
-            "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet (a "
-            "folder, a wildcard or a URI) --output DIR"
+            "--engine ray reads Parquet and writes a Parquet folder: give --input x.parquet"
+            " (a folder, a wildcard or a URI) --output DIR"
         )
     if out_format == "parquet" and ns.output in (None, "-"):
         return "Parquet cannot go to stdout: give --output x.parquet"
@@ -61,11 +61,9 @@ def input_usage(ns: argparse.Namespace) -> str | None:
 def check_input(ns: argparse.Namespace, settings: BatchSettings) -> int:
     """Run ``check --input``; the exit status of the check, or 3 with a message on stderr."""
     in_format, out_format = format_of(ns.input, ns.input_format), format_of(ns.output)
-    carry = (
-        None
-        if ns.carry_columns is None
-        else tuple(name.strip() for name in ns.carry_columns.split(",") if name.strip())
-    )
+    from gate_tui.cli.check_streams import carry_option
+
+    carry = carry_option(ns)
     columns = Columns(
         reply=ns.reply_column,
         id=ns.id_column,

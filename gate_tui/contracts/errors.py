@@ -27,6 +27,7 @@ from itertools import chain
 from typing import Any
 
 from gate_tui.contracts.combinators import branch_name, closest_branch, schema_at, valid_branches
+from gate_tui.contracts.keyword_words import expected_of, keyword_of, listed, message_of, type_name
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.results import ContractError, ErrorList, pointer
 from gate_tui.contracts.splitting import Split, find_split
@@ -34,15 +35,6 @@ from gate_tui.contracts.wording import cut_middle, key_shown, options_shown, plu
 
 _ERROR = ContractError
 _CONTAINERS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-_TYPE_NAMES = {
-    dict: "object",
-    list: "array",
-    str: "string",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    type(None): "null",
-}
 _NAMED_STEPS = {"properties", "patternProperties", "prefixItems"}
 _NAMED = {"dependentSchemas", "$defs", "definitions"}  # followed by a name, but the value stays
 _STEPS = {
@@ -56,23 +48,6 @@ _STEPS = {
 }
 _RULE_DETAILS = 5
 """Failures of one rule spelled out in its ``actual`` (the rest are counted)."""
-_LIMITS = {
-    "minLength": ("is shorter than {}", "at least {}", "character"),
-    "maxLength": ("is longer than {}", "at most {}", "character"),
-    "minItems": ("has fewer than {}", "at least {}", "item"),
-    "maxItems": ("has more than {}", "at most {}", "item"),
-    "minProperties": ("has fewer than {}", "at least {}", "key"),
-    "maxProperties": ("has more than {}", "at most {}", "key"),
-}
-_RANGES = {
-    "minimum": ("is less than the minimum of {}", "≥ {}"),
-    "maximum": ("is greater than the maximum of {}", "≤ {}"),
-    "exclusiveMinimum": ("is less than or equal to the minimum of {}", "> {}"),
-    "exclusiveMaximum": ("is greater than or equal to the maximum of {}", "< {}"),
-    "multipleOf": ("is not a multiple of {}", "a multiple of {}"),
-}
-
-
 def schema_errors(
     contract: Contract,
     value: Any,
@@ -187,7 +162,7 @@ class _Collector:
                 )
             )
         elif name in ("additionalProperties", "unevaluatedProperties") or (
-            name == "falseSchema" and _keyword(error) == "additionalProperties"
+            name == "falseSchema" and keyword_of(error) == "additionalProperties"
         ):
             # With no properties beside it, ``additionalProperties: false`` is reported as ONE
             # false-schema error at the object: every key of the object is then unexpected.
@@ -214,7 +189,9 @@ class _Collector:
                 _ERROR(
                     code="invalid_value",
                     path=path,
-                    message=f"item {where[-1]} is not allowed here (the array allows no more items)",
+                    message=(
+                        f"item {where[-1]} is not allowed here (the array allows no more items)"
+                    ),
                     expected=None,
                     actual=shown(error.instance),
                 )
@@ -231,10 +208,10 @@ class _Collector:
                 )
             )
         elif name == "type":
-            expected = " or ".join(str(t) for t in _listed(getattr(kind, "types", None)))
+            expected = " or ".join(str(t) for t in listed(getattr(kind, "types", None)))
             # The validator's copy of the instance is JSON as it sees it: a value it cannot
             # represent (an infinity) arrives as null. Name the type of the real value.
-            actual = _type_name(_instance(self.value, where, error.instance))
+            actual = type_name(_instance(self.value, where, error.instance))
             self.emit(
                 _ERROR(
                     code="invalid_type",
@@ -245,7 +222,7 @@ class _Collector:
                 )
             )
         elif name == "enum":
-            expected = f"one of {options_shown(_listed(getattr(kind, 'options', None)))}"
+            expected = f"one of {options_shown(listed(getattr(kind, 'options', None)))}"
             self.emit(
                 _ERROR(
                     code="invalid_value",
@@ -260,8 +237,8 @@ class _Collector:
                 _ERROR(
                     code="invalid_value",
                     path=path,
-                    message=_message(error),
-                    expected=_expected(name, kind, error),
+                    message=message_of(error),
+                    expected=expected_of(name, kind, error),
                     actual=shown(error.instance),
                 )
             )
@@ -283,7 +260,10 @@ class _Collector:
         matched = valid_branches(branches)
         if matched:  # oneOf: more than one branch fits
             both = " and ".join(names(matched[:4])) + (" …" if len(matched) > 4 else "")
-            message = f"fits {len(matched)} of the {plural(len(branches), 'branch', 'branches')} of {word}, {both}; exactly one must fit"
+            counted = plural(len(branches), "branch", "branches")
+            message = (
+                f"fits {len(matched)} of the {counted} of {word}, {both}; exactly one must fit"
+            )
             self.emit(
                 _ERROR(
                     code="invalid_value",
@@ -296,7 +276,11 @@ class _Collector:
             return
         best = closest_branch(branches, len(where))
         need = "exactly" if word == "oneOf" else "at least"
-        message = f"fits none of the {plural(len(branches), 'branch', 'branches')} of {word}; the closest is {names([best])[0]}, whose errors follow"
+        counted = plural(len(branches), "branch", "branches")
+        message = (
+            f"fits none of the {counted} of {word}; the closest is {names([best])[0]},"
+            " whose errors follow"
+        )
         self.emit(
             _ERROR(
                 code="no_branch_matched",
@@ -320,7 +304,8 @@ class _Collector:
             common = common[:size]
         name = _rule_name(self.contract.schema, rule[0])
         details = "; ".join(
-            f"{pointer(list(error.instance_path)) or '/'}: {_message(error)}" for error in failures
+            f"{pointer(list(error.instance_path)) or '/'}: {message_of(error)}"
+            for error in failures
         )
         more = self.rule_more.get(rule, 0)
         if more:
@@ -345,12 +330,6 @@ def _instance(value: Any, where: list[Any], fallback: Any) -> Any:
         else:
             return fallback
     return node
-
-
-def _type_name(value: Any) -> str:
-    if isinstance(value, float) and value - value != 0.0:
-        return f"{value!r} (not a JSON number)"
-    return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def _rule_of(schema_path: list[Any], instance_path: list[Any]) -> tuple[Any, ...] | None:
@@ -395,57 +374,6 @@ def _rule_name(schema: Any, rule: tuple[Any, ...]) -> str:
     return "the rule at " + (pointer(list(rule)) or "/")
 
 
-def _message(error: Any) -> str:
-    """What is wrong, in words, with the value shown bounded (never the validator's
-    message, which dumps the whole value)."""
-    kind = error.kind
-    name = kind.name
-    value = shown(error.instance)
-    limit = getattr(kind, "limit", None)
-    if name in _LIMITS:
-        words, _, unit = _LIMITS[name]
-        return f"{value} {words.format(plural(int(limit or 0), unit))}"
-    if name in _RANGES:
-        return f"{value} {_RANGES[name][0].format(getattr(kind, 'multiple_of', limit))}"
-    special = {
-        "pattern": lambda: f"{value} does not match {shown(getattr(kind, 'pattern', ''))}",
-        "format": lambda: f'{value} is not a "{getattr(kind, "format", "")}"',
-        "const": lambda: (
-            f"{shown(getattr(kind, 'expected_value', None))} was expected, got {value}"
-        ),
-        "enum": lambda: (
-            f"{value} is not one of {options_shown(_listed(getattr(kind, 'options', None)))}"
-        ),
-        "type": lambda: (
-            f"{value} is not of type {' or '.join(str(t) for t in _listed(getattr(kind, 'types', None)))}"
-        ),
-        "required": lambda: f"missing key {key_shown(getattr(kind, 'property', ''))}",
-        "not": lambda: f"{value} matches the schema under 'not', which it must not",
-        "contains": lambda: f"{value}: {_contains(error)}",
-        "uniqueItems": lambda: f"{value} has items that are not unique",
-        "additionalItems": lambda: (
-            f"{value} has more than {plural(int(limit or 0), 'item')} (no more are allowed)"
-        ),
-        "falseSchema": lambda: f"{value} is not allowed here (the schema is false)",
-        "propertyNames": lambda: f"key name {_message(kind.error)}",
-        "oneOf": lambda: (
-            f"{value} fits {'none' if not valid_branches(list(kind.context)) else 'more than one'} of the oneOf branches"
-        ),
-        "anyOf": lambda: f"{value} fits none of the anyOf branches",
-    }
-    if name in special:
-        return special[name]()
-    if name in ("additionalProperties", "unevaluatedProperties", "unevaluatedItems"):
-        unexpected = list(getattr(kind, "unexpected", []) or [])
-        return f"unexpected {'items' if name == 'unevaluatedItems' else 'keys'}: {options_shown(unexpected, 5)}"
-    return f"{value} does not satisfy '{name}'"
-
-
-def _keyword(error: Any) -> str:
-    path = list(error.schema_path)
-    return str(path[-1]) if path else ""
-
-
 def _keys_at(value: Any, where: list[Any]) -> list[str]:
     for part in where:
         if isinstance(value, dict):
@@ -455,34 +383,3 @@ def _keys_at(value: Any, where: list[Any]) -> list[str]:
         else:
             return []
     return list(value) if isinstance(value, dict) else []
-
-
-def _contains(error: Any) -> str:
-    keyword = _keyword(error) or "contains"
-    if keyword == "minContains":
-        return "too few items match the 'contains' schema"
-    if keyword == "maxContains":
-        return "too many items match the 'contains' schema"
-    return "no item matches the 'contains' schema"
-
-
-def _expected(name: str, kind: Any, error: Any) -> str | None:
-    limit = getattr(kind, "limit", None)
-    if name in _LIMITS and limit is not None:
-        return _LIMITS[name][1].format(plural(int(limit), _LIMITS[name][2]))
-    if name in _RANGES:
-        bound = getattr(kind, "multiple_of", limit)
-        return None if bound is None else _RANGES[name][1].format(bound)
-    if name == "format":
-        return f"a valid {getattr(kind, 'format', 'value')}"
-    if name == "pattern":
-        return f"text matching {cut_middle(str(getattr(kind, 'pattern', '')))}"
-    if name == "const":
-        return shown(getattr(kind, "expected_value", None))
-    return None
-
-
-def _listed(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]

@@ -29,6 +29,7 @@ from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.patching import coerce, leaf_kind, remove_at, schema_at, set_at, value_at
 from gate_tui.contracts.results import ContractResult
 from gate_tui.safe_text import visible
+from gate_tui.session.report_doc import LABEL_CHARS, bounded
 
 MAX_VALUE_BYTES = 5_000_000
 """The largest value file "Open value…" reads (as the gate editor's state files)."""
@@ -334,7 +335,8 @@ class ContractEditor:
         ]
         if result is not None and result.errors:
             rows += ["", "## Errors", ""] + [
-                f"- `{e.path or '/'}` {e.code}: {_md(e.message)}" for e in result.errors
+                f"- `{bounded(e.path or '/', LABEL_CHARS)}` {e.code}: {_md(e.message)}"
+                for e in result.errors
             ]
         rows += ["", "## Timeline", ""]
         rows += [
@@ -347,7 +349,10 @@ class ContractEditor:
                 "## Value",
                 "",
                 "```json",
-                json.dumps(self.value, indent=2, ensure_ascii=True).replace("```", "`\u200b``"),
+                # Bounded like every report value: a 1 MB key is not a 1 MB report.
+                str(bounded(json.dumps(self.value, indent=2, ensure_ascii=True))).replace(
+                    "```", "`\u200b``"
+                ),
                 "```",
             ]
         return visible("\n".join(rows)) + "\n"
@@ -356,7 +361,7 @@ class ContractEditor:
 def _md(text: str) -> str:
     """Model text inside Markdown: neutralise the characters that would make links or tags."""
     return (
-        visible(text, one_line=True)
+        visible(bounded(text, 2_000) or "", one_line=True)
         .replace("<", "&lt;")
         .replace(">", "&gt;")
         .replace("[", "\\[")

@@ -27,29 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gate_tui.results.row_summary import STATUSES as STATUSES  # named here for the review
+from gate_tui.results.row_summary import SUMMARY, finish, with_column
+from gate_tui.results.row_summary import summarise as summarise
 from gate_tui.results.summary import reply_fingerprint
 
 INDEX_FORMAT = 3
-SUMMARY = (
-    "line",
-    "id",
-    "ok",
-    "pass",
-    "reason",
-    "next_gate",
-    "error_codes",
-    "repairs",
-    "guessed",
-    "warnings",
-    "claimed",
-    "cut_off",
-    "several_states",
-    "repair_codes",
-    "grounding",
-)
-STATUSES = ("PASS", "NO PASS", "VALID", "invalid")
-
-
 @dataclass
 class ResultsIndex:
     """Every row's summary (``table``: :data:`SUMMARY` columns plus ``status``) and the way
@@ -280,7 +263,7 @@ def _open_parquet(path: Path) -> ResultsIndex:
             ("reason", pa.string()),
             ("next_gate", pa.string()),
         ):
-            table = _with_column(table, column, kind)
+            table = with_column(table, column, kind)
         tables.append(table)
         for group in range(parquet.metadata.num_row_groups):
             starts.append(first)
@@ -294,79 +277,11 @@ def _open_parquet(path: Path) -> ResultsIndex:
     return ResultsIndex(
         path,
         "parquet",
-        _finish(table),
+        finish(table),
         group_starts=starts,
         group_places=places,
         fingerprint_column=fingerprints,
     )
-
-
-def _with_column(table: Any, name: str, kind: Any) -> Any:
-    """``table`` with column ``name`` of type ``kind``: cast, or all null when absent."""
-    import pyarrow as pa
-
-    if name not in table.column_names:
-        return table.append_column(name, pa.nulls(table.num_rows, kind))
-    column = table.column(name)
-    if column.type == kind:
-        return table
-    try:
-        cast = column.cast(kind)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        cast = pa.array(
-            [
-                None if value is None else json.dumps(value, default=str)
-                for value in column.to_pylist()
-            ],
-            kind,
-        )
-    return table.set_column(table.column_names.index(name), name, cast)
-
-
-def summarise(table: Any) -> Any:
-    """A results table's (or batch's) summary columns, defaults filled, plus ``status``."""
-    import pyarrow as pa
-
-    for column, kind in (
-        ("line", pa.int64()),
-        ("id", pa.string()),
-        ("pass", pa.bool_()),
-        ("reason", pa.string()),
-        ("next_gate", pa.string()),
-    ):
-        table = _with_column(table, column, kind)
-    return _finish(table)
-
-
-def _finish(table: Any) -> Any:
-    """The summary columns in a fixed order, plus ``status``."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    codes = pa.list_(pa.string())
-    for name, kind in (
-        ("error_codes", codes),
-        ("repairs", pa.int32()),
-        ("guessed", pa.bool_()),
-        ("warnings", pa.int32()),
-        ("claimed", pa.string()),
-        ("cut_off", pa.bool_()),
-        ("several_states", pa.bool_()),
-        ("repair_codes", codes),
-        ("grounding", pa.string()),  # grounding: null where no conversation came with a reply
-    ):
-        table = _with_column(table, name, kind)
-    for name in ("guessed", "cut_off", "several_states"):  # results from before these columns
-        table = table.set_column(
-            table.column_names.index(name), name, pc.fill_null(table.column(name), False)
-        )
-    ok = pc.fill_null(table.column("ok"), False)
-    passed = table.column("pass")
-    verdict = pc.if_else(
-        pc.is_null(passed), "VALID", pc.if_else(pc.fill_null(passed, False), "PASS", "NO PASS")
-    )
-    status = pc.if_else(ok, verdict, "invalid")
-    return table.select(list(SUMMARY)).append_column("status", status)
 
 
 # --- JSON Lines ------------------------------------------------------------------------
@@ -386,7 +301,7 @@ def _open_jsonl(path: Path) -> ResultsIndex:
     from gate_tui.results.jsonl_index import index_jsonl
 
     raw, offsets = index_jsonl(path)
-    table = _finish(raw)
+    table = finish(raw)
     with contextlib.suppress(OSError, pa.ArrowException):
         cached.parent.mkdir(parents=True, exist_ok=True)
         temporary = cached.with_suffix(f".{os.getpid()}.tmp")

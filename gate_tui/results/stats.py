@@ -146,7 +146,7 @@ def result_batches(path: Path, by: str | None) -> Iterator[Any]:
     ``group`` (``by``'s values as text), a batch at a time."""
     import pyarrow.compute as pc
 
-    from gate_tui.results.index import summarise
+    from gate_tui.results.row_summary import summarise
 
     for table, names in raw_batches(path, by):
         if by is not None and by not in names:
@@ -192,8 +192,15 @@ def raw_batches(path: Path, by: str | None) -> Iterator[tuple[Any, list[str]]]:
     index, problem = open_results(path)  # JSON Lines: the review's (cached) index
     if index is None:
         raise KeyError(problem or f"{path}: cannot read")
+    table = index.table
+    if by is not None and by not in table.column_names and index.kind == "jsonl":
+        from gate_tui.results.jsonl_keys import key_column
+
+        column = key_column(path, index.offsets, by)  # a key check carried into the records
+        if column is not None:
+            table = table.append_column(by, column)
     for start in range(0, max(index.rows, 1), BATCH_ROWS):
-        yield index.table.slice(start, BATCH_ROWS), index.table.column_names
+        yield table.slice(start, BATCH_ROWS), table.column_names
 
 
 def _constant(value: str, rows: int) -> Any:

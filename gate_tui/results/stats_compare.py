@@ -79,7 +79,7 @@ def _ids_and_status(path: Path) -> tuple[Any, str | None]:
 
     if not path.exists():
         return None, f"{path}: no such results file"
-    from gate_tui.results.index import summarise
+    from gate_tui.results.row_summary import summarise
 
     pieces = []
     try:

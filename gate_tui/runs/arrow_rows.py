@@ -25,26 +25,20 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gate_tui.results.summary import SUMMARY_COLUMNS, fingerprint_column, reply_fingerprint, summary
+from gate_tui.results.summary import fingerprint_column, reply_fingerprint
+from gate_tui.runs import carry
 from gate_tui.runs.blocks import Block
-from gate_tui.runs.engine import BatchSettings, BatchStats, _id_json, make_checker
-from gate_tui.safe_text import json_visible_bytes
+from gate_tui.runs.carry import OUTPUT_COLUMNS as OUTPUT_COLUMNS  # its home; named here too
+from gate_tui.runs.carry import carried_label
+from gate_tui.runs.collector import Checked, Collector
+from gate_tui.runs.engine import BatchSettings, make_checker
+from gate_tui.runs.records import _id_json
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
     from gate_tui.models import GateConfig, GateState
 
-OUTPUT_COLUMNS = (
-    "id",
-    "line",
-    *SUMMARY_COLUMNS,
-    "finish_reason",
-    "prompt_tokens",
-    "completion_tokens",
-    "total_tokens",
-    "result",
-)
 ACTORS = ("assistant", "user")
 
 
@@ -67,34 +61,9 @@ class Columns:
 def carried_names(names: list[str], columns: Columns) -> list[str]:
     """The input columns the results carry: those asked for (or all), less the ones the
     check reads itself (reply, id, previous state, actor, messages, finish reason, usage)."""
-    own = {
-        columns.reply,
-        columns.id,
-        columns.previous,
-        "previous",  # a JSON Lines record's previous state (the check reads it)
-        columns.actor,
-        columns.messages,
-        columns.finish_reason,
-        columns.usage,
-    }
-    wanted = names if columns.carry is None else [name for name in columns.carry if name in names]
-    return [name for name in dict.fromkeys(wanted) if name not in own]
-
-
-def carried_label(name: str) -> str:
-    """An input column's name in the results (``input_<name>`` when a results column has it)."""
-    return f"input_{name}" if name in OUTPUT_COLUMNS or name == "reply" else name
-
-
-@dataclass
-class Checked:
-    """One checked batch: its output table, its counts and (when asked) its JSONL records."""
-
-    table: pa.Table
-    stats: BatchStats
-    lines: bytes = b""
-    consumed: int = 0
-    """How much input it took (rows, or bytes of JSON Lines): for the progress bar."""
+    own = (columns.reply, columns.id, columns.previous, "previous", columns.actor)
+    own += (columns.messages, columns.finish_reason, columns.usage)
+    return carry.carried_names(names, own, columns.carry)
 
 
 def gate_settings(
@@ -173,7 +142,11 @@ class RowChecker:
             else None
         )
         usages = batch.column(columns.usage).to_pylist() if columns.usage in names else None
-        out = _Collector(want_lines)
+        # The carried columns go into JSON Lines records (Parquet results take the columns).
+        kept = [name for name in columns.carry or () if name in names] if want_lines else []
+        carried = [(name, batch.column(name).to_pylist()) for name in kept]
+        was, self.lines.carry = self.lines.carry, tuple(kept)
+        out = Collector(want_lines)
         start = 1 if first_line is None else first_line
         lines, stats = self.lines, out.stats
         lines.reply_key, lines.id_key = columns.reply, columns.id
@@ -186,6 +159,9 @@ class RowChecker:
                 item[columns.finish_reason] = finishes[index]
             if usages is not None:
                 item[columns.usage] = usages[index]
+            for name, values in carried:
+                item[name] = values[index]
+            lines.carried = item
             problem = where = None
             if previous is not None and previous[index] is not None:
                 item["previous"], problem = _json_value(previous[index], number, columns.previous)
@@ -202,7 +178,8 @@ class RowChecker:
                 actor = actors[index] or self.default_actor
                 if actor not in ACTORS:
                     problem, where = (
-                        f"line {number}: {columns.actor} must be assistant or user, not {str(actor)[:40]!r}",
+                        f"line {number}: {columns.actor} must be assistant or user,"
+                        f" not {str(actor)[:40]!r}",
                         columns.actor,
                     )
                 lines.actor = actor
@@ -211,7 +188,7 @@ class RowChecker:
             else:
                 record = lines._bad(number, _id_json(ident), "invalid_value", problem, stats, where)
             out.add(record, lines)
-        lines.actor = self.default_actor
+        lines.actor, lines.carried, lines.carry = self.default_actor, None, was
         id_column = batch.column(columns.id) if ids is not None else None
         checked = out.finish(id_column, len(replies), first_line)
         if keep_reply:
@@ -235,7 +212,7 @@ class RowChecker:
         """The lines of a JSON Lines block (``check --input x.jsonl``): ids become text;
         ``keep_reply`` adds each line's reply (an object as its JSON) as a ``reply`` column
         and the keys ``carry`` names as text columns (a value that is not text as its JSON)."""
-        out = _Collector(want_lines, ids=[])
+        out = Collector(want_lines, ids=[])
         replies: list[str | None] = []
         kept: list[list[str | None]] = [[] for _ in carry]
         lines = self.lines
@@ -267,70 +244,6 @@ class RowChecker:
         return checked
 
 
-class _Collector:
-    """The output columns of one batch, a row at a time."""
-
-    def __init__(self, want_lines: bool, ids: list[Any] | None = None) -> None:
-        self.stats = BatchStats()
-        self.want_lines = want_lines
-        self.records: list[bytes] = []
-        self.results: list[bytes] = []
-        self.summaries: list[tuple[Any, ...]] = []
-        self.ids = ids
-        self.numbers: list[int] = []
-        self.signals: list[tuple[Any, ...]] = []
-
-    def add(self, record: bytes, lines: Any, number: int | None = None) -> None:
-        head = lines.head_length
-        self.results.append(json_visible_bytes(record[head:-2]))
-        self.summaries.append(summary(lines.last))
-        self.signals.append(lines.signals)
-        if self.want_lines:
-            self.records.append(record)
-        if self.ids is not None:
-            self.ids.append(_id_text(record[6 : record.rfind(b',"line":', 0, head)]))
-            self.numbers.append(number or 0)
-
-    def finish(self, id_column: Any, rows: int, first_line: int | None) -> Checked:
-        import pyarrow as pa
-
-        width = len(SUMMARY_COLUMNS)
-        columns = list(zip(*self.summaries, strict=True)) if self.summaries else [[]] * width
-        signals = list(zip(*self.signals, strict=True)) if self.signals else [[]] * 4
-        if self.ids is not None:
-            ident: Any = pa.array(self.ids, pa.string())
-            line: Any = pa.array(self.numbers, pa.int64())
-        else:
-            ident = id_column if id_column is not None else pa.nulls(rows, pa.string())
-            line = (
-                pa.nulls(rows, pa.int64())
-                if first_line is None
-                else pa.array(range(first_line, first_line + rows), pa.int64())
-            )
-        arrays = [
-            ident,
-            line,
-            *(
-                pa.array(values, kind)
-                for values, kind in zip(columns, SUMMARY_TYPES(), strict=True)
-            ),
-            pa.array(signals[0], pa.string()),
-            *(pa.array(values, pa.int64()) for values in signals[1:]),
-            pa.array(self.results, pa.string()),
-        ]
-        table = pa.Table.from_arrays(arrays, names=list(OUTPUT_COLUMNS))
-        lines = json_visible_bytes(b"".join(self.records)) if self.want_lines else b""
-        return Checked(table, self.stats, lines)
-
-
-def SUMMARY_TYPES() -> tuple[Any, ...]:  # noqa: N802 - a constant, built when pyarrow is in
-    """The Arrow type of each of :data:`SUMMARY_COLUMNS`."""
-    import pyarrow as pa
-
-    text, flag, number, codes = pa.string(), pa.bool_(), pa.int32(), pa.list_(pa.string())
-    return (flag, flag, text, text, codes, number, flag, number, text, flag, flag, codes, text)
-
-
 def _text(value: Any) -> str | None:
     """A JSON value as a text cell: text as itself, anything else as its JSON."""
     if value is None or isinstance(value, str):
@@ -351,22 +264,11 @@ def _json_value(text: Any, number: int, column: str) -> tuple[Any, str | None]:
         return None, f"line {number}: {column} is not valid JSON: {str(exc)[:200]}"
 
 
-def _id_text(ident: bytes) -> str | None:
-    """A JSONL id as text: a string as itself, null as null, anything else as its JSON."""
-    if ident == b"null":
-        return None
-    if ident.startswith(b'"'):
-        try:
-            return json.loads(ident)
-        except ValueError:
-            pass
-    return ident.decode("utf-8", "replace")
-
-
 class GateCheck:
     """:func:`check_arrow` as a callable class for engines that build one per worker (Ray Data)::
 
-        ds.map_batches(GateCheck, fn_constructor_args=(config_path,), batch_format="pyarrow", concurrency=N)
+        ds.map_batches(GateCheck, fn_constructor_args=(config_path,),
+                       batch_format="pyarrow", concurrency=N)
 
     ``config`` is a gate config file, or a contract file with ``contract=True``, or ready
     :class:`~gate_tui.runs.engine.BatchSettings`. A bad file raises ``ValueError`` listing

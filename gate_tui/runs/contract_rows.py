@@ -23,8 +23,8 @@ _BOOL = {True: b"true", False: b"false"}
 
 
 def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
-    """Batch settings that make every process check lines against this contract (read as the same
-    draft, same store)."""
+    """Batch settings that make every process check lines against this contract (read as
+    the same draft, same store)."""
     config = {
         "schema": contract.schema,
         "path": contract.path,
@@ -38,8 +38,8 @@ def contract_settings(contract: Contract, envelope: bool) -> BatchSettings:
 
 
 class ContractLineChecker(LineChecker):
-    """:class:`~gate_tui.runs.engine.LineChecker` for a contract: same lines in, contract records
-    out."""
+    """:class:`~gate_tui.runs.engine.LineChecker` for a contract: same lines in, contract
+    records out."""
 
     WORDS = ("VALID", "")
 
@@ -93,11 +93,7 @@ class ContractLineChecker(LineChecker):
             body = json.dumps(result.envelope(), ensure_ascii=False, separators=(",", ":")).encode(
                 "utf-8", "backslashreplace"
             )
-            return head + b'"envelope":' + body + b"}\n"
-        head += b'"result":'
-        self.last, self.head_length = (
-            result,
-            len(head),
-        )  # for the Arrow batch, as the gate checker's
-        return head + model_json_bytes(result) + b"}\n"
+            return self._record(head + b'"envelope":', body)
+        self.last = result  # for the Arrow batch, as the gate checker's
+        return self._record(head + b'"result":', model_json_bytes(result))
 

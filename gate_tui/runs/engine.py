@@ -3,9 +3,10 @@
 Input: one JSON object per line, ``{"id": ..., "reply": ...}`` with an optional
 ``"previous"`` (a gate state, or a ParseResult carrying one; without it the
 ``--previous`` file applies, if any) and ``"messages"`` (the conversation, OpenAI chat
-messages: the reply's ``raw`` answers are checked against the user's words). ``reply`` is usually the model's text; a JSON
-object is accepted too and parsed as an object. Other keys are ignored. Blank lines are
-skipped (and counted).
+messages: the reply's ``raw`` answers are checked against the user's words). ``reply`` is
+usually the model's text; a JSON object is accepted too and parsed as an object. Other keys
+are carried into the record after ``result`` (:mod:`gate_tui.runs.carry`; ``--carry-columns``
+names the ones kept). Blank lines are skipped (and counted).
 
 Output: one line per non-blank input line, in input order::
 
@@ -24,8 +25,8 @@ value (``"\\ud800"``) never stops the batch: its record is written with JSON esc
 
 Memory stays constant whatever the input size: the input is read lazily in blocks of
 about :data:`BLOCK_BYTES` cut at line ends, at most a few blocks are in flight, and each
-block's output is written with one buffered write. ``-j N`` (N > 1) sends blocks to N worker processes
-(config loaded once per worker) and writes their results back in input order.
+block's output is written with one buffered write. ``-j N`` (N > 1) sends blocks to N
+worker processes (config loaded once per worker) and writes their results back in input order.
 
 On a terminal, stderr shows a progress bar (count, rate, ETA; never on stdout). A final
 summary line on stderr gives the PASS / NO PASS / invalid counts and the top error
@@ -39,22 +40,22 @@ import json
 import signal
 import sys
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
-from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS
 from gate_tui.grounding.apply import ground
-from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult
 from gate_tui.parsing.pipeline import parse
 from gate_tui.runs import interrupts, pool
 from gate_tui.runs.blocks import MAX_LINE_BYTES, Block, read_blocks
+from gate_tui.runs.carry import carried_json, carried_names
 from gate_tui.runs.pool import fan_out, write_all
 from gate_tui.runs.progress import progress_bar
+from gate_tui.runs.records import _count, _head, _id_json, result_json
 from gate_tui.runs.signals import NO_SIGNALS, cut_by_provider, signals_of
 from gate_tui.runs.states import state_from_json
 from gate_tui.runs.strict_json import STRICT_DECODER, RepeatedKey
+from gate_tui.runs.tally import BatchStats
 from gate_tui.safe_text import json_visible_bytes, visible
 
 IN_FLIGHT_PER_JOB = 3
@@ -63,47 +64,6 @@ IN_FLIGHT_PER_JOB = 3
 # A line is one record written by a program: a repeated key there ("reply" twice) is an
 # error for the line, never last-wins (which reply was meant is unknowable).
 _DECODER = STRICT_DECODER
-
-
-@dataclass
-class BatchStats:
-    """Counts for the summary line and the exit status; blocks' stats add up."""
-
-    passed: int = 0
-    no_pass: int = 0
-    invalid: int = 0
-    blank: int = 0
-    error_codes: Counter[str] = field(default_factory=Counter)
-    words: tuple[str, str] = ("PASS", "NO PASS")  # contract mode counts VALID instead
-
-    @property
-    def records(self) -> int:
-        return self.passed + self.no_pass + self.invalid
-
-    def add(self, other: BatchStats) -> None:
-        self.passed += other.passed
-        self.no_pass += other.no_pass
-        self.invalid += other.invalid
-        self.blank += other.blank
-        self.error_codes.update(other.error_codes)
-
-    def exit_status(self) -> int:
-        if self.invalid:
-            return EXIT_INVALID
-        return EXIT_NO_PASS if self.no_pass else EXIT_PASS
-
-    def summary(self, seconds: float) -> str:
-        rate = self.records / seconds if seconds > 0 else 0.0
-        passed, no_pass = self.words
-        text = f"gate-tui check: {self.records:,} replies: {self.passed:,} {passed}, "
-        text += f"{self.no_pass:,} {no_pass}, " if no_pass else ""
-        text += f"{self.invalid:,} invalid"
-        if self.error_codes:
-            top = ", ".join(f"{code} x{count:,}" for code, count in self.error_codes.most_common(3))
-            text += f"; top errors: {top}"
-        if self.blank:
-            text += f"; {self.blank:,} blank line{'s' * (self.blank != 1)} skipped"
-        return text + f" ({seconds:.1f} s, {rate:,.0f} replies/s)"
 
 
 @dataclass(frozen=True)
@@ -116,11 +76,15 @@ class BatchSettings:
     checker: type | None = None
     """The line checker's class (None: :class:`LineChecker`); contract mode passes its own.
     A class pickles by name, so workers build the same one."""
+    carry: tuple[str, ...] | None = None
+    """The record keys the output carries (``None``: every one; :mod:`gate_tui.runs.carry`)."""
 
 
 def make_checker(settings: BatchSettings) -> Any:
     """The line checker ``settings`` asks for, built once per process."""
-    return (settings.checker or LineChecker)(settings)
+    checker = (settings.checker or LineChecker)(settings)
+    checker.carry = settings.carry
+    return checker
 
 
 class LineChecker:
@@ -137,6 +101,9 @@ class LineChecker:
     finish_key, usage_key = "finish_reason", "usage"  # the provider's signals (runs.signals)
     item: Any = None  # the last well-formed line's object
     signals: tuple[Any, ...] = NO_SIGNALS  # the last line's finish reason and token counts
+    carry: tuple[str, ...] | None = None  # the keys a record carries (None: all its others)
+    carried: Any = None  # the object whose other keys the next record carries
+    result_length = 0  # the bytes of the last record's result (its carried keys follow)
 
     def __init__(self, settings: BatchSettings) -> None:
         self.config = GateConfig.model_validate(settings.config)
@@ -161,7 +128,7 @@ class LineChecker:
 
     def line(self, number: int, raw: bytes | None, stats: BatchStats) -> bytes | None:
         """One output record, or None for a blank line."""
-        self.signals = NO_SIGNALS
+        self.signals, self.carried = NO_SIGNALS, None
         if raw is None:
             return self._bad(
                 number,
@@ -194,7 +161,10 @@ class LineChecker:
                 stats,
             )
         except RepeatedKey as exc:
-            message = f"line {number} gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which value was meant is unknowable"
+            key = visible(exc.args[0], one_line=True)[:80]
+            message = (
+                f"line {number} gives the key {key!r} twice: which value was meant is unknowable"
+            )
             return self._bad(number, None, "invalid_json", message, stats)
         except (ValueError, RecursionError) as exc:
             why = (
@@ -216,6 +186,7 @@ class LineChecker:
                 f"line {number} must be a JSON object with id and reply",
                 stats,
             )
+        self.carried = item
         ident = _id_json(item.get(self.id_key))
         if (
             ident == b"null" and item.get(self.id_key) is not None
@@ -224,7 +195,8 @@ class LineChecker:
                 number,
                 None,
                 "invalid_value",
-                f'line {number}: "{self.id_key}" holds a number JSON cannot carry (it overflows to infinity)',
+                f'line {number}: "{self.id_key}" holds a number JSON cannot carry'
+                " (it overflows to infinity)",
                 stats,
                 self.id_key,
             )
@@ -297,60 +269,18 @@ class LineChecker:
         accept = self.config.policy.accept_truncated_replies or self.actor == "user"
         result = cut_by_provider(result, self.signals[0], accept)
         _count(result, stats)
-        head = _head(ident, number, result)
-        self.last, self.head_length = result, len(head)
-        return head + result_json(result) + b"}\n"
+        self.last = result
+        return self._record(_head(ident, number, result), result_json(result))
 
-
-def _count(result: ParseResult, stats: BatchStats) -> None:
-    decision = result.decision
-    if not result.ok or decision is None:
-        stats.invalid += 1
-        stats.error_codes.update(error.code for error in result.errors)
-    elif decision.pass_:
-        stats.passed += 1
-    else:
-        stats.no_pass += 1
-
-
-_TO_JSON = (
-    ParseResult.__pydantic_serializer__.to_json
-)  # model_dump_json() without the str round trip
-_ID_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-_ASCII_ID_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-_BOOL = {True: b"true", False: b"false"}
-
-
-def _head(ident: bytes, number: int, result: ParseResult) -> bytes:
-    """``{"id", "line", "ok", "pass", "result":`` - a record up to its result."""
-    decision = result.decision
-    verdict = b"null" if decision is None or not result.ok else _BOOL[decision.pass_]
-    return b'{"id":%b,"line":%d,"ok":%b,"pass":%b,"result":' % (
-        ident,
-        number,
-        _BOOL[result.ok],
-        verdict,
-    )
-
-
-def result_json(result: ParseResult) -> bytes:
-    """The result as compact UTF-8 JSON, as a record carries it."""
-    try:
-        return _TO_JSON(result)
-    except ValueError:  # a lone surrogate somewhere: escaped JSON, and the batch goes on
-        return model_json_bytes(result)
-
-
-def _id_json(value: Any) -> bytes:
-    """The input id as JSON, echoed as given; null when it cannot be written back."""
-    if type(value) is int:
-        return b"%d" % value
-    try:
-        return _ID_ENCODER.encode(value).encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: echoed as its JSON escape, like the result
-        return _ASCII_ID_ENCODER.encode(value).encode("ascii")
-    except (TypeError, ValueError, RecursionError):
-        return b"null"
+    def _record(self, head: bytes, body: bytes) -> bytes:
+        """``head``, the result ``body``, the carried keys (:mod:`gate_tui.runs.carry`)."""
+        self.head_length, self.result_length = len(head), len(body)
+        item = self.carried
+        if not isinstance(item, dict) or self.carry == ():
+            return head + body + b"}\n"
+        own = (self.reply_key, self.id_key, "previous", "messages", self.finish_key)
+        names = carried_names(item, (*own, self.usage_key), self.carry)
+        return head + body + carried_json(item, names) + b"}\n"
 
 
 _WORKER: LineChecker | None = None

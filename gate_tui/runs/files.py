@@ -1,18 +1,20 @@
 """``gate-tui check --input PATH --output PATH``: replies where they live (Parquet or JSON
 Lines), results in Parquet or JSON Lines, streamed in record batches.
 
-Memory stays flat whatever the input size: Parquet is read a batch at a time with
-``pre_buffer=False`` (pre-buffering makes pyarrow hold the whole file), JSON Lines in the
-blocks of ``check --jsonl``, and every output batch is written at once as its own Parquet
-row group (bounded, so a reader can stream the results too) or as its JSONL records.
+Memory is bounded by bytes, not rows: Parquet is read in slices of bounded text
+(:mod:`gate_tui.runs.parquet_in`, :mod:`gate_tui.runs.budget`), JSON Lines in the blocks
+of ``check --jsonl``, and every output batch is written at once, as Parquet row groups
+bounded in rows and bytes (:mod:`gate_tui.runs.parquet_out`) or as its JSONL records.
 ``-j N`` sends batches to the worker processes of ``check --jsonl`` through files
 (:mod:`gate_tui.runs.spill`), and writes the results back in input order; the progress
-bar, summary and exit statuses are that command's too. JSONL in and out with the usual columns is ``check --jsonl`` itself.
+bar, summary and exit statuses are that command's too. JSONL in and out with the usual
+columns is ``check --jsonl`` itself.
 
 Every row is checked by :class:`gate_tui.runs.arrow_rows.RowChecker`, so a Parquet result
 row's ``result`` is byte for byte the ``"result"`` that ``check --jsonl`` writes. Parquet
 results also carry the input's replies (a ``reply`` column), so ``gate-tui review`` can
-show each reply beside its result (JSON Lines results stay ``check --jsonl``'s records).
+show each reply beside its result. Both carry the input's other columns (JSON Lines
+results as keys after ``result``; :mod:`gate_tui.runs.carry`).
 """
 
 from __future__ import annotations
@@ -25,13 +27,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gate_tui.results.completion import (
-    RunMarker,
-    finish_parquet,
-    new_marker,
-    partial_path,
-    start_parquet,
-)
+from gate_tui.results.completion import RunMarker, new_marker
 from gate_tui.results.sources import is_many, parquet_files
 from gate_tui.results.summary import fingerprint_column
 from gate_tui.runs import interrupts, spill
@@ -44,16 +40,12 @@ from gate_tui.runs.engine import (
     worker_checker,
     worker_pool,
 )
+from gate_tui.runs.parquet_in import parquet_batches
+from gate_tui.runs.parquet_out import ParquetOut
 from gate_tui.runs.pool import fan_out, write_all
 from gate_tui.runs.progress import progress_bar
 from gate_tui.runs.spill import SpillFolder
 
-BATCH_ROWS = 4096
-"""Rows per output row group at most (~16 MB of results): bounded, so a reader streams too."""
-JOB_ROWS = 1024
-"""Rows per Parquet batch read and checked as one job: small, so that at the end of a run
-with ``-j N`` no worker waits long for the last one (a 4096-row job is ~0.25 s of work);
-the results are gathered into row groups of :data:`BATCH_ROWS` whatever the job size."""
 IN_FLIGHT_PER_JOB = 3
 FORMATS = {
     ".parquet": "parquet",
@@ -107,16 +99,13 @@ def run_files(
     want_lines = out_format == "jsonl"
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
     started = time.perf_counter()
-    columns = (
-        _with_carry(source, in_format, columns)
-        if out_format == "parquet"
-        else replace(columns, carry=())
-    )
+    if in_format == "parquet" or out_format == "parquet":  # columns: fixed by the first part
+        columns = _with_carry(source, in_format, columns)
     total, jobs_in = _reader(source, in_format, columns, want_lines)
     marker = marker or new_marker(None)
     if in_format == "parquet":
         marker.rows_expected = total
-    writer = _ParquetOut(sink, marker) if out_format == "parquet" else None
+    writer = ParquetOut(sink, marker) if out_format == "parquet" else None
     finished = False
     in_flight: deque[Job] = deque()  # jobs sent, in order: their replies join the results here
 
@@ -196,47 +185,11 @@ def run_files(
 def _reader(
     source: str, in_format: str, columns: Columns, want_lines: bool
 ) -> tuple[int | None, Iterator[Job]]:
-    """The input's size (rows for Parquet, bytes for JSONL) and its jobs, lazily."""
+    """The input's size (rows for Parquet, bytes for JSONL) and its jobs, lazily: Parquet
+    in slices of bounded text (:mod:`gate_tui.runs.parquet_in`), JSON Lines in blocks."""
     if in_format == "parquet":
-
-        names = parquet_files(source)  # parts in sorted order
-        first_file, first_names = _parquet_file(names[0], columns)
-        own = (
-            columns.id,
-            columns.reply,
-            columns.previous,
-            columns.actor,
-            columns.finish_reason,
-            columns.usage,
-        )
-        wanted = [
-            name for name in dict.fromkeys((*own, *(columns.carry or ()))) if name in first_names
-        ]
-        # The total, for the progress bar, from each footer; each part is opened only when
-        # its turn comes (a folder of thousands of parts must not hold thousands of files open).
-        total = first_file.metadata.num_rows + sum(
-            _parquet_file(name, columns, footer_only=True) for name in names[1:]
-        )
-
-        def batches() -> Iterator[Job]:
-            first = 1
-            for number, name in enumerate(names):
-                parquet, present = (
-                    (first_file, first_names) if number == 0 else _parquet_file(name, columns)
-                )
-                missing = [column for column in wanted if column not in present]
-                if missing:
-                    raise KeyError(
-                        f"{name}: no {', '.join(map(repr, missing))} column, unlike the first part"
-                    )
-                try:
-                    for batch in parquet.iter_batches(batch_size=JOB_ROWS, columns=wanted):
-                        yield Job(batch, first, columns, want_lines)
-                        first += batch.num_rows
-                finally:
-                    parquet.close()
-
-        return total, batches()
+        total, batches = parquet_batches(source, columns)
+        return total, (Job(batch, first, columns, want_lines) for first, batch in batches)
     import os
 
     stream = open(source, "rb", buffering=1 << 20)  # noqa: SIM115 - closed when the generator ends
@@ -247,29 +200,6 @@ def _reader(
                 yield Job(block, None, columns, want_lines)
 
     return os.fstat(stream.fileno()).st_size, blocks()
-
-
-def _parquet_file(name: str, columns: Columns, *, footer_only: bool = False) -> Any:
-    """One Parquet part, open (its footer read), and its column names — or, ``footer_only``,
-    just its row count (the file closed again)."""
-    import pyarrow.parquet as pq
-
-    source: Any = name
-    if "://" in name:
-        from gate_tui.results.sources import bounded, remote_filesystem
-
-        filesystem, path = remote_filesystem(name)
-        source = bounded(lambda: filesystem.open_input_file(path), name)
-    if footer_only:
-        return pq.read_metadata(source).num_rows
-    parquet = pq.ParquetFile(source, pre_buffer=False)
-    names = parquet.schema_arrow.names
-    if columns.reply not in names:
-        parquet.close()
-        raise KeyError(
-            f"{name} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); see --reply-column"
-        )
-    return parquet, names
 
 
 def _empty_job(source: str, in_format: str, columns: Columns) -> Job:
@@ -294,6 +224,7 @@ def _run(checker: RowChecker, job: Job) -> Checked:
     lines = checker.lines
     lines.reply_key, lines.id_key = job.columns.reply, job.columns.id
     lines.finish_key, lines.usage_key = job.columns.finish_reason, job.columns.usage
+    lines.carry = job.columns.carry if job.want_lines else ()  # JSON Lines records carry them
     if job.first_line is None:
         done = checker.block(
             job.batch, job.want_lines, keep_reply=not job.want_lines, carry=job.columns.carry or ()
@@ -369,46 +300,3 @@ def work_job(job: Job) -> Checked:
     spill.give_back(job.spill, done.lines if job.want_lines else done.table)
     done.table, done.lines = None, b""
     return done
-
-
-class _ParquetOut:
-    """A Parquet file written a row group of up to :data:`BATCH_ROWS` at a time, gathered
-    from the checked batches in order (opened on the first one). The row groups depend on
-    the batches alone, never on ``-j``: the file is the same byte for byte."""
-
-    def __init__(self, path: str, marker: RunMarker) -> None:
-        self.path = path
-        self.marker = marker
-        self.partial = partial_path(path, marker)
-        start_parquet(path)
-        self.writer: Any = None
-        self.pending: list[Any] = []
-        self.rows = 0
-
-    def write(self, table: Any) -> None:
-        if self.rows and self.rows + table.num_rows > BATCH_ROWS:
-            self._flush()
-        self.pending.append(table)
-        self.rows += table.num_rows
-        if self.rows >= BATCH_ROWS:
-            self._flush()
-
-    def _flush(self) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = self.pending[0] if len(self.pending) == 1 else pa.concat_tables(self.pending)
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.partial, table.schema)
-        self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
-        self.pending, self.rows = [], 0
-
-    def close(self, schema: Any) -> None:
-        """Finish the file (with ``schema()``'s columns when no batch came)."""
-        import pyarrow.parquet as pq
-
-        if self.pending:
-            self._flush()
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.partial, schema())
-        finish_parquet(self.writer, self.partial, self.path, self.marker)

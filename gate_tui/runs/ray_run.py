@@ -22,10 +22,10 @@ import ray
 import ray.data
 
 from gate_tui.results.sources import has_wildcard, parquet_files
+from gate_tui.runs import budget
 from gate_tui.runs.arrow_rows import Columns, GateCheck, carried_names
 from gate_tui.runs.engine import BatchSettings, BatchStats
 
-BATCH_ROWS = 4096
 ROW_HASH = "row_hash"  # Ray's deterministic row identity (read_parquet(include_row_hash=True))
 READ_BLOCK_BYTES = 16 * 1024 * 1024
 """Ray Data's blocks of replies (about 10,000 rows of 1.5 KB), for this dataset only. With
@@ -65,8 +65,8 @@ def run_on_ray(
     names = dataset.schema().names
     if columns.reply not in names:
         raise KeyError(
-            f"{source} has no {columns.reply!r} column (columns: {', '.join(names) or 'none'}); "
-            "see --reply-column"
+            f"{source} has no {columns.reply!r} column"
+            f" (columns: {', '.join(names) or 'none'}); see --reply-column"
         )
     # The input's other columns ride along into the results, as with the local engine.
     carried = carried_names([name for name in names if name != ROW_HASH], columns)
@@ -81,7 +81,9 @@ def run_on_ray(
         CheckAndWrite,
         fn_constructor_args=(settings, output, columns),
         batch_format="pyarrow",
-        batch_size=BATCH_ROWS,
+        # Ray's own blocks (bounded in bytes by READ_BLOCK_BYTES), never a count of rows:
+        # 4,096 rows of a 1 MB reply would be 4 GB in one worker.
+        batch_size=None,
         compute=ray.data.ActorPoolStrategy(size=max(jobs, 1)),
     )
     stats = BatchStats(words=getattr(settings.checker, "WORDS", BatchStats.words))
@@ -120,22 +122,25 @@ class CheckAndWrite:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        done = self.check.rows.arrow(batch, None, self.check.columns, keep_reply=True)
-        if done.table.num_rows:
-            name = (
-                f"{self.folder}/part-{batch.column(ROW_HASH)[0].as_py():016x}"
-                f"-{batch.num_rows}.parquet"
-            )
-            temp = f"{self.folder}/.{name.rsplit('/', 1)[1]}.tmp" if self.local else name
-            pq.write_table(
-                done.table,
-                temp,
-                filesystem=self.filesystem,
-                row_group_size=max(done.table.num_rows, 1),
-            )
-            if self.local:
-                self.filesystem.move(temp, name)
-        stats = done.stats
+        stats, writer = BatchStats(), None
+        first = batch.column(ROW_HASH)[0].as_py() if batch.num_rows else 0
+        name = f"{self.folder}/part-{first:016x}-{batch.num_rows}.parquet"
+        temp = f"{self.folder}/.{name.rsplit('/', 1)[1]}.tmp" if self.local else name
+        try:
+            # A slice of bounded text at a time (gate_tui.runs.budget), a row group each.
+            for part in budget.slices(batch):
+                done = self.check.rows.arrow(part, None, self.check.columns, keep_reply=True)
+                stats.add(done.stats)
+                if not done.table.num_rows:
+                    continue
+                if writer is None:
+                    writer = pq.ParquetWriter(temp, done.table.schema, filesystem=self.filesystem)
+                writer.write_table(done.table, row_group_size=max(done.table.num_rows, 1))
+        finally:
+            if writer is not None:
+                writer.close()
+        if writer is not None and self.local:
+            self.filesystem.move(temp, name)
         return pa.table({
             "passed": [stats.passed], "no_pass": [stats.no_pass], "invalid": [stats.invalid],
             "codes": pa.array([list(stats.error_codes)], pa.list_(pa.string())),

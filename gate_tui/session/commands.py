@@ -25,7 +25,7 @@ from gate_tui.safe_text import visible
 from gate_tui.session.catalog import SessionInfo, find_session, list_sessions
 from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.paths import JOURNAL_SUFFIX, folder_paths, sessions_dir, state_file_paths
-from gate_tui.session.report import ReportFacts, render_report, report_chunks
+from gate_tui.session.report import ReportFacts, journal_notes, render_report, report_chunks
 from gate_tui.session.store import read_state_file
 
 if TYPE_CHECKING:
@@ -130,8 +130,9 @@ def report_chunks_of(
         return None, f"journal {journal} is empty or unreadable"
     second = JournalStream(journal)  # the timeline: a second pass, nothing held
     config = config_of(facts.header)
+    notices = [*journal_notes(journal, first.header), *first.notices]
     return report_chunks(
-        facts, second.records(), name=name, notices=list(first.notices), fmt=fmt, config=config
+        facts, second.records(), name=name, notices=notices, fmt=fmt, config=config
     ), None
 
 

@@ -10,13 +10,15 @@ rejected attempt with its errors and its payload.
 The records become plain data first (:mod:`gate_tui.session.report_doc`: a top and one
 :class:`Entry` per timeline record), then a format renders them: ``text`` (a terminal),
 ``markdown`` or ``html`` (one self-contained file). A new kind of record is one builder
-in :data:`gate_tui.session.report_timeline.ENTRY_BUILDERS`. Everything taken from a payload or a
-journal is shown, never acted on: each format escapes what it would act on, and the whole output
-goes through :func:`gate_tui.safe_text.visible` as a last net.
+in :data:`gate_tui.session.report_timeline.ENTRY_BUILDERS`. Everything taken from a payload
+or a journal is shown, never acted on: each format escapes what it would act on, and the
+whole output goes through :func:`gate_tui.safe_text.visible` as a last net.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -27,8 +29,8 @@ from gate_tui.decision import answered
 from gate_tui.safe_text import visible
 from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.provenance import record_provenance
-from gate_tui.session.records import ACCEPT_KINDS, MOVE_KINDS, Record
-from gate_tui.session.report_doc import Item, Renderer, Section, Top, as_text
+from gate_tui.session.records import ACCEPT_KINDS, FORMAT, MOVE_KINDS, Record
+from gate_tui.session.report_doc import Entry, Item, Renderer, Section, Top, as_text
 from gate_tui.session.report_html import HtmlRenderer
 from gate_tui.session.report_markdown import MarkdownRenderer
 from gate_tui.session.report_text import TextRenderer
@@ -125,13 +127,25 @@ def report_chunks(
     told = 0
     timeline = Timeline()
     for record in records:
-        entry = timeline.entry(record)
+        try:
+            entry = timeline.entry(record)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+            entry = _unreadable(record)  # a newer or damaged record: said, never a crash
         if entry is not None:
             told += 1
             yield visible(renderer.entry(entry))
     if not told:
         yield visible(renderer.empty())
     yield visible(renderer.end())
+
+
+def _unreadable(record: Record) -> Entry:
+    kind = str(record.get("kind"))[:40]
+    return Entry(
+        f"A {kind} record this gate-tui cannot show (left out)",
+        when(record.get("at")),
+        style="event",
+    )
 
 
 def journal_report(
@@ -146,10 +160,35 @@ def journal_report(
         return None
     facts.header = first.header
     second = JournalStream(journal)  # the timeline: a second pass, nothing held
-    told = [*notices, *(notice for notice in first.notices if notice not in notices)]
+    told = [*journal_notes(journal, first.header), *notices]
+    told += [notice for notice in first.notices if notice not in told]
     return "".join(
         report_chunks(facts, second.records(), name=name, notices=told, fmt=fmt, config=config)
     )
+
+
+def journal_notes(journal: Path, header: Record | None) -> list[str]:
+    """What the report must say about the journal itself before its story: that it is a
+    symbolic link (its records may be another session's), or that a newer gate-tui wrote
+    it (what this one can read is shown; records of kinds it does not know are left out)."""
+    notes = []
+    with contextlib.suppress(OSError, ValueError):
+        if journal.is_symlink():
+            target = os.readlink(journal)
+            notes.append(
+                f"the journal {journal.name} is a symbolic link to {target} "
+                f"({journal.resolve()}): the records below are that file's, which may be "
+                "another session's"
+            )
+    version = (header or {}).get("format", FORMAT)
+    if type(version) is not int or version > FORMAT:
+        shown = repr(version)[:40]
+        notes.append(
+            f"the journal was written in format {shown} by a newer gate-tui (this one reads "
+            f"format {FORMAT}): what it could read is shown; records it does not know are "
+            "left out"
+        )
+    return notes
 
 
 # --- the top ------------------------------------------------------------------------------
@@ -173,8 +212,8 @@ def build_top(
         ("Started", when(header.get("started"))),
         (
             "Transitions",
-            f"{total}{_count_kinds(facts.moves)}, {rejected} rejected "
-            f"attempt{'s' * (rejected != 1)}",
+            f"{total}{_count_kinds(facts.moves)}, "
+            f"{rejected} rejected attempt{'s' * (rejected != 1)}",
         ),
         ("Final decision", final),
     )
@@ -197,8 +236,8 @@ def outstanding_section(state: dict[str, Any], decision: Any, config: GateConfig
         open_keys = [key for key, value in gates.items() if not _has_answer(value)]
         items = [Item(str(key), "unanswered", code=True) for key in open_keys]
         intro = (
-            "The config could not be read as it was, so which gates are required is not known; "
-            "these have no answer."
+            "The config could not be read as it was, so which gates are required is not"
+            " known; these have no answer."
         )
         if isinstance(decision, dict) and decision.get("next_gate"):
             intro += f" The system asked next for {decision['next_gate']}."

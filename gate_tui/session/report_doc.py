@@ -15,6 +15,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+VALUE_CHARS = 100_000
+"""Characters of one value (an answer, a summary, a payload) a report shows: an answer a
+person writes is whole, and a 48 MB reply cannot make a 48 MB report."""
+LABEL_CHARS = 300
+"""Characters of a label, a heading or an overview value (a gate key, a config path)."""
+
+
+def bounded(text: str | None, limit: int = VALUE_CHARS) -> str | None:
+    """``text`` cut to ``limit`` characters with a marker saying how much was left out.
+    The marker is plain text: every format shows it as it shows the value."""
+    if text is None or len(text) <= limit:
+        return text
+    left = len(text) - limit
+    return f"{text[:limit]} … [cut: {left:,} more character{'s' * (left != 1)} not shown]"
+
+
+def _bound(instance: Any, **limits: int) -> None:
+    """Bound the named text fields of a frozen dataclass in place (in ``__post_init__``)."""
+    for name, limit in limits.items():
+        value = getattr(instance, name)
+        if isinstance(value, str) and len(value) > limit:
+            object.__setattr__(instance, name, bounded(value, limit))
+
 
 @dataclass(frozen=True)
 class Item:
@@ -35,6 +58,9 @@ class Item:
     children: tuple[Item, ...] = ()
     tag: str = ""
 
+    def __post_init__(self) -> None:
+        _bound(self, label=LABEL_CHARS, text=VALUE_CHARS, tag=LABEL_CHARS)
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -46,6 +72,9 @@ class Entry:
     items: tuple[Item, ...] = ()
     style: str = "transition"  # transition | rejected | event: how prominent it looks
 
+    def __post_init__(self) -> None:
+        _bound(self, title=LABEL_CHARS, at=LABEL_CHARS, who=LABEL_CHARS)
+
 
 @dataclass(frozen=True)
 class Section:
@@ -55,6 +84,9 @@ class Section:
     items: tuple[Item, ...] = ()
     intro: str = ""
 
+    def __post_init__(self) -> None:
+        _bound(self, heading=LABEL_CHARS, intro=VALUE_CHARS)
+
 
 @dataclass(frozen=True)
 class Top:
@@ -63,6 +95,13 @@ class Top:
     title: str
     overview: tuple[tuple[str, str], ...]
     sections: tuple[Section, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        _bound(self, title=LABEL_CHARS)
+        overview = tuple(
+            (label, bounded(value, LABEL_CHARS) or "") for label, value in self.overview
+        )
+        object.__setattr__(self, "overview", overview)
 
 
 class Renderer(Protocol):

@@ -134,6 +134,18 @@ def _font_size(asked: str | None) -> int:
         return 16
 
 
+@web.middleware
+async def _assets_only(request: web.Request, handler: Any) -> web.StreamResponse:
+    """``/static`` answers its files only. textual-serve serves the fonts, script, style and
+    image inside its own package there (aiohttp's static route: a path is resolved within
+    that folder, so ``..`` or an encoded ``%2e%2e`` never leaves it), with folder listings
+    on; a listing (the only HTML under ``/static``) is a 404 here like an unknown file."""
+    response = await handler(request)
+    if request.path.startswith("/static") and response.content_type == "text/html":
+        raise web.HTTPNotFound()
+    return response
+
+
 class GuardedServer(Server):
     """textual-serve's server with a token, an origin check and a session limit."""
 
@@ -176,6 +188,7 @@ class GuardedServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        app.middlewares.append(_assets_only)
         app.router.add_get("/ws/{token}", self.handle_websocket, name="guarded-websocket")
         return app
 
@@ -207,8 +220,8 @@ class GuardedServer(Server):
             return _page(
                 403,
                 "Token needed",
-                "Open the full URL that gate-tui serve printed when it started (it ends in "
-                "?token=...).",
+                "Open the full URL that gate-tui serve printed when it started"
+                " (it ends in ?token=...).",
             )
         return None
 
@@ -217,8 +230,9 @@ class GuardedServer(Server):
 
     def _full_text(self) -> str:
         return (
-            f"{self.max_sessions} editors are open on this server already (gate-tui serve "
-            f"--max-sessions {self.max_sessions}). Close one of their tabs, then reload this page."
+            f"{self.max_sessions} editors are open on this server already"
+            " (gate-tui serve --max-sessions "
+            f"{self.max_sessions}). Close one of their tabs, then reload this page."
         )
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]

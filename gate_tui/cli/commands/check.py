@@ -50,10 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--conversation",
         metavar="FILE",
-        help=(
-            "a JSON list of chat messages (OpenAI format): each raw answer is checked against the "
-            "user's words"
-        ),
+        help="a JSON list of chat messages (OpenAI format): each raw answer is checked"
+        " against the user's words",
     )
     parser.add_argument(
         "--actor",
@@ -65,10 +63,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=("text", "json", "github"),
         default=None,
-        help=(
-            "text (default): a summary; json: the ParseResult, one per line; github: workflow "
-            "annotations (::error, ::warning)"
-        ),
+        help="text (default): a summary; json: the ParseResult, one per line;"
+        " github: workflow annotations (::error, ::warning)",
     )
     parser.add_argument(
         "--junit", metavar="FILE", help="also write JUnit XML: one test case per reply"
@@ -99,10 +95,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-guess",
         action="store_true",
-        help=(
-            "a reply whose JSON needs a guessed repair (inner quote, unquoted value, missing "
-            "quote) is not parsed"
-        ),
+        help="a reply whose JSON needs a guessed repair (inner quote, unquoted value,"
+        " missing quote) is not parsed",
     )
     parser.add_argument(
         "--envelope",
@@ -150,10 +144,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--carry-columns",
         default=None,
         metavar="A,B",
-        help=(
-            "--input with Parquet results: the input columns the results carry (default: all; '' "
-            "none)"
-        ),
+        help="--input, --jsonl: the input columns (JSON keys) the results carry"
+        " (default: all; '' none)",
     )
     data.add_argument(
         "--engine",
@@ -244,11 +236,9 @@ def check_usage(ns: argparse.Namespace) -> str | None:
         from gate_tui.cli.input_check import input_usage
 
         return input_usage(ns)
-    signals = (ns.finish_reason_column, ns.usage_column, ns.carry_columns) != (
-        "finish_reason",
-        "usage",
-        None,
-    )
+    signals = (ns.finish_reason_column, ns.usage_column) != ("finish_reason", "usage")
+    if ns.carry_columns is not None and ns.jsonl is None:
+        return "--carry-columns applies only with --input or --jsonl"
     if (
         ns.engine != "local"
         or ns.input_format
