@@ -322,7 +322,11 @@ async def test_an_unwritable_state_directory_warns_and_editing_still_works(
         await wait_for(
             pilot, lambda: app.session.state.gates["1_data_availability"].classified == "available"
         )
-        assert len(app.session.timeline) == 2
+        # Two edits, or more when a loaded machine let the typing's commit delay pass
+        # between two keys: each is the user's, and the answer is whole.
+        assert len(app.session.timeline) >= 2
+        assert {step.actor for step in app.session.timeline} == {"user"}
+        assert app.session.state.gates["2_use_case"].raw == "Rank tickets"
         assert app.session.decision.next_gate == "3_success_metric"
         assert bar.display
         await wait_for(
