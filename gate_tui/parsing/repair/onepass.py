@@ -29,9 +29,7 @@ pass only ever takes a reply the tokenizer would read the same way.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from functools import lru_cache
-from itertools import accumulate, islice
+from itertools import accumulate
 from operator import itemgetter
 
 from gate_tui.parsing.repair.innerquote import (
@@ -40,47 +38,19 @@ from gate_tui.parsing.repair.innerquote import (
     merge_inner_quotes,
 )
 from gate_tui.parsing.repair.lexing import SCAN_ONCE
-from gate_tui.parsing.repair.vocabulary import Fix, trailing_comma, unquoted_key
+from gate_tui.parsing.repair.onepass_kinds import (
+    FIX,
+    MAX_EDITS,
+    SENTINEL,
+    Edits,
+    bare_keys,
+    control_strings,
+    missing_commas,
+    trailing_commas,
+)
+from gate_tui.parsing.repair.vocabulary import Fix
 
 _STRING = re.compile(r'("[^"\\]*+(?:\\[\s\S][^"\\]*+)*+")')
-_SENTINEL = "\ue000"
-# A comma before a closer (the loop checks that a value's end precedes it: never `{,` or
-# `,,`). Each pattern starts with what it consumes, so the engine skips ahead at C speed
-# (a pattern led by a lookbehind is tried at every position, several times slower).
-_TRAILING_COMMA = re.compile(",(?=[ \t\r\n]*+([}\\]]))")
-_TRAILING_MESSAGES = {closer: trailing_comma(closer, 0).message for closer in "}]"}
-_VALUE_END = frozenset("\ue0000123456789elE}]")
-# After a value's end (a string, a digit, the last letter of true / false / null, a closer),
-# a line break and the next member or element, with no comma. Led by the line break (a
-# literal: the engine skips to each at C speed; a leading class is tried at every value's
-# end): what precedes it is looked behind — the value's end, or one `\r` or space between.
-_ENDS = "[\ue0000-9elE}\\]]"
-_MISSING_COMMA = re.compile(f"\n(?:(?<={_ENDS}\n)|(?<={_ENDS}[\r ]\n))[ \t\r\n]*+(?=[\ue000{{\\[])")
-_MISSING_COMMA_PLAIN = re.compile(
-    f"\n(?<={_ENDS}\n)[ \t\r\n]*+(?=[\ue000{{\\[])"
-)  # no `\r`, no ` \n`: one look behind
-_BARE_KEY = re.compile(r"[{,][ \t\r\n]*+([\w$][\w$\-]*+)(?=[ \t\r\n]*+:)")
-_CONTROL = re.compile(r"[\x00-\x1f]")
-_ESCAPES = {code: f"\\u{code:04x}" for code in range(32)}
-_ESCAPES.update({10: "\\n", 9: "\\t", 13: "\\r", 8: "\\b", 12: "\\f"})
-
-
-def _escape(found: re.Match[str]) -> str:
-    """A control character's JSON escape (a callback per character: the strings are long,
-    the control characters few, and ``str.translate`` with a table walks every character)."""
-    return _ESCAPES[ord(found.group())]
-
-
-_DELIMITER = re.compile(r"[ \t\r\n]*+[,:}\]]")
-_FOLLOWS = frozenset(",:}]")
-CONTROL_MESSAGE = "escaped raw control characters (line breaks, tabs) inside a string"
-MISSING_COMMA_MESSAGE = "added a missing comma between two members"
-_Edits = list[tuple[int, int, str, Fix | None]]  # (start, end, replacement, fix) in chunk offsets
-MAX_EDITS = 256
-"""Beyond this many defects the reply is hostile, not sloppy: the tokenizer's bulk finish
-counts them at C speed instead of recording each one here."""
-
-
 ONE_PASS_MAX = 256 * 1024
 """Replies up to this size try the one-pass repair first; a hostile megabyte goes straight
 to the rounds and the tokenizer (whose bulk finish counts a million fixes at C speed)."""
@@ -143,7 +113,7 @@ def one_pass(
     ``controls=False`` skips looking for raw control characters in strings (the caller's
     decode said the first defect is another); should one remain, the decode says so and
     the pass is run again looking for them (``careful``: for all of them, not only line
-    breaks; see :func:`_control_strings`).
+    breaks; see :func:`control_strings`).
 
     ``first`` is the kind of the first defect (see :func:`one_pass_fixes`). A reply mostly
     repeats one habit, so that kind is fixed first and the result decoded: when the decode
@@ -152,7 +122,7 @@ def one_pass(
     other kinds are looked for and the whole decoded again: one decode more, never more.
     """
     chunk = text[start:]
-    if _SENTINEL in chunk:
+    if SENTINEL in chunk:
         return None
     quotes = 0  # what each string part leaves out of its text: its two quotes, or nothing
     if "\\" not in chunk:
@@ -178,7 +148,7 @@ def one_pass(
     # counted on from the previous match (a C count): linear, and no call per match.
     kept = [0, *accumulate(map(len, strings))]
     shift = quotes - 1
-    edits: _Edits = []
+    edits: Edits = []
     new = tuple.__new__
     for (
         index,
@@ -234,7 +204,7 @@ def one_pass(
 def _between(parts: list[str]) -> tuple[list[str], str]:
     """The text between strings of a reply split by them, and that text joined by sentinels."""
     between = parts[0::2]
-    return between, _SENTINEL.join(between)
+    return between, SENTINEL.join(between)
 
 
 def _scan(
@@ -247,28 +217,28 @@ def _scan(
     quotes: int,
     start: int,
     careful: bool,
-    edits: _Edits,
+    edits: Edits,
 ) -> int:
     """Add the edits of one kind of defect: how many bare keys were quoted (0 for the other
     kinds), or -1 when the pass must give up (a hostile count, an unsure string)."""
     shift = quotes - 1
     if kind == "trailing":
-        return 0 if _trailing_commas(joined, shift, kept, start, edits) else -1
+        return 0 if trailing_commas(joined, shift, kept, start, edits) else -1
     if kind == "missing":
-        return 0 if _missing_commas(joined, shift, kept, start, edits) else -1
+        return 0 if missing_commas(joined, shift, kept, start, edits) else -1
     if kind == "keys":
-        found = _bare_keys(joined, chunk, shift, kept, start, edits)
+        found = bare_keys(joined, chunk, shift, kept, start, edits)
         return -1 if found is None else found
     return (
         0
         if not strings
-        or _control_strings(chunk, between, strings, kept, quotes, edits, start, careful)
+        or control_strings(chunk, between, strings, kept, quotes, edits, start, careful)
         else -1
     )
 
 
 def _finish(
-    done: tuple[str, object, int], chunk: str, start: int, edits: _Edits, keys: int
+    done: tuple[str, object, int], chunk: str, start: int, edits: Edits, keys: int
 ) -> tuple[object, int, tuple[Fix, ...]] | None:
     """The decoded value, its end in ``text`` and the fixes before that end."""
     repaired, value, end = done
@@ -280,7 +250,7 @@ def _finish(
         return (
             value,
             start + end + moved,
-            tuple([fix for fix in map(_FIX, edits) if fix is not None]),
+            tuple([fix for fix in map(FIX, edits) if fix is not None]),
         )
     stop = _original_end(edits, end)
     if keys and any(fix is None and begin >= stop for begin, _, _, fix in edits):
@@ -292,7 +262,7 @@ def _finish(
     )
 
 
-def _decode(chunk: str, edits: _Edits, unordered: bool) -> tuple[str, object, int] | str | None:
+def _decode(chunk: str, edits: Edits, unordered: bool) -> tuple[str, object, int] | str | None:
     """The chunk with ``edits`` applied, decoded: (repaired text, value, end); ``"control"``
     when a raw control character stopped the decode, None for another failure."""
     if unordered:
@@ -313,172 +283,7 @@ def _decode(chunk: str, edits: _Edits, unordered: bool) -> tuple[str, object, in
     return repaired, value, end
 
 
-def _matches(pattern: re.Pattern[str], joined: str) -> list[re.Match[str]] | None:
-    """The matches of one kind of defect, in text order; None beyond :data:`MAX_EDITS`
-    (a hostile reply: the tokenizer's bulk finish counts them at C speed)."""
-    found = list(islice(pattern.finditer(joined), MAX_EDITS + 1))
-    return None if len(found) > MAX_EDITS else found
-
-
-def _trailing_commas(joined: str, shift: int, kept: list[int], start: int, edits: _Edits) -> bool:
-    """Delete each comma before a closer that follows a value's end; False for a hostile count."""
-    found_all = _matches(_TRAILING_COMMA, joined)
-    if found_all is None:
-        return False
-    append, count, new = edits.append, joined.count, tuple.__new__
-    seen = k = 0
-    for found in found_all:
-        comma = before = found.start()
-        if not (comma and joined[comma - 1] in _VALUE_END):  # usually right after the value
-            while before and joined[before - 1] in " \t\r\n":
-                before -= 1
-            if not before or joined[before - 1] not in _VALUE_END:
-                continue
-        k += count(_SENTINEL, seen, comma)
-        seen = comma
-        at = comma + shift * k + kept[k]
-        append(
-            (
-                at,
-                at + 1,
-                "",
-                new(Fix, ("trailing_comma", _TRAILING_MESSAGES[found.group(1)], start + at, 1, -1)),
-            )
-        )
-    return True
-
-
-def _missing_commas(joined: str, shift: int, kept: list[int], start: int, edits: _Edits) -> bool:
-    """Add a comma at each line break between a value's end and the next member; False for a hostile count."""
-    missing = _MISSING_COMMA if "\r" in joined or " \n" in joined else _MISSING_COMMA_PLAIN
-    found_all = _matches(missing, joined)
-    if found_all is None:
-        return False
-    append, count, new = edits.append, joined.count, tuple.__new__
-    seen = k = 0
-    for found in found_all:
-        at, member = found.span()
-        k += count(_SENTINEL, seen, at)  # none between the line break and the member
-        seen = at
-        moved = shift * k + kept[k]
-        append(
-            (
-                at + moved,
-                at + moved,
-                ",",
-                new(Fix, ("missing_comma", MISSING_COMMA_MESSAGE, start + member + moved, 1, -1)),
-            )
-        )
-    return True
-
-
-def _bare_keys(
-    joined: str, chunk: str, shift: int, kept: list[int], start: int, edits: _Edits
-) -> int | None:
-    """Quote each bare key, one habit record for them all on the first one's edit; how
-    many, or None for a hostile count."""
-    # A bare key ends before a `:` that no string (a sentinel) stands right before: when
-    # every colon follows one, as in most replies, the scan is skipped (two C counts).
-    count = joined.count
-    colons = count(":")
-    if not colons or colons == count(_SENTINEL + ":"):
-        return 0
-    found_all = _matches(_BARE_KEY, joined)
-    if found_all is None:
-        return None
-    marks = len(edits)
-    append = edits.append
-    seen = k = 0
-    for found in found_all:
-        begin, end = found.span(1)
-        k += count(_SENTINEL, seen, begin)
-        seen = begin
-        moved = shift * k + kept[k]  # a bare word holds no string: it ends as many later
-        append((begin + moved, end + moved, f'"{found.group(1)}"', None))
-    keys = len(edits) - marks
-    if keys:
-        first, last = edits[marks], edits[-1]
-        word = chunk[first[0] : first[1]]
-        habit = (start + first[0], keys, start + last[0]) if keys > 1 else (start + first[0], 1, -1)
-        edits[marks] = (
-            first[0],
-            first[1],
-            first[2],
-            tuple.__new__(Fix, ("unquoted_key", _key_message(word), *habit)),
-        )
-    return keys
-
-
-_FIX = itemgetter(3)
-
-
-@lru_cache(maxsize=1024)
-def _key_message(word: str) -> str:
-    """The unquoted-key message (the vocabulary's), built once per key name: a reply repeats its keys."""
-    return unquoted_key(word, 0).message
-
-
-def _control_strings(
-    chunk: str,
-    between: list[str],
-    strings: list[str],
-    kept: list[int],
-    quotes: int,
-    edits: _Edits,
-    start: int,
-    careful: bool,
-) -> bool:
-    """Escape each string holding raw control characters (one record per string, at its first).
-
-    Line breaks are nearly always the only ones (a multi-line answer): unless ``careful``,
-    when the strings hold no tab or carriage return, each is found with ``str.find`` and
-    escaped with ``str.replace`` (C speed; the general pattern tries a class at every
-    character and calls back per character). Another control character then stays, the
-    decode says so and the caller runs the pass again, careful.
-
-    False when such a string is not followed by a delimiter: its quotes may not be where
-    the split paired them (a missing quote), which is the tokenizer's judgement to make.
-    """
-    together = "".join(strings)
-    lines_only = not careful and "\t" not in together and "\r" not in together
-    lead = [0, *accumulate(map(len, between))]  # the text between strings, up to each one
-    first = together.find("\n") if lines_only else _first_control(together, 0)
-    while first >= 0:
-        index = bisect_right(kept, first) - 1
-        string = strings[index]
-        # The original offset of the string: the text between strings up to it, plus them.
-        at = lead[index + 1] + kept[index] + quotes * index
-        size = len(string) + quotes
-        if between[index + 1][:1] not in _FOLLOWS and _DELIMITER.match(chunk, at + size) is None:
-            return False  # (what follows the string, usually right after it)
-        if len(edits) > 3 * MAX_EDITS:
-            return False
-        escaped = string.replace("\n", "\\n") if lines_only else _CONTROL.sub(_escape, string)
-        fix = tuple.__new__(
-            Fix,
-            (
-                "control_character",
-                CONTROL_MESSAGE,
-                start + at + quotes // 2 + first - kept[index],
-                1,
-                -1,
-            ),
-        )
-        edits.append((at, at + size, f'"{escaped}"' if quotes else escaped, fix))
-        first = (
-            together.find("\n", kept[index + 1])
-            if lines_only
-            else _first_control(together, kept[index + 1])
-        )
-    return True
-
-
-def _first_control(text: str, at: int) -> int:
-    found = _CONTROL.search(text, at)
-    return -1 if found is None else found.start()
-
-
-def _original_end(edits: _Edits, end: int) -> int:
+def _original_end(edits: Edits, end: int) -> int:
     """The chunk offset of ``end``, an offset in the repaired text."""
     delta = 0  # original minus repaired, so far
     for begin, stop, replacement, _ in edits:
