@@ -195,3 +195,14 @@ async def paste(pilot: Any, app: Any, text: str) -> None:
         lambda: app.gate_screen.reply_pane.text_area.text == text,
         message="pasted text in the reply pane",
     )
+
+
+async def type_answer(pilot: object, app: Any, gate: str, text: str) -> None:
+    """Type ``text`` into the raw field of ``gate`` and press Enter (one user transition)."""
+    from textual.widgets import TextArea
+    app.gate_screen.select_gate(gate)
+    app.query_one("#raw", TextArea).focus()
+    await pilot.press(*text, "enter")  # type: ignore[attr-defined]
+    await wait_for(
+        pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded"
+    )

@@ -1,1 +1,1 @@
-"""E2e tests (see tests/unit/test_layout.py for what goes where)."""
+"""End-to-end tests (see tests/unit/test_layout.py for what goes where)."""

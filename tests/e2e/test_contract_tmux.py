@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: F401 - the fixture is used by name
+from tests.helpers.tmux import Tmux, gate_tui, tmux  # noqa: F401 - the fixture is used by name
 
 pytestmark = pytest.mark.tmux
 
-CONTRACTS = Path(__file__).resolve().parent.parent / "sample_configs" / "contracts"
+CONTRACTS = Path(__file__).resolve().parents[2] / "sample_configs" / "contracts"
 
 
 def test_contract_mode_in_a_real_terminal_survives_kill_9(tmux: Tmux, tmp_path: Path) -> None:  # noqa: F811

@@ -15,7 +15,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from tests.conftest import CONFIGS, REPLIES  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 
 ML = CONFIGS / "ml_project_intake.yaml"
 GOOD = (REPLIES / "ml_good.md").read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ from tests.helpers.browser import (
     wait_until,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Skipped with the reason printed on a developer machine without Chromium; CI installs it
 # (.ci/run) and sets GATE_TUI_REQUIRE_BROWSER, so there the test can never skip.

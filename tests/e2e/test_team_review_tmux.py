@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("pyarrow")
 
 from gate_tui.tui.review.scenes import write_sample_results  # noqa: E402
-from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: E402, F401 - the fixture is used by name
+from tests.helpers.tmux import Tmux, gate_tui, tmux  # noqa: E402, F401 - the fixture is used by name
 
 pytestmark = pytest.mark.tmux
 

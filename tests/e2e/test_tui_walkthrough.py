@@ -14,7 +14,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.test_tui_tmux import Tmux, gate_tui, tmux  # noqa: F401 - tmux is a fixture
+from tests.helpers.tmux import Tmux, gate_tui, tmux  # noqa: F401 - tmux is a fixture
 from tests.tui_helpers import REPLIES, ROOT
 
 PAGE = ROOT / "docs" / "getting-started.md"

@@ -12,7 +12,7 @@ import pytest
 from gate_tui import ConfigError, GateConfig, load_config, parse
 from gate_tui.decision import decision_parts
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ML = ROOT / "sample_configs" / "ml_project_intake.yaml"
 GOOD = json.loads(
     (ROOT / "sample_configs" / "replies" / "ml_good.md")

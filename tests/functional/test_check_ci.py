@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CONFIGS, REPLIES
-from tests.test_cli_batch import gate_tui
+from tests.helpers.cli import gate_tui
 
 ML = CONFIGS / "ml_project_intake.yaml"
 # ::KIND file=F,line=L,col=C,title=T::MESSAGE — property values escape % \r \n : , and the

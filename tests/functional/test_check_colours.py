@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.conftest import CONFIGS, REPLIES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _on_a_terminal(*args: str) -> str:

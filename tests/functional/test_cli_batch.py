@@ -17,19 +17,11 @@ from gate_tui.runs import blocks
 from gate_tui.runs import engine as batch
 from gate_tui.runs.pool import WorkerDied
 from tests.conftest import CONFIGS, REPLIES
+from tests.helpers.cli import command, gate_tui
 
 ML = str(CONFIGS / "ml_project_intake.yaml")
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 MIX = ("ml_good.md", "ml_lying_pass.md", "ml_garbage.md", "ml_repairable.md")
-
-
-def command(*args: str) -> list[str]:
-    base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    return [*base, *args]
-
-
-def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command(*args), input=stdin, capture_output=True, text=True, timeout=60)
 
 
 def write_jsonl(

@@ -15,7 +15,7 @@ import pytest
 
 from gate_tui import extract_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def gate_tui(

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate_tui.contracts.loading import check_contract_file, contract_from_schema
-from tests.test_contracts_cli import gate_tui
+from tests.helpers.cli import gate_tui_in_root as gate_tui
 
 
 def first_problem(path) -> str:

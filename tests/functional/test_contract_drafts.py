@@ -17,7 +17,7 @@ from gate_tui.contracts import meta_check
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import LoadOptions, check_contract_file, contract_from_schema
 
-SCHEMAS = Path(__file__).resolve().parent / "contract_schemas"
+SCHEMAS = Path(__file__).resolve().parents[1] / "contract_schemas"
 
 
 def load(path: Path, **options):
@@ -362,7 +362,7 @@ def test_a_sarif_like_reference_heavy_schema_loads_and_checks_deep_values() -> N
 
 
 def test_formats_are_enforced_and_validate_contract_says_so_once_per_contract(tmp_path) -> None:
-    from tests.test_contracts_cli import gate_tui
+    from tests.helpers.cli import gate_tui_in_root as gate_tui
 
     contract = load(SCHEMAS / "schemastore_draft04.json")
     assert not valid(contract, {"version": "1.0", "tasks": {}, "homepage": "not a uri"})
@@ -403,7 +403,7 @@ def test_a_contract_loaded_again_unchanged_comes_from_the_cache(tmp_path, monkey
 
 
 def test_batch_workers_read_the_contract_as_the_same_draft_with_its_folder(tmp_path) -> None:
-    from tests.test_contracts_cli import gate_tui
+    from tests.helpers.cli import gate_tui_in_root as gate_tui
 
     (tmp_path / "common.json").write_text(
         json.dumps({"$defs": {"code": {"type": "string", "maxLength": 3}}})

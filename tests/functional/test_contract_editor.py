@@ -18,7 +18,7 @@ from gate_tui.tui.contract.app import ContractApp
 from gate_tui.tui.contract.tree import ValueTree
 from tests.tui_helpers import DANGEROUS, answer_path, screen_text, wait_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTRACTS = ROOT / "sample_configs" / "contracts"
 
 

@@ -22,7 +22,7 @@ from gate_tui.tui.contract.help import ContractHelp, help_text
 from gate_tui.tui.screens.path_prompt import PathScreen
 from tests.tui_helpers import answer_path, run_command, screen_text, wait_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTRACTS = ROOT / "sample_configs" / "contracts"
 
 

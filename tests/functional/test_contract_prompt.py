@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.prompting import PROMPT_WARN_AT, contract_prompt, prompt_report
 
-ROOT = Path(__file__).resolve().parent.parent
-REAL = sorted((Path(__file__).resolve().parent / "data" / "schemas").glob("*.json"))
+ROOT = Path(__file__).resolve().parents[2]
+REAL = sorted((Path(__file__).resolve().parents[1] / "data" / "schemas").glob("*.json"))
 STEP = {
     "type": "object",
     "required": ["type", "name"],

@@ -16,7 +16,7 @@ import pytest
 
 from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.loading import LoadOptions, check_contract_file
-from tests.test_contracts_cli import gate_tui
+from tests.helpers.cli import gate_tui_in_root as gate_tui
 
 SECRET = "s3cr3t-token-value"
 

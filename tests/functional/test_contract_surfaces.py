@@ -307,7 +307,7 @@ def test_the_contract_api_is_importable_from_the_package_root_without_textual() 
         "assert check_value([], c).source == 'value' and not check_contract('{}', c).ok and contract_prompt(c)\n"
         "assert 'textual' not in sys.modules\n"
     )
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
     )

@@ -15,7 +15,7 @@ import pytest
 from gate_tui.contracts.checking import check_contract, check_value
 from gate_tui.contracts.loading import contract_from_schema
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "sample_configs" / "contracts" / "llm_result_v1.yaml"
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 

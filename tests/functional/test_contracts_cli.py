@@ -5,25 +5,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 from gate_tui.contracts.results import ContractResult
+from tests.helpers.cli import gate_tui_in_root as gate_tui
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTRACTS = ROOT / "sample_configs" / "contracts"
 REPLIES = CONTRACTS / "replies"
 GAME = str(CONTRACTS / "llm_result_v1.yaml")
 GUARDIAN = str(CONTRACTS / "guardian_report.yaml")
 SCRIPT = Path(sys.executable).with_name("gate-tui")
-
-
-def gate_tui(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    base = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "gate_tui"]
-    return subprocess.run(
-        [*base, *args], input=stdin, capture_output=True, text=True, timeout=60, cwd=ROOT
-    )
 
 
 def reply(name: str) -> str:

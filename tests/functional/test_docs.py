@@ -28,7 +28,7 @@ import pytest
 from gate_tui.cli.reference import WIDTH, help_texts, render
 from gate_tui.cli.registry import SUBCOMMANDS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 EXAMPLE = re.compile(r"^<!-- example -->\n```(?:python|py)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 CONSOLE = re.compile(r"^<!-- example -->\n```console\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -312,7 +312,7 @@ def test_every_benchmark_named_in_the_docs_exists_and_every_figure_section_names
 
 
 def test_the_architecture_page_has_a_row_for_every_layer() -> None:
-    from tests.test_architecture import ALLOWED
+    from tests.unit.test_architecture import ALLOWED
 
     page = (DOCS / "architecture.md").read_text(encoding="utf-8")
     assert [layer for layer in ALLOWED if f"| `{layer}/` |" not in page] == []

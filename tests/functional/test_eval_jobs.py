@@ -16,9 +16,9 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
+from tests.helpers.cli import gate_tui  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_jsonl, write_parquet  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
-from tests.test_cli_batch_signals import alive, children, wait_until  # noqa: E402
+from tests.helpers.processes import alive, children, wait_until  # noqa: E402
 
 ROWS = 6_000  # several 1,024-row jobs and two 4,096-row output row groups
 

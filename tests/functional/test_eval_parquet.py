@@ -12,8 +12,8 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from tests.conftest import CONFIGS  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_jsonl, write_parquet  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
 
 ROWS = 9_000  # more than two output row groups
 

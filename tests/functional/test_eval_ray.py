@@ -16,8 +16,8 @@ ray = pytest.importorskip("ray")
 from gate_tui import GateCheck, load_config  # noqa: E402 - GateCheck: the README recipe's name
 from gate_tui.runs.arrow_rows import Columns, gate_settings  # noqa: E402
 from tests.conftest import REPLIES  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_parquet  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
 
 pytestmark = pytest.mark.slow
 ROWS = 600

@@ -13,8 +13,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 from gate_tui.results.index import open_results  # noqa: E402
 from gate_tui.results.sources import parquet_files  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_parquet  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
 
 ROWS = 900
 

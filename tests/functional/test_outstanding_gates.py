@@ -16,7 +16,7 @@ from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from tests.tui_helpers import ML_CONFIG, screen_text, wait_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HALF = {
     "summary": "Ticket routing",
     "gates": {

@@ -16,7 +16,7 @@ from gate_tui.contracts.checking import check_contract
 from gate_tui.contracts.errors import schema_errors
 from gate_tui.contracts.loading import load_contract
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GATES, RAW = '"gates"', '"raw"'
 
 CONTRACT = """\

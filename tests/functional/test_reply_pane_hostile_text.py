@@ -13,9 +13,8 @@ from textual.widgets import Input
 from gate_tui.config.loading import load_config
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
-from tests.test_tui_hostile_text import HOSTILE, forbidden_in, rendered
-from tests.test_tui_pilot import paste
-from tests.tui_helpers import ML_CONFIG, screen_text, wait_for
+from tests.helpers.hostile_text import HOSTILE, forbidden_in, rendered
+from tests.tui_helpers import ML_CONFIG, paste, screen_text, wait_for
 
 
 async def test_a_pasted_reply_keeps_its_text_and_draws_no_control_characters() -> None:

@@ -17,8 +17,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 from gate_tui.results.filtering import ResultFilter, choices, matching_rows  # noqa: E402
 from gate_tui.results.index import index_cache_path, open_results  # noqa: E402
 from gate_tui.results.verdicts import VerdictStore, export_csv, verdicts_path  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 from tests.helpers.eval_data import ML, arrow_rows, items, write_jsonl, write_parquet  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
 
 ROWS = 2_000
 

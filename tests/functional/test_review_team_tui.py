@@ -202,7 +202,7 @@ async def test_the_summary_panel_draws_bars_per_group(tmp_path: Path) -> None:
 
 
 def test_review_by_needs_parquet_results(tmp_path: Path) -> None:
-    from tests.test_cli_batch import gate_tui
+    from tests.helpers.cli import gate_tui
 
     results = tmp_path / "out.jsonl"
     record = {"id": "a", "line": 1, "ok": False, "pass": None, "result": {"ok": False}}

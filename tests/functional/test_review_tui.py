@@ -21,7 +21,7 @@ from gate_tui.tui.review.scenes import make_review_app, scene_review, write_samp
 from gate_tui.tui.review.table import ResultsTable  # noqa: E402
 from gate_tui.tui.widgets.reply_pane import ReplyPane  # noqa: E402
 from tests.conftest import CONFIGS  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 from tests.tui_helpers import screen_text, wait_for  # noqa: E402
 
 

@@ -18,8 +18,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 from gate_tui.results.completion import read_marker  # noqa: E402
 from gate_tui.results.index import open_results  # noqa: E402
+from tests.helpers.cli import command, gate_tui  # noqa: E402
 from tests.helpers.eval_data import ML  # noqa: E402
-from tests.test_cli_batch import command, gate_tui  # noqa: E402
 
 REPLY = (ML.parent / "replies" / "ml_good.md").read_text(encoding="utf-8")
 BIG = 300_000  # rows: a run that takes seconds, long enough to be stopped part-way
@@ -53,7 +53,7 @@ def _review_says(path: Path) -> str:
 
 def _start_and_stop(tmp_path: Path, source: Path, out_name: str, how: int) -> tuple[Path, int]:
     out = tmp_path / out_name
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     process = subprocess.Popen(
         command("check", "--config", str(ML), "--input", str(source), "--output", str(out), "-q"),
         env=env,

@@ -16,7 +16,7 @@ pytest.importorskip("pyarrow")
 from gate_tui.results import sources  # noqa: E402
 from tests.helpers.eval_data import ML  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLOUD = (
     "AWS_ACCESS_KEY_ID",
     "AWS_SECRET_ACCESS_KEY",

@@ -19,7 +19,7 @@ from gate_tui.results.index import open_results  # noqa: E402
 from gate_tui.results.team import TeamVerdicts, assigned_mask  # noqa: E402
 from gate_tui.results.verdicts import VerdictStore, default_reviewer, reviewer_files, reviewer_name  # noqa: E402
 from tests.conftest import CONFIGS, REPLIES  # noqa: E402
-from tests.test_cli_batch import gate_tui  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
 
 ML = CONFIGS / "ml_project_intake.yaml"
 GOOD = (REPLIES / "ml_good.md").read_text(encoding="utf-8")

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.geometry import Region
 from textual.widgets import Input, TextArea
 
 from gate_tui.config.loading import load_config
@@ -23,24 +22,21 @@ from gate_tui.models import GateState
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
 from gate_tui.tui.form import SYMBOLS_NOTE
-from tests.test_tui_session import type_answer
-from tests.tui_helpers import ML_CONFIG, answer_path, run_command, screen_text, wait_for
+from tests.helpers.hostile_text import (
+    HOSTILE,
+    forbidden_in,
+    rendered,
+)
+from tests.tui_helpers import (
+    ML_CONFIG,
+    answer_path,
+    run_command,
+    screen_text,
+    type_answer,
+    wait_for,
+)
 
 SIZE = (160, 50)
-CLEAR = "\x1b[2J"
-CLIPBOARD = "\x1b]52;c;cHduZWQ=\x07"
-LINK = "\x1b]8;;http://evil.example/\x1b\\here\x1b]8;;\x1b\\"
-HOSTILE = f"a{CLEAR}b{CLIPBOARD}c{LINK}d\u202eevil\u202c\u200be\x85f\x7f"
-FORBIDDEN = {
-    *range(0x00, 0x09),
-    *range(0x0B, 0x20),
-    *range(0x7F, 0xA0),
-    *range(0x202A, 0x202F),
-    *range(0x2066, 0x206A),
-    0x200B,
-}
-
-
 def hostile_state(config: Any) -> GateState:
     return GateState.model_validate(
         {
@@ -54,17 +50,6 @@ def hostile_state(config: Any) -> GateState:
             "status": {"pass": False, "next_gate": None, "next_query": None},
         }
     )
-
-
-def rendered(widget: Any) -> str:
-    """Every character the widget hands the compositor for the terminal."""
-    width, height = widget.size
-    strips = widget.render_lines(Region(0, 0, width, height))
-    return "".join(segment.text for strip in strips for segment in strip)
-
-
-def forbidden_in(text: str) -> list[str]:
-    return sorted({f"U+{ord(ch):04X}" for ch in text if ord(ch) in FORBIDDEN})
 
 
 async def test_summary_and_raw_show_escapes_as_symbols_and_keep_the_stored_text() -> None:

@@ -153,7 +153,7 @@ async def test_dangerous_text_in_fields_diff_timeline_and_replies(danger: str) -
 
 
 async def test_dangerous_labels_and_questions_from_a_config() -> None:
-    # Gate keys themselves must be identifiers (tests/test_config_hostile.py); labels and
+    # Gate keys themselves must be identifiers (tests/functional/test_config_hostile.py); labels and
     # questions may hold anything and are shown literally.
     gates = {
         f"k{index}": {"label": f"label {danger}", "question": f"question {danger}?"}

@@ -25,6 +25,7 @@ from tests.tui_helpers import (
     reply,
     run_command,
     screen_text,
+    type_answer,
     wait_for,
 )
 
@@ -128,16 +129,6 @@ async def test_save_as_and_export_report_from_the_palette(tmp_path: Path) -> Non
         # the format the extension names, as ``gate-tui report -o x.html`` writes it
         assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
         assert json.loads(copy.read_text(encoding="utf-8"))
-
-
-async def type_answer(pilot: object, app: GateApp, gate: str, text: str) -> None:
-    """Type ``text`` into the raw field of ``gate`` and press Enter (one user transition)."""
-    app.gate_screen.select_gate(gate)
-    app.query_one("#raw", TextArea).focus()
-    await pilot.press(*text, "enter")  # type: ignore[attr-defined]
-    await wait_for(
-        pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded"
-    )
 
 
 def state_file_of(config_path: Path, reply_name: str, target: Path) -> Path:

@@ -7,7 +7,7 @@
 * notifications hide neither the timeline's newest rows nor the panes' borders;
 * the Save-as prompt fits the screen.
 
-The snapshot tests (``tests/test_tui_snapshots.py``) hold the same screens as pictures.
+The snapshot tests (``tests/functional/test_tui_snapshots.py``) hold the same screens as pictures.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from gate_tui.tui.app import GateApp
 from gate_tui.tui.startup import run_app
 from tests.tui_helpers import ML_CONFIG, make_large_config, wait_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 AFTER_FIRST_FRAME = (
     "textual.widgets._data_table",  # the timeline
     "gate_tui.tui.widgets.reply_pane",

@@ -1,6 +1,6 @@
 """#18 item 6: toasts never cover the verdict and its reason (they start on the row under
 the reason, right of the big word), after an apply, at any size; and, as before, never the
-panes below (tests/test_tui_small.py)."""
+panes below (tests/functional/test_tui_small.py)."""
 
 from __future__ import annotations
 

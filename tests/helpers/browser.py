@@ -1,6 +1,6 @@
 """Drive ``gate-tui serve`` in a real headless Chromium (Debian's package) with Playwright.
 
-Used by ``tests/test_serve_browser.py`` and by ``make screenshots`` (``python -m
+Used by ``tests/e2e/test_serve_browser.py`` and by ``make screenshots`` (``python -m
 tests.helpers.browser OUT.png``), so the screenshot in the README comes from the very
 journey the test checks. The terminal in the page is xterm.js drawing on a canvas, so
 what the editor shows is read from the websocket frames the server sends (the terminal

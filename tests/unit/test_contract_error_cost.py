@@ -17,7 +17,7 @@ from gate_tui.contracts.results import MAX_REPORTED
 
 TOOLS = json.loads(
     (
-        Path(__file__).resolve().parent.parent / "sample_configs" / "contracts" / "tool_calls.json"
+        Path(__file__).resolve().parents[2] / "sample_configs" / "contracts" / "tool_calls.json"
     ).read_text(encoding="utf-8")
 )
 RULES = {

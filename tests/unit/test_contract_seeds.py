@@ -17,7 +17,7 @@ import pytest
 from gate_tui.contracts.checking import check_value
 from gate_tui.contracts.loading import load_contract
 
-CONTRACTS = Path(__file__).resolve().parent.parent / "sample_configs" / "contracts"
+CONTRACTS = Path(__file__).resolve().parents[2] / "sample_configs" / "contracts"
 NAMES = ("analyst_plan", "architect_spec", "guardian_report", "llm_result_v1")
 
 SEED_PLAN = {

@@ -34,7 +34,7 @@ from gate_tui.contracts.checking import check_contract, check_value
 from gate_tui.contracts.contract_rules import root_problems
 from gate_tui.contracts.loading import Contract, LoadOptions, contract_from_schema
 
-SUITE = Path(__file__).resolve().parent / "data" / "json-schema-test-suite"
+SUITE = Path(__file__).resolve().parents[1] / "data" / "json-schema-test-suite"
 DRAFTS = {"draft2020-12": None, "draft7": 7}
 _VALIDATOR = {None: jsonschema_rs.Draft202012Validator, 7: jsonschema_rs.Draft7Validator}
 

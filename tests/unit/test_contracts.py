@@ -21,7 +21,7 @@ from gate_tui.contracts.loading import (
 )
 from gate_tui.contracts.results import ContractResult, pointer, pointer_parts
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTRACTS = ROOT / "sample_configs" / "contracts"
 NAMES = ("analyst_plan", "architect_spec", "guardian_report", "llm_result_v1")
 

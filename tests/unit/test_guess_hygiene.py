@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from gate_tui import load_config, parse
 from gate_tui.parsing.extraction import extract_json
 
-CONFIGS = Path(__file__).resolve().parent.parent / "sample_configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "sample_configs"
 
 
 # --- a guess never takes in a key or an opened array/object ---------------------------------

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gate_tui import extract_json
-from tests.test_repair_properties import OBJECTS, tokens
+from tests.helpers.json_strategies import OBJECTS, tokens
 
 WORDS = st.text(alphabet="abcdefgh ", min_size=1, max_size=8).filter(
     lambda word: word.strip() == word and word
@@ -277,7 +277,7 @@ def _cut_replies() -> tuple[Any, Any, str, int]:
 
     from gate_tui import load_config
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     strict = load_config(root / "sample_configs" / "ml_project_intake.yaml")
     lenient = strict.model_copy(
         update={"policy": strict.policy.model_copy(update={"accept_truncated_replies": True})}

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gate_tui import GateConfig, extract_json, parse
-from tests.test_repair_properties import OBJECTS, tokens
+from tests.helpers.json_strategies import OBJECTS, tokens
 
 
 def codes(found) -> list[str]:  # noqa: ANN001

@@ -17,8 +17,7 @@ from gate_tui.parsing.repair.onepass import one_pass
 from gate_tui.parsing.repair.quick import quick_repair_parts
 from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
-from tests.test_repair_onepass import damaged, tokenizer
-from tests.test_repair_properties import KEYS
+from tests.helpers.json_strategies import KEYS, damaged, tokenizer
 
 OTHERS = st.lists(
     st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]), max_size=6

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate_tui.parsing.extraction import extract_json
-from tests.test_repair_properties import KEYS, OBJECTS, SCALARS, tokens
+from tests.helpers.json_strategies import KEYS, OBJECTS, SCALARS, tokens
 
 REPLY = (
     "Here is the comparison table as JSON, one row per model:\n\n"

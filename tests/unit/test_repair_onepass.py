@@ -15,46 +15,13 @@ from hypothesis import strategies as st
 
 from gate_tui import extract_json
 from gate_tui.parsing.repair.onepass import one_pass
-from gate_tui.parsing.repair.tail import decode_repaired
-from gate_tui.parsing.repair.tokenizer import repair_json
-from tests.test_repair_properties import OBJECTS
+from tests.helpers.json_strategies import OBJECTS, damaged, tokenizer
 
 DAMAGE = st.lists(
     st.sampled_from(["trailing comma", "bare key", "line break", "missing comma"]),
     min_size=1,
     max_size=30,
 )
-
-
-def damaged(value: Any, kinds: list[str], seed: int) -> str:
-    text = json.dumps(value, indent=1, ensure_ascii=False)
-    for number, kind in enumerate(kinds):
-        spots = _spots(text, kind)
-        if not spots:
-            continue
-        at, end, new = spots[(seed + number * 7) % len(spots)]
-        text = text[:at] + new + text[end:]
-    return text
-
-
-def _spots(text: str, kind: str) -> list[tuple[int, int, str]]:
-    if kind == "trailing comma":
-        return [(m.end(1), m.end(1), ",") for m in re.finditer(r'(["\d el}\]])\n *[}\]]', text)]
-    if kind == "bare key":
-        return [
-            (m.start(1), m.end(1), m.group(1)[1:-1]) for m in re.finditer(r'\n *("[a-h_]+"):', text)
-        ]
-    if kind == "line break":
-        return [(m.start(), m.end(), "\n") for m in re.finditer(r"\\n", text)]
-    return [
-        (m.start(), m.end(), "") for m in re.finditer(r"(?<=[\"\d el}\]]),(?=\n *[\"{\[])", text)
-    ]
-
-
-def tokenizer(text: str) -> tuple[Any, int, list[Any]]:
-    outcome = repair_json(text, 0, len(text))
-    assert outcome.json_text is not None
-    return decode_repaired(outcome), outcome.end, sorted(outcome.fixes)
 
 
 FIRST_KINDS = st.sampled_from(["", "trailing", "missing", "keys", "controls", "inner"])

@@ -8,56 +8,12 @@ string by accident); strings hold quotes, braces, fences and line breaks on purp
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gate_tui.parsing.extraction import extract_json
-
-PIECES = st.sampled_from(
-    list("ab {}[]\"'`:,\n\\#/é") + ["```", '{"k": 1}', "<think>", "\n```json\n"]
-)
-TEXT = st.lists(PIECES, max_size=8).map("".join)
-KEYS = st.text(alphabet="abcdefgh_", min_size=1, max_size=6)
-SCALARS = (
-    st.none() | st.booleans() | st.integers(-1000, 1000) | st.sampled_from([0.25, 1.0, -2.5]) | TEXT
-)
-VALUES = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
-    max_leaves=12,
-)
-OBJECTS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=5)
-
-
-def tokens(value: Any) -> list[str]:
-    """The value as JSON tokens: brackets, ``,``, ``:`` and whole scalars."""
-    out: list[str] = []
-    pending: list[Any] = [("value", value)]
-    while pending:
-        kind, item = pending.pop()
-        if kind == "raw":
-            out.append(item)
-        elif isinstance(item, dict):
-            parts: list[Any] = [("raw", "{")]
-            for index, (key, child) in enumerate(item.items()):
-                if index:
-                    parts.append(("raw", ","))
-                parts += [("raw", json.dumps(key)), ("raw", ":"), ("value", child)]
-            parts.append(("raw", "}"))
-            pending.extend(reversed(parts))
-        elif isinstance(item, list):
-            parts = [("raw", "[")]
-            for index, child in enumerate(item):
-                if index:
-                    parts.append(("raw", ","))
-                parts.append(("value", child))
-            parts.append(("raw", "]"))
-            pending.extend(reversed(parts))
-        else:
-            out.append(json.dumps(item, ensure_ascii=False))
-    return out
+from tests.helpers.json_strategies import OBJECTS, TEXT, tokens
 
 
 def damage(kind: str, toks: list[str], pick: int) -> str | None:

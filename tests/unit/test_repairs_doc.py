@@ -12,7 +12,7 @@ import pytest
 from gate_tui import extract_json
 from gate_tui.parsing.repair.vocabulary import KINDS
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "repairs.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "repairs.md"
 _CELL = re.compile(r"^`(.*)`$")
 
 

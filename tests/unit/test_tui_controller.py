@@ -11,7 +11,7 @@ from gate_tui.session.live import Session
 from gate_tui.tui.controller import EditController
 from gate_tui.tui.form import SUMMARY, FieldRef
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REPLIES = ROOT / "sample_configs" / "replies"
 
 

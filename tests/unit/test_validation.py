@@ -13,7 +13,7 @@ from gate_tui import GateConfig, GateState, Policy, parse
 from gate_tui.config.loading import load_config
 from gate_tui.parsing.assistant_check import _plain_assistant_state, check_assistant_fully
 from tests.conftest import CONFIGS, reply
-from tests.test_parser_acceptance import full_state
+from tests.helpers.states import full_state
 
 
 def codes(result) -> list[tuple[str, str]]:
