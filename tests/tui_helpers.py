@@ -50,7 +50,8 @@ async def wait_for(
             pass
         if time.monotonic() > deadline:
             raise AssertionError(
-                f"timed out after {timeout}s waiting for {message() if callable(message) else message or predicate}"
+                f"timed out after {timeout}s waiting for "
+                f"{message() if callable(message) else message or predicate}"
             )
         await pilot.pause(0.02)
         await asyncio.sleep(0)

@@ -26,8 +26,14 @@ from tests.helpers.browser import CHROMIUM, browser_page
 
 ML = CONFIGS / "ml_project_intake.yaml"
 RELEASE = CONFIGS / "release_go_no_go.yaml"
-PLAN = "1. Flip feature flag release_420 off\n2. helm rollback api 41\n3. Restore DB snapshot taken at T-1h (only if migrations ran)"
-HOSTILE = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">\n[x](javascript:alert(1)) & </pre></div>'
+PLAN = (
+    "1. Flip feature flag release_420 off\n2. helm rollback api 41\n3. Restore DB snapshot "
+    "taken at T-1h (only if migrations ran)"
+)
+HOSTILE = (
+    '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">\n'
+    "[x](javascript:alert(1)) & </pre></div>"
+)
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists() and not os.environ.get("GATE_TUI_REQUIRE_BROWSER"),
     reason=f"{CHROMIUM} is missing",

@@ -1,4 +1,5 @@
-"""The docs' "A 60-second walkthrough" (docs/getting-started.md), followed literally in a real terminal (tmux).
+"""The docs' "A 60-second walkthrough" (docs/getting-started.md), followed literally in a real
+terminal (tmux).
 
 Each step sends the keys the page names and asserts on the captured screen what the
 page says the user sees. When the walkthrough's text changes, this test changes with
@@ -65,7 +66,8 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
         "NO PASS asking 1_data_availability",
     )
 
-    # 2. F3, then Enter, Down, Enter picks "available" in Classified: the panel moves on to 2_use_case.
+    # 2. F3, then Enter, Down, Enter picks "available" in Classified: the panel moves on to
+    # 2_use_case.
     assert "Press F3, then Enter, ↓, Enter" in steps
     tmux.run("send-keys", "F3", "Enter")
     tmux.wait_for(lambda s: "unavailable" in s, "the category list")
@@ -85,7 +87,8 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     )
     tmux.wait_for(lambda s: "2_use_case.raw" in s, "the answer recorded in the timeline")
 
-    # 4. F2 and paste ml_lying_pass.md: claimed PASS, overruled. Ctrl+J applies it; the history shows who changed what.
+    # 4. F2 and paste ml_lying_pass.md: claimed PASS, overruled. Ctrl+J applies it; the history
+    # shows who changed what.
     assert "paste `sample_configs/replies/ml_lying_pass.md`" in steps
     tmux.focus_reply()
     tmux.paste(REPLIES / "ml_lying_pass.md")
@@ -127,7 +130,8 @@ def test_the_readme_walkthrough_step_by_step(tmux: Tmux, tmp_path: Path) -> None
     tmux.wait_for(lambda s: "invalid_json" in s, "the garbage reply's errors")
     tmux.run("send-keys", "C-j")
     tmux.wait_for(lambda s: "Reply rejected" in s, "the reply rejected")
-    # The toast lasts a few seconds (it may cover the reason line meanwhile); then PASS is still there.
+    # The toast lasts a few seconds (it may cover the reason line meanwhile); then PASS is still
+    # there.
     screen = tmux.wait_for(
         lambda s: "Reply rejected" not in s and passed(s), "the decision still PASS"
     )

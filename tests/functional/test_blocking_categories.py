@@ -80,7 +80,8 @@ def test_an_optional_gate_never_blocks() -> None:
 def test_a_blocking_category_that_is_not_a_category_is_a_config_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(
-        "gates:\n  a:\n    question: A?\n    expected_categories: [go, stop]\n    blocking_categories: [maybe]\n"
+        "gates:\n  a:\n    question: A?\n    expected_categories: [go, stop]\n    "
+        "blocking_categories: [maybe]\n"
     )
     with pytest.raises(ConfigError) as caught:
         load_config(bad)

@@ -99,8 +99,8 @@ def test_render_text_shows_repairs_and_hides_repeated_repair_warnings() -> None:
     )
     assert "repairs applied (1):\n    - line 3:7: removed a trailing comma [trailing_comma]" in text
     assert (
-        "gates.x.classified: 'maybe' is not a category (expected one of a, b; got \"maybe\") [invalid_category]"
-        in text
+        "gates.x.classified: 'maybe' is not a category (expected one of a, b; got \"maybe\") "
+        "[invalid_category]" in text
     )
     assert "warnings" not in text
 
@@ -336,7 +336,10 @@ def test_editor_gets_config_path_state_file_and_new() -> None:
 def test_missing_ui_or_session_module_gives_a_clear_message_and_exit_2(
     module: str, args: list[str]
 ) -> None:
-    code = f"import sys; sys.modules[{module!r}] = None\nfrom gate_tui.cli.main import main\nraise SystemExit(main({args!r}))"
+    code = (
+        f"import sys; sys.modules[{module!r}] = None\nfrom gate_tui.cli.main import main\n"
+        f"raise SystemExit(main({args!r}))"
+    )
     done = python(code)
     assert done.returncode == 2
     assert "is not available" in done.stderr and "Traceback" not in done.stderr
@@ -347,7 +350,8 @@ def test_sessions_and_report_are_dispatched_with_their_arguments() -> None:
         "import sys, types\n"
         "fake = types.ModuleType('gate_tui.session.commands')\n"
         "fake.sessions_command = lambda path: print('sessions', path) or 0\n"
-        "fake.report_command = lambda session, output, fmt: print('report', session, output, fmt) or 4\n"
+        "fake.report_command = lambda session, output, fmt: print('report', session, output, fmt) "
+        "or 4\n"
         "sys.modules['gate_tui.session.commands'] = fake\n"
         "from gate_tui.cli.main import main\n"
         f"assert main(['sessions', '--config', {ML!r}]) == 0\n"

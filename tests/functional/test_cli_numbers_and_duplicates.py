@@ -51,7 +51,8 @@ def test_true_and_1_given_for_one_key_are_different_values(
 ) -> None:
     reply = (
         "The reviewer approved it, I think. Final answer:\n"
-        f'{{"ticket": "OPS-4471", "approved": {first}, "reason": "rollback plan present", "approved": {second}}}\n'
+        f'{{"ticket": "OPS-4471", "approved": {first}, "reason": "rollback plan present", '
+        f'"approved": {second}}}\n'
     )
     found = extract_json(reply)
     assert found.value is None
@@ -167,7 +168,8 @@ def test_a_typo_in_a_gate_does_not_hide_its_blocking_category_problem(tmp_path: 
     [
         (
             "refund.json",
-            '{\n  "type": "object",\n  "properties": {\n    "amount": {"type": "number", "maximum": 1e999}\n  }\n}\n',
+            '{\n  "type": "object",\n  "properties": {\n    "amount": {"type": "number", '
+            '"maximum": 1e999}\n  }\n}\n',
         ),
         (
             "refund.yaml",
@@ -192,7 +194,8 @@ def test_a_contract_number_that_overflows_names_its_pointer_and_line(
 
 def test_unquoted_yes_no_categories_get_a_message_that_says_quote_them(tmp_path: Path) -> None:
     (tmp_path / "signoff.yaml").write_text(
-        "schema_version: '1.0'\nname: Sign-off\ngates:\n  legal:\n    question: Has legal signed off?\n"
+        "schema_version: '1.0'\nname: Sign-off\ngates:\n  legal:\n    question: Has legal signed "
+        "off?\n"
         "    expected_categories: [yes, no, pending]\n    blocking_categories: [no]\n",
         encoding="utf-8",
     )
@@ -217,7 +220,8 @@ def test_unquoted_yes_no_categories_get_a_message_that_says_quote_them(tmp_path:
 def test_a_json_config_giving_a_gate_twice_names_both_lines(tmp_path: Path) -> None:
     (tmp_path / "release.json").write_text(
         '{\n  "schema_version": "1.0",\n  "name": "Release",\n  "gates": {\n'
-        '    "1_tests": {"question": "Green?"},\n    "1_tests": {"question": "Green on arm64 too?"}\n  }\n}\n',
+        '    "1_tests": {"question": "Green?"},\n    "1_tests": {"question": "Green on arm64 '
+        'too?"}\n  }\n}\n',
         encoding="utf-8",
     )
     done = gate_tui("validate-config", "release.json", cwd=tmp_path)
@@ -288,7 +292,8 @@ def test_a_state_file_journal_too_large_for_memory_names_the_report_command_for_
 
 def test_a_category_differing_only_in_case_gets_a_near_name(tmp_path: Path) -> None:
     (tmp_path / "release.yaml").write_text(
-        "schema_version: '1.0'\nname: Release\ngates:\n  1_tests:\n    question: Is the suite green?\n"
+        "schema_version: '1.0'\nname: Release\ngates:\n  1_tests:\n    question: Is the suite "
+        "green?\n"
         "    expected_categories: [green, amber, red]\n    blocking_categories: [Red]\n",
         encoding="utf-8",
     )
@@ -299,7 +304,8 @@ def test_a_category_differing_only_in_case_gets_a_near_name(tmp_path: Path) -> N
 
 def test_a_json_config_names_the_line_of_each_problem(tmp_path: Path) -> None:
     (tmp_path / "release.json").write_text(
-        '{\n  "schema_version": "1.0",\n  "name": "Release",\n  "gate_order": ["1_test"],\n  "gates": {\n'
+        '{\n  "schema_version": "1.0",\n  "name": "Release",\n  "gate_order": ["1_test"],\n  '
+        '"gates": {\n'
         '    "1_tests": {\n      "question": "Green?",\n      "requird": true\n    }\n  }\n}\n',
         encoding="utf-8",
     )

@@ -58,15 +58,18 @@ def test_a_lone_surrogate_id_is_echoed_escaped_not_dropped(tmp_path: Path) -> No
     [
         (
             "c.json",
-            '{"schema_version": "1.0", "name": "n", "gate_order": ["a"], "gates": {"a": {"label": "L", "question": "Q?"}}}',
+            '{"schema_version": "1.0", "name": "n", "gate_order": ["a"], "gates": {"a": {"label": '
+            '"L", "question": "Q?"}}}',
         ),
         (
             "c.toml",
-            'schema_version = "1.0"\nname = "n"\ngate_order = ["a"]\n[gates.a]\nlabel = "L"\nquestion = "Q?"\n',
+            'schema_version = "1.0"\nname = "n"\ngate_order = ["a"]\n[gates.a]\nlabel = "L"\n'
+            'question = "Q?"\n',
         ),
         (
             "c.yaml",
-            'schema_version: "1.0"\nname: n\ngate_order: [a]\ngates:\n  a: {label: L, question: "Q?"}\n',
+            'schema_version: "1.0"\nname: n\ngate_order: [a]\ngates:\n  a: {label: L, question: '
+            '"Q?"}\n',
         ),
     ],
 )

@@ -103,7 +103,8 @@ def test_schema_rejects_wrong_category_extra_keys_long_summary_and_wrong_types()
     cases.append(
         (
             bad_next,
-            "'9_unknown' is not one of ['1_data_availability', '2_use_case', '3_success_metric', '4_data_privacy', '5_stakeholder', None]",
+            "'9_unknown' is not one of ['1_data_availability', '2_use_case', '3_success_metric', "
+            "'4_data_privacy', '5_stakeholder', None]",
         )
     )
     for value, why in cases:

@@ -41,7 +41,9 @@ BOUNDED = textwrap.dedent(
     def bound():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     started = time.monotonic()
-    done = subprocess.run(sys.argv[1:], capture_output=True, text=True, preexec_fn=bound, timeout=30)
+    done = subprocess.run(
+        sys.argv[1:], capture_output=True, text=True, preexec_fn=bound, timeout=30
+    )
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(done.returncode, round(time.monotonic() - started, 2), usage.ru_maxrss)
     sys.stderr.write(done.stdout + done.stderr)
@@ -163,7 +165,8 @@ def test_messages_say_what_is_wrong_not_which_exception(
 def test_prompt_and_schema_show_config_text_safely(tmp_path: Path) -> None:
     config = tmp_path / "esc.yaml"
     config.write_text(
-        'gates:\n  a:\n    question: "Q\\e[2J\\u202e?"\n    label: "L\\e]52;c;eA==\\a"\n    expected_categories: ["x\\e[31m"]\n'
+        'gates:\n  a:\n    question: "Q\\e[2J\\u202e?"\n    label: "L\\e]52;c;eA==\\a"\n    '
+        'expected_categories: ["x\\e[31m"]\n'
     )
     for command in ("prompt", "schema"):
         done = subprocess.run(

@@ -1,4 +1,5 @@
-"""Every contract file goes through the bounded reader (#17 item 5): size cap, depth limit, duplicate
+"""Every contract file goes through the bounded reader (#17 item 5): size cap, depth limit,
+duplicate
 keys naming both lines (YAML and JSON), FIFOs and devices refused without blocking, a non-text
 ``$schema`` and YAML-only values (dates, ``.inf``) refused with a clear line — and nothing in a
 contract makes any command exit 70 (internal error)."""
@@ -49,7 +50,8 @@ def test_deep_nesting_is_refused_at_once(tmp_path, name, text) -> None:
         ),
         (
             "d.json",
-            '{\n  "type": "object",\n  "properties": {\n    "verdict": {"enum": ["NO_PASS"]},\n    "verdict": {"type": "string"}\n  }\n}\n',
+            '{\n  "type": "object",\n  "properties": {\n    "verdict": {"enum": ["NO_PASS"]},\n   '
+            ' "verdict": {"type": "string"}\n  }\n}\n',
             "duplicate key 'verdict' on lines 4 and 5",
         ),
         (

@@ -1,4 +1,5 @@
-"""Contracts of every draft (#21 items 1, 5, 6, 8): each draft's own semantics chosen by ``$schema``,
+"""Contracts of every draft (#21 items 1, 5, 6, 8): each draft's own semantics chosen by
+``$schema``,
 the assumed draft and its warning, meta-schema problems in each draft's terms with hints, the
 validator's own regex dialect, object roots only, and the cache of checked contract texts.
 

@@ -300,7 +300,10 @@ def test_contract_rules_and_sessions_load_no_textual() -> None:
     import subprocess
     import sys
 
-    code = "import sys\nimport gate_tui.editing.contract_editor, gate_tui.editing.contract_sessions\nprint('textual' in sys.modules)"
+    code = (
+        "import sys\nimport gate_tui.editing.contract_editor, "
+        "gate_tui.editing.contract_sessions\nprint('textual' in sys.modules)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )

@@ -118,11 +118,13 @@ def test_maps_are_described_by_their_keys() -> None:
     [
         (
             {"type": "array", "items": {"type": "string"}, "maxItems": 3},
-            "Reply with exactly one JSON array (no other text is needed): array; each item string; at most 3 items.",
+            "Reply with exactly one JSON array (no other text is needed): array; each item "
+            "string; at most 3 items.",
         ),
         (
             {"type": "string", "minLength": 2},
-            "Reply with exactly one JSON string (no other text is needed): string; at least 2 characters.",
+            "Reply with exactly one JSON string (no other text is needed): string; at least 2 "
+            "characters.",
         ),
         (
             {
@@ -131,7 +133,8 @@ def test_maps_are_described_by_their_keys() -> None:
                     {"type": "string"},
                 ]
             },
-            "Reply with exactly one JSON value (no other text is needed) of one of the shapes below.",
+            "Reply with exactly one JSON value (no other text is needed) of one of the shapes "
+            "below.",
         ),
         (
             {"type": "object"},
@@ -157,8 +160,8 @@ def test_a_one_of_root_lists_its_shapes_with_their_fields() -> None:
         }
     )
     assert (
-        "exactly one of these shapes:\n  - shape 1: object\n    - a (required): integer\n  - shape 2: string"
-        in text
+        "exactly one of these shapes:\n  - shape 1: object\n    - a (required): integer\n  - "
+        "shape 2: string" in text
     )
 
 
@@ -205,7 +208,8 @@ def test_the_report_says_the_size_and_warns_past_8000_naming_the_biggest_parts()
     report = prompt_report(Contract(schema, "x.json"))
     assert report.size > PROMPT_WARN_AT
     assert report.note.startswith(
-        f"the prompt is {report.size:,} characters, over 8,000: the biggest parts are definition Huge ("
+        f"the prompt is {report.size:,} characters, over 8,000: the biggest parts are definition "
+        f"Huge ("
     )
     assert "field big (" in report.note and "field small" not in report.note
 
@@ -244,8 +248,8 @@ def test_prompt_command_prints_the_size_on_stderr() -> None:
     assert done.returncode == 0
     assert done.stderr == f"gate-tui prompt: the prompt is {len(done.stdout):,} characters\n"
     assert (
-        "- relationshipDeltas (optional): object — character id to a change between -100 and 100\n  - any key: number; ≥ -100; ≤ 100"
-        in done.stdout
+        "- relationshipDeltas (optional): object — character id to a change between -100 and 100\n"
+        "  - any key: number; ≥ -100; ≤ 100" in done.stdout
     )
 
 

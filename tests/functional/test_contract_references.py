@@ -78,7 +78,8 @@ def test_no_reference_ever_reaches_the_network(tmp_path, server) -> None:
         done = gate_tui(*args, stdin='{"token": "x"}')
         assert done.returncode == 3, (args, done.stdout, done.stderr)
         assert "never fetches schemas over the network" in done.stdout + done.stderr
-    # a reference inside a referenced file, and one under a root $id of that server, stay offline too
+    # a reference inside a referenced file, and one under a root $id of that server, stay offline
+    # too
     write(tmp_path, "common.json", {"$defs": {"t": {"$ref": f"{url}/deeper.json"}}})
     text = problems(write(tmp_path, "d.json", refers_to("common.json#/$defs/t")))
     assert "deeper.json" in text
@@ -238,8 +239,8 @@ def test_odd_file_references_are_refusals_not_crashes(tmp_path, ref) -> None:
 def test_a_missing_pointer_names_the_reference_and_its_place(tmp_path) -> None:
     text = problems(write(tmp_path, "c.json", refers_to("#/$defs/nope")))
     assert (
-        '/properties/token/$ref: $ref "#/$defs/nope" points at /$defs/nope, which is not in the contract'
-        in text
+        '/properties/token/$ref: $ref "#/$defs/nope" points at /$defs/nope, which is not in the '
+        "contract" in text
     )
     assert 'points at the anchor "nope", which is not in the contract' in problems(
         write(tmp_path, "c.json", refers_to("#nope"))
@@ -288,13 +289,15 @@ def test_meta_schemas_and_sibling_schemas_named_by_id_resolve_offline(tmp_path, 
         check_contract('{"token": {"type": "string"}}', contract).ok
         and not check_contract('{"token": {"type": 5}}', contract).ok
     )
-    # "grunt-task#/definitions/x" beside grunt-task.json (schema sets name files by their $id's last word)
+    # "grunt-task#/definitions/x" beside grunt-task.json (schema sets name files by their $id's last
+    # word)
     write(tmp_path, "grunt-task.json", {"definitions": {"x": {"type": "integer"}}})
     assert (
         check_contract_file(write(tmp_path, "g.json", refers_to("grunt-task#/definitions/x")))[0]
         is not None
     )
-    # a reference inside a referenced file is checked too, and reported where the contract uses that file
+    # a reference inside a referenced file is checked too, and reported where the contract uses that
+    # file
     write(tmp_path, "base.json", {"$defs": {"licence": {"$ref": f"{url}/osi-license.json"}}})
     text = problems(write(tmp_path, "b.json", refers_to("base.json#/$defs/licence")))
     assert (

@@ -302,9 +302,11 @@ def test_a_number_that_overflows_in_a_json_contract_is_named_with_its_line(tmp_p
 def test_the_contract_api_is_importable_from_the_package_root_without_textual() -> None:
     code = (
         "import sys\n"
-        "from gate_tui import LoadOptions, check_contract, check_value, contract_prompt, load_contract\n"
+        "from gate_tui import LoadOptions, check_contract, check_value, contract_prompt, "
+        "load_contract\n"
         "c = load_contract('sample_configs/contracts/guardian_report.yaml', LoadOptions())\n"
-        "assert check_value([], c).source == 'value' and not check_contract('{}', c).ok and contract_prompt(c)\n"
+        "assert check_value([], c).source == 'value' and not check_contract('{}', c).ok and "
+        "contract_prompt(c)\n"
         "assert 'textual' not in sys.modules\n"
     )
     root = Path(__file__).resolve().parents[2]
@@ -433,7 +435,8 @@ def test_a_root_that_admits_some_object_loads(schema: dict) -> None:
 
 
 def test_a_draft_04_id_ending_in_a_hash_keeps_ref_to_the_root_working() -> None:
-    # IPTC's ninjs 1.x schemas (JSON Schema Store): "id": "http://…/ninjs-schema_1.4.json#" and "$ref": "#"
+    # IPTC's ninjs 1.x schemas (JSON Schema Store): "id": "http://…/ninjs-schema_1.4.json#" and
+    # "$ref": "#"
     loaded = contract(
         {
             "$schema": "http://json-schema.org/draft-04/schema#",

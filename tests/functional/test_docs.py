@@ -175,7 +175,8 @@ def run_console(block: str) -> int:
             while at < len(printed) and printed[at].rstrip() != line.rstrip():
                 at += 1
             assert at < len(printed), (
-                f"{command}\n  did not print, in this order: {line!r}\n  it printed:\n{out.stdout}{out.stderr}"
+                f"{command}\n  did not print, in this order: {line!r}\n  it printed:\n"
+                f"{out.stdout}{out.stderr}"
             )
             checked += 1
         if status is not None:
@@ -197,7 +198,8 @@ def test_a_console_example_that_differs_fails() -> None:
     )
     with pytest.raises(AssertionError, match="did not print"):
         run_console(
-            "$ gate-tui validate-config sample_configs/ml_project_intake.yaml\nsomething it never says"
+            "$ gate-tui validate-config sample_configs/ml_project_intake.yaml\nsomething it never "
+            "says"
         )
     consoles = [
         block

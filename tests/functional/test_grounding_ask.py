@@ -21,7 +21,10 @@ pytest.importorskip("openai")
 from tests.conftest import CONFIGS  # noqa: E402
 from tests.helpers.scripted_openai import ScriptedServer, Step  # noqa: E402
 
-MESSAGE = "The labelled data is in the warehouse. It will route support tickets. Success means 90% of tickets routed right."
+MESSAGE = (
+    "The labelled data is in the warehouse. It will route support tickets. Success means "
+    "90% of tickets routed right."
+)
 
 
 def config_file(tmp_path: Path, policy: str | None) -> Path:

@@ -76,8 +76,8 @@ def test_one_reply_with_a_conversation_names_the_finding_and_its_place(tmp_path:
     at = text.index('"A data lake')
     line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
     assert (
-        f"line {line}:{column}: gates.2_data.raw: 'A data lake in the cloud' is not the user's words"
-        in done.stdout
+        f"line {line}:{column}: gates.2_data.raw: 'A data lake in the cloud' is not the user's "
+        f"words" in done.stdout
     )
     setup(tmp_path, "require")
     done = gate_tui(

@@ -116,7 +116,10 @@ def test_a_gzipped_error_body_bomb_is_capped_too() -> None:
     bomb = gzip.compress(b'{"error": {"message": "' + b"e" * (MAX_BODY_BYTES + (8 << 20)) + b'"}}')
 
     def gzipped(conn: socket.socket, stop: threading.Event) -> None:
-        head = b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+        head = (
+            b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\n"
+            b"Content-Encoding: gzip\r\n"
+        )
         conn.sendall(
             head
             + b"Content-Length: "

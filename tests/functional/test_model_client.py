@@ -178,7 +178,8 @@ def test_structured_outputs_end_without_response_format_when_none_is_taken() -> 
 def test_settings_precedence_flags_over_env_over_file(tmp_path) -> None:
     file = tmp_path / "settings.toml"
     file.write_text(
-        '[model]\nbase_url = "http://file/v1"\nmodel = "file-model"\ntemperature = 0.5\nstructured = true\ntimeout_s = 9\n'
+        '[model]\nbase_url = "http://file/v1"\nmodel = "file-model"\ntemperature = 0.5\n'
+        "structured = true\ntimeout_s = 9\n"
     )
     env = {"GATE_TUI_MODEL": "env-model", "OPENAI_BASE_URL": "http://env/v1"}
     loaded = load_settings({"model": "flag-model", "base_url": None}, env, file)

@@ -41,7 +41,9 @@ data = b""
 while b"\r\n\r\n" not in data:
     data += conn.recv(65536)
 head, _, body = data.partition(b"\r\n\r\n")
-length = int([l.split(b":")[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")][0])
+length = int(
+    [l.split(b":")[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")][0]
+)
 while len(body) < length:
     body += conn.recv(65536)
 conn.sendall(answer)

@@ -66,8 +66,8 @@ def test_check_text_lists_them_all(tmp_path: Path) -> None:
     assert "next gate: 1_data_availability (blocked: classified 'unavailable')" in out
     assert "  missing required gates (2):\n    - 2_use_case\n    - 3_success_metric\n" in out
     assert (
-        "  blocked required gates (2):\n    - 1_data_availability (unavailable)\n    - 4_data_privacy (not_approved)\n"
-        in out
+        "  blocked required gates (2):\n    - 1_data_availability (unavailable)\n    - "
+        "4_data_privacy (not_approved)\n" in out
     )
 
 

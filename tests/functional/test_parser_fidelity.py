@@ -244,7 +244,10 @@ def test_first_object_is_repaired_not_the_echo_after_it() -> None:
 @pytest.mark.parametrize("quote", ['"', "'"])
 def test_objects_fences_and_tags_inside_strings_are_text(inner: str, quote: str) -> None:
     body = inner.replace('"', '\\"') if quote == '"' else inner
-    text = f"Reply:\n{{{quote}summary{quote}: {quote}quoted:\n{body}\nend{quote}, {quote}gates{quote}: {{}}}}"
+    text = (
+        f"Reply:\n{{{quote}summary{quote}: {quote}quoted:\n{body}\nend{quote}, "
+        f"{quote}gates{quote}: {{}}}}"
+    )
     result = extract_json(text)
     assert result.value is not None, result.error
     assert result.value["summary"] == f"quoted:\n{inner}\nend"

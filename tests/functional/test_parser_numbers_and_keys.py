@@ -67,8 +67,8 @@ def test_an_overflowing_number_is_an_invalid_value_in_contract_mode(number: str,
     [error] = result.errors
     assert error.code == "invalid_value"
     assert (
-        error.message
-        == f"{number} is not a number JSON allows: it overflows to infinity (at {position(reply, number)})"
+        error.message == f"{number} is not a number JSON allows: it overflows to infinity (at "
+        f"{position(reply, number)})"
     )
     assert result.value is None
     assert "Infinity" not in result.model_dump_json() and "NaN" not in result.model_dump_json()
@@ -80,7 +80,8 @@ def test_an_overflowing_number_is_an_invalid_value_in_gate_mode(
 ) -> None:
     reply = (
         "Here is the state:\n```json\n"
-        '{"summary": "Budget check", "gates": {"1_data_availability": {"raw": "ok", "classified": "available"}},\n'
+        '{"summary": "Budget check", "gates": {"1_data_availability": {"raw": "ok", "classified": '
+        '"available"}},\n'
         f' "status": {{"pass": false, "score": {number}}}}}\n```'
     )
     result = parse(reply, ml_config)
@@ -97,8 +98,8 @@ def test_an_overflow_needing_repairs_too_keeps_its_position() -> None:
     found = extract_json(reply)
     assert found.error_code == "invalid_value"
     assert (
-        found.error
-        == f"1e999 is not a number JSON allows: it overflows to infinity (at {position(reply, '1e999')})"
+        found.error == f"1e999 is not a number JSON allows: it overflows to infinity (at "
+        f"{position(reply, '1e999')})"
     )
 
 
@@ -161,7 +162,8 @@ def test_a_repeated_key_with_different_values_is_refused_in_contract_mode(contra
     first, second = position(reply, '"verdict"'), position(reply, '"verdict"', 2)
     assert (
         error.message
-        == f"key 'verdict' is given twice with different values (at {first}, {second}): which one the model meant is unknowable"
+        == f"key 'verdict' is given twice with different values (at {first}, {second}): which one "
+        f"the model meant is unknowable"
     )
 
 
@@ -222,7 +224,10 @@ def test_a_repeated_key_in_a_repaired_reply_is_caught_too(contract) -> None:  # 
 
 def test_jsonl_item_keys_given_twice_are_an_error_for_that_line(tmp_path: Path) -> None:
     good = json.dumps({"id": "a", "reply": refund_reply("12")})
-    twice = '{"id": "b", "reply": "{\\"verdict\\": \\"NO_PASS\\", \\"amount\\": 1}", "reply": "{\\"verdict\\": \\"PASS\\", \\"amount\\": 1}"}'
+    twice = (
+        '{"id": "b", "reply": "{\\"verdict\\": \\"NO_PASS\\", \\"amount\\": 1}", "reply": '
+        '"{\\"verdict\\": \\"PASS\\", \\"amount\\": 1}"}'
+    )
     (tmp_path / "in.jsonl").write_text(good + "\n" + twice + "\n", encoding="utf-8")
     (tmp_path / "refund.yaml").write_text(CONTRACT, encoding="utf-8")
     done = subprocess.run(

@@ -66,7 +66,10 @@ def test_the_install_builds_portably_before_the_extra_and_the_pins_agree() -> No
 
 def _dead_server(tmp_path: Path) -> LocalServer:
     log = tmp_path / "server.log"
-    script = "import sys\nfor i in range(30): print('line', i)\nprint('general protection fault in libggml-cpu.so')\nsys.exit(139)"
+    script = (
+        "import sys\nfor i in range(30): print('line', i)\nprint('general protection fault "
+        "in libggml-cpu.so')\nsys.exit(139)"
+    )
     with open(log, "wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-c", script], stdout=sink, stderr=subprocess.STDOUT

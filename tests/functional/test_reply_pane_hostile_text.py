@@ -33,7 +33,7 @@ async def test_a_pasted_reply_keeps_its_text_and_draws_no_control_characters() -
         assert forbidden_in(screen_text(app).replace("\n", "")) == []
 
 
-async def test_hostile_text_pasted_into_the_summary_field_is_drawn_as_symbols_and_stored_exactly() -> (
+async def test_hostile_text_pasted_into_the_summary_field_is_drawn_as_symbols_and_stored_exactly() -> (  # noqa: E501 - the test's name
     None
 ):
     config = load_config(ML_CONFIG)

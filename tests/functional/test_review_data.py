@@ -90,13 +90,17 @@ def test_a_file_pyarrow_refuses_is_still_indexed_and_junk_is_a_message(
     monkeypatch.setenv("GATE_TUI_CACHE_DIR", str(tmp_path))
     odd = tmp_path / "odd.jsonl"
     odd.write_text(
-        '{"id":"a","line":1,"ok":true,"pass":true,"result":{"ok":true,"decision":{"reason":"all_required_complete"}}}\nnot json\n'
+        '{"id":"a","line":1,"ok":true,"pass":true,"result":{"ok":true,"decision":{"reason":"'
+        'all_required_complete"}}}\nnot json\n'
     )
     index, problem = open_results(odd)
     assert problem is None and index is not None and index.rows == 2
     assert index.summary(1)["status"] == "invalid" and index.summary(0)["status"] == "PASS"
     mixed = tmp_path / "mixed.jsonl"
-    head = '"line":{},"ok":false,"pass":null,"result":{{"ok":false,"errors":[{{"code":"missing_key"}}]}}}}'
+    head = (
+        '"line":{},"ok":false,"pass":null,"result":{{"ok":false,"errors":[{{"code":"'
+        'missing_key"}}]}}}}'
+    )
     mixed.write_text(
         '{"id":5,'
         + head.format(1)
@@ -191,7 +195,8 @@ def test_verdicts_are_journaled_beside_the_results_and_exported(tmp_path: Path) 
 def test_a_verdict_given_survives_kill_9_and_a_torn_line_is_dropped(tmp_path: Path) -> None:
     results = tmp_path / "run.jsonl"
     code = (
-        "import os, sys\nfrom pathlib import Path\nfrom gate_tui.results.verdicts import VerdictStore\n"
+        "import os, sys\nfrom pathlib import Path\nfrom gate_tui.results.verdicts import "
+        "VerdictStore\n"
         f"store = VerdictStore(Path({str(results)!r}))\n"
         "assert store.give(7, 'r7', 'rejected', 'wrong gate') is None\n"
         "os.kill(os.getpid(), 9)\n"

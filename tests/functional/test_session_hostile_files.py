@@ -108,7 +108,9 @@ FSIZE_SCRIPT = textwrap.dedent(
         if not session.persistent:
             break
         saved.append(patch["gates"]["2_use_case"]["raw"])
-    print(json.dumps({"dir": str(session.directory), "saved": saved, "warning": session.persistence_warning}))
+    print(json.dumps(
+        {"dir": str(session.directory), "saved": saved, "warning": session.persistence_warning}
+    ))
     """
 )
 

@@ -193,7 +193,10 @@ async def test_an_endpoint_error_is_one_toast_and_changes_nothing(monkeypatch) -
 
 
 async def test_ask_again_with_the_errors_then_auto_retry(monkeypatch) -> None:
-    bad = '{"summary": "x", "gates": {"1_data_availability": {"raw": "r", "classified": "plenty"}}, "status": {"pass": true}}'
+    bad = (
+        '{"summary": "x", "gates": {"1_data_availability": {"raw": "r", "classified": '
+        '"plenty"}}, "status": {"pass": true}}'
+    )
     with ScriptedServer(
         [
             Step(text=bad),
@@ -393,7 +396,10 @@ async def test_a_key_with_whitespace_is_trimmed_with_one_toast_naming_no_key(mon
 
 
 async def test_auto_retry_says_its_round_and_when_it_gave_up(monkeypatch) -> None:
-    bad = '{"summary": "x", "gates": {"1_data_availability": {"raw": "r", "classified": "plenty"}}, "status": {"pass": true}}'
+    bad = (
+        '{"summary": "x", "gates": {"1_data_availability": {"raw": "r", "classified": '
+        '"plenty"}}, "status": {"pass": true}}'
+    )
     with ScriptedServer([Step(text=bad), Step(text=bad), Step(text=bad)]) as server:
         use(monkeypatch, server)
         app = make_app()

@@ -68,7 +68,8 @@ def test_a_gate_order_typo_gets_a_near_gate_key(tmp_path: Path) -> None:
     )
     messages = [problem.message for problem in check_config(path).problems]
     assert messages == [
-        "must name every gate exactly once: 'use_case' is not defined under 'gates' (did you mean 'use_cases'?); missing from gate_order: 'use_cases'"
+        "must name every gate exactly once: 'use_case' is not defined under 'gates' (did you mean "
+        "'use_cases'?); missing from gate_order: 'use_cases'"
     ]
 
 

@@ -17,7 +17,8 @@ GATE_TUI = Path(sys.executable).parent / "gate-tui"
 
 
 def gate_tui(*args: str | Path) -> str:
-    """The shell command running gate-tui with ``args`` (the installed command when there is one)."""
+    """The shell command running gate-tui with ``args`` (the installed command when there is
+    one)."""
     program = [str(GATE_TUI)] if GATE_TUI.exists() else [sys.executable, "-m", "gate_tui"]
     return shlex.join([*program, *(str(arg) for arg in args)])
 
@@ -93,7 +94,8 @@ class Tmux:
         self.run("kill-server", check=False)
 
     def app_pid(self) -> int:
-        """The pid of the program the pane's shell runs (the shell is ``#{pane_pid}``; ``env`` execs it)."""
+        """The pid of the program the pane's shell runs (the shell is ``#{pane_pid}``; ``env``
+        execs it)."""
         shell = int(self.run("list-panes", "-F", "#{pane_pid}").split()[0])
         children = subprocess.run(
             ["pgrep", "-P", str(shell)], capture_output=True, text=True, check=False

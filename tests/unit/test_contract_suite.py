@@ -108,7 +108,8 @@ def _reads_as_reply(data: Any, want: str) -> bool:
 
 
 def test_non_object_roots_load_and_read_their_replies() -> None:
-    """No suite schema is refused for its root's type, and array and scalar roots get replies checked."""
+    """No suite schema is refused for its root's type, and array and scalar roots get replies
+    checked."""
     wants: dict[str, int] = {}
     for draft in DRAFTS:
         for name in _files(draft):

@@ -183,12 +183,14 @@ def test_formats_and_limits_are_checked(contracts) -> None:
     "text",
     [
         '{"narrative": NaN, "emotion": "sad", "choices": []}',
-        '{"narrative": "x", "emotion": "sad", "choices": [], "relationshipDeltas": {"a": Infinity}}',
+        '{"narrative": "x", "emotion": "sad", "choices": [], '
+        '"relationshipDeltas": {"a": Infinity}}',
     ],
 )
 def test_nan_and_infinity_are_invalid_values_with_a_path(contracts, text) -> None:
     result = check_contract(text, contracts["llm_result_v1"])
-    # In text, the extraction refuses the literal where it stands (line:column); nothing else is judged.
+    # In text, the extraction refuses the literal where it stands (line:column); nothing else is
+    # judged.
     bad = [e for e in result.errors if "not a number JSON allows" in e.message]
     assert len(bad) == 1 and bad[0].code == "invalid_value" and not result.ok
     assert bad[0].message.endswith(("(at 1:15)", "(at 1:81)"))

@@ -125,7 +125,8 @@ def test_any_object_in_a_fence_comes_back_unchanged(value: dict, before: str, op
 def test_thinking_and_echoes_never_win(state: dict, other: dict, words: str) -> None:
     text = (
         f"<thinking>{json.dumps(other)} {json.dumps(state)}x</thinking>\n{words}\n"
-        f"{json.dumps(state)}\n\nYou sent: {json.dumps(other)} {json.dumps({'summary': 'echo', **other})}"
+        f"{json.dumps(state)}\n\nYou sent: {json.dumps(other)} "
+        f"{json.dumps({'summary': 'echo', **other})}"
     )
     result = extract_json(text, accept_truncated=True)
     assert result.value == state

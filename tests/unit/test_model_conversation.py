@@ -50,7 +50,10 @@ def test_turns_come_from_model_call_records_and_applied_from_the_link() -> None:
 
 
 def test_errors_message_names_each_path_expected_and_actual(ml_config) -> None:
-    bad = '{"summary": "s", "gates": {"1_data_availability": {"raw": "x", "classified": "plenty"}}, "status": {"pass": true}}'
+    bad = (
+        '{"summary": "s", "gates": {"1_data_availability": {"raw": "x", "classified": '
+        '"plenty"}}, "status": {"pass": true}}'
+    )
     result = parse(bad, ml_config, actor="assistant")
     text = errors_message(result, "length")
     assert "cut off" in text and "gates.1_data_availability.classified" in text

@@ -69,7 +69,8 @@ def test_the_draft_stays_the_default_and_the_warning_names_both_states(
     [warning] = [w for w in result.warnings if w.code == "different_states"]
     assert (
         warning.message
-        == f"this reply holds 2 different states; using the first, at {first}:1; the other at {second}:1 ignored"
+        == f"this reply holds 2 different states; using the first, at {first}:1; the other at "
+        f"{second}:1 ignored"
     )
     assert (warning.line, warning.column) == (first, 1)
 

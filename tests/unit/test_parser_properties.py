@@ -1,4 +1,5 @@
-"""Property tests: parse never raises, the decision matches the state, canonical is a fixed point."""
+"""Property tests: parse never raises, the decision matches the state, canonical is a fixed
+point."""
 
 from __future__ import annotations
 

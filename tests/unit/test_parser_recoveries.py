@@ -44,7 +44,10 @@ def test_a_parenthesised_value_is_the_value_and_only_a_comma_makes_a_tuple() -> 
 
 
 def test_numbers_with_digit_grouping_are_python_numbers() -> None:
-    reply = '```json\n{\n  "summary": "Row counts checked",\n  "rows": 82_461_110,\n  "mean": 1_234.5,\n  "delta": -3_0\n}\n```'
+    reply = (
+        '```json\n{\n  "summary": "Row counts checked",\n  "rows": 82_461_110,\n  "mean": '
+        '1_234.5,\n  "delta": -3_0\n}\n```'
+    )
     found = extract_json(reply)
     assert found.value == {
         "summary": "Row counts checked",
@@ -180,7 +183,8 @@ def test_one_mistyped_closer_mid_document_is_repaired_to_the_original(
 def test_an_unclosed_outer_object_is_the_candidate_not_its_params() -> None:
     reply = (
         "Calling the tool now.\n"
-        '{"function": "send_message", "params": {"to": "ops-team", "msg": "Deploy finished, all checks green"}\n'
+        '{"function": "send_message", "params": {"to": "ops-team", "msg": "Deploy finished, all '
+        'checks green"}\n'
         'FUNCTION RETURN {"status": "OK", "id": 4411}\n'
         "The message was sent."
     )
@@ -211,7 +215,8 @@ def test_an_unclosed_outer_object_with_a_mixed_quote_key_is_never_mined() -> Non
 def test_an_unclosed_outer_object_is_read_whole_never_mined(ml_config: GateConfig) -> None:
     reply = (
         "Here is the state:\n"
-        '{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"},\n'
+        '{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", '
+        '"classified": "available"},\n'
         '  "2_use_case": {"raw": "churn per store", "classified": null}\n'
         "I will fill in the rest once the privacy review is done."
     )
@@ -229,7 +234,10 @@ def test_an_unclosed_outer_object_is_read_whole_never_mined(ml_config: GateConfi
 
 
 def test_a_model_that_restarts_has_the_complete_object_taken_as_a_guess() -> None:
-    reply = '{"function": "update_state",\n{"summary": "Churn model", "gates": {}, "status": {"pass": false}}\n'
+    reply = (
+        '{"function": "update_state",\n{"summary": "Churn model", "gates": {}, "status": '
+        '{"pass": false}}\n'
+    )
     found = extract_json(reply)
     assert found.value == {"summary": "Churn model", "gates": {}, "status": {"pass": False}}
     [repair] = found.repair_records
@@ -287,7 +295,8 @@ def test_no_returned_object_is_a_strict_sub_object_of_a_larger_one(
 def test_a_top_level_array_with_swapped_closers_stays_a_top_level_array() -> None:
     reply = (
         "Here are both states:\n"
-        '[{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"]}},\n'
+        '[{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", '
+        '"classified": "available"]}},\n'
         ' {"summary": "Pricing model", "gates": {}}]\n'
     )
     found = extract_json(
@@ -369,7 +378,10 @@ def test_a_quote_forgotten_before_the_next_key_is_a_guess() -> None:
 
 
 def test_csv_doubled_quotes_around_single_quoted_values() -> None:
-    reply = "Exported row:\n{'summary': ''Churn model for retail'', 'owner': ''Dana Ruiz'', 'empty': ''}\nDone."
+    reply = (
+        "Exported row:\n{'summary': ''Churn model for retail'', 'owner': ''Dana Ruiz'', "
+        "'empty': ''}\nDone."
+    )
     found = extract_json(reply)
     assert found.value == {"summary": "Churn model for retail", "owner": "Dana Ruiz", "empty": ""}
     assert [r["code"] for r in found.repair_records] == ["doubled_quotes", "single_quotes"]

@@ -1,5 +1,6 @@
 """Inner quotes fixed in the one pass and in the error-driven rounds (issue 20, speed) read a
-reply exactly as the tokenizer does, whenever the rounds read it at all: same value, end and repairs — on
+reply exactly as the tokenizer does, whenever the rounds read it at all: same value, end and
+repairs — on
 objects whose strings hold quoted words, mixed with the other common defects (a property),
 and on a real-looking reply."""
 

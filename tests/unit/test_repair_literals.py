@@ -13,8 +13,10 @@ from gate_tui.parsing.repair.tail import decode_repaired
 from gate_tui.parsing.repair.tokenizer import repair_json
 
 REPLIES = [
-    "Here is the state:\n{'summary': 'Python habits', 'gates': {'g0': {'raw': 'True story, None left', 'classified': None, 'done': True}}, 'status': {'pass': False, 'next_gate': None}}",
-    "{'a': True, 'b': [False, None], 'IsTrue': 'True x', 'c': None}\nSet done=True when finished, or None.",
+    "Here is the state:\n{'summary': 'Python habits', 'gates': {'g0': {'raw': 'True story, None "
+    "left', 'classified': None, 'done': True}}, 'status': {'pass': False, 'next_gate': None}}",
+    "{'a': True, 'b': [False, None], 'IsTrue': 'True x', 'c': None}\nSet done=True when finished, "
+    "or None.",
     '{"k": None, "j": "None", "m": [True,False]}  None',
     "x = {'k': None, 'v': [True,False], 'NoneType': 1}",
 ]

@@ -54,7 +54,8 @@ def test_a_table_row_missing_its_opener_is_opened_after_the_row_before() -> None
 
 
 def test_only_a_row_of_scalars_after_a_complete_row_is_opened() -> None:
-    # No row before it, a container in the row, or a list in a list: never guessed, refused as before.
+    # No row before it, a container in the row, or a list in a list: never guessed, refused as
+    # before.
     for text in (
         '{"a": [1, 2], [3, 4]}',
         '{"m": [[1, 2], {"k": 1}, 4], [5, 6]]}',
@@ -97,7 +98,8 @@ ROWS = st.lists(st.lists(SCALARS, min_size=1, max_size=4), min_size=3, max_size=
 def test_a_row_missing_its_opener_is_repaired_to_the_original(
     value: dict, key: str, rows: list, pick: int, at: int, before: str
 ) -> None:
-    # A valid object holding a list of rows (a row after the first and before the last loses its `[`).
+    # A valid object holding a list of rows (a row after the first and before the last loses its
+    # `[`).
     items = list(value.items())
     items.insert(at % (len(items) + 1), ("table_" + key, rows))
     original = dict(items)
@@ -174,7 +176,8 @@ def test_a_stray_closer_inside_a_nested_object_before_more_members_is_refused() 
     # an object with a member moved or dropped.
     for reply, spot in (
         (
-            'Here you go:\n{"team": {"tags": ["a", "b"]], "owner": "data-platform"}, "status": "ok"}',
+            'Here you go:\n{"team": {"tags": ["a", "b"]], "owner": "data-platform"}, "status": '
+            '"ok"}',
             "2:56",
         ),
         ('Here you go:\n{"team": {"tags": ["a", "b"]]}, "owner": "data-platform"}', "2:29"),
@@ -189,7 +192,8 @@ def test_an_object_that_closes_while_its_members_go_on_is_refused() -> None:
     # members after it would be dropped without a word. Refused, the object kept as recovered.
     reply = (
         "Updated state:\n```json\n"
-        '{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", "classified": "available"}}},\n'
+        '{"summary": "Churn model", "gates": {"1_data_availability": {"raw": "orders", '
+        '"classified": "available"}}},\n'
         ' "status": {"pass": false, "next_gate": "2_use_case"}}\n```'
     )
     found = extract_json(reply)

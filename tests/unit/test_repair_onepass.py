@@ -84,7 +84,10 @@ def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:
     body = re.sub(r'"(\d+_question)":', r"\1:", body)  # 12 bare keys
     body = re.sub(r"(false|true)\n", r"\1,\n", body)  # 13 trailing commas (12 gates and the status)
     body = re.sub(r'("classified": null),\n', r"\1\n", body)  # 12 missing commas
-    reply = f"Thanks! Here is the updated state:\n\n```json\n{body}\n```\n\nLet me know if anything changed."
+    reply = (
+        f"Thanks! Here is the updated state:\n\n```json\n{body}\n```\n\nLet me know if "
+        f"anything changed."
+    )
     found = extract_json(reply)
     assert found.value is not None and found.value["gates"]["12_question"] == {
         "raw": "Answer 12:\nsee the plan, step 12",
@@ -106,7 +109,7 @@ def test_a_dozen_of_each_defect_in_a_real_looking_reply() -> None:
     assert one_pass(reply, start) is not None  # the path that read it: no decode per defect
 
 
-def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokenizer_records_them() -> (
+def test_control_characters_other_than_line_breaks_are_recorded_where_the_tokenizer_records_them() -> (  # noqa: E501 - the test's name
     None
 ):
     # Line breaks are escaped at C speed; a tab, a carriage return or a rarer control

@@ -56,7 +56,8 @@ def test_the_split_swap_and_the_tokenizer_agree(
 def test_a_reply_mixing_quote_styles_has_one_record_for_the_habit() -> None:
     reply = (
         "Sure — here's the state:\n```json\n"
-        "{\n  \"summary\": \"Churn model, it's agreed\",\n  'gates': {\n    'data': {'raw': 'two years of tickets', \"classified\": 'available'}\n  },\n"
+        "{\n  \"summary\": \"Churn model, it's agreed\",\n  'gates': {\n    'data': {'raw': 'two "
+        "years of tickets', \"classified\": 'available'}\n  },\n"
         '  "status": {"pass": false}\n}\n```\nThat\'s all.'
     )
     found = extract_json(reply)

@@ -62,7 +62,8 @@ def test_report_tells_the_story(story: Session) -> None:
     assert "the JSON is cut off: closed 2 '{'" in text
     assert "- The model claimed: NO PASS (next: 3\\_success\\_metric); the system agrees" in text
     changed = (
-        "  - `gates.2_use_case.raw`\n    - before: “Target retention offers at customers likely to churn”\n"
+        "  - `gates.2_use_case.raw`\n    - before: “Target retention offers at customers likely "
+        "to churn”\n"
         "    - after: “Plan \\| stock \\*weekly\\*\\\n      per &lt;store&gt;”"
     )
     assert changed in text  # the answer in full, its line break kept

@@ -220,7 +220,8 @@ def test_damaged_middle_record_is_reported_not_fatal(ml_config: GateConfig, tmp_
     again = open_session(ml_config, ML, root=tmp_path)
     assert any("line 3 is damaged" in n for n in again.notices)
     # Never replayed past the gap (the undo after it would undo a lost edit): the state
-    # before it is shown, and the whole journal is kept aside (tests/functional/test_session_hostile_files.py).
+    # before it is shown, and the whole journal is kept aside
+    # (tests/functional/test_session_hostile_files.py).
     assert any(
         "replayed only up to it; the 2 records after it were not replayed" in n
         for n in again.notices

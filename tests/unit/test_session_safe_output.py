@@ -25,9 +25,12 @@ ML = CONFIGS / "ml_project_intake.yaml"
 # What a terminal acts on (C0 but LF and tab, DEL, C1) and what reorders or hides text.
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200d\ufeff]")
 HOSTILE = (
-    "clear\x1b[2J clip\x1b]52;c;aGVsbG8=\x07 link\x1b]8;;http://evil.example/\x1b\\here\x1b]8;;\x1b\\ "
-    "csi\x9b31m nel\x85 del\x7f bell\x07 cr\r vt\x0b bidi\u202eevil\u202c iso\u2066x\u2069 zw\u200bj\ufeff "
-    "<script>alert(1)</script> [click](javascript:alert(1)) a|b ``tick`` <img src=x onerror=alert(1)>"
+    "clear\x1b[2J clip\x1b]52;c;aGVsbG8=\x07 "
+    "link\x1b]8;;http://evil.example/\x1b\\here\x1b]8;;\x1b\\ "
+    "csi\x9b31m nel\x85 del\x7f bell\x07 cr\r vt\x0b bidi\u202eevil\u202c iso\u2066x\u2069 "
+    "zw\u200bj\ufeff "
+    "<script>alert(1)</script> [click](javascript:alert(1)) a|b ``tick`` <img src=x "
+    "onerror=alert(1)>"
 )
 
 

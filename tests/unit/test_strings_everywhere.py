@@ -102,7 +102,8 @@ TEXT = st.lists(PIECES, max_size=8).map("".join)
 
 
 def quoted(text: str, style: str) -> str:
-    """``text`` as a string literal in ``style``: JSON escapes, other delimiters, raw line breaks."""
+    """``text`` as a string literal in ``style``: JSON escapes, other delimiters, raw line
+    breaks."""
     body = json.dumps(text, ensure_ascii=False)[1:-1].replace("\\n", "\n")
     if style == "'":
         return "'" + body.replace("'", "\\'") + "'"

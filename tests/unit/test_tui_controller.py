@@ -105,7 +105,10 @@ def test_override_allowed_by_policy_sets_the_decision() -> None:
 
 
 def test_the_controller_imports_no_textual_and_no_pydantic() -> None:
-    code = "import sys\nimport gate_tui.tui.controller\nprint('textual' in sys.modules, 'pydantic' in sys.modules)"
+    code = (
+        "import sys\nimport gate_tui.tui.controller\nprint('textual' in sys.modules, "
+        "'pydantic' in sys.modules)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
