@@ -40,7 +40,8 @@ CONFIG = ROOT / "sample_configs" / "ml_project_intake.yaml"
 SCRIPT = Path(sys.executable).with_name("gate-tui")
 GOAL_RATE = 10_000
 RATE_MIN_LINES = 100_000
-"""Rate and scaling goals are judged on runs this long: on shorter ones process start-up weighs too much."""
+"""Rate and scaling goals are judged on runs this long: on shorter ones process start-up weighs too
+much."""
 GOAL_SCALING = 1.7
 GOAL_MEMORY_GROWTH = 1.25
 GOAL_EFFICIENCY = 0.85
@@ -52,11 +53,13 @@ GOAL_EFFICIENCY = 0.85
 def state(**changes: object) -> dict:
     gates = {
         "1_data_availability": {
-            "raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly",
+            "raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), "
+            "refreshed nightly",
             "classified": "available",
         },
         "2_use_case": {
-            "raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say",
+            "raw": "Rank incoming support tickets so urgent ones reach an agent first; agents "
+            "keep the final say",
             "classified": None,
         },
         "3_success_metric": {
@@ -70,7 +73,9 @@ def state(**changes: object) -> dict:
         "5_stakeholder": {"raw": "Head of customer support", "classified": None},
     }
     value = {
-        "summary": "Ticket routing #N: data labelled, use case and metric agreed, privacy approved.",
+        "summary": (
+            "Ticket routing #N: data labelled, use case and metric agreed, privacy approved."
+        ),
         "gates": gates,
         "status": {"pass": True, "next_gate": None, "next_query": None},
     }
@@ -91,7 +96,10 @@ def wrap(inner: str) -> str:
         + ("The user answered the data and privacy questions. " * 12)
         + "\n</thinking>\n"
     )
-    return f"{thinking}Thanks, here is the updated gate state:\n\n```json\n{inner}\n```\nLet me know if anything changed."
+    return (
+        f"{thinking}Thanks, here is the updated gate state:\n\n```json\n{inner}\n```\nLet me "
+        f"know if anything changed."
+    )
 
 
 def reply_mix() -> list[tuple[str, str]]:
@@ -315,7 +323,8 @@ def profile(count: int) -> None:
     checker.block(block)
     profiler.disable()
     print(
-        f"in-process, no profiler: {count / plain:,.0f} replies/s ({plain / count * 1e6:.1f} µs per reply)\n"
+        f"in-process, no profiler: {count / plain:,.0f} replies/s ({plain / count * 1e6:.1f} µs "
+        f"per reply)\n"
     )
     text = io.StringIO()
     pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
@@ -383,7 +392,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench_check_") as tmp:
         rows = measure(Path(tmp), small, large, args.repeat)
     print(
-        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, config {CONFIG.name}, mix: 4 good, 2 NO PASS, 2 repairable, 2 invalid per 10 replies\n"
+        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, config {CONFIG.name}, mix: 4 "
+        f"good, 2 NO PASS, 2 repairable, 2 invalid per 10 replies\n"
     )
     print_table(rows, args.markdown)
     return 0 if all(r[3] != "MISS" for r in rows) else 1
@@ -417,7 +427,10 @@ def measure(tmp: Path, small: int, large: int, repeat: int) -> list[tuple[str, s
         )
     )
     efficiency = (scaling - 1) / (cores - 1) if cores > 1.05 else float("nan")
-    measured = f"2 processes got {cores:.2f} cores (calibration before and after); -j 2 used {efficiency:.0%} of the extra core"
+    measured = (
+        f"2 processes got {cores:.2f} cores (calibration before and after); -j 2 used "
+        f"{efficiency:.0%} of the extra core"
+    )
     rows.append(
         row(
             "-j 2 vs cores available",
@@ -427,7 +440,10 @@ def measure(tmp: Path, small: int, large: int, repeat: int) -> list[tuple[str, s
     )
     overhead = two.cpu_us / one.cpu_us
     projected = 2 / overhead
-    measured = f"CPU per reply -j 2 / -j 1 = {overhead:.2f}; on 2 idle cores that projects to {projected:.2f}x"
+    measured = (
+        f"CPU per reply -j 2 / -j 1 = {overhead:.2f}; on 2 idle cores that projects to "
+        f"{projected:.2f}x"
+    )
     rows.append(
         row(
             "-j 2 parallel overhead",

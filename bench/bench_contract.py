@@ -56,10 +56,14 @@ def turn(index: int = 0) -> dict:
     ]
     return {
         "narrative": (
-            "The lantern gutters as the tunnel opens onto a flooded hall. Somewhere beyond the black, still water a bell "
-            "rings once, then again, slower. Mira grips your sleeve and points at the far wall, where a stair climbs "
-            "out of the water towards a door banded with old iron. The air smells of rust and old smoke. Far above, through a crack "
-            "in the vaulted ceiling, a thin grey light falls on the water and shows shapes moving under its surface."
+            "The lantern gutters as the tunnel opens onto a flooded hall. Somewhere beyond the "
+            "black, still water a bell "
+            "rings once, then again, slower. Mira grips your sleeve and points at the far wall, "
+            "where a stair climbs "
+            "out of the water towards a door banded with old iron. The air smells of rust and old "
+            "smoke. Far above, through a crack "
+            "in the vaulted ceiling, a thin grey light falls on the water and shows shapes moving "
+            "under its surface."
         ),
         "emotion": "fearful",
         "choices": [
@@ -78,7 +82,8 @@ def turn(index: int = 0) -> dict:
         "npcResponses": [
             {
                 "npcId": "mira",
-                "response": "I am not going in there without a rope. Are you? Last time the water took the keeper's dog.",
+                "response": "I am not going in there without a rope. Are you? Last time the water "
+                "took the keeper's dog.",
                 "emotion": "fearful",
             }
         ],
@@ -172,7 +177,8 @@ def write_jsonl(path: Path, lines: int) -> None:
             value = turn(index)
             inner = json.dumps(value, indent=2)
             if kind == "repairable":
-                # trailing commas, the most common defect: after the last choice and the last debug field
+                # trailing commas, the most common defect: after the last choice and the last debug
+                # field
                 inner = inner.replace("}\n  ],", "},\n  ],", 1).replace(
                     '"tokenCount": 412\n', '"tokenCount": 412,\n'
                 )

@@ -30,7 +30,8 @@ TARGET_BYTES = 100 * 1024
 
 
 def big_schema(target: int = TARGET_BYTES) -> dict:
-    """A draft-07, SARIF-shaped schema of at least ``target`` bytes as compact JSON (about twice that indented)."""
+    """A draft-07, SARIF-shaped schema of at least ``target`` bytes as compact JSON (about twice
+    that indented)."""
     definitions: dict = {}
     schema = {
         "$schema": "http://json-schema.org/draft-07/schema#",
@@ -48,7 +49,8 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
     while len(json.dumps(schema, separators=(",", ":"))) < target:
         following = f"#/definitions/run{index + 1}"
         definitions[f"run{index}"] = {
-            "description": f"Run number {index}: the tool, its results and the artifacts it looked at, as in a SARIF run object.",
+            "description": f"Run number {index}: the tool, its results and the artifacts it "
+            f"looked at, as in a SARIF run object.",
             "type": "object",
             "properties": {
                 "tool": {"$ref": f"#/definitions/tool{index}"},
@@ -122,7 +124,8 @@ def big_schema(target: int = TARGET_BYTES) -> dict:
 
 
 def as_2020_12(schema: dict) -> dict:
-    """The same schema written for 2020-12 ($defs), the draft whose meta-schema costs most to walk."""
+    """The same schema written for 2020-12 ($defs), the draft whose meta-schema costs most to
+    walk."""
     moved = json.loads(json.dumps(schema).replace('"#/definitions/', '"#/$defs/'))
     moved["$defs"] = moved.pop("definitions")
     moved["$schema"] = "https://json-schema.org/draft/2020-12/schema"
@@ -165,7 +168,10 @@ def bench_load(repeat: int, given: Path | None = None) -> list[tuple[str, str, s
             1,
         )
         name = {7: "draft-07", 20: "2020-12"}[draft]
-        measured = f"{first * 1e3:.1f} ms first in the process (compiling the meta-schema included), {ours * 1e3:.1f} ms after"
+        measured = (
+            f"{first * 1e3:.1f} ms first in the process (compiling the meta-schema "
+            f"included), {ours * 1e3:.1f} ms after"
+        )
         rows.append(
             row(
                 f"meta-schema check, {size} {name} schema (compact JSON)",
@@ -223,7 +229,8 @@ def main() -> int:
     parser.add_argument(
         "--schema",
         type=Path,
-        help="time this draft-07 JSON schema file instead of the generated one (e.g. the published SARIF 2.1.0 schema)",
+        help="time this draft-07 JSON schema file instead of the generated one (e.g. the "
+        "published SARIF 2.1.0 schema)",
     )
     args = parser.parse_args()
     rows = bench_load(7, args.schema)

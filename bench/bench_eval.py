@@ -184,7 +184,8 @@ def ray_rates(parquet: Path, folder: Path, rows: int) -> tuple[float, float]:
 
 
 def million_results(folder: Path, rows: int) -> Path:
-    """A results file of ``rows`` rows: the checked mix, repeated (as ``check --input`` writes it)."""
+    """A results file of ``rows`` rows: the checked mix, repeated (as ``check --input`` writes
+    it)."""
     source = folder / "mix.parquet"
     mix = folder / "mix_results.parquet"
     text = "".join(lines(1000))
@@ -317,7 +318,8 @@ def main() -> int:
             f"<= {GOAL_PARQUET_OVERHEAD}x",
         )
         # The scaling row runs on --scale-rows (an eval run's size: the half second both modes
-        # spend starting is a fixed cost, not a share of the work); the 100k-row figure is shown too.
+        # spend starting is a fixed cost, not a share of the work); the 100k-row figure is shown
+        # too.
         two_s = cli_seconds(
             ["--input", str(parquet), "--output", str(folder / "out2.parquet"), "-j", "2"],
             ns.repeat,
@@ -368,7 +370,8 @@ def main() -> int:
             load = os.getloadavg()[0]
             judge(
                 f"Ray local, {ns.ray_rows:,} rows",
-                f"1 worker {one:,.0f}/s, 2 workers {two:,.0f}/s = {two / one:.2f}x (load {load:.2f})",
+                f"1 worker {one:,.0f}/s, 2 workers {two:,.0f}/s = {two / one:.2f}x (load "
+                f"{load:.2f})",
                 two / one >= GOAL_RAY_SCALING,
                 f">= {GOAL_RAY_SCALING}x",
             )

@@ -46,7 +46,8 @@ ANSWERS = {
 
 
 def conversation(size: int) -> list[dict[str, str]]:
-    """User turns holding the answers (one says it slightly differently), padded to ``size`` bytes."""
+    """User turns holding the answers (one says it slightly differently), padded to ``size``
+    bytes."""
     turns = [
         f"About {key.split('_', 1)[1].replace('_', ' ')}: {text}." for key, text in ANSWERS.items()
     ]
@@ -130,7 +131,8 @@ def throughput(lines: int, repeat: int, folder: Path) -> bool:
     print(f"  no conversation                 {lines / base_plain:10,.0f} replies/s")
     print(f"  2 KB conversation, off          {lines / base:10,.0f} replies/s   (baseline)")
     print(
-        f"  2 KB conversation, warn         {lines / grounded:10,.0f} replies/s   added {added:+.1%} (goal <= {GOAL_ADDED:.0%})"
+        f"  2 KB conversation, warn         {lines / grounded:10,.0f} replies/s   added "
+        f"{added:+.1%} (goal <= {GOAL_ADDED:.0%})"
     )
     return added <= GOAL_ADDED
 

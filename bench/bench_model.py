@@ -92,13 +92,15 @@ def bench_preview() -> bool:
         ok &= met
         goal = f"≤ {WORK_GOAL:g}× work" + (", lag ≤ 100 ms" if kb == 20 else "")
         print(
-            f"| {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {ratio:.2f} | {lag * 1000:.1f} ms | {goal}: {'met' if met else 'MISSED'} |"
+            f"| {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {ratio:.2f} | "
+            f"{lag * 1000:.1f} ms | {goal}: {'met' if met else 'MISSED'} |"
         )
     for kb in (5, 10):
         text = big_reply(kb * 1000)
         _, parsed, parses = replay_stream(text, throttled=False)
         print(
-            f"| (every chunk) {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | {parsed / len(text):.0f} | — | comparison |"
+            f"| (every chunk) {len(text):,} chars | {len(text) // CHARS_PER_TOKEN:,} | {parses} | "
+            f"{parsed / len(text):.0f} | — | comparison |"
         )
     return ok
 
@@ -151,16 +153,20 @@ def bench_local(repeat: int) -> None:
             rates.append(tokens / (out.total_s - out.ttft_s))
             sizes.append(tokens)
         print(
-            f"local model ({server.model}, n_ctx 4096, {len(messages[0]['content']):,}-char system prompt, structured):"
+            f"local model ({server.model}, n_ctx 4096, {len(messages[0]['content']):,}-char "
+            f"system prompt, structured):"
         )
         print(
-            f"  time to first token, first request (whole prompt evaluated, form fallback included): {cold.ttft_s or float('nan'):.2f} s"
+            f"  time to first token, first request (whole prompt evaluated, form fallback "
+            f"included): {cold.ttft_s or float('nan'):.2f} s"
         )
         print(
-            f"  time to first token, later requests (system prompt cached by the server): median {statistics.median(ttfts):.2f} s over {len(ttfts)}"
+            f"  time to first token, later requests (system prompt cached by the server): median "
+            f"{statistics.median(ttfts):.2f} s over {len(ttfts)}"
         )
         print(
-            f"  generation: median {statistics.median(rates):.1f} tokens/s ({statistics.median(sizes):.0f} tokens a reply)"
+            f"  generation: median {statistics.median(rates):.1f} tokens/s "
+            f"({statistics.median(sizes):.0f} tokens a reply)"
         )
     finally:
         server.stop()

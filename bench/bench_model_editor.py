@@ -77,9 +77,12 @@ def bench_first_character(repeat: int) -> bool:
     worst = max(lags) if lags else float("nan")
     ok = worst <= GOAL_S
     print(
-        f"editor: first token → first character in the reply pane: median {statistics.median(firsts) * 1000:.0f} ms over {repeat} runs"
+        f"editor: first token → first character in the reply pane: median "
+        f"{statistics.median(firsts) * 1000:.0f} ms over {repeat} runs"
     )
     print(
-        f"editor: F3 during a 300 tok/s stream of a 20 KB reply: worst {worst * 1000:.0f} ms, median {statistics.median(lags) * 1000:.0f} ms over {len(lags)} presses (goal ≤ 100 ms: {'met' if ok else 'MISSED'})"
+        f"editor: F3 during a 300 tok/s stream of a 20 KB reply: worst {worst * 1000:.0f} ms, "
+        f"median {statistics.median(lags) * 1000:.0f} ms over {len(lags)} presses (goal ≤ 100 ms: "
+        f"{'met' if ok else 'MISSED'})"
     )
     return ok

@@ -41,26 +41,33 @@ CONFIG = load_config(ROOT / "sample_configs" / "ml_project_intake.yaml")
 
 def inner_state() -> dict:
     return {
-        "summary": "Ticket-routing model for the support desk: warehouse data is labelled, the use case and success metric are agreed, privacy is approved.",
+        "summary": "Ticket-routing model for the support desk: warehouse data is labelled, the "
+        "use case and success metric are agreed, privacy is approved.",
         "gates": {
             "1_data_availability": {
-                "raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), refreshed nightly; labels come from the triage by agents and were audited on a 2% sample in September",
+                "raw": "Two years of labelled tickets in the warehouse (tickets.labelled_v3), "
+                "refreshed nightly; labels come from the triage by agents and were audited on a "
+                "2% sample in September",
                 "classified": "available",
             },
             "2_use_case": {
-                "raw": "Rank incoming support tickets so urgent ones reach an agent first; agents keep the final say and can re-rank any ticket",
+                "raw": "Rank incoming support tickets so urgent ones reach an agent first; agents "
+                "keep the final say and can re-rank any ticket",
                 "classified": None,
             },
             "3_success_metric": {
-                "raw": "Median time-to-first-response down 20% in the pilot queue over four weeks, with no rise in reopened tickets",
+                "raw": "Median time-to-first-response down 20% in the pilot queue over four "
+                "weeks, with no rise in reopened tickets",
                 "classified": None,
             },
             "4_data_privacy": {
-                "raw": "Ticket text reviewed by the privacy office in March; names, emails and phone numbers are masked before training",
+                "raw": "Ticket text reviewed by the privacy office in March; names, emails and "
+                "phone numbers are masked before training",
                 "classified": "approved",
             },
             "5_stakeholder": {
-                "raw": "Head of customer support (Dana Ruiz), who signs off the pilot and owns the rollout plan",
+                "raw": "Head of customer support (Dana Ruiz), who signs off the pilot and owns "
+                "the rollout plan",
                 "classified": None,
             },
         },
@@ -73,8 +80,8 @@ def typical_reply() -> tuple[str, str]:
     thinking = (
         "<thinking>\n"
         + (
-            "The user answered the data and privacy questions, and the success metric is agreed with the support lead. "
-            * 6
+            "The user answered the data and privacy questions, and the success metric is agreed "
+            "with the support lead. " * 6
         )
         + "\n</thinking>\n"
     )
@@ -120,12 +127,16 @@ def bench_typical(repeat: int) -> list[tuple[str, str, str, str]]:
     ours = min_time(lambda: extract_json(text), repeat, 300)
     whole = min_time(lambda: parse(text, CONFIG), repeat, 300)
     ratio = ours / base
-    measured = f"extract_json {ours * 1e6:.1f} µs = {ratio:.1f}× json.loads ({base * 1e6:.1f} µs); parse {whole * 1e6:.0f} µs"
+    measured = (
+        f"extract_json {ours * 1e6:.1f} µs = {ratio:.1f}× json.loads ({base * 1e6:.1f} "
+        f"µs); parse {whole * 1e6:.0f} µs"
+    )
     return [row(f"clean: typical {len(text)/1024:.1f} KB reply", measured, "≤ 3×", ratio <= 3)]
 
 
 def python_repr_reply(size: int) -> str:
-    """A Python-``repr``-style reply (single quotes, None/True everywhere) of about ``size`` bytes."""
+    """A Python-``repr``-style reply (single quotes, None/True everywhere) of about ``size``
+    bytes."""
     gates = {}
     index = 0
     while len(repr({"summary": "s", "gates": gates})) < size:
@@ -271,7 +282,10 @@ def bench_import(repeat: int) -> list[tuple[str, str, str, str]]:
     import subprocess
 
     compileall.compile_dir(str(ROOT / "gate_tui"), quiet=1)
-    probe = "import time; t = time.perf_counter(); from gate_tui import extract_json; print(time.perf_counter() - t)"
+    probe = (
+        "import time; t = time.perf_counter(); from gate_tui import extract_json; "
+        "print(time.perf_counter() - t)"
+    )
     seconds = min(
         float(
             subprocess.run(
@@ -300,7 +314,8 @@ def heavy_classes(size: int) -> dict[str, str]:
 
 
 def bench_heavy(repeat: int) -> list[tuple[str, str, str, str]]:
-    """4 MiB classes: ≤ 100× json.loads of a valid 1 MB document per MB, bounded records, flat memory."""
+    """4 MiB classes: ≤ 100× json.loads of a valid 1 MB document per MB, bounded records, flat
+    memory."""
     import tracemalloc
 
     document = valid_document(1_000_000)
@@ -316,7 +331,10 @@ def bench_heavy(repeat: int) -> list[tuple[str, str, str, str]]:
         tracemalloc.stop()
         records = len(result.repairs)
         ok = per_mb <= 100 and records <= 250 and peak <= 12 * len(text) * 4
-        measured = f"{elapsed:.2f} s = {per_mb:.0f}× loads per MB; {records} records; peak {peak / 2**20:.0f} MiB"
+        measured = (
+            f"{elapsed:.2f} s = {per_mb:.0f}× loads per MB; {records} records; peak "
+            f"{peak / 2**20:.0f} MiB"
+        )
         rows.append(row(f"4 MiB: {name}", measured, "≤ 100×/MB, ≤ 250 records", ok))
     return rows
 

@@ -52,11 +52,14 @@ GOAL_FLAT_MEMORY = 1.5
 GOAL_BYTES_PER_TRANSITION = 6_000
 OPEN_PEAK = (
     "import resource, sys, time\nfrom pathlib import Path\n"
-    "from gate_tui.config.loading import load_config\nfrom gate_tui.session.opening import open_session\n"
+    "from gate_tui.config.loading import load_config\nfrom gate_tui.session.opening import "
+    "open_session\n"
     "config = load_config(sys.argv[1])\nstart = time.perf_counter()\n"
-    "session = open_session(config, Path(sys.argv[1]), directory=Path(sys.argv[2]), read_only=True)\n"
+    "session = open_session(config, Path(sys.argv[1]), directory=Path(sys.argv[2]), "
+    "read_only=True)\n"
     "assert not session.persistence_warning, session.persistence_warning\n"
-    "print(len(session.timeline), time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    "print(len(session.timeline), time.perf_counter() - start, "
+    "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
 )
 
 WRAPPER = (
@@ -155,14 +158,16 @@ def memory(sizes: list[int]) -> int:
             rows.append(
                 (
                     f"open {size / 1e6:,.0f} MB journal ({count:,} replies)",
-                    f"{seconds:.1f} s, peak RSS {peak / 1e6:,.0f} MB = empty {base / 1e6:.0f} MB + {per:,.0f} B/transition",
+                    f"{seconds:.1f} s, peak RSS {peak / 1e6:,.0f} MB = empty {base / 1e6:.0f} MB "
+                    f"+ {per:,.0f} B/transition",
                     per <= GOAL_BYTES_PER_TRANSITION,
                 )
             )
     width = max(len(row[0]) for row in rows)
     for name, figure, ok in rows:
         print(
-            f"{name:<{width}}  {figure:<70} <= {GOAL_BYTES_PER_TRANSITION:,} B/transition  {'ok' if ok else 'MISSED'}"
+            f"{name:<{width}}  {figure:<70} <= {GOAL_BYTES_PER_TRANSITION:,} B/transition  "
+            f"{'ok' if ok else 'MISSED'}"
         )
     return 0 if all(row[2] for row in rows) else 1
 
@@ -249,7 +254,8 @@ def main() -> int:
     rows.append(
         (
             "report peak RSS",
-            f"{report_rss / 1024:.0f} MB vs {reports[small][1] / 1024:.0f} MB ({report_rss / reports[small][1]:.2f}x)",
+            f"{report_rss / 1024:.0f} MB vs {reports[small][1] / 1024:.0f} MB "
+            f"({report_rss / reports[small][1]:.2f}x)",
             f"<= {GOAL_FLAT_MEMORY}x",
             report_rss / reports[small][1] <= GOAL_FLAT_MEMORY,
         )

@@ -171,7 +171,8 @@ def process_paint(which: str, config: Path, cache: Path | None) -> float:
             child.kill()
             _, errors = child.communicate()
             sys.stderr.write(
-                f"bench_tui: the {which} child did not paint within {CHILD_TIMEOUT:.0f} s:\n{errors.decode(errors='replace')}\n"
+                f"bench_tui: the {which} child did not paint within {CHILD_TIMEOUT:.0f} s:\n"
+                f"{errors.decode(errors='replace')}\n"
             )
             raise SystemExit(2)
         child.communicate(timeout=CHILD_TIMEOUT)
@@ -213,7 +214,8 @@ async def key_to_frame(
     shown: Callable[[int], bool],
     presses: int,
 ) -> list[float]:
-    """Per key press: from the key entering the driver's queue to the first frame showing its effect."""
+    """Per key press: from the key entering the driver's queue to the first frame showing its
+    effect."""
     frames: list[float] = []
     on_frames(app, frames.append)
     samples: list[float] = []
@@ -349,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     absolute = ", ".join(f"{name} {proc[name] * 1000:.0f} ms" for name in proc)
     widgets = ", ".join(f"{name} {inproc[name] * 1000:.0f} ms" for name in inproc)
     print(
-        f"(first paint, process: {absolute}; in-process: {widgets}; {repeat} runs each, {presses} key presses)"
+        f"(first paint, process: {absolute}; in-process: {widgets}; {repeat} runs each, {presses} "
+        f"key presses)"
     )
     missed = any(line.endswith("MISS") for line in rows)
     return 1 if args.strict and missed else 0

@@ -38,7 +38,10 @@ def _size_row(name: str, schema: dict, repeat: int, goal: bool) -> tuple[str, st
     seconds = min_time(lambda: prompt_report(contract), repeat)
     ratio = report.size / _compact(schema)
     verdict = ("PASS" if ratio <= GOAL_SIZE else "MISS") if goal else ""
-    measured = f"{report.size:,} chars = {ratio:.2f}× its {_compact(schema):,} chars ({seconds * 1e3:.1f} ms)"
+    measured = (
+        f"{report.size:,} chars = {ratio:.2f}× its {_compact(schema):,} chars "
+        f"({seconds * 1e3:.1f} ms)"
+    )
     return (
         f"prompt --contract {name}",
         measured,

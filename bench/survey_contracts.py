@@ -2,7 +2,8 @@
 
 Run on a checkout of JSON Schema Store, for example::
 
-    python bench/survey_contracts.py schemastore/src/schemas/json [--schemas schemastore/src/schemas/json]
+    python bench/survey_contracts.py schemastore/src/schemas/json \\
+        [--schemas schemastore/src/schemas/json]
 
 It prints how many load, the drafts they were read as, and each kind of refusal with its
 count and one example, so a change to loading can be judged on schemas nobody here wrote.
@@ -46,7 +47,8 @@ def main() -> int:
         examples.setdefault(kind, f"{path.name}: {problems[0].message}"[:200])
     loaded = sum(drafts.values())
     print(
-        f"{loaded} of {len(files)} load ({loaded / max(1, len(files)):.0%}); drafts: {dict(drafts.most_common())}"
+        f"{loaded} of {len(files)} load ({loaded / max(1, len(files)):.0%}); drafts: "
+        f"{dict(drafts.most_common())}"
     )
     for kind, count in outcomes.most_common():
         print(f"{count:5}  {examples[kind]}")

@@ -41,3 +41,14 @@ def release_config() -> GateConfig:
 def reply(name: str) -> str:
     """The text of a bundled sample reply."""
     return (REPLIES / name).read_text(encoding="utf-8")
+
+
+KINDS = ("unit", "functional", "e2e")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its kind, the folder it lives in (``pytest -m "not e2e"``)."""
+    for item in items:
+        kind = item.path.parent.name
+        if kind in KINDS and item.path.parent.parent == Path(__file__).resolve().parent:
+            item.add_marker(kind)

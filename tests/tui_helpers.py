@@ -50,7 +50,8 @@ async def wait_for(
             pass
         if time.monotonic() > deadline:
             raise AssertionError(
-                f"timed out after {timeout}s waiting for {message() if callable(message) else message or predicate}"
+                f"timed out after {timeout}s waiting for "
+                f"{message() if callable(message) else message or predicate}"
             )
         await pilot.pause(0.02)
         await asyncio.sleep(0)
@@ -194,4 +195,15 @@ async def paste(pilot: Any, app: Any, text: str) -> None:
         pilot,
         lambda: app.gate_screen.reply_pane.text_area.text == text,
         message="pasted text in the reply pane",
+    )
+
+
+async def type_answer(pilot: object, app: Any, gate: str, text: str) -> None:
+    """Type ``text`` into the raw field of ``gate`` and press Enter (one user transition)."""
+    from textual.widgets import TextArea
+    app.gate_screen.select_gate(gate)
+    app.query_one("#raw", TextArea).focus()
+    await pilot.press(*text, "enter")  # type: ignore[attr-defined]
+    await wait_for(
+        pilot, lambda: app.session.state.gates[gate].raw == text, message=f"{gate} recorded"
     )

@@ -155,7 +155,7 @@ def restore(history: History, data: AcceptedRecord) -> Transition:
     """Push an accepted transition exactly as recorded (what ``History.accept`` would build).
 
     Uses ``History.restore`` so the recorded diff is kept instead of being recomputed;
-    ``tests/test_session_resume.py`` checks the result equals a replay through
+    ``tests/unit/test_session_resume.py`` checks the result equals a replay through
     ``History.accept``.
     """
     transition = Transition(

@@ -9,7 +9,8 @@ Textual app (``bench/bench_tui.py``):
    config cache; the frame shows the state every start begins with, the empty one,
    and its decision by the same rule the parser uses (:func:`gate_tui.decision.decision_parts`).
    It holds the title bar, the decision, the gate list, the gate and summary editors
-   and the footer, as few widgets as possible (``tests/test_tui_startup.py`` holds the budget).
+   and the footer, as few widgets as possible (``tests/functional/test_tui_startup.py`` holds the
+   budget).
 2. *The boot* (:meth:`GateApp._boot <gate_tui.tui.app.GateApp._boot>`, right after that frame) loads
    the rest, builds the validated :class:`~gate_tui.models.GateConfig`, opens the session (or asks
    whether to resume one) and shows it. Key presses, pastes and clicks that arrive

@@ -13,7 +13,7 @@ parser and the session*, never a gate decision of its own:
 
 Every method returns an *outcome* (a small named tuple) that says what happened, so the
 app only has to show it, and tests can drive the rules without a terminal
-(``tests/test_tui_controller.py``). Like the app's first frame, importing this module
+(``tests/unit/test_tui_controller.py``). Like the app's first frame, importing this module
 loads neither pydantic nor the parser: they are imported on first use.
 """
 

@@ -1,6 +1,6 @@
 """Drive ``gate-tui serve`` in a real headless Chromium (Debian's package) with Playwright.
 
-Used by ``tests/test_serve_browser.py`` and by ``make screenshots`` (``python -m
+Used by ``tests/e2e/test_serve_browser.py`` and by ``make screenshots`` (``python -m
 tests.helpers.browser OUT.png``), so the screenshot in the README comes from the very
 journey the test checks. The terminal in the page is xterm.js drawing on a canvas, so
 what the editor shows is read from the websocket frames the server sends (the terminal
@@ -125,7 +125,8 @@ class EditorPage:
 
     def wait_for_text(self, text: str, timeout: float = 60.0, since: int = 0) -> bool:
         """Poll the frames (from ``since``) for ``text``. The sync API delivers events only
-        while it runs, so the wait is Playwright's own (``wait_for_timeout``), never ``time.sleep``."""
+        while it runs, so the wait is Playwright's own (``wait_for_timeout``), never
+        ``time.sleep``."""
         deadline = time.monotonic() + timeout
         while text not in _ESCAPES.sub("", b"".join(self.frames[since:]).decode("utf-8", "ignore")):
             if time.monotonic() > deadline:
@@ -163,7 +164,9 @@ class EditorPage:
                 area.focus();
                 const data = new DataTransfer();
                 data.setData('text/plain', text);
-                area.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+                area.dispatchEvent(new ClipboardEvent(
+                    'paste', {clipboardData: data, bubbles: true, cancelable: true}
+                ));
             }""",
             text,
         )
