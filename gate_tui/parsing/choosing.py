@@ -151,7 +151,8 @@ class Chooser:
             winner = listed[pick]
         else:
             parts = failure(
-                f"there is no candidate {pick}: this reply holds {len(listed)} (0 to {len(listed) - 1})",
+                f"there is no candidate {pick}: this reply holds {len(listed)} (0 to "
+                f"{len(listed) - 1})",
                 "invalid_value",
             )
             parts[5]["candidates"] = [
@@ -194,7 +195,8 @@ class Chooser:
             return failure(f"{failed.error} (at {at})", "invalid_value")
         what = failed.error or "unexpected " + describe_spot(self.text, failed.error_at)
         return failure(
-            f"JSON object at {locate(self.text, self.failed_start)} could not be repaired: {what} at {at}"
+            f"JSON object at {locate(self.text, self.failed_start)} could not be repaired: {what} "
+            f"at {at}"
         )
 
     def _no_object_error(self, saw_array: bool) -> str:
@@ -204,7 +206,10 @@ class Chooser:
         if depth_at is not None:
             line = self.text.count("\n", 0, depth_at) + 1
             column = depth_at - (self.text.rfind("\n", 0, depth_at) + 1) + 1
-            return f"JSON nested deeper than {MAX_DEPTH} levels at line {line}, column {column}; not decoded"
+            return (
+                f"JSON nested deeper than {MAX_DEPTH} levels at line {line}, column {column}; not "
+                "decoded"
+            )
         return NO_OBJECT
 
     def _may_have_keyword(self, start: int, stop: int) -> bool:
@@ -259,7 +264,8 @@ class Chooser:
             and not self._restarts_at(start, self.last_error_at)
         ):
             # An unclosed object whose text stops being JSON on a line of prose after its last
-            # member: read as cut off there — closed when only its last `}` is missing, else refused.
+            # member: read as cut off there — closed when only its last `}` is missing, else
+            # refused.
             outcome = self._repair(start, at, "object_budget")
         if outcome is None:
             return None

@@ -63,7 +63,9 @@ def ask_actions(ask: str, again: str, cancel: str) -> tuple[KeyAction, ...]:
     pane too."""
     retry = "Send an invalid reply's errors back automatically, at most 2 rounds (off by default)"
     return (
-        KeyAction("ask_model", "f6", "workbench('ask')", "Ask", "Ask the model", ask, priority=True),
+        KeyAction(
+            "ask_model", "f6", "workbench('ask')", "Ask", "Ask the model", ask, priority=True
+        ),
         KeyAction(
             "ask_again",
             "f7",

@@ -72,7 +72,10 @@ def reason_text(decision: DecisionView) -> str:
     if decision.reason == "required_blocked":
         return f"required gate {decision.next_gate} is blocked: {decision.blocked_value}"
     if decision.reason == "required_ungrounded":
-        return f"required gate {decision.next_gate}'s answer is not the user's words (grounding: require)"
+        return (
+            f"required gate {decision.next_gate}'s answer is not the user's words"
+            " (grounding: require)"
+        )
     return f"required gate {decision.next_gate} is missing"
 
 

@@ -14,78 +14,21 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from tests.conftest import CONFIGS, REPLIES  # noqa: E402
 from tests.helpers.cli import gate_tui  # noqa: E402
-
-ML = CONFIGS / "ml_project_intake.yaml"
-GOOD = (REPLIES / "ml_good.md").read_text(encoding="utf-8")
-LYING = (REPLIES / "ml_lying_pass.md").read_text(
-    encoding="utf-8"
-)  # claims PASS; system: NO PASS at 2_use_case
-HONEST = LYING.replace(
-    '"status": {"pass": true', '"status": {"pass": false'
-)  # claims NO PASS; system agrees
-GARBAGE = (REPLIES / "ml_garbage.md").read_text(encoding="utf-8")
-SEVERAL = (REPLIES / "ml_self_correcting.md").read_text(
-    encoding="utf-8"
-)  # two different states; PASS, claims PASS
-GUESSED = GOOD.replace(
-    '"raw": "Two years of labelled tickets in the warehouse"',
-    '"raw": Two years of labelled tickets',
+from tests.helpers.mixed_run import (  # noqa: E402
+    GOOD,
+    LYING,
+    ML,
+    MODELS,
+    hand_count,
+    mixed_rows,
 )
-MODELS = ("alpha", "beta", "gamma")
-# kind -> (reply, finish_reason, expected status, claimed, guessed, cut_off, several)
-KINDS = {
-    "good": (GOOD, "stop", "PASS", "PASS", False, False, False),
-    "lying": (LYING, "stop", "NO PASS", "PASS", False, False, False),
-    "honest": (HONEST, None, "NO PASS", "NO PASS", False, False, False),
-    "garbage": (GARBAGE, "stop", "invalid", "none", False, False, False),
-    "cut": (
-        GOOD,
-        "length",
-        "invalid",
-        "PASS",
-        False,
-        True,
-        False,
-    ),  # parses whole; cut by the provider
-    "several": (SEVERAL, "stop", "PASS", "PASS", False, False, True),
-    "guessed": (GUESSED, "stop", "PASS", "PASS", True, False, False),
-}
-# Each model gets its own mix, so the groups differ.
-PLAN = {
-    "alpha": ["good"] * 4 + ["lying"] * 3 + ["cut"] * 2 + ["guessed"],
-    "beta": ["good"] * 2 + ["honest"] * 3 + ["garbage"] * 2 + ["several"] * 2 + ["lying"],
-    "gamma": ["good", "lying", "lying", "cut", "honest", "guessed", "several", "garbage"],
-}
-
-
-def _rows() -> list[dict[str, object]]:
-    rows = []
-    for model, kinds in PLAN.items():
-        for number, kind in enumerate(kinds):
-            reply, finish, *_ = KINDS[kind]
-            rows.append(
-                {
-                    "id": f"{model}-{number}",
-                    "reply": reply,
-                    "model": model,
-                    "kind": kind,
-                    "finish_reason": finish,
-                    "usage": {
-                        "prompt_tokens": 100,
-                        "completion_tokens": 10 + number,
-                        "total_tokens": 110 + number,
-                    },
-                }
-            )
-    return rows
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("stats")
-    pq.write_table(pa.Table.from_pylist(_rows()), folder / "in.parquet")
+    pq.write_table(pa.Table.from_pylist(mixed_rows()), folder / "in.parquet")
     done = gate_tui(
         "check",
         "--config",
@@ -98,27 +41,6 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 2, done.stderr
     return folder / "out.parquet"
-
-
-def _hand_count(rows: list[dict[str, object]]) -> dict[str, dict[str, int]]:
-    counts: dict[str, dict[str, int]] = {}
-    for row in rows:
-        _reply, _finish, status, claimed, guessed, cut, several = KINDS[str(row["kind"])]
-        for group in ("(all)", str(row["model"])):
-            mine = counts.setdefault(group, {})
-            for key in (
-                f"status {status}",
-                f"claim {claimed}/{status}",
-                *(["guessed"] * guessed),
-                *(["cut"] * cut),
-                *(["several"] * several),
-                "rows",
-            ):
-                mine[key] = mine.get(key, 0) + 1
-            if (claimed, status) == ("PASS", "NO PASS"):
-                mine["false pass at 2_use_case"] = mine.get("false pass at 2_use_case", 0) + 1
-            mine["tokens"] = mine.get("tokens", 0) + int(row["usage"]["total_tokens"])  # type: ignore[index]
-    return counts
 
 
 def _check_group(data: dict[str, object], expected: dict[str, int]) -> None:
@@ -145,7 +67,7 @@ def test_a_mixed_run_of_three_models_matches_a_hand_count(run: Path) -> None:
     done = gate_tui("stats", str(run), "--by", "model", "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    expected = _hand_count(_rows())
+    expected = hand_count(mixed_rows())
     _check_group(data["overall"], expected["(all)"])
     assert sorted(data["groups"]) == list(MODELS)
     for model in MODELS:
@@ -172,7 +94,7 @@ def test_check_carries_the_inputs_other_columns_and_the_provider_signals(run: Pa
 
 
 def test_carry_columns_names_the_columns_kept(tmp_path: Path) -> None:
-    pq.write_table(pa.Table.from_pylist(_rows()[:3]), tmp_path / "in.parquet")
+    pq.write_table(pa.Table.from_pylist(mixed_rows()[:3]), tmp_path / "in.parquet")
     out = tmp_path / "out.parquet"
     done = gate_tui(
         "check",
@@ -212,7 +134,7 @@ def test_markdown_and_text_name_the_groups_and_the_false_claims(run: Path) -> No
 
 
 def test_two_runs_compared_on_ids(run: Path, tmp_path: Path) -> None:
-    rows = _rows()
+    rows = mixed_rows()
     for row in rows:
         if row["id"] == "alpha-0":
             row["reply"] = LYING  # was PASS: newly failing
@@ -244,7 +166,7 @@ def test_jsonl_results_give_the_same_counts_as_parquet(
 ) -> None:
     monkeypatch.setenv("GATE_TUI_CACHE_DIR", str(tmp_path))
     source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(row) + "\n" for row in _rows()), encoding="utf-8")
+    source.write_text("".join(json.dumps(row) + "\n" for row in mixed_rows()), encoding="utf-8")
     out = tmp_path / "out.jsonl"
     done = gate_tui("check", "--config", str(ML), "--jsonl", str(source), "-o", str(out), "-q")
     assert done.returncode == 2, done.stderr

@@ -170,7 +170,8 @@ def end_of_content(text: str, start: int, limit: int) -> int:
 
 
 def _without_partial_escape(content: str) -> str:
-    """Drop a ``\\u`` escape the cut left incomplete (``\\u00``); a lone backslash is already gone."""
+    """Drop a ``\\u`` escape the cut left incomplete (``\\u00``); a lone backslash is already
+    gone."""
     return content[: _partial_escape_end(content, 0, len(content))]
 
 
@@ -202,7 +203,9 @@ _BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
 # A double quote followed by what can follow a value (see follows_a_value), as one pattern.
 _DQ_CLOSING = re.compile(
     r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
-    r"|[ \t\r]*+\n[ \t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ \t]*+:))"
+    r"|[ \t\r]*+\n[ "
+    r"\t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ "
+    r"\t]*+:))"
     r'|"(?=[ \t]*+"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:)'
 )
 _LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
@@ -238,7 +241,8 @@ CLOSED, MISSING_QUOTE, CUT = range(3)
 def locate_string(
     text: str, pos: int, limit: int, *, key: bool = False
 ) -> tuple[int, int, int, int]:
-    """Where the string opening at ``text[pos]`` (any quote style) ends, as the repair pass reads it.
+    """Where the string opening at ``text[pos]`` (any quote style) ends, as the repair pass reads
+    it.
 
     Returns ``(how, end, after, inner)``: ``how`` is :data:`CLOSED` (``end`` is the
     closing quote, ``after`` the offset past it), :data:`MISSING_QUOTE` (the closing
@@ -288,7 +292,8 @@ def locate_string(
 
 
 def _unclosed(text: str, pos: int, limit: int, inner: int) -> tuple[int, int, int, int]:
-    """A string the text ends inside: cut off, or one closing quote missing before ``,`` + newline."""
+    """A string the text ends inside: cut off, or one closing quote missing before ``,`` +
+    newline."""
     newline = text.find("\n", pos, limit)
     if newline >= 0 and inner < 0:
         line_end = len(text[pos + 1 : newline].rstrip()) + pos + 1
@@ -343,7 +348,8 @@ _COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs
 
 # After a comma, on its line: what starts a member or an element (or a line break, the end).
 _AFTER_COMMA_STARTS = re.compile(
-    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|\\[ntr]|[\w$][\w$\-]*+"?[ \t]*+:|[\w$.+\-]++[ \t]*+(?:[,}\]\r\n]|\\[ntr]))"""
+    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|\\[ntr]|[\w$][\w$\-]*+"?[ \t]*+:"""
+    r"""|[\w$.+\-]++[ \t]*+(?:[,}\]\r\n]|\\[ntr]))"""
 )
 
 

@@ -50,7 +50,8 @@ from gate_tui.parsing.repair.wrapped import unwrap
 def repair_json(
     text: str, start: int, limit: int, *, budget: int | None = None, detach_tail: bool = False
 ) -> RepairOutcome:
-    """Repair the JSON value opening at ``text[start]`` (``{`` or ``[``), reading at most to ``limit``.
+    """Repair the JSON value opening at ``text[start]`` (``{`` or ``[``), reading at most to
+    ``limit``.
 
     Stops where the value closes. If ``limit`` (or a fence marker where a token is due)
     comes first the value is treated as cut off and closed (``truncated``, with
@@ -115,7 +116,8 @@ class _Repairer(Members):
         return RepairOutcome(None, at, (), consumed, error_at=at, error=error, bad_value=bad_value)
 
     def run(self) -> RepairOutcome:
-        """The token loop; strings and punctuation inline (the cost of every repair), the rest in :meth:`_other`."""
+        """The token loop; strings and punctuation inline (the cost of every repair), the rest in
+        :meth:`_other`."""
         text, limit, stop = self.text, self.limit, self.stop
         if self.start >= limit or text[self.start] not in "{[":
             raise Fail(self.start)
@@ -259,7 +261,8 @@ class _Repairer(Members):
         )
 
     def _other(self, kind: int, state: int) -> bool:
-        """The rarer tokens (quotes, numbers, words, comments, tuples, fences); True when the value closed."""
+        """The rarer tokens (quotes, numbers, words, comments, tuples, fences); True when the value
+        closed."""
         c = self.text[self.pos]
         if kind == 7:
             self.comment()

@@ -409,7 +409,8 @@ class GateScreen(Screen[None]):
         """Enter on a timeline row restores the state after it (a new, undoable transition)."""
         if self._move(lambda: self.controller.jump_to(event.index)):
             self.notify(
-                f"Restored the state after {number(event.index)} ({self.key_hints['undo']} undoes this).",
+                f"Restored the state after {number(event.index)}"
+                f" ({self.key_hints['undo']} undoes this).",
                 markup=False,
             )
 

@@ -12,14 +12,14 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from tests.test_cli_batch import gate_tui  # noqa: E402
-from tests.test_run_stats import ML, MODELS, _hand_count, _rows  # noqa: E402
+from tests.helpers.cli import gate_tui  # noqa: E402
+from tests.helpers.mixed_run import ML, MODELS, hand_count, mixed_rows  # noqa: E402
 
 
 @pytest.fixture
 def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     monkeypatch.setenv("GATE_TUI_CACHE_DIR", str(tmp_path / "cache"))
-    rows = _rows()
+    rows = mixed_rows()
     parquet = tmp_path / "in.parquet"
     pq.write_table(pa.Table.from_pylist(rows), parquet)
     jsonl = tmp_path / "in.jsonl"
@@ -53,11 +53,11 @@ def test_jsonl_results_carry_the_model_and_stats_groups_by_it(
     done = gate_tui("check", "--config", str(ML), flag, str(inputs[kind]), "-o", str(out), "-q")
     assert done.returncode == 2, done.stderr
     records = _records(out)
-    assert [record["model"] for record in records] == [row["model"] for row in _rows()]
+    assert [record["model"] for record in records] == [row["model"] for row in mixed_rows()]
     assert all(record["kind"] for record in records)
     # What the check reads itself is not carried: the reply, the id (already first), usage.
     assert not any("reply" in record or "usage" in record for record in records)
-    expected = _hand_count(_rows())
+    expected = hand_count(mixed_rows())
     assert _groups(out) == {model: expected[model]["rows"] for model in MODELS}
 
 
