@@ -326,8 +326,12 @@ def apply_policy(
         # while its members go on. Read whole when an inner quote explains it, else refused.
         verdict, whole, fix, end = judge_close(text, span[0], span[1])
         mended = any(r["code"] in _CLOSER_FIXES for r in records)
-        if verdict == "ok" and mended and closer_follows(text, span[1]):
-            verdict = "refuse"  # a closer read as missing, and one too many after: one was mistyped
+        if verdict == "ok" and mended and (
+            closer_follows(text, span[1]) or continues_container(text, span[1], len(text), "[")
+        ):
+            # A closer read as missing, then one too many after, or a comma and an element
+            # of the array it was inside: one was mistyped, and the value goes on.
+            verdict = "refuse"
         if verdict == "refuse" or (
             verdict == "whole" and records
         ):  # other repairs: offsets would blur
