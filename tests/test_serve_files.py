@@ -108,7 +108,7 @@ async def test_contract_mode_keeps_its_files_in_the_folder_too(
     app = ContractApp(contract, journal=False, blink=False, files=folder)
     async with app.run_test(size=(120, 40)) as pilot:
         before = _everything_under(tmp_path)
-        app.contract_screen.action_export_report()
+        app.contract_screen.action_file("export_report")
         for name in (*OUTSIDE_NAMES, "/tmp/gate-tui-serve-report.md"):
             await _refused(pilot, app, name)
         assert _everything_under(tmp_path) == before

@@ -38,7 +38,7 @@ class ContractApp(AppShell[int], inherit_bindings=False):
         self.use_journal = journal
         self.new = new
         self.contract_screen = ContractScreen(
-            contract, self.editor, blink=self.blink, start=self._start
+            contract, self.editor, blink=self.blink, start=self._start, journaled=journal
         )
 
     def get_default_screen(self) -> ContractScreen:

@@ -39,7 +39,7 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
     KeyAction(
         "export",
         "ctrl+e",
-        "export_value",
+        "file('save_as')",
         "Export",
         "Export value JSON…",
         "Write the current value as JSON to a file you name (asks before replacing one)",
@@ -76,17 +76,22 @@ FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     (
         "Save value as…",
         "Write the current value as JSON to a file you name (Open value… reads it back)",
-        "export_value",
+        "file('save_as')",
     ),
     (
         "Open value…",
         "Load a JSON file as the current value, a user edit the contract judges",
-        "open_value",
+        "file('open_state')",
     ),
     (
         "Export report…",
         "Write a Markdown report of this session (decision, errors, timeline, value)",
-        "export_report",
+        "file('export_report')",
+    ),
+    (
+        "Copy value to clipboard",
+        "Copy the current value as JSON (OSC 52)",
+        "file('copy_state')",
     ),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (

@@ -25,8 +25,9 @@ from textual.widgets import Footer
 from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import EditController, PendingEdit
+from gate_tui.tui.file_commands import ask_before_quitting, run_file
 from gate_tui.tui.form import gate_value, state_to_form
-from gate_tui.tui.gate_files import GateFiles
+from gate_tui.tui.gate_files import Kept, gate_file, kept_now, quit_reason, unsaved_changes
 from gate_tui.tui.gate_reply import apply_gate_reply, gate_previewed
 from gate_tui.tui.render import number, overrule_line, verdict
 from gate_tui.tui.text import visible
@@ -85,7 +86,7 @@ class GateScreen(Screen[None]):
         self.key_hints = key_hints
         self.session: Session = None  # type: ignore[assignment]  # set by attach
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
-        self.files = GateFiles(self)
+        self._kept: Kept | None = None  # how much of the session is in a file (file commands)
         self._provenance: ProvenanceTracker | None = None  # who said each answer (attach)
         self._notices = notices  # the app's own (an unknown keymap id): shown in the warning bar
         self._shown_before = False
@@ -190,7 +191,7 @@ class GateScreen(Screen[None]):
 
         self.session = session
         self._provenance = ProvenanceTracker()
-        self.files.mark_kept()
+        self._kept = kept_now(session)
         if self.controller is None:
             self.controller = EditController(gate_config, session)
         else:
@@ -453,9 +454,27 @@ class GateScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.config.keymap))
 
     def action_quit(self) -> None:
+        """Quit, unless that would lose work: then ask (Save as… / Quit anyway / Cancel)."""
         self.commit_pending()
-        self.files.quit_or_ask()
+        changes = unsaved_changes(self.session, self._kept) or 0
 
-    def action_file(self, command: str) -> None:
+        def save_as(then: Callable[[], None]) -> None:
+            self.action_file("save_as", then)
+
+        ask_before_quitting(self, quit_reason(self.session), changes, save_as)
+
+    def action_file(self, command: str, then: Callable[[], None] | None = None) -> None:
         """A file command (Ctrl+S, the palette's Save as…, Export…, Open…, Copy)."""
-        self.files.run(command)
+        self.commit_pending()
+        file = gate_file(
+            command,
+            self.session,
+            palette_key=self.key_hints["command_palette"],
+            kept=self._mark_kept,
+            reload=lambda: self.after_transition(reload_form=True),
+        )
+        if file is not None:
+            run_file(self, file, then=then, after=self.toast_new_notices)
+
+    def _mark_kept(self) -> None:
+        self._kept = kept_now(self.session)
