@@ -142,7 +142,8 @@ class GateApp(AppShell[int], inherit_bindings=False):
         try:
             if self._exit_renderables or self._closing or self.session is None:
                 return  # on its way out (a damaged cache entry): nothing to show
-            await self.gate_screen.mount_panes()
+            screen = self.gate_screen
+            await screen.workspace.mount_panes(screen)
         finally:
             held, self._held = self._held or [], None
             self._collect_garbage()

@@ -15,7 +15,15 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gate_tui.tui.file_commands import Copy, FileCommand, Said, open_request, write_request
+from gate_tui.tui.file_commands import (
+    Copy,
+    FileCommand,
+    PromptHost,
+    Said,
+    ask_before_quitting,
+    open_request,
+    write_request,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -107,6 +115,17 @@ def unsaved_changes(session: Session | None, kept: Kept | None) -> int | None:
         return None
     done = kept[1] if kept is not None and kept[0] is session else 0
     return len(session.timeline) - done
+
+
+def quit_or_ask(
+    host: PromptHost,
+    session: Session | None,
+    kept: Kept | None,
+    save_as: Callable[[Callable[[], None]], None],
+) -> None:
+    """Quit, unless that would lose work: then ask (Save as… / Quit anyway / Cancel)."""
+    changes = unsaved_changes(session, kept) or 0
+    ask_before_quitting(host, quit_reason(session), changes, save_as)
 
 
 def quit_reason(session: Session | None) -> str:
