@@ -66,7 +66,8 @@ class ContractApp(AppShell[int], inherit_bindings=False):
 
 
 def run_contract_app(contract: Contract, new: bool = False, files: Path | None = None) -> int:
-    """Open the contract editor (resuming the contract's last session unless ``new``); the exit status."""
+    """Open the contract editor (resuming the contract's last session unless ``new``); the
+    exit status."""
     app = ContractApp(contract, new=new, files=files)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

@@ -1,7 +1,8 @@
 """Contract mode's key bindings: one table (a :class:`~gate_tui.tui.keymap.KeyTable` of the
-gate editor's :class:`KeyAction` rows) that feeds the screen's bindings, the tree's bindings, the footer, the help screen, the pane titles
-and the command palette, so they never disagree. ``FILE_COMMANDS`` are the file commands
-without a key of their own (palette only), named as the gate editor names its own."""
+gate editor's :class:`KeyAction` rows) that feeds the screen's bindings, the tree's
+bindings, the footer, the help screen, the pane titles and the command palette, so they
+never disagree. ``FILE_COMMANDS`` are the file commands without a key of their own
+(palette only); every file command runs as the gate editor's do, ``file('save_as')``."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "undo_transition",
         "Undo",
         "Undo",
-        "Undo the last change, from any pane (in the reply pane or a text edit: its own typing first)",
+        "Undo the last change, from any pane (in the reply pane or a text edit: its own"
+        " typing first)",
     ),
     KeyAction(
         "export",
@@ -62,7 +64,8 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "quit",
         "Quit",
         "Quit",
-        "Leave the editor (every change is already in the journal; asks first if the journal could not be written)",
+        "Leave the editor (every change is already in the journal; asks first if the journal"
+        " could not be written)",
         priority=True,
     ),
 )
@@ -103,7 +106,8 @@ TREE_ACTIONS: tuple[KeyAction, ...] = (
         "edit_json",
         "JSON",
         "Edit as JSON",
-        "Edit the selected node as JSON text (objects and lists too: add items, fill a missing object)",
+        "Edit the selected node as JSON text (objects and lists too: add items, fill a"
+        " missing object)",
         show=False,
     ),
     KeyAction(
