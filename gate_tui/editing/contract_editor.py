@@ -6,13 +6,14 @@ its result says VALID or INVALID. Unlike a gate state, an *invalid* value still 
 the current value (the point of the editor is to fix it), but a reply with no JSON object
 at all changes nothing.
 
-The session: a linear history of values (undo / redo move in it; a new change after an
-undo drops the undone ones), each change appended to a journal before the editor shows
-it (``journal.jsonl`` in the session folder, fsync'd by
-:class:`~gate_tui.session.journal.JournalWriter`), an export of the current value as
-JSON and a Markdown report, both written atomically, and "Open value…" (a JSON file made
-the current value as a user edit). Resuming replays the journal (every change record
-carries the whole value; see :mod:`gate_tui.editing.contract_sessions`).
+The session: a history of values in both editors' one undo journal
+(:class:`~gate_tui.session.undo.UndoJournal`: undo / redo move in it; a new change after
+an undo drops the undone ones from reach; a jump back is a new change), each change
+appended to a journal before the editor shows it (``journal.jsonl`` in the session
+folder, fsync'd by :class:`~gate_tui.session.journal.JournalWriter`), an export of the
+current value as JSON and a Markdown report, both written atomically, and "Open value…"
+(a JSON file made the current value as a user edit). Resuming replays the journal (every
+change record carries the whole value; see :mod:`gate_tui.editing.contract_sessions`).
 """
 
 from __future__ import annotations

@@ -57,8 +57,8 @@ def save_value(editor: ContractEditor, stem: str) -> FileCommand:
     warning = None
     if count is not None:
         warning = (
-            f"This value is INVALID ({count} error{'s' * (count != 1)}): it does not pass "
-            "the contract. Enter exports it anyway; Esc cancels."
+            f"This value is {_invalid(count)}: it does not pass the contract. Enter exports"
+            " it anyway; Esc cancels."
         )
     return write_request(
         "Export value JSON to" if warning is None else "Export the INVALID value JSON to",
