@@ -80,13 +80,12 @@ def save_now(session: Session, palette_key: str) -> Said:
         where = os.path.abspath(state_file) if state_file is not None else session.name
         return Said(f"State saved to {where}.")
     return Said(
-        "This session is in memory only: use “Save state as…” "
-        f"({palette_key}) to write a file."
+        f"This session is in memory only: use “Save state as…” ({palette_key}) to write a file."
     )
 
 
 def open_state(session: Session, reload: Callable[[], None]) -> FileCommand:
-    """"Open state…": a state file parsed as a user edit (the system decides)."""
+    """Open state…: a state file parsed as a user edit (the system decides)."""
 
     def read(path: Path) -> tuple[bool, str | None]:
         before = len(session.timeline)

@@ -70,7 +70,7 @@ def save_value(editor: ContractEditor, stem: str) -> FileCommand:
 
 
 def open_value(editor: ContractEditor, stem: str, reload: Callable[[], None]) -> FileCommand:
-    """"Open value…": a JSON file made the current value, a user edit the contract judges."""
+    """Open value…: a JSON file made the current value, a user edit the contract judges."""
 
     def opened(path: str, problem: str | None) -> str:
         reload()

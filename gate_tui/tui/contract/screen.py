@@ -110,9 +110,8 @@ class ContractScreen(Screen[None]):
         self._start()
         self.workbench.border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
         keys = (hint("focus_tree"), hint("edit_json"), hint("remove_node").capitalize())
-        self.query_one(ValueTree).border_title = (
-            "Value · {} · Enter edit · {} JSON · {} remove".format(*keys)
-        )
+        tree = self.query_one(ValueTree)
+        tree.border_title = "Value · {} · Enter edit · {} JSON · {} remove".format(*keys)
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink

@@ -43,7 +43,6 @@ from gate_tui.tui.workbench.messages import ChoiceChanged, ReplyApplied
 from gate_tui.tui.workbench.target import Applied, Previewed
 
 if TYPE_CHECKING:
-
     from gate_tui.llm.asking import Target
     from gate_tui.models import GateConfig, ParseResult
     from gate_tui.session.live import Session
