@@ -8,6 +8,7 @@ import json
 import os
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Static
@@ -39,14 +40,14 @@ def _gate_app(folder: Path) -> GateApp:
     )
 
 
-def _prompt_text(app: object) -> str:
-    return " ".join(str(part.render()) for part in app.screen.query(Static))  # type: ignore[attr-defined]
+def _prompt_text(app: Any) -> str:
+    return " ".join(str(part.render()) for part in app.screen.query(Static))
 
 
-async def _refused(pilot: object, app: object, path: str) -> None:
+async def _refused(pilot: Any, app: Any, path: str) -> None:
     """Type ``path`` into the open path prompt: it stays open and says the path is outside."""
-    await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")  # type: ignore[attr-defined]
-    app.screen.query_one("#path-input", Input).value = path  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")
+    app.screen.query_one("#path-input", Input).value = path
     await pilot.press("enter")  # type: ignore[attr-defined]
     await wait_for(
         pilot, lambda: "outside the files folder" in _prompt_text(app), message=f"{path} refused"

@@ -69,7 +69,8 @@ class GateApp(AppShell[int], inherit_bindings=False):
         super().__init__(blink=blink, files=files)
         self.config = config
         self.config_path = config_path
-        self._gate_config: GateConfig | None = None if isinstance(config, ConfigSpec) else config  # type: ignore[assignment]
+        gate_config = None if isinstance(config, ConfigSpec) else config
+        self._gate_config: GateConfig | None = gate_config  # type: ignore[assignment]
         self._given_session = session
         self._held: list[events.Event] | None = None
         self.open_args: tuple[Path | None, bool] | None = None if session else (state_file, new)

@@ -43,6 +43,7 @@ from gate_tui.tui.workbench.widget import Workbench
 if TYPE_CHECKING:
     from gate_tui.contracts.results import ContractResult
     from gate_tui.llm.asking import Target
+    from gate_tui.tui.palette import ProviderSource
 
 CRAMPED_BELOW = 80
 """Columns below which the footer drops the palette key (app.py's CSS, "-cramped")."""
@@ -61,7 +62,7 @@ class ContractScreen(Screen[None]):
     """Contract mode's editor: the reply pane, the value tree and the leaf editor."""
 
     BINDINGS: ClassVar[list[Binding]] = KEYS.bindings()  # type: ignore[assignment]
-    COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {contract_palette}  # type: ignore[assignment]
+    COMMANDS: ClassVar[set[ProviderSource]] = {contract_palette}  # type: ignore[assignment]
 
     def __init__(
         self,

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from gate_tui.models import GateConfig, ParseResult
     from gate_tui.session.live import Session
     from gate_tui.session.provenance import ProvenanceTracker
+    from gate_tui.tui.palette import ProviderSource
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.workbench.widget import Workbench
     from gate_tui.views import ConfigView, DecisionView, ValueView
@@ -66,7 +67,7 @@ class GateScreen(Screen[None]):
 
     AUTO_FOCUS = "#gate-list"
     BINDINGS = keymap.bindings()
-    COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {gate_commands}  # type: ignore[assignment]
+    COMMANDS: ClassVar[set[ProviderSource]] = {gate_commands}  # type: ignore[assignment]
     EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
 
     def __init__(
