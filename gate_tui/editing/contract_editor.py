@@ -6,13 +6,14 @@ its result says VALID or INVALID. Unlike a gate state, an *invalid* value still 
 the current value (the point of the editor is to fix it), but a reply with no JSON object
 at all changes nothing.
 
-The session: a linear history of values (undo / redo move in it; a new change after an
-undo drops the undone ones), each change appended to a journal before the editor shows
-it (``journal.jsonl`` in the session folder, fsync'd by
-:class:`~gate_tui.session.journal.JournalWriter`), an export of the current value as
-JSON and a Markdown report, both written atomically, and "Open value…" (a JSON file made
-the current value as a user edit). Resuming replays the journal (every change record
-carries the whole value; see :mod:`gate_tui.editing.contract_sessions`).
+The session: a history of values in both editors' one undo journal
+(:class:`~gate_tui.session.undo.UndoJournal`: undo / redo move in it; a new change after
+an undo drops the undone ones from reach; a jump back is a new change), each change
+appended to a journal before the editor shows it (``journal.jsonl`` in the session
+folder, fsync'd by :class:`~gate_tui.session.journal.JournalWriter`), an export of the
+current value as JSON and a Markdown report, both written atomically, and "Open value…"
+(a JSON file made the current value as a user edit). Resuming replays the journal (every
+change record carries the whole value; see :mod:`gate_tui.editing.contract_sessions`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from gate_tui.contracts.loading import Contract
 from gate_tui.contracts.patching import coerce, leaf_kind, remove_at, schema_at, set_at, value_at
 from gate_tui.contracts.results import ContractResult
 from gate_tui.safe_text import visible
-from gate_tui.session.report_doc import LABEL_CHARS, bounded
+from gate_tui.session.undo import START, UndoJournal
 
 MAX_VALUE_BYTES = 5_000_000
 """The largest value file "Open value…" reads (as the gate editor's state files)."""
@@ -45,14 +46,17 @@ class Step:
     label: str
 
 
+START_STEP = Step(None, None, "start", "empty")
+"""Before any change: no value yet."""
+
+
 @dataclass
 class ContractEditor:
     """The current value, its history and the session's files."""
 
     contract: Contract
     folder: Path | None = None
-    steps: list[Step] = field(default_factory=lambda: [Step(None, None, "start", "empty")])
-    index: int = 0
+    history: UndoJournal[Step] = field(default_factory=UndoJournal)  # both editors' one kind
     preview_count: int = 0  # how many previews were computed (tests and scenes wait on it)
     model_calls: list[dict[str, Any]] = field(
         default_factory=list
@@ -63,8 +67,28 @@ class ContractEditor:
     # --- reading ------------------------------------------------------------------
 
     @property
+    def steps(self) -> list[Step]:
+        """The start and the changes undo and redo move through (a redo branch dropped by a
+        later change is not among them; :attr:`history` keeps it)."""
+        return [START_STEP, *self.history.stacked]
+
+    @property
+    def index(self) -> int:
+        """Where in :attr:`steps` the current value is (0: the start)."""
+        return self.history.position
+
+    @property
+    def can_undo(self) -> bool:
+        return self.history.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.history.can_redo
+
+    @property
     def current(self) -> Step:
-        return self.steps[self.index]
+        current = self.history.current
+        return START_STEP if current == START else self.history.entries[current]
 
     @property
     def value(self) -> dict[str, Any] | None:
@@ -174,23 +198,40 @@ class ContractEditor:
         return result, self._push(Step(result.value, result, "user", label))
 
     def undo(self) -> bool:
-        if self.index == 0:
+        if self.history.undo() is None:
             return False
-        self.index -= 1
         self._record({"kind": "undo", "index": self.index})
         return True
 
     def redo(self) -> bool:
-        if self.index + 1 >= len(self.steps):
+        if self.history.redo() is None:
             return False
-        self.index += 1
         self._record({"kind": "redo", "index": self.index})
         return True
 
+    def jump_to(self, index: int) -> tuple[bool, str | None]:
+        """Make the value of change ``index`` (an index into ``history.entries``: every change
+        ever made, an undone branch's too) current again, as a new, undoable change. It is
+        journaled as a change carrying the whole value, so a resume replays it as one.
+        ``(moved, problem)``: the start holds no value and is not a place to jump to."""
+        if index == START:
+            return False, None
+
+        def restored(target: int) -> Step:
+            step = self.history.entries[target]
+            label = f"restored change {target + 1}"
+            return Step(step.value, step.result, "user", label)
+
+        step = self.history.jump_to(index, restored)
+        if step is None:
+            return False, None
+        return True, self._journal_change(step)
+
     def _push(self, step: Step, call: int | None = None) -> str | None:
-        del self.steps[self.index + 1 :]
-        self.steps.append(step)
-        self.index += 1
+        self.history.push(step)
+        return self._journal_change(step, call)
+
+    def _journal_change(self, step: Step, call: int | None = None) -> str | None:
         result = step.result
         link = {} if call is None else {"call": call}
         self._mark_applied(call)
@@ -275,7 +316,7 @@ class ContractEditor:
         redo or model call is skipped rather than trusted. The model calls are kept as
         they are: they are the conversation a resumed editor continues.
         """
-        self.steps, self.index = [Step(None, None, "start", "empty")], 0
+        self.history = UndoJournal()
         self.model_calls = []
         for record in records:
             kind = record.get("kind")
@@ -283,23 +324,11 @@ class ContractEditor:
                 self.model_calls.append(record)
             elif kind == "change" and isinstance(record.get("value"), dict):
                 result = check_contract(record["value"], self.contract)
-                del self.steps[self.index + 1 :]
-                self.steps.append(
-                    Step(
-                        result.value,
-                        result,
-                        str(record.get("actor", "user")),
-                        str(record.get("label", "change")),
-                    )
-                )
-                self.index += 1
+                actor, label = str(record.get("actor", "user")), str(record.get("label", "change"))
+                self.history.push(Step(result.value, result, actor, label))
                 self._mark_applied(record.get("call"))
-            elif (
-                kind in ("undo", "redo")
-                and isinstance(record.get("index"), int)
-                and 0 <= record["index"] < len(self.steps)
-            ):
-                self.index = record["index"]
+            elif kind in ("undo", "redo") and isinstance(record.get("index"), int):
+                self.history.seek(record["index"])  # an index off the stack moves nothing
 
     def export(self, path: Path | None = None) -> tuple[Path | None, str | None]:
         """Write the current value as pretty JSON (atomically); the path written or why not."""
@@ -320,54 +349,12 @@ class ContractEditor:
 
     def report(self) -> str:
         """A Markdown report: the decision, every error, the timeline and the value."""
-        result = self.result
-        count = 0 if result is None else len(result.errors)
-        verdict = (
-            "no value yet"
-            if result is None
-            else ("VALID" if result.ok else f"INVALID ({count} error{'s' * (count != 1)})")
+        from gate_tui.editing.contract_report import contract_report
+
+        contract = self.contract
+        return contract_report(
+            contract.title, contract.path, self.result, self.steps, self.index, self.value
         )
-        rows = [
-            f"# Contract report: {self.contract.title}",
-            "",
-            f"- contract: `{self.contract.path}`",
-            f"- decision: **{verdict}**",
-        ]
-        if result is not None and result.errors:
-            rows += ["", "## Errors", ""] + [
-                f"- `{bounded(e.path or '/', LABEL_CHARS)}` {e.code}: {_md(e.message)}"
-                for e in result.errors
-            ]
-        rows += ["", "## Timeline", ""]
-        rows += [
-            f"{n}. {step.actor}: {_md(step.label)}{' ← current' if n == self.index else ''}"
-            for n, step in enumerate(self.steps)
-        ]
-        if self.value is not None:
-            rows += [
-                "",
-                "## Value",
-                "",
-                "```json",
-                # Bounded like every report value: a 1 MB key is not a 1 MB report.
-                str(bounded(json.dumps(self.value, indent=2, ensure_ascii=True))).replace(
-                    "```", "`\u200b``"
-                ),
-                "```",
-            ]
-        return visible("\n".join(rows)) + "\n"
-
-
-def _md(text: str) -> str:
-    """Model text inside Markdown: neutralise the characters that would make links or tags."""
-    return (
-        visible(bounded(text, 2_000) or "", one_line=True)
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("[", "\\[")
-        .replace("]", "\\]")
-        .replace("`", "'")
-    )
 
 
 def _now() -> str:

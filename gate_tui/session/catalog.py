@@ -23,6 +23,7 @@ from gate_tui.session.journal_stream import JournalStream
 from gate_tui.session.lock import is_locked
 from gate_tui.session.paths import folder_paths, same_config_path, sessions_dir
 from gate_tui.session.records import STATE_KINDS
+from gate_tui.session.undo import START, UndoJournal
 
 NO_DECISION = "—"
 
@@ -184,25 +185,24 @@ class ContractHistory:
     """A contract session's VALID / INVALID, followed through its changes, undos and redos.
 
     Contract journals carry each change's ``ok`` and move by step index on undo / redo, so
-    the current step's verdict is known only by following the history (one flag per change).
+    the current step's verdict is known only by following the history (one flag per change)
+    in the editors' one undo journal, as the contract editor's replay follows it.
     """
 
     def __init__(self) -> None:
-        self.oks: list[bool | None] = [None]  # step 0: no value yet
-        self.index = 0
+        self.oks: UndoJournal[bool | None] = UndoJournal()
 
     def take(self, record: dict[str, Any]) -> None:
         kind, index = record.get("kind"), record.get("index")
         if kind == "change" and isinstance(record.get("value"), dict):
-            del self.oks[self.index + 1 :]
             ok = record.get("ok")
-            self.oks.append(ok if isinstance(ok, bool) else None)
-            self.index += 1
-        elif kind in ("undo", "redo") and type(index) is int and 0 <= index < len(self.oks):
-            self.index = index
+            self.oks.push(ok if isinstance(ok, bool) else None)
+        elif kind in ("undo", "redo") and type(index) is int:
+            self.oks.seek(index)  # an index off the stack moves nothing
 
     def decision(self) -> tuple[bool | None, str]:
-        ok = self.oks[self.index]
+        current = self.oks.current
+        ok = None if current == START else self.oks.entries[current]
         return ok, NO_DECISION if ok is None else ("VALID" if ok else "INVALID")
 
 

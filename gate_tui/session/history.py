@@ -28,6 +28,7 @@ from gate_tui.models import (
 )
 from gate_tui.parsing.diff import diff_states
 from gate_tui.parsing.pipeline import canonical_base
+from gate_tui.session.undo import START, UndoJournal
 
 TransitionKind = Literal["edit", "reply", "undo", "redo", "jump"]
 KIND_FOR_ACTOR: dict[str, TransitionKind] = {"user": "edit", "assistant": "reply"}
@@ -60,37 +61,41 @@ class Transition:
 
 @dataclass
 class History:
-    """Timeline plus the undo cursor. Pure data: persistence lives in :mod:`gate_tui.session`."""
+    """Timeline plus the undo cursor, kept in the editors' one :class:`UndoJournal`.
+    Pure data: persistence lives in :mod:`gate_tui.session`."""
 
     config: GateConfig
     initial: GateState
-    timeline: list[Transition] = field(default_factory=list)
-    _stack: list[int] = field(
-        default_factory=list
-    )  # timeline indices of state-producing transitions
-    _cursor: int = -1  # position in _stack; -1 is the initial state
+    journal: UndoJournal[Transition] = field(default_factory=UndoJournal)
 
     @classmethod
     def start(cls, config: GateConfig, initial: GateState | None = None) -> History:
         return cls(config=config, initial=canonical_base(initial, config))
 
     @property
+    def timeline(self) -> list[Transition]:
+        """Every transition, oldest first (undo, redo and jumps included)."""
+        return self.journal.entries
+
+    @property
     def state(self) -> GateState:
-        return self.initial if self._cursor < 0 else self.timeline[self._stack[self._cursor]].state
+        current = self.journal.current
+        return self.initial if current == START else self.timeline[current].state
 
     @property
     def decision(self) -> GateDecision:
-        if self._cursor < 0:
+        current = self.journal.current
+        if current == START:
             return decide(self.config, self.initial.gates)
-        return self.timeline[self._stack[self._cursor]].decision
+        return self.timeline[current].decision
 
     @property
     def can_undo(self) -> bool:
-        return self._cursor >= 0
+        return self.journal.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return self._cursor + 1 < len(self._stack)
+        return self.journal.can_redo
 
     def accept(
         self, result: ParseResult, payload: Any, actor: Actor, at: str | None = None
@@ -111,7 +116,7 @@ class History:
             repairs=tuple(result.repairs),
             claimed_status=result.claimed_status,
         )
-        self._push(transition)
+        self.journal.push(transition)
         return transition
 
     def restore(self, transition: Transition) -> Transition:
@@ -120,53 +125,51 @@ class History:
         if transition.kind not in ("edit", "reply"):
             raise ValueError("only edits and replies are restored; undo/redo/jump are replayed")
         restored = replace(transition, index=len(self.timeline))
-        self._push(restored)
+        self.journal.push(restored)
         return restored
 
     def undo(self, at: str | None = None) -> Transition | None:
-        if not self.can_undo:
-            return None
-        self._cursor -= 1
-        return self._move("undo", at)
+        before = self._last_state()
+        target = self.journal.undo()
+        return None if target is None else self._move("undo", target, before, at)
 
     def redo(self, at: str | None = None) -> Transition | None:
-        if not self.can_redo:
-            return None
-        self._cursor += 1
-        return self._move("redo", at)
+        before = self._last_state()
+        target = self.journal.redo()
+        return None if target is None else self._move("redo", target, before, at)
 
     def jump_to(self, index: int, at: str | None = None) -> Transition | None:
         """Restore the state after timeline entry ``index`` (-1: the initial state) as a new
         transition."""
-        if not -1 <= index < len(self.timeline):
-            return None
-        target = self.initial if index < 0 else self.timeline[index].state
-        decision = (
-            decide(self.config, self.initial.gates) if index < 0 else self.timeline[index].decision
-        )
-        transition = Transition(
-            index=len(self.timeline),
-            kind="jump",
-            actor="user",
-            at=at or now_iso(),
-            state=target,
-            decision=decision,
-            diff=diff_states(self.state, target, "user"),
-            claimed_status=self._claim_of(index),
-            target=index,
-        )
-        self._push(transition)
-        return transition
 
-    def _push(self, transition: Transition) -> None:
-        del self._stack[self._cursor + 1 :]
-        self.timeline.append(transition)
-        self._stack.append(transition.index)
-        self._cursor = len(self._stack) - 1
+        def jump(target: int) -> Transition:
+            state = self.initial if target == START else self.timeline[target].state
+            decision = (
+                decide(self.config, self.initial.gates)
+                if target == START
+                else self.timeline[target].decision
+            )
+            return Transition(
+                index=len(self.timeline),
+                kind="jump",
+                actor="user",
+                at=at or now_iso(),
+                state=state,
+                decision=decision,
+                diff=diff_states(self.state, state, "user"),
+                claimed_status=self._claim_of(target),
+                target=target,
+            )
 
-    def _move(self, kind: TransitionKind, at: str | None) -> Transition:
-        before = self.timeline[-1].state if self.timeline else self.initial
-        target_index = self._stack[self._cursor] if self._cursor >= 0 else -1
+        return self.journal.jump_to(index, jump)
+
+    def _last_state(self) -> GateState:
+        return self.timeline[-1].state if self.timeline else self.initial
+
+    def _move(
+        self, kind: TransitionKind, target: int, before: GateState, at: str | None
+    ) -> Transition:
+        """The timeline's record of an undo or redo that made ``target``'s state current."""
         transition = Transition(
             index=len(self.timeline),
             kind=kind,
@@ -175,10 +178,10 @@ class History:
             state=self.state,
             decision=self.decision,
             diff=diff_states(before, self.state, "user"),
-            claimed_status=self._claim_of(target_index),
-            target=target_index,
+            claimed_status=self._claim_of(target),
+            target=target,
         )
-        self.timeline.append(transition)
+        self.journal.note(transition)
         return transition
 
     def _claim_of(self, index: int) -> StatusInfo | None:

@@ -69,7 +69,8 @@ class GateApp(AppShell[int], inherit_bindings=False):
         super().__init__(blink=blink, files=files)
         self.config = config
         self.config_path = config_path
-        self._gate_config: GateConfig | None = None if isinstance(config, ConfigSpec) else config  # type: ignore[assignment]
+        gate_config = None if isinstance(config, ConfigSpec) else config
+        self._gate_config: GateConfig | None = gate_config  # type: ignore[assignment]
         self._given_session = session
         self._held: list[events.Event] | None = None
         self.open_args: tuple[Path | None, bool] | None = None if session else (state_file, new)
@@ -142,7 +143,8 @@ class GateApp(AppShell[int], inherit_bindings=False):
         try:
             if self._exit_renderables or self._closing or self.session is None:
                 return  # on its way out (a damaged cache entry): nothing to show
-            await self.gate_screen.mount_panes()
+            screen = self.gate_screen
+            await screen.workspace.mount_panes(screen)
         finally:
             held, self._held = self._held or [], None
             self._collect_garbage()

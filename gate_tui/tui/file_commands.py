@@ -1,24 +1,39 @@
-"""What both editors' file commands share: asking for a path, and the quit question.
+"""Both editors' file commands: one shape, one runner, one quit question.
 
-Every file command asks for its path in :class:`~gate_tui.tui.screens.path_prompt.PathScreen`
-(``~`` expanded, asks before replacing a file, keeps the prompt open with the error when
-the command fails) and then says what happened, literally (``markup=False``). Quitting
-asks first (:class:`~gate_tui.tui.screens.quit_prompt.QuitScreen`: Save as… / Quit anyway /
-Cancel) when the editor would lose work. The commands themselves are each editor's
-(:mod:`gate_tui.tui.gate_files`, :mod:`gate_tui.tui.contract.file_actions`).
+Each editor names the same commands (``save_as``, ``export_state``, ``export_report``,
+``open_state``, ``copy_state``; the gate editor also ``save``), and describes each as
+data with the builders here, from exactly what it needs (its session, a callback):
+
+* :func:`write_request`: ask for a path and write there (save as, export state or report);
+* :func:`open_request`: ask for a path and read it as a user edit (open state or value);
+* :class:`Copy`: text for the clipboard (copy state);
+* :class:`Said`: a command done at once (the gate editor's Ctrl+S) or refused, and why.
+
+The screen owns the action (``action_file``) and hands the command to :func:`run_file`,
+which asks for the path in :class:`~gate_tui.tui.screens.path_prompt.PathScreen` (``~``
+expanded, asks before replacing a file, keeps the prompt open with the error when the
+command fails) and says what happened, literally (``markup=False``). Quitting asks first
+(:func:`ask_before_quitting`) when the editor would lose work. Nothing here holds a screen:
+the host is an argument of the call that needs it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gate_tui.tui.text import visible
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.app import App
 
     from gate_tui.tui.screens.path_prompt import Attempt
+
+FILE_COMMANDS = ("save_as", "export_state", "export_report", "open_state", "copy_state")
+"""The commands both editors have, by the name their ``action_file`` takes."""
 
 
 class PromptHost(Protocol):
@@ -32,42 +47,144 @@ class PromptHost(Protocol):
     ) -> None: ...
 
 
-def ask_path(
-    screen: PromptHost,
+@dataclass(frozen=True)
+class PathRequest:
+    """A file command that asks for a path: the prompt's words and what it runs there."""
+
+    title: str
+    default: str
+    run: Attempt
+    done: str | Callable[[str], str]  # said once it worked ("{path}": the absolute path)
+    replaces: bool = True  # asks before replacing a file
+    warning: str | None = None  # shown above the path: Enter answers it too
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A file command that copies ``text`` to the clipboard and says ``done``."""
+
+    text: str
+    done: str
+
+
+@dataclass(frozen=True)
+class Said:
+    """A file command that needs no path: done already, or refused; what to say."""
+
+    message: str
+    title: str = ""
+    severity: str = "information"
+
+
+FileCommand = PathRequest | Copy | Said
+
+
+def write_request(
     title: str,
     default: str,
-    run: Attempt,
-    done: str | Callable[[str], str],
+    write: Callable[[Path], str | None],
+    done: str,
     *,
-    replaces: bool = True,
+    kept: Callable[[], None] | None = None,
+    warning: str | None = None,
+) -> PathRequest:
+    """Ask for a path and ``write`` there (an error, or None); ``kept`` runs once written
+    (the editor then knows its work is in a file: quitting need not ask)."""
+
+    def run(path: Path) -> str | None:
+        error = write(path)
+        if error is None and kept is not None:
+            kept()
+        return error
+
+    return PathRequest(title, default, run, done, warning=warning)
+
+
+def open_request(
+    title: str,
+    default: str,
+    read: Callable[[Path], tuple[bool, str | None]],
+    what: str,
+    opened: Callable[[str, str | None], str],
+) -> PathRequest:
+    """Ask for a path and ``read`` it as a user edit: ``(changed, problem)``. A problem
+    without a change keeps the prompt open with it; a file holding the current ``what``
+    says so and records nothing; a change says ``opened(path, problem)`` (a problem there
+    is one the change survived, e.g. a journal that could not record it)."""
+    changed: list[str | None] = []
+
+    def run(path: Path) -> str | None:
+        did, problem = read(path)
+        if not did:
+            return problem
+        changed.append(problem)
+        return None  # taken: the state changed, even if its record failed
+
+    def done(path: str) -> str:
+        if not changed:
+            return f"{path} holds the current {what}: no change, nothing recorded."
+        return opened(path, changed[-1])
+
+    return PathRequest(title, default, run, done, replaces=False)
+
+
+def run_file(
+    host: PromptHost,
+    command: FileCommand,
+    *,
     then: Callable[[], None] | None = None,
     after: Callable[[], None] | None = None,
-    warning: str | None = None,
 ) -> None:
-    """Ask for a path and run ``run(path)`` in the prompt (which stays open on an error);
-    once it worked, say ``done`` with the absolute path (and run ``then``). ``after`` runs
-    however the prompt closed (the gate editor shows the session's new notices); the
-    prompt shows ``warning`` above the path, so Enter is the answer to it too."""
+    """Run one file command for ``host``: say it, copy, or ask for its path. ``then`` runs
+    once a path command worked (quitting after Save as…); ``after`` runs once the command
+    is over, however the prompt closed (the gate editor shows the session's new notices)."""
+    if isinstance(command, PathRequest):
+        ask_path(host, command, then=then, after=after)
+        return
+    if isinstance(command, Said):
+        message, title, severity = command.message, command.title, command.severity
+        host.notify(visible(message), title=title, severity=severity, markup=False)
+    else:
+        host.app.copy_to_clipboard(command.text)
+        host.notify(command.done, markup=False)
+    if after is not None:
+        after()
+
+
+def ask_path(
+    host: PromptHost,
+    request: PathRequest,
+    *,
+    then: Callable[[], None] | None = None,
+    after: Callable[[], None] | None = None,
+) -> None:
+    """Ask for a path and run the request there in the prompt (which stays open on an
+    error); once it worked, say ``done`` with the absolute path (and run ``then``)."""
     from gate_tui.tui.screens.path_prompt import PathScreen  # not needed before the first frame
+
+    done = request.done
 
     def chosen(path: str | None) -> None:
         if after is not None:
             after()
         if path is None:
             return
-        screen.notify(
-            visible(done(path) if callable(done) else done.format(path=path)), markup=False
-        )
+        host.notify(visible(done(path) if callable(done) else done.format(path=path)), markup=False)
         if then is not None:
             then()
 
-    screen.app.push_screen(
-        PathScreen(title, default, run, replaces=replaces, warning=warning), callback=chosen
+    prompt = PathScreen(
+        request.title,
+        request.default,
+        request.run,
+        replaces=request.replaces,
+        warning=request.warning,
     )
+    host.app.push_screen(prompt, callback=chosen)
 
 
 def ask_before_quitting(
-    screen: PromptHost,
+    host: PromptHost,
     why: str,
     changes: int,
     save_as: Callable[[Callable[[], None]], None],
@@ -78,7 +195,7 @@ def ask_before_quitting(
     ``keep`` says what that copy is (the gate editor's wording by default)."""
     from gate_tui.tui.screens.quit_prompt import QuitScreen
 
-    app = screen.app
+    app = host.app
     if isinstance(app.screen, QuitScreen):
         return  # already asking: a second Ctrl+Q must not throw the work away
     if not changes:

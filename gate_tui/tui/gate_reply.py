@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from gate_tui.tui.candidates_view import candidate_rows, next_candidate
-from gate_tui.tui.render import WARN_STYLE
+from gate_tui.tui.render import WARN_STYLE, overrule_line, verdict
 from gate_tui.tui.reply_preview import preview
 from gate_tui.tui.text import line
 from gate_tui.tui.workbench.target import Applied, Previewed
@@ -81,3 +81,13 @@ def apply_gate_reply(
         shown = gate_previewed(controller, keys, config, text, candidate, outcome.result)
         return Applied("rejected", outcome.result, shown, problems=len(outcome.result.errors))
     return Applied(outcome.kind, outcome.result, error=outcome.error or "")
+
+
+def applied_message(result: ParseResult) -> str:
+    """The toast once a reply is applied: short, the decision panel shows the reason and
+    the overrule in full."""
+    assert result.decision is not None
+    overruled = overrule_line(result.claimed_status, result.decision) is not None
+    return f"Decision: {verdict(result.decision)}" + (
+        " (the model's claim was overruled)" if overruled else ""
+    )

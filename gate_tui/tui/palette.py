@@ -26,6 +26,11 @@ class PaletteEntry:
     """Run on the screen's focused tree widget, not on the screen (contract mode)."""
 
 
+ProviderSource = Callable[[], type[Provider]]
+"""How a screen names its palette provider in ``COMMANDS``: a function that imports it
+when the palette first opens."""
+
+
 class ActionPalette(Provider):
     """Lists :meth:`entries` and runs the chosen one on the screen."""
 

@@ -8,6 +8,7 @@ import json
 import os
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Static
@@ -39,14 +40,14 @@ def _gate_app(folder: Path) -> GateApp:
     )
 
 
-def _prompt_text(app: object) -> str:
-    return " ".join(str(part.render()) for part in app.screen.query(Static))  # type: ignore[attr-defined]
+def _prompt_text(app: Any) -> str:
+    return " ".join(str(part.render()) for part in app.screen.query(Static))
 
 
-async def _refused(pilot: object, app: object, path: str) -> None:
+async def _refused(pilot: Any, app: Any, path: str) -> None:
     """Type ``path`` into the open path prompt: it stays open and says the path is outside."""
-    await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")  # type: ignore[attr-defined]
-    app.screen.query_one("#path-input", Input).value = path  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: app.screen.query("#path-input"), message="the path prompt")
+    app.screen.query_one("#path-input", Input).value = path
     await pilot.press("enter")  # type: ignore[attr-defined]
     await wait_for(
         pilot, lambda: "outside the files folder" in _prompt_text(app), message=f"{path} refused"
@@ -108,7 +109,7 @@ async def test_contract_mode_keeps_its_files_in_the_folder_too(
     app = ContractApp(contract, journal=False, blink=False, files=folder)
     async with app.run_test(size=(120, 40)) as pilot:
         before = _everything_under(tmp_path)
-        app.contract_screen.action_export_report()
+        app.contract_screen.action_file("export_report")
         for name in (*OUTSIDE_NAMES, "/tmp/gate-tui-serve-report.md"):
             await _refused(pilot, app, name)
         assert _everything_under(tmp_path) == before

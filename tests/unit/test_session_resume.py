@@ -42,8 +42,8 @@ def _same_history(first: Session, second: Session) -> None:
     assert second.state == first.state and second.decision == first.decision
     assert (second.can_undo, second.can_redo) == (first.can_undo, first.can_redo)
     assert (
-        second.history._stack == first.history._stack
-        and second.history._cursor == first.history._cursor
+        second.history.journal.stack == first.history.journal.stack
+        and second.history.journal.position == first.history.journal.position
     )
 
 

@@ -38,7 +38,7 @@ class ContractApp(AppShell[int], inherit_bindings=False):
         self.use_journal = journal
         self.new = new
         self.contract_screen = ContractScreen(
-            contract, self.editor, blink=self.blink, start=self._start
+            contract, self.editor, blink=self.blink, start=self._start, journaled=journal
         )
 
     def get_default_screen(self) -> ContractScreen:
@@ -66,8 +66,8 @@ class ContractApp(AppShell[int], inherit_bindings=False):
 
 
 def run_contract_app(contract: Contract, new: bool = False, files: Path | None = None) -> int:
-    """Open the contract editor (resuming the contract's last session unless ``new``); the exit
-    status."""
+    """Open the contract editor (resuming the contract's last session unless ``new``); the
+    exit status."""
     app = ContractApp(contract, new=new, files=files)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

@@ -1,8 +1,8 @@
 """Contract mode's key bindings: one table (a :class:`~gate_tui.tui.keymap.KeyTable` of the
-gate editor's :class:`KeyAction` rows) that feeds the screen's bindings, the tree's bindings, the
-footer, the help screen, the pane titles and the command palette, so they never disagree.
-``FILE_COMMANDS`` are the file commands without a key of their own (palette only), named as the gate
-editor names its own."""
+gate editor's :class:`KeyAction` rows) that feeds the screen's bindings, the tree's
+bindings, the footer, the help screen, the pane titles and the command palette, so they
+never disagree. ``FILE_COMMANDS`` are the file commands without a key of their own
+(palette only); every file command runs as the gate editor's do, ``file('save_as')``."""
 
 from __future__ import annotations
 
@@ -35,13 +35,13 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "undo_transition",
         "Undo",
         "Undo",
-        "Undo the last change, from any pane (in the reply pane or a text edit: its own typing "
-        "first)",
+        "Undo the last change, from any pane (in the reply pane or a text edit: its own"
+        " typing first)",
     ),
     KeyAction(
         "export",
         "ctrl+e",
-        "export_value",
+        "file('save_as')",
         "Export",
         "Export value JSON…",
         "Write the current value as JSON to a file you name (asks before replacing one)",
@@ -64,8 +64,8 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "quit",
         "Quit",
         "Quit",
-        "Leave the editor (every change is already in the journal; asks first if the journal could "
-        "not be written)",
+        "Leave the editor (every change is already in the journal; asks first if the journal"
+        " could not be written)",
         priority=True,
     ),
 )
@@ -79,17 +79,22 @@ FILE_COMMANDS: tuple[tuple[str, str, str], ...] = (  # (name, help, action)
     (
         "Save value as…",
         "Write the current value as JSON to a file you name (Open value… reads it back)",
-        "export_value",
+        "file('save_as')",
     ),
     (
         "Open value…",
         "Load a JSON file as the current value, a user edit the contract judges",
-        "open_value",
+        "file('open_state')",
     ),
     (
         "Export report…",
         "Write a Markdown report of this session (decision, errors, timeline, value)",
-        "export_report",
+        "file('export_report')",
+    ),
+    (
+        "Copy value to clipboard",
+        "Copy the current value as JSON (OSC 52)",
+        "file('copy_state')",
     ),
 )
 TREE_ACTIONS: tuple[KeyAction, ...] = (
@@ -101,8 +106,8 @@ TREE_ACTIONS: tuple[KeyAction, ...] = (
         "edit_json",
         "JSON",
         "Edit as JSON",
-        "Edit the selected node as JSON text (objects and lists too: add items, fill a missing "
-        "object)",
+        "Edit the selected node as JSON text (objects and lists too: add items, fill a"
+        " missing object)",
         show=False,
     ),
     KeyAction(

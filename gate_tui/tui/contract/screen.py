@@ -8,7 +8,8 @@ validity: every value it shows went through ``check_contract``.
 The screen owns its keys (:mod:`gate_tui.tui.contract.keys`; F1 lists them), its actions
 and the palette's commands (Ctrl+P); the app (:mod:`gate_tui.tui.contract.app`) only starts
 it. Enter on a tree leaf edits it (text or a number typed, an enum or a boolean picked
-from a list; Escape cancels). The file commands live in :mod:`gate_tui.tui.contract.file_actions`.
+from a list; Escape cancels). The file commands are the gate editor's, by name
+(``action_file``), described by :mod:`gate_tui.tui.contract.file_actions`.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from textual.widgets.option_list import Option
 
 from gate_tui.contracts.loading import Contract
 from gate_tui.editing.contract_editor import ContractEditor
-from gate_tui.tui.contract.file_actions import ContractFiles
+from gate_tui.tui.contract import file_actions
 from gate_tui.tui.contract.keys import KEYS, hint
 from gate_tui.tui.contract.tree import ValueTree
 from gate_tui.tui.contract.views import current_errors, decision, preview
+from gate_tui.tui.file_commands import ask_before_quitting, run_file
 from gate_tui.tui.text import line, plain
 from gate_tui.tui.widgets.type_ahead import TypeAheadList
 from gate_tui.tui.workbench.messages import ReplyApplied
@@ -41,6 +43,7 @@ from gate_tui.tui.workbench.widget import Workbench
 if TYPE_CHECKING:
     from gate_tui.contracts.results import ContractResult
     from gate_tui.llm.asking import Target
+    from gate_tui.tui.palette import ProviderSource
 
 CRAMPED_BELOW = 80
 """Columns below which the footer drops the palette key (app.py's CSS, "-cramped")."""
@@ -59,17 +62,23 @@ class ContractScreen(Screen[None]):
     """Contract mode's editor: the reply pane, the value tree and the leaf editor."""
 
     BINDINGS: ClassVar[list[Binding]] = KEYS.bindings()  # type: ignore[assignment]
-    COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {contract_palette}  # type: ignore[assignment]
+    COMMANDS: ClassVar[set[ProviderSource]] = {contract_palette}  # type: ignore[assignment]
 
     def __init__(
-        self, contract: Contract, editor: ContractEditor, *, blink: bool, start: Callable[[], None]
+        self,
+        contract: Contract,
+        editor: ContractEditor,
+        *,
+        blink: bool,
+        start: Callable[[], None],
+        journaled: bool = False,
     ) -> None:
         super().__init__()
         self._start = start  # the app's start-up (opening the journal), run before the value shows
         self.contract = contract
         self.editor = editor
         self.blink = blink
-        self.files = ContractFiles(self)
+        self.journaled = journaled  # every change should reach a journal: quitting may ask
         self.editing: tuple[str, str, list[Any]] | None = None  # (path, kind, choices)
 
     # --- layout -------------------------------------------------------------------
@@ -101,10 +110,9 @@ class ContractScreen(Screen[None]):
     def on_mount(self) -> None:
         self._start()
         self.workbench.border_title = f"Reply · {hint('focus_reply')} · {hint('apply_reply')} apply"
-        self.query_one(ValueTree).border_title = (
-            f"Value · {hint('focus_tree')} · Enter edit · {hint('edit_json')} JSON · "
-            f"{hint('remove_node').capitalize()} remove"
-        )
+        keys = (hint("focus_tree"), hint("edit_json"), hint("remove_node").capitalize())
+        tree = self.query_one(ValueTree)
+        tree.border_title = "Value · {} · Enter edit · {} JSON · {} remove".format(*keys)
         self.query_one("#contract-decision", Static).border_title = "Decision (the system's)"
         text_area = self.query_one("#reply", TextArea)
         text_area.cursor_blink = self.blink
@@ -361,17 +369,24 @@ class ContractScreen(Screen[None]):
             self.close_editor()
             self.query_one(ValueTree).focus()
 
-
     # --- files --------------------------------------------------------------------
 
     def action_quit(self) -> None:
-        self.files.quit_or_ask()
+        """Quit, unless changes would be lost (the journal could not be written): then ask."""
+        lost = file_actions.unsaved_changes(self.editor, self.journaled)
 
-    def action_export_value(self) -> None:
-        self.files.export_value()
+        def save_as(then: Callable[[], None]) -> None:
+            self.action_file("save_as", then)
 
-    def action_export_report(self) -> None:
-        self.files.export_report()
+        ask_before_quitting(self, file_actions.QUIT_WHY, lost, save_as, file_actions.KEEP)
 
-    def action_open_value(self) -> None:
-        self.files.open_value()
+    def action_file(self, command: str, then: Callable[[], None] | None = None) -> None:
+        """A file command by the gate editor's name (Ctrl+E and the palette's Save value as…,
+        Open value…, Export report…, Copy value)."""
+        file = file_actions.contract_file(command, self.editor, reload=self._reloaded)
+        if file is not None:
+            run_file(self, file, then=then)
+
+    def _reloaded(self) -> None:
+        self.close_editor()
+        self.refresh_value()

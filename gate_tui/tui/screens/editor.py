@@ -25,17 +25,17 @@ from textual.widgets import Footer
 from gate_tui.decision import decision_parts
 from gate_tui.tui import keymap
 from gate_tui.tui.controller import EditController, PendingEdit
+from gate_tui.tui.file_commands import run_file
 from gate_tui.tui.form import gate_value, state_to_form
-from gate_tui.tui.gate_files import GateFiles
-from gate_tui.tui.gate_reply import apply_gate_reply, gate_previewed
-from gate_tui.tui.render import number, overrule_line, verdict
-from gate_tui.tui.text import visible
+from gate_tui.tui.gate_files import Kept, gate_file, kept_now, quit_or_ask
+from gate_tui.tui.gate_reply import applied_message, apply_gate_reply, gate_previewed
+from gate_tui.tui.render import number, overrule_line
 from gate_tui.tui.widgets.decision_panel import DecisionPanel
 from gate_tui.tui.widgets.gate_editor import GateEditor, SummaryEditor
 from gate_tui.tui.widgets.gate_form import GateForm
 from gate_tui.tui.widgets.gate_list import GateList
 from gate_tui.tui.widgets.history_messages import HistoryReady, TimelineRowChosen
-from gate_tui.tui.widgets.notice_bar import NoticeBar, session_title
+from gate_tui.tui.widgets.notice_bar import NoticeBar
 from gate_tui.tui.widgets.page_bar import PageBar
 from gate_tui.tui.widgets.title_bar import TitleBar
 from gate_tui.tui.widgets.workspace import Workspace
@@ -43,13 +43,11 @@ from gate_tui.tui.workbench.messages import ChoiceChanged, ReplyApplied
 from gate_tui.tui.workbench.target import Applied, Previewed
 
 if TYPE_CHECKING:
-    from textual.timer import Timer
-
     from gate_tui.llm.asking import Target
     from gate_tui.models import GateConfig, ParseResult
-    from gate_tui.session.history import Transition
     from gate_tui.session.live import Session
     from gate_tui.session.provenance import ProvenanceTracker
+    from gate_tui.tui.palette import ProviderSource
     from gate_tui.tui.widgets.history_pane import HistoryPane
     from gate_tui.tui.workbench.widget import Workbench
     from gate_tui.views import ConfigView, DecisionView, ValueView
@@ -69,7 +67,7 @@ class GateScreen(Screen[None]):
 
     AUTO_FOCUS = "#gate-list"
     BINDINGS = keymap.bindings()
-    COMMANDS: ClassVar[set[Callable[[], type[Provider]]]] = {gate_commands}  # type: ignore[assignment]
+    COMMANDS: ClassVar[set[ProviderSource]] = {gate_commands}  # type: ignore[assignment]
     EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
 
     def __init__(
@@ -85,11 +83,10 @@ class GateScreen(Screen[None]):
         self.key_hints = key_hints
         self.session: Session = None  # type: ignore[assignment]  # set by attach
         self.controller: EditController = None  # type: ignore[assignment]  # made by attach
-        self.files = GateFiles(self)
+        self._kept: Kept | None = None  # how much of the session is in a file (file commands)
         self._provenance: ProvenanceTracker | None = None  # who said each answer (attach)
         self._notices = notices  # the app's own (an unknown keymap id): shown in the warning bar
         self._shown_before = False
-        self._settle: Timer | None = None  # the scroll after a resize, once sizes settle
 
     # ----------------------------------------------------------------- layout
 
@@ -112,26 +109,16 @@ class GateScreen(Screen[None]):
                         yield GateEditor(self.config, id="gate-editor")
                         yield SummaryEditor(id="summary-editor")
             # The reply and history panes are mounted right after the first frame
-            # (see mount_panes): the decision and the gates show up at once.
+            # (Workspace.mount_panes): the decision and the gates show up at once.
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._start()
 
     def on_resize(self, event: events.Resize) -> None:
-        # The footer drops the palette key first when narrow (styles.tcss, "-cramped").
+        # The footer drops the palette key first when narrow (styles.tcss, "-cramped"); the
+        # workspace keeps the focused field in view.
         self.set_class(event.size.width < FULL_FOOTER_WIDTH, "-cramped")
-        # The focused field stays in view: a smaller terminal can push it below the fold.
-        # Once the sizes settle (a timer, restarted by each resize): scrolling from inside a
-        # burst of resizes made the served page and the editor trade sizes without end.
-        if self._settle is not None:
-            self._settle.stop()
-        self._settle = self.set_timer(0.2, self._focus_in_view)
-
-    def _focus_in_view(self) -> None:
-        self._settle = None
-        if self.focused is not None and self.focused.is_attached:
-            self.focused.scroll_visible(animate=False)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         """Skip the first restyle: each widget was styled as it mounted, right before (a fifth
@@ -139,24 +126,6 @@ class GateScreen(Screen[None]):
         if not self._shown_before:
             self._shown_before = True
             event.refresh_styles = False
-
-    async def mount_panes(self) -> None:
-        """Mount the panes that are not needed for the first frame."""
-        from gate_tui.tui.widgets.history_pane import HistoryPane
-        from gate_tui.tui.workbench.widget import Workbench
-
-        workspace = self.query_one(Workspace)
-        if (
-            not workspace.is_attached
-            or self.app._exit_renderables
-            or self.app._closing
-            or self.query("#reply-pane")
-        ):
-            return  # the app is already on its way out, or they are there
-        await workspace.mount(
-            Workbench(self, id="reply-pane", classes="pane -inactive"),
-            HistoryPane(id="history-pane", classes="pane -inactive"),
-        )
 
     # ---------------------------------------------------------- widget access
 
@@ -190,7 +159,7 @@ class GateScreen(Screen[None]):
 
         self.session = session
         self._provenance = ProvenanceTracker()
-        self.files.mark_kept()
+        self._kept = kept_now(session)
         if self.controller is None:
             self.controller = EditController(gate_config, session)
         else:
@@ -198,11 +167,7 @@ class GateScreen(Screen[None]):
         history = self.workspace.history()
         if history is not None:
             history.table.clear()
-        self.app.sub_title = session_title(self.app.config_path, session)  # type: ignore[attr-defined]
-        self.notice_bar.show(session, self._notices)
-        self.call_after_refresh(
-            self.decision_panel.keep_clear
-        )  # the bar above it may have come or gone
+        self.notice_bar.show_session(session, self._notices)
         start = session.decision.next_gate or self.config.gate_order[0]
         self.gate_form.show_gate(start, gate_value(session.state, start))
         self.after_transition(reload_form=True)
@@ -249,15 +214,11 @@ class GateScreen(Screen[None]):
 
     def toast_new_notices(self) -> None:
         """Notices the session added since we last looked (e.g. a failed write) as toasts."""
-        fresh = self.session.take_notices()
-        for notice in fresh:
-            self.notify(
-                visible(notice), title="Session", severity="warning", markup=False, timeout=10
-            )
-        if fresh:
-            self.app.sub_title = session_title(self.app.config_path, self.session)  # type: ignore[attr-defined]
-            self.notice_bar.show(self.session, self._notices)
-            self.call_after_refresh(self.decision_panel.keep_clear)
+        self.notice_bar.toast_new(self.session, self._notices)
+
+    @on(NoticeBar.Shown)
+    def _notices_shown(self) -> None:
+        self.call_after_refresh(self.decision_panel.keep_clear)  # the bar above it came or went
 
     @on(HistoryReady)
     def _history_ready(self, event: HistoryReady) -> None:
@@ -304,10 +265,8 @@ class GateScreen(Screen[None]):
         self, text: str, candidate: int | None, parsed: ParseResult | None = None
     ) -> Previewed:
         """What applying ``text`` would do (None content: the empty-pane hint)."""
-        if self.controller is None:
-            return Previewed(
-                text, candidate, None, None, None
-            )  # not booted: previewed again once it is
+        if self.controller is None:  # not booted: previewed again once it is
+            return Previewed(text, candidate, None, None, None)
         result = parsed if parsed is not None else self.controller.preview(text, candidate)
         return gate_previewed(self.controller, self.key_hints, self.config, text, candidate, result)
 
@@ -325,16 +284,9 @@ class GateScreen(Screen[None]):
 
     @on(ReplyApplied)
     def _reply_applied(self, event: ReplyApplied) -> None:
-        result: ParseResult = event.result
-        assert result.decision is not None
         self.after_transition(reload_form=True)
         self.gate_editor.clear_messages()
-        # Short: the decision panel shows the reason and the overrule in full.
-        overruled = overrule_line(result.claimed_status, result.decision) is not None
-        message = f"Decision: {verdict(result.decision)}" + (
-            " (the model's claim was overruled)" if overruled else ""
-        )
-        self.notify(message, title="Reply applied", markup=False)
+        self.notify(applied_message(event.result), title="Reply applied", markup=False)
 
     @on(ChoiceChanged)
     def _choice_changed(self) -> None:
@@ -388,62 +340,32 @@ class GateScreen(Screen[None]):
     # ------------------------------------------------ decision and timeline
 
     def action_override(self, choice: str) -> None:
-        """A user override of the decision: a ``status`` patch that the parser judges."""
-        self.commit_pending()
-        outcome = self.controller.override(choice)
-        assert outcome.result is not None
-        if outcome.kind == "rejected":
-            self.notify(
-                visible(outcome.result.errors[0].message),
-                title="Override refused",
-                severity="error",
-                markup=False,
-            )
-        else:
-            self.gate_form.show_commit(outcome)
-        for warning in outcome.result.warnings:
-            self.notify(visible(warning.message), severity="warning", markup=False)
+        """A user override of the decision (the form records it; the parser judges it)."""
+        self.gate_form.override(choice)
 
     @on(TimelineRowChosen)
     def _timeline_row(self, event: TimelineRowChosen) -> None:
         """Enter on a timeline row restores the state after it (a new, undoable transition)."""
-        if self._move(lambda: self.controller.jump_to(event.index)):
-            self.notify(
-                f"Restored the state after {number(event.index)}"
-                f" ({self.key_hints['undo']} undoes this).",
-                markup=False,
-            )
+        if self.gate_form.move(lambda: self.controller.jump_to(event.index)):
+            undo = self.key_hints["undo"]
+            restored = f"Restored the state after {number(event.index)} ({undo} undoes this)."
+            self.notify(restored, markup=False)
 
     def action_undo_transition(self) -> None:
-        self._move(self.controller.undo) or self.notify("Nothing to undo.", markup=False)
+        self.gate_form.move(self.controller.undo) or self.notify("Nothing to undo.", markup=False)
 
     def action_redo_transition(self) -> None:
-        self._move(self.controller.redo) or self.notify("Nothing to redo.", markup=False)
-
-    def _move(self, move: Callable[[], Transition | None]) -> bool:
-        self.commit_pending()
-        if move() is None:
-            return False
-        self.gate_editor.clear_messages()
-        self.after_transition(reload_form=True)
-        return True
+        self.gate_form.move(self.controller.redo) or self.notify("Nothing to redo.", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out undo/redo when there is nothing to move to."""
         if action in ("undo_transition", "redo_transition"):
-            can = self.session is not None and (
-                self.controller.can_undo
-                if action == "undo_transition"
-                else self.controller.can_redo
-            )
-            return True if can else None  # None greys the key out (also before the boot)
-        if action == "workbench" and parameters == (
-            "next",
-        ):  # in the footer only while a reply holds a choice
-            pane = self.workspace.reply()
-            return (
-                pane is not None and pane.shown is not None and pane.shown.next_choice is not None
-            )
+            moves, undo = self.controller, action == "undo_transition"  # no controller: no boot
+            can = moves is not None and (moves.can_undo if undo else moves.can_redo)
+            return True if can else None  # None greys the key out
+        if action == "workbench" and parameters == ("next",):  # only while there is a choice
+            shown = pane.shown if (pane := self.workspace.reply()) is not None else None
+            return shown is not None and shown.next_choice is not None
         return True
 
     # ------------------------------------------------------ help, files, quit
@@ -454,9 +376,22 @@ class GateScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.config.keymap))
 
     def action_quit(self) -> None:
+        """Quit, unless that would lose work: then ask (Save as… / Quit anyway / Cancel)."""
         self.commit_pending()
-        self.files.quit_or_ask()
+        quit_or_ask(self, self.session, self._kept, lambda then: self.action_file("save_as", then))
 
-    def action_file(self, command: str) -> None:
+    def action_file(self, command: str, then: Callable[[], None] | None = None) -> None:
         """A file command (Ctrl+S, the palette's Save as…, Export…, Open…, Copy)."""
-        self.files.run(command)
+        self.commit_pending()
+        file = gate_file(
+            command,
+            self.session,
+            palette_key=self.key_hints["command_palette"],
+            kept=self._mark_kept,
+            reload=lambda: self.after_transition(reload_form=True),
+        )
+        if file is not None:
+            run_file(self, file, then=then, after=self.toast_new_notices)
+
+    def _mark_kept(self) -> None:
+        self._kept = kept_now(self.session)

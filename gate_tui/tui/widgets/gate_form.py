@@ -4,7 +4,9 @@ It owns what its fields mean (which field a widget stands for: a gate's Raw answ
 classification, or the summary) and the live edit: each change of a field is parsed at
 once through its host's controller and shown marked "editing"; it is recorded as *one*
 transition when the user pauses (the host's ``EDIT_COMMIT_DELAY``), presses Enter, leaves
-the field or runs any other command (the host calls :meth:`GateForm.commit` first). The
+the field or runs any other command (the host calls :meth:`GateForm.commit` first).
+Overrides, undo, redo and jumps back are recorded changes too (:meth:`GateForm.override`,
+:meth:`GateForm.move`): the pending edit goes first, the field messages go after. The
 host (the gate editor's screen) is known only through :class:`FormHost`. The gate list's
 moves go to the screen as :class:`GateForm.GateHighlighted` / :class:`GateForm.GateChosen`.
 The Raw field's edits travel with the gate they were typed in
@@ -14,7 +16,7 @@ arrives, F3 may show another gate in the field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import events, on
@@ -121,6 +123,31 @@ class GateForm(Container):
                 visible(commit.error or ""), title="Session error", severity="error", markup=False
             )
             self.host.show_current()
+
+    # --- moving among the recorded changes -------------------------------------------
+
+    def move(self, step: Callable[[], object | None]) -> bool:
+        """Undo, redo or a jump back (``step``, through the controller), the pending edit
+        recorded first; False when there was nothing to move to."""
+        self.commit()
+        if step() is None:
+            return False
+        self.query_one(GateEditor).clear_messages()
+        self.host.after_transition(reload_form=True)
+        return True
+
+    def override(self, choice: str) -> None:
+        """A user override of the decision: a ``status`` patch that the parser judges."""
+        self.commit()
+        outcome = self.host.controller.override(choice)
+        assert outcome.result is not None
+        if outcome.kind == "rejected":
+            message = visible(outcome.result.errors[0].message)
+            self.host.notify(message, title="Override refused", severity="error", markup=False)
+        else:
+            self.show_commit(outcome)
+        for warning in outcome.result.warnings:
+            self.host.notify(visible(warning.message), severity="warning", markup=False)
 
     class GateHighlighted(Message):
         """The gate list's cursor moved."""

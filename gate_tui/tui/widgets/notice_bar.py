@@ -3,7 +3,10 @@
 It shows the persistence warning first, then the session's notices and the app's own
 (an unknown keymap id), three at most (the rest are counted: they are all in the review
 report), and hides itself when there is nothing to say. The title's "NOT SAVING" /
-"READ-ONLY" comes from :func:`session_title` next to it, so the two never disagree.
+"READ-ONLY" comes from :func:`session_title` next to it, so the two never disagree: the
+bar sets both (:meth:`NoticeBar.show_session`), toasts the notices the session adds
+(:meth:`NoticeBar.toast_new`) and posts :class:`NoticeBar.Shown` each time it may have
+come or gone (the screen keeps what is under it in view).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.message import Message
 from textual.widgets import Static
 
 from gate_tui.tui.render import WARN_STYLE
@@ -37,6 +41,27 @@ def session_title(config_path: Path | None, session: Session) -> str:
 
 class NoticeBar(Static):
     """Up to three warnings about the session; hidden when there are none."""
+
+    class Shown(Message):
+        """The bar was filled again: it may have come or gone."""
+
+    def show_session(self, session: Session, own: list[str]) -> None:
+        """Show ``session`` in the bar and the app's title line."""
+        config_path = getattr(self.app, "config_path", None)
+        self.app.sub_title = session_title(config_path, session)
+        self.show(session, own)
+        self.post_message(self.Shown())
+
+    def toast_new(self, session: Session, own: list[str]) -> None:
+        """Notices the session added since the bar last looked (e.g. a failed write), as
+        toasts; the bar and the title then show them too."""
+        fresh = session.take_notices()
+        for notice in fresh:
+            self.notify(
+                visible(notice), title="Session", severity="warning", markup=False, timeout=10
+            )
+        if fresh:
+            self.show_session(session, own)
 
     def show(self, session: Session, own: list[str]) -> None:
         """Show ``session``'s warnings and ``own`` notices (the session's are taken: seen)."""

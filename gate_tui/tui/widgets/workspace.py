@@ -5,7 +5,8 @@ pane holding the focus is marked ``-focused`` (a class, not ``:focus-within``: t
 pseudo-class restyles a pane's whole subtree on every focus move inside it). Focus moving
 into an inactive pane makes it the active page; the screen hears of every page change
 (:class:`Workspace.PageShown`) for its page bar. The reply and history panes mount after
-the first frame, so :meth:`ready_pane` says None until one is there and ready.
+the first frame (:meth:`mount_panes`), so :meth:`ready_pane` says None until one is
+there and ready. After a resize the focused field is scrolled back into view.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from textual.widget import Widget
 from gate_tui.tui.keymap import PAGES as PAGE_KEYS
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from gate_tui.tui.widgets.history_pane import HistoryPane
+    from gate_tui.tui.workbench.target import ReplyHost
     from gate_tui.tui.workbench.widget import Workbench
 
 PAGES = tuple(name for name, _label, _binding in PAGE_KEYS)
@@ -44,12 +48,43 @@ class Workspace(Container):
             self.page = page
 
     page = "gates"
+    _settle: Timer | None = None  # the scroll after a resize, once sizes settle
+
+    def on_resize(self) -> None:
+        # The focused field stays in view: a smaller terminal can push it below the fold.
+        # Once the sizes settle (a timer, restarted by each resize): scrolling from inside a
+        # burst of resizes made the served page and the editor trade sizes without end.
+        if self._settle is not None:
+            self._settle.stop()
+        self._settle = self.set_timer(0.2, self._focus_in_view)
+
+    def _focus_in_view(self) -> None:
+        self._settle = None
+        focused = self.screen.focused
+        if focused is not None and focused.is_attached:
+            focused.scroll_visible(animate=False)
 
     def ready_pane(self, selector: str) -> Widget | None:
         """A lazily mounted pane, or None while it is not mounted and ready yet."""
         found = self.query(selector)
         pane = found.first() if found else None
         return pane if pane is not None and getattr(pane, "ready", False) else None
+
+    async def mount_panes(self, host: ReplyHost) -> None:
+        """Mount the reply pane (the workbench, for ``host``) and the history pane: the
+        panes not needed for the first frame."""
+        from gate_tui.tui.widgets.history_pane import HistoryPane
+        from gate_tui.tui.workbench.widget import Workbench
+
+        app = self.app
+        if not self.is_attached or app._exit_renderables or app._closing:
+            return  # the app is already on its way out
+        if self.query("#reply-pane"):
+            return  # they are there
+        await self.mount(
+            Workbench(host, id="reply-pane", classes="pane -inactive"),
+            HistoryPane(id="history-pane", classes="pane -inactive"),
+        )
 
     def reply(self) -> Workbench | None:
         """The reply pane (the workbench), or None before it is mounted and ready."""
