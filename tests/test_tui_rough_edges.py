@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from gate_tui import load_config
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
-from gate_tui.tui.render import fitted_values
+from gate_tui.tui.history_render import fitted_values
 from gate_tui.tui.text import apart
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from tests.tui_helpers import ML_CONFIG, wait_for

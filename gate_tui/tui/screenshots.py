@@ -173,7 +173,10 @@ def fixed_clock() -> Iterator[None]:
     os.environ["TZ"] = "UTC"
     time.tzset()
     try:
-        with mock.patch("gate_tui.session.history.now_iso", lambda: FIXED_TIME):
+        with (
+            mock.patch("gate_tui.session.history.now_iso", lambda: FIXED_TIME),
+            mock.patch("gate_tui.session.records.now_iso", lambda: FIXED_TIME),
+        ):
             yield
     finally:
         if old_tz is None:

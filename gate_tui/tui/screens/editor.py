@@ -240,7 +240,7 @@ class GateScreen(Screen[None]):
         self.show_current()
         history = self.workspace.history()
         if history is not None:
-            history.show(self.session.timeline)
+            history.show(self.session.timeline, self.session.records)
         reply = self.workspace.reply()
         if reply is not None:
             reply.refresh_preview()
@@ -262,7 +262,7 @@ class GateScreen(Screen[None]):
     @on(HistoryReady)
     def _history_ready(self, event: HistoryReady) -> None:
         if event.pane.is_attached and self.session is not None:
-            event.pane.show(self.session.timeline)
+            event.pane.show(self.session.timeline, self.session.records)
 
     # ------------------------------------------------------------- user edits
 
@@ -409,7 +409,8 @@ class GateScreen(Screen[None]):
         """Enter on a timeline row restores the state after it (a new, undoable transition)."""
         if self._move(lambda: self.controller.jump_to(event.index)):
             self.notify(
-                f"Restored the state after {number(event.index)} ({self.key_hints['undo']} undoes this).",
+                f"Restored the state after {number(event.index)}"
+                f" ({self.key_hints['undo']} undoes this).",
                 markup=False,
             )
 

@@ -1,23 +1,35 @@
 """The history pane: the last transition's diff (before → after) and the session timeline.
 
-The timeline is a ``DataTable`` whose cells are ``Content`` objects (string cells
-would be parsed as markup). Rows are appended as transitions arrive, never rebuilt
-unless the session itself changed.
+The timeline is a ``DataTable`` whose cells are ``rich.text.Text`` (string cells would
+be parsed as markup). Rows are appended as transitions and attempts arrive (the
+session's lists are read, never copied: a model call journaled by a worker shows within
+half a second), never rebuilt unless the session itself changed. Rejected attempts and
+model calls are marked (``✗``, ``↗``) and cannot be restored; ``o`` (or Space) opens any
+row in full without restoring it (:class:`~gate_tui.tui.screens.timeline_detail.RowDetail`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from gate_tui.session.history import Transition
+from gate_tui.session.timeline_rows import (
+    detail_text,
+    find_row,
+    restorable,
+    row_key,
+    timeline_rows,
+)
+from gate_tui.tui.history_render import CHANGED_CELLS, attempt_cells, diff_view, timeline_cells
 from gate_tui.tui.keymap import hints_of
-from gate_tui.tui.render import CHANGED_CELLS, diff_view, timeline_cells
 from gate_tui.tui.widgets.history_messages import HistoryReady, TimelineRowChosen
 
 COLUMNS: tuple[tuple[str, int], ...] = (
@@ -36,6 +48,10 @@ never the decision."""
 
 class HistoryPane(Vertical):
     """Last change on top, the scrollable timeline of every transition below."""
+
+    BINDINGS = [
+        Binding("o,space", "open_row", "Open row", tooltip="The row in full, not restored"),
+    ]
 
     # The editor's rules for this pane, unscoped as they were in styles.tcss; kept here
     # so that Textual parses them when the pane first mounts, after the first frame.
@@ -82,6 +98,7 @@ class HistoryPane(Vertical):
             self.table.add_column(label, width=width)
         self.border_title = f"Last change · {hints_of(self.app)['history']}"
         self.ready = True
+        self.set_interval(0.5, self._catch_up)
         self.post_message(HistoryReady(self))
 
     _last: Transition | None = None
@@ -95,8 +112,28 @@ class HistoryPane(Vertical):
     @on(DataTable.RowSelected, "#timeline")
     def _row_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        if event.row_key.value is not None:
-            self.post_message(TimelineRowChosen(int(event.row_key.value)))
+        key = event.row_key.value
+        index = restorable(key) if key is not None else None
+        if index is not None:
+            self.post_message(TimelineRowChosen(index))
+        elif key is not None:
+            self.notify(
+                "A rejected attempt or a model call changed no state: nothing to restore "
+                "(o opens it).",
+                markup=False,
+            )
+
+    def action_open_row(self) -> None:
+        """The highlighted row in full (before/after, errors, or message and reply)."""
+        from gate_tui.tui.screens.timeline_detail import RowDetail
+
+        table = self.table
+        if not table.row_count:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        row = find_row(self._rows, key) if key is not None else None
+        if row is not None:
+            self.app.push_screen(RowDetail(detail_text(row, list(self._records))))
 
     def on_resize(self) -> None:
         self._show_diff()
@@ -105,20 +142,46 @@ class HistoryPane(Vertical):
     def table(self) -> DataTable:
         return self.query_one("#timeline", DataTable)
 
-    def show(self, timeline: Sequence[Transition]) -> None:
-        """Show the last transition and append the timeline rows not shown yet."""
+    _timeline: Sequence[Transition] = ()
+    _records: Sequence[dict[str, Any]] = ()
+    _rows: list[Any] = []
+    _seen: tuple[int, int] = (0, 0)
+
+    def show(
+        self, timeline: Sequence[Transition], records: Sequence[dict[str, Any]] = ()
+    ) -> None:
+        """Show the last transition and append the timeline rows not shown yet (the
+        transitions and, among them, the attempts of ``records``)."""
         self._last = timeline[-1] if timeline else None
+        # The session's own lists: rows journaled later (a rejected reply, a model call)
+        # are seen by the catch-up timer without the screen calling again.
+        self._timeline, self._records = timeline, records
         if not self.query("#timeline"):
             # In the DOM but not composed yet (it mounts lazily, and a loaded machine can
             # commit an edit in between): its Ready message shows the timeline once it is.
             return
         self._show_diff()
+        self._add_rows()
+
+    def _catch_up(self) -> None:
+        if (len(self._timeline), len(self._records)) != self._seen:
+            self._add_rows()
+
+    def _add_rows(self) -> None:
+        self._seen = (len(self._timeline), len(self._records))
+        rows = timeline_rows(self._timeline, list(self._records))
         table = self.table
-        if table.row_count > len(timeline):
-            table.clear()
-        for transition in timeline[table.row_count :]:
-            table.add_row(*timeline_cells(transition), key=str(transition.index))
-        if timeline:
+        shown = table.row_count
+        if shown > len(rows) or (
+            shown and table.coordinate_to_cell_key((shown - 1, 0)).row_key.value
+            != row_key(rows[shown - 1])
+        ):
+            table.clear()  # another session (or its rows came in another order)
+        for row in rows[table.row_count :]:
+            cells = timeline_cells(row) if isinstance(row, Transition) else attempt_cells(row)
+            table.add_row(*cells, key=row_key(row))
+        self._rows = rows
+        if rows:
             table.move_cursor(row=table.row_count - 1, animate=False)
             # Again once the new rows are laid out: the table cannot scroll to a row that
             # is not in its size yet, and the newest row must always be in view.
