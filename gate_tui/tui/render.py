@@ -115,7 +115,7 @@ def decision_details(
     width: int | None = None,
 ) -> Content:
     """The text beside the big word: verdict, reason, next gate (and the key that jumps
-    there) and its question. In a narrow ``width`` the words shorten before the gate key is
+    there), the ``extra`` lines and the next gate's question. In a narrow ``width`` the words shorten before the gate key is
     ever cut (``1_data_availability missing``: the big word says NO PASS)."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
     rows = [fitting(width, [
@@ -132,11 +132,22 @@ def decision_details(
             line(("▶ ", DIM), (key, "bold")),
         ])
         rows.append(next_row)
+    # The extra lines (a model's claim overruled, the live-edit marker) before the question:
+    # the question is the one line a toast may cover (DecisionPanel.keep_clear), being shown
+    # again in the gate's own form.
+    rows.extend(extra)
+    if decision.next_gate is not None and decision.next_gate in config.gates:
         rows.append(
             plain(decision.next_question or config.gates[decision.next_gate].question, "italic")
         )
-    rows.extend(extra)
     return lines(rows)
+
+
+def status_rows(config: ConfigView, decision: DecisionView, extra: Sequence[Content]) -> int:
+    """How many lines of :func:`decision_details` come before the question: the verdict,
+    the next gate and the extra lines (what a toast must never cover)."""
+    has_next = decision.next_gate is not None and decision.next_gate in config.gates
+    return 1 + int(has_next) + len(extra)
 
 
 def fitting(width: int | None, choices: list[Content]) -> Content:
