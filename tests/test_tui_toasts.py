@@ -45,7 +45,7 @@ async def test_a_toast_after_apply_leaves_the_decision_in_view(size: tuple[int, 
         rows = seen[0].splitlines()
         reason = rows[panel.y]
         assert "missing" in reason and "Reply applied" not in reason and "▌" not in reason
-        word = app.query_one("#decision-word").region
+        word = app.query_one("#decision-word").content_region  # its letters
         assert all(
             not toast.region.overlaps(word) and toast.region.y > panel.y
             for toast in app.screen.query(Toast)

@@ -9,7 +9,8 @@ lines (a model's claim overruled): the screen's toasts (docked at the top right,
 ``styles.tcss``, clear of the big word on the left) start on the row under them, wherever
 the panel is (:meth:`keep_clear`, after every resize and every change of the lines above
 or in it) — over the next gate's question for a few seconds (the gate's form shows it
-too), and past the panel's edge only for a toast of more lines than the question has.
+too); below the big word's letters they may take the screen's width, so that a long one
+keeps to few rows.
 """
 
 from __future__ import annotations
@@ -81,3 +82,11 @@ class DecisionPanel(Horizontal):
         rack = racks.first()
         if rack.styles.margin.top != top:
             rack.styles.margin = (top, 0, 0, 0)
+        # Beside the big word while they share rows; once they start below its letters
+        # (a third kept line), as wide as the screen: a narrow one would wrap into more
+        # rows and reach the panes below.
+        letters = self.query_one("#decision-word", Static)
+        beside = top < letters.content_region.bottom
+        left = letters.region.right + 1 if beside else 1
+        if rack.styles.padding.left != left:
+            rack.styles.padding = (0, 0, 0, left)

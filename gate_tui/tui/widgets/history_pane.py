@@ -50,7 +50,9 @@ class HistoryPane(Vertical):
     """Last change on top, the scrollable timeline of every transition below."""
 
     BINDINGS = [
-        Binding("o,space", "open_row", "Open row", tooltip="The row in full, not restored"),
+        # Out of the footer (a 60-column one would lose an essential key to it): the
+        # timeline's title and the help say it.
+        Binding("o,space", "open_row", "Open row", show=False),
     ]
 
     # The editor's rules for this pane, unscoped as they were in styles.tcss; kept here
@@ -87,7 +89,12 @@ class HistoryPane(Vertical):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="diff-scroll"):
             yield Static(diff_view(None, hints_of(self.app)), id="diff")
-        yield Static(Content.styled("Timeline", "bold $text-muted"), classes="pane-title")
+        yield Static(
+            Content.assemble(
+                ("Timeline", "bold $text-muted"), (" · Enter restores · o opens", "$text-muted")
+            ),
+            classes="pane-title",
+        )
         yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
 
     ready = False
