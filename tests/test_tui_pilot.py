@@ -538,7 +538,10 @@ async def test_focus_news_of_a_widget_already_gone_is_ignored() -> None:
 async def test_a_cut_off_reply_is_refused_and_the_preview_shows_what_was_read() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        cut = '```json\n{"summary": "Ticket routing", "gates": {"1_data_availability": {"raw": "Two years of tickets", "classified": "available"}, "2_use_case": {"raw": "Not'
+        cut = (
+            '```json\n{"summary": "Ticket routing", "gates": {"1_data_availability": '
+            '{"raw": "Two years of tickets", "classified": "available"}, "2_use_case": {"raw": "Not'
+        )
         await paste(pilot, app, cut)
         await wait_for(
             pilot,

@@ -115,8 +115,9 @@ def decision_details(
     width: int | None = None,
 ) -> Content:
     """The text beside the big word: verdict, reason, next gate (and the key that jumps
-    there), the ``extra`` lines and the next gate's question. In a narrow ``width`` the words shorten before the gate key is
-    ever cut (``1_data_availability missing``: the big word says NO PASS)."""
+    there), the ``extra`` lines and the next gate's question. In a narrow ``width`` the
+    words shorten before the gate key is ever cut (``1_data_availability missing``: the
+    big word says NO PASS)."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
     rows = [fitting(width, [
         line((verdict(decision), style), (" · ", DIM), reason_text(decision)),

@@ -3,8 +3,9 @@
 The same scenes drive the snapshot tests, so the README's pictures and the tested
 screens are one and the same: empty, NO PASS with the next question, PASS, a reply
 preview with repairs, a reply with errors, the Summary field typed in (the last field of
-the gates pane, scrolled into view on a short terminal) and the history after two replies. Each scene presses real keys on the
-real app (default config, in-memory session) and waits for the state it shows.
+the gates pane, scrolled into view on a short terminal) and the history after two
+replies. Each scene presses real keys on the real app (default config, in-memory
+session) and waits for the state it shows.
 """
 
 from __future__ import annotations

@@ -40,20 +40,38 @@ EXTRA_KEYS = (
 ACTORS = (
     (
         "user",
-        "you. Each edit of a field becomes a patch that the parser checks against the config; it is recorded when you pause, press Enter or leave the field.",
+        (
+            "you. Each edit of a field becomes a patch that the parser checks against the config; "
+            "it "
+            "is recorded when you pause, press Enter or leave the field."
+        ),
     ),
     (
         "assistant",
-        "a model reply you paste into the reply pane. It must be a full state (summary, gates, status); the preview shows the outcome before {apply_reply} applies it.",
+        (
+            "a model reply you paste into the reply pane. It must be a full state (summary, gates, "
+            "status); the preview shows the outcome before {apply_reply} applies it."
+        ),
     ),
     (
         "",
-        "Only a reply or an edit the parser accepts changes the state; a rejected one changes nothing and shows its errors. Undo/redo move over both kinds.",
+        (
+            "Only a reply or an edit the parser accepts changes the state; a rejected one changes "
+            "nothing and shows its errors. Undo/redo move over both kinds."
+        ),
     ),
 )
 REPLY_PANE = (
-    "Pasting into a pane that holds an earlier paste, unchanged since, replaces it; {undo} brings the earlier text back.",
-    "{undo} / {redo} in the reply pane undo and redo its own text edits first; with none left (as right after {apply_reply} applied a reply) they undo and redo the last transition.",
+    (
+        "Pasting into a pane that holds an earlier paste, unchanged since, replaces it; {undo} "
+        "brings "
+        "the earlier text back."
+    ),
+    (
+        "{undo} / {redo} in the reply pane undo and redo its own text edits first; with none left "
+        "(as "
+        "right after {apply_reply} applied a reply) they undo and redo the last transition."
+    ),
 )
 
 

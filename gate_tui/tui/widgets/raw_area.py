@@ -96,7 +96,8 @@ class RawArea(SafeTextArea):
         self._bindings.key_to_bindings.pop("f6", None)
 
     def show(self, text: str, key: str | None = None) -> None:
-        """Show gate ``key``'s ``text`` with the cursor at its end, posting nothing (not a user edit)."""
+        """Show gate ``key``'s ``text`` with the cursor at its end, posting nothing (not a
+        user edit)."""
         self.gate_key = key
         if text == self.text:
             return
