@@ -105,6 +105,8 @@ class HistoryPane(Vertical):
             self.table.add_column(label, width=width)
         self.border_title = f"Last change · {hints_of(self.app)['history']}"
         self.ready = True
+        if not self._seen[0] and not self._seen[1]:
+            self._rows = []
         self.set_interval(0.5, self._catch_up)
         self.post_message(HistoryReady(self))
 
@@ -162,6 +164,8 @@ class HistoryPane(Vertical):
         self._last = timeline[-1] if timeline else None
         # The session's own lists: rows journaled later (a rejected reply, a model call)
         # are seen by the catch-up timer without the screen calling again.
+        if timeline is not self._timeline or records is not self._records:
+            self._rows, self._seen = [], (0, 0)  # another session's lists: all rows anew
         self._timeline, self._records = timeline, records
         if not self.query("#timeline"):
             # In the DOM but not composed yet (it mounts lazily, and a loaded machine can
@@ -175,20 +179,25 @@ class HistoryPane(Vertical):
             self._add_rows()
 
     def _add_rows(self) -> None:
-        self._seen = (len(self._timeline), len(self._records))
-        rows = timeline_rows(self._timeline, list(self._records))
+        """Append the rows journaled since the last look. Only the new tails are merged, so
+        a change costs the same in a long session as in a short one."""
         table = self.table
-        shown = table.row_count
-        if shown > len(rows) or (
-            shown and table.coordinate_to_cell_key((shown - 1, 0)).row_key.value
-            != row_key(rows[shown - 1])
+        timeline, records = self._timeline, self._records
+        seen_timeline, seen_records = self._seen
+        if (
+            table.row_count != len(self._rows)  # the screen cleared it (another session)
+            or seen_timeline > len(timeline)
+            or seen_records > len(records)
         ):
-            table.clear()  # another session (or its rows came in another order)
-        for row in rows[table.row_count :]:
+            table.clear()
+            self._rows, seen_timeline, seen_records = [], 0, 0
+        self._seen = (len(timeline), len(records))
+        new = timeline_rows(timeline[seen_timeline:], list(records[seen_records:]))
+        for row in new:
             cells = timeline_cells(row) if isinstance(row, Transition) else attempt_cells(row)
             table.add_row(*cells, key=row_key(row))
-        self._rows = rows
-        if rows:
+        self._rows.extend(new)  # an instance's own list (show() and on_mount set it)
+        if self._rows:
             table.move_cursor(row=table.row_count - 1, animate=False)
             # Again once the new rows are laid out: the table cannot scroll to a row that
             # is not in its size yet, and the newest row must always be in view.
