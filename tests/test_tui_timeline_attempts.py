@@ -82,7 +82,7 @@ async def test_attempts_are_in_the_timeline_marked_and_open_in_full() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, RowDetail), message="the call")
         detail = app.screen.query_one("#row-detail-text", TextArea).text
         assert "Fix gate 2" in detail and "no JSON here" in detail and "not valid" in detail
-        await pilot.press("escape")
+        await pilot.press("o")  # the key that opened it closes it
         # The reply's row: every changed field with its value, without a jump.
         await wait_for(pilot, lambda: not isinstance(app.screen, RowDetail), message="closed")
         pane.table.move_cursor(row=1, animate=False)
@@ -112,3 +112,42 @@ def test_rows_are_in_time_order_and_a_reply_in_its_call_is_shown() -> None:
     assert session.records[1].get("payload_in_call")
     assert "{bad" in detail_text(rows[1], session.records)
     assert timeline_rows(History.start(config).timeline, []) == []
+
+
+async def scene_attempts(pilot) -> None:
+    """A rejected reply, a model call, an applied reply; the timeline; the call opened."""
+    from gate_tui.tui.screenshots import paste_reply, sample_reply, until
+
+    app: GateApp = pilot.app
+    await paste_reply(pilot, BAD_REPLY)
+    await pilot.press("ctrl+j")
+    await until(pilot, lambda: bool(app.session.rejected))
+    app.session.record_model_call(
+        call_kind="ask", model="tiny", endpoint="127.0.0.1:9", message="Fill gate 2",
+        reply='{"summary": "x"}', outcome="invalid", error="gates missing",
+    )
+    await pilot.press("ctrl+l")
+    await paste_reply(pilot, sample_reply("ml_good.md"))
+    await pilot.press("ctrl+j")
+    await until(pilot, lambda: len(app.session.timeline) == 1)
+    await pilot.press("f4")
+    pane = app.gate_screen.history_pane
+    await until(pilot, lambda: pane.table.row_count == 3)
+    app.clear_notifications()
+    pane.table.move_cursor(row=1, animate=False)
+    await pilot.press("o")
+    await until(pilot, lambda: isinstance(app.screen, RowDetail))
+
+
+def test_an_opened_model_call_looks_right(snap_compare) -> None:
+    from pathlib import Path
+
+    from gate_tui.tui.screenshots import fixed_clock
+    from gate_tui.tui.screenshots import make_app as shown_app
+
+    with fixed_clock():
+        assert snap_compare(
+            shown_app(Path("sample_configs/ml_project_intake.yaml")),
+            terminal_size=(100, 30),
+            run_before=scene_attempts,
+        )
