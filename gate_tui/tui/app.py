@@ -203,6 +203,12 @@ class GateApp(AppShell[int], inherit_bindings=False):
         ):  # Textual leaves each emptied holder in place: the new toast would stack under it
             holder.remove()
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        # Placed under the decision's kept lines once laid out: a toast of the first frames
+        # ("New session…") comes before the panel's first place is known.
+        from gate_tui.tui.widgets.decision_panel import DecisionPanel
+
+        for panel in self.screen.query(DecisionPanel):
+            self.call_after_refresh(panel.keep_clear)
 
     async def action_quit(self) -> None:
         """Textual's own "Quit" command: the editor's quit (it may ask first)."""

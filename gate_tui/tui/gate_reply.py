@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from gate_tui.tui.candidates_view import candidate_rows, next_candidate
+from gate_tui.tui.candidates_view import candidate_results, candidate_rows, next_candidate
 from gate_tui.tui.render import WARN_STYLE, overrule_line, verdict
 from gate_tui.tui.reply_preview import preview
 from gate_tui.tui.text import line
@@ -55,7 +55,11 @@ def gate_previewed(
     if result is None:
         return Previewed(text, candidate, None, None, False)
     notes = cleared_rows(controller.cleared_typed_answers(result)) if result.ok else []
-    shown = preview(result, keys, config, candidate_rows(result, keys["next_candidate"]), notes)
+    # What each shown candidate would decide: the parser with that pick, grounded as the
+    # preview is (controller.preview), so the row says what applying it would give.
+    judged = candidate_results(result, len(text), lambda index: controller.preview(text, index))
+    picker = candidate_rows(result, keys["next_candidate"], judged)
+    shown = preview(result, keys, config, picker, notes)
     return Previewed(
         text, candidate, result, shown, result.ok, controller.session.state, next_candidate(result)
     )

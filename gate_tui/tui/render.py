@@ -1,4 +1,4 @@
-"""Pure functions from models to display Content: decision, preview, diff, timeline, gate rows.
+"""Pure functions from models to display Content: decision, preview rows, gate rows.
 
 Kept apart from the widgets so each screen element's wording is defined once and can
 be tested without running an app. Every string that came from a model or a user goes
@@ -8,29 +8,24 @@ through :mod:`gate_tui.tui.text`, so nothing here is ever parsed as markup.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual.content import Content
 
 from gate_tui.decision import gate_blocked, gate_complete
 from gate_tui.grounding.display import MARKS
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
-from gate_tui.tui.text import apart, line, lines, middle, plain, shown, visible
+from gate_tui.tui.text import line, lines, plain
 from gate_tui.warning_codes import shown_elsewhere
 
 if TYPE_CHECKING:
     # Types only: the first frame is drawn before pydantic (gate_tui.models) is loaded.
     from gate_tui.models import (
-        FieldChange,
-        GateDiff,
         ParseError,
         ParseWarning,
         Repair,
         StatusInfo,
     )
-    from gate_tui.session.history import Transition
     from gate_tui.views import ConfigView, DecisionView, ValueView
 
 _FONT = {
@@ -120,8 +115,9 @@ def decision_details(
     width: int | None = None,
 ) -> Content:
     """The text beside the big word: verdict, reason, next gate (and the key that jumps
-    there) and its question. In a narrow ``width`` the words shorten before the gate key is
-    ever cut (``1_data_availability missing``: the big word says NO PASS)."""
+    there), the ``extra`` lines and the next gate's question. In a narrow ``width`` the
+    words shorten before the gate key is ever cut (``1_data_availability missing``: the
+    big word says NO PASS)."""
     style = OK_STYLE if decision.pass_ else BAD_STYLE
     rows = [fitting(width, [
         line((verdict(decision), style), (" · ", DIM), reason_text(decision)),
@@ -137,11 +133,22 @@ def decision_details(
             line(("▶ ", DIM), (key, "bold")),
         ])
         rows.append(next_row)
+    # The extra lines (a model's claim overruled, the live-edit marker) before the question:
+    # the question is the one line a toast may cover (DecisionPanel.keep_clear), being shown
+    # again in the gate's own form.
+    rows.extend(extra)
+    if decision.next_gate is not None and decision.next_gate in config.gates:
         rows.append(
             plain(decision.next_question or config.gates[decision.next_gate].question, "italic")
         )
-    rows.extend(extra)
     return lines(rows)
+
+
+def status_rows(config: ConfigView, decision: DecisionView, extra: Sequence[Content]) -> int:
+    """How many lines of :func:`decision_details` come before the question: the verdict,
+    the next gate and the extra lines (what a toast must never cover)."""
+    has_next = decision.next_gate is not None and decision.next_gate in config.gates
+    return 1 + int(has_next) + len(extra)
 
 
 def fitting(width: int | None, choices: list[Content]) -> Content:
@@ -180,167 +187,9 @@ def gate_row(
     return line(pointer, " ", mark, " ", required, " ", (key, key_style), label, tag)
 
 
-VALUE_CELLS = 48
-"""Longest a value is shown in a change row when the width is not known."""
-
-
-def change_row(change: FieldChange, width: int | None = None) -> Content:
-    """``2_use_case.raw  — → “Rank tickets”``, fitting ``width`` cells when given: long
-    values lose their middle, so both ends of both sides and the arrow stay visible."""
-    path = visible(change["path"].removeprefix("gates."), one_line=True)
-    if width is None:
-        pair = shown(change["before"], VALUE_CELLS), shown(change["after"], VALUE_CELLS)
-        before, after = distinct(change["before"], change["after"], pair)
-    else:  # 7 cells: the indent, the gap and " → "
-        values = len(shown(change["before"], width)) + len(shown(change["after"], width))
-        path = middle(
-            path, max(width - 7 - values, width * 2 // 5, 12)
-        )  # cut only when the values need the room
-        before, after = fitted_values(
-            change["before"], change["after"], max(width - len(path) - 7, 10)
-        )
-    return line(
-        "  ", (path, "bold"), "  ", (before, "$text-error"), (" → ", DIM), (after, "$text-success")
-    )
-
-
-def fitted_values(before: object, after: object, room: int) -> tuple[str, str]:
-    """Both values of a change in ``room`` cells: a short side keeps its full text and
-    leaves the rest to the other; two long sides share it (each cut in the middle)."""
-    full_before, full_after = shown(before, room), shown(after, room)
-    if len(full_before) + len(full_after) <= room:
-        return full_before, full_after
-    half = room // 2
-    if len(full_before) <= half:
-        pair = full_before, shown(after, room - len(full_before))
-    elif len(full_after) <= half:
-        pair = shown(before, room - len(full_after)), full_after
-    else:
-        pair = shown(before, half), shown(after, room - half)
-    return distinct(before, after, pair)
-
-
-def distinct(before: object, after: object, pair: tuple[str, str]) -> tuple[str, str]:
-    """``pair`` (the two values as cut), unless the cut took out their difference: then
-    the same widths showing where the two texts differ (#28: "Lift@10%…nt rules" twice)."""
-    if (
-        pair[0] != pair[1]
-        or not isinstance(before, str)
-        or not isinstance(after, str)
-        or before == after
-    ):
-        return pair
-    cut = apart(
-        visible(before, one_line=True),
-        visible(after, one_line=True),
-        len(pair[0]) - 2,
-        len(pair[1]) - 2,
-    )
-    return f"“{cut[0]}”", f"“{cut[1]}”"  # quotes: 2 cells of each side
-
-
-def field_changes(diff: GateDiff | None) -> list[FieldChange]:
-    """The changed fields of a diff without the status block (shown as the decision instead)."""
-    if diff is None:
-        return []
-    return [change for change in diff.changes if not change["path"].startswith("status.")]
-
-
-def decision_change(diff: GateDiff | None) -> Content | None:
-    """``decision  NO PASS → PASS`` when a transition changed the verdict."""
-    if diff is None:
-        return None
-    for change in diff.changes:
-        old, new = change["before"], change["after"]
-        if change["path"] == "status.pass" and old is not None and old != new:
-            before, after = ("PASS" if old else "NO PASS"), ("PASS" if new else "NO PASS")
-            return line(
-                "  ",
-                ("decision", "bold"),
-                "  ",
-                before,
-                (" → ", DIM),
-                (after, OK_STYLE if new else BAD_STYLE),
-            )
-    return None
-
-
-def clock(at: str) -> str:
-    """``HH:MM:SS`` local time of an ISO timestamp (the raw text if it is not one)."""
-    try:
-        return datetime.fromisoformat(at).astimezone().strftime("%H:%M:%S")
-    except ValueError:
-        return visible(at[:19], one_line=True)
-
-
 def number(index: int) -> str:
     """``#3``: a transition's number as people (and the review report) count, from #1."""
     return f"#{index + 1}"
-
-
-def transition_heading(transition: Transition) -> Content:
-    """``#3 reply · assistant · 12:03:01`` (+ what an undo/redo/jump restored)."""
-    parts: list[str | tuple[str, str]] = [
-        (f"{number(transition.index)} {transition.kind}", "bold"),
-        (" by ", DIM),
-        (transition.actor, "bold $accent"),
-    ]
-    if transition.target is not None:
-        restored = "the initial state" if transition.target < 0 else number(transition.target)
-        parts.append((f" (restored {restored})", DIM))
-    parts.append((f" · {clock(transition.at)}", DIM))
-    return line(*parts)
-
-
-def diff_view(
-    transition: Transition | None, width: int | None = None, keys: KeyHints = DEFAULT_HINTS
-) -> Content:
-    """The diff pane: the last transition's actor and each changed field, before → after
-    (each row fitting ``width`` cells when given)."""
-    if transition is None:
-        return lines(
-            [
-                plain("No changes yet.", "italic"),
-                plain(f"Type in a gate or apply a reply ({keys['focus_reply']}).", DIM),
-            ]
-        )
-    rows = [transition_heading(transition)]
-    changed = [change_row(change, width) for change in field_changes(transition.diff)]
-    rows.extend(changed or [plain("  no field changed", DIM)])
-    verdict_row = decision_change(transition.diff)
-    if verdict_row is not None:
-        rows.append(verdict_row)
-    overruled = overrule_line(transition.claimed_status, transition.decision)
-    if overruled is not None:
-        rows.append(overruled)
-    return lines(rows)
-
-
-CHANGED_CELLS = 22
-"""Width of the timeline's "fields changed" column."""
-
-
-def changed_summary(diff: GateDiff) -> str:
-    """``summary, 2_use_case.raw`` for a timeline cell (at most :data:`CHANGED_CELLS` long)."""
-    paths = [change["path"].removeprefix("gates.") for change in field_changes(diff)]
-    if not paths:
-        return "—"
-    text = visible(", ".join(paths), one_line=True)
-    return text if len(text) <= CHANGED_CELLS else text[: CHANGED_CELLS - 1] + "…"
-
-
-def timeline_cells(transition: Transition) -> tuple[Text, ...]:
-    """The cells of one timeline row (in :data:`~gate_tui.tui.widgets.history_pane.COLUMNS`
-    order): ``rich.text.Text`` (DataTable parses ``str`` as markup)."""
-    word = verdict(transition.decision)
-    return (
-        Text(str(transition.index + 1), style="dim"),
-        Text(word, style="bold green" if transition.decision.pass_ else "bold red"),
-        Text(clock(transition.at)),
-        Text(transition.actor, style="bold"),
-        Text(transition.kind),
-        Text(changed_summary(transition.diff)),
-    )
 
 
 def jump_style(line_no: int, column: int) -> str:

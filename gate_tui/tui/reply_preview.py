@@ -16,15 +16,13 @@ from textual.content import Content
 
 from gate_tui.decision import outstanding
 from gate_tui.grounding.display import grounding_first
+from gate_tui.tui.history_render import change_row, decision_change, field_changes
 from gate_tui.tui.keymap import DEFAULT_HINTS, KeyHints
 from gate_tui.tui.render import (
     BAD_STYLE,
     DIM,
     OK_STYLE,
-    change_row,
-    decision_change,
     error_rows,
-    field_changes,
     overrule_line,
     repair_rows,
     short_reason,

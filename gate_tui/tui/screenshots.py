@@ -3,9 +3,9 @@
 The same scenes drive the snapshot tests, so the README's pictures and the tested
 screens are one and the same: empty, NO PASS with the next question, PASS, a reply
 preview with repairs, a reply with errors, the Summary field typed in (the last field of
-the gates pane, scrolled into view on a short terminal) and the history after two replies. Each
-scene presses real keys on the real app (default config, in-memory session) and waits for the state
-it shows.
+the gates pane, scrolled into view on a short terminal) and the history after two
+replies. Each scene presses real keys on the real app (default config, in-memory
+session) and waits for the state it shows.
 """
 
 from __future__ import annotations
@@ -174,7 +174,10 @@ def fixed_clock() -> Iterator[None]:
     os.environ["TZ"] = "UTC"
     time.tzset()
     try:
-        with mock.patch("gate_tui.session.history.now_iso", lambda: FIXED_TIME):
+        with (
+            mock.patch("gate_tui.session.history.now_iso", lambda: FIXED_TIME),
+            mock.patch("gate_tui.session.records.now_iso", lambda: FIXED_TIME),
+        ):
             yield
     finally:
         if old_tz is None:

@@ -39,10 +39,13 @@ async def test_f9_picks_the_correction_and_ctrl_j_applies_it() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await paste(pilot, app, sample_reply(SELF_CORRECTING))
         await wait_for(
-            pilot, lambda: "▶ #1 at 3:1  valid (used)" in screen_text(app), message="the picker"
+            pilot,
+            lambda: "▶ #1 at 3:1  valid → PASS (used)" in screen_text(app),
+            message="the picker, with what each candidate would decide",
         )
         text = screen_text(app)
-        assert "⚠ This reply holds different states" in text and "#2 at 7:1  valid" in text
+        assert "⚠ This reply holds different states" in text
+        assert "#2 at 7:1  valid → NO PASS · next 4_data_privacy" in text
         assert "If applied: PASS" in text and "F9 uses the next one." in text
         await wait_for(
             pilot,
@@ -52,14 +55,14 @@ async def test_f9_picks_the_correction_and_ctrl_j_applies_it() -> None:
         await pilot.press("f9")
         await wait_for(
             pilot,
-            lambda: "▶ #2 at 7:1  valid (used)" in screen_text(app),
+            lambda: "▶ #2 at 7:1  valid → NO PASS · next 4_data_privacy (used)" in screen_text(app),
             message="the correction picked",
         )
         assert "If applied: NO PASS · 4_data_privacy blocked: not_approved" in screen_text(app)
         await pilot.press("f9")  # round again to the draft
         await wait_for(
             pilot,
-            lambda: "▶ #1 at 3:1  valid (used)" in screen_text(app),
+            lambda: "▶ #1 at 3:1  valid → PASS (used)" in screen_text(app),
             message="back to the draft",
         )
         await pilot.press("f9", "ctrl+j")

@@ -86,6 +86,10 @@ async def test_keys_pressed_before_the_boot_are_handled_after_it_in_order() -> N
     app = HeldBackBoot(spec(), ML_CONFIG, new=True, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await while_held(lambda: app.boot_started, message="the boot to be waiting")
+        app.gate_screen.gate_list.focus()  # the Raw field has the focus at start (#28)
+        await while_held(
+            lambda: app.focused is app.gate_screen.gate_list, message="the gate list focused"
+        )
         send_keys(app, "down", "down")
         await while_held(
             lambda: app._held is not None and len(app._held) == 2, message="the keys held"

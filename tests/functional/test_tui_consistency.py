@@ -162,7 +162,7 @@ async def test_last_change_keeps_the_after_part_of_long_values() -> None:
 
 
 def test_a_short_side_of_a_change_keeps_its_full_text() -> None:
-    from gate_tui.tui.render import change_row
+    from gate_tui.tui.history_render import change_row
 
     row = change_row(
         {"path": "gates.1_data_availability.classified", "before": None, "after": "available"},

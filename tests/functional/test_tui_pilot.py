@@ -150,7 +150,7 @@ async def test_enter_records_an_edit_at_once() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         app.gate_screen.EDIT_COMMIT_DELAY = 30.0
-        await pilot.press("down", "enter")
+        await pilot.press("f5", "down", "enter")  # the Raw field has the focus at start
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
         await pilot.press(*"rank", "enter")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "rank")
@@ -266,7 +266,7 @@ async def test_ctrl_z_in_the_reply_pane_undoes_text_not_state() -> None:
 async def test_typed_edit_then_undo_reverts_the_whole_answer() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await pilot.press("down", "enter")
+        await pilot.press("f5", "down", "enter")
         await pilot.press(*"hello")
         await wait_for(pilot, lambda: app.session.state.gates["2_use_case"].raw == "hello")
         await pilot.press("ctrl+z")
@@ -292,7 +292,7 @@ async def test_raw_answers_wrap_and_keep_pasted_lines() -> None:
         app.gate_screen.EDIT_COMMIT_DELAY = (
             60.0  # a loaded machine's pause mid-typing must not record half an answer
         )
-        await pilot.press("down", "enter")
+        await pilot.press("f5", "down", "enter")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "raw")
         await pilot.press(*answer, "enter")
         await wait_for(

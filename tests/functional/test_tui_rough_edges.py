@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate_tui import load_config
 from gate_tui.session.live import Session
 from gate_tui.tui.app import GateApp
-from gate_tui.tui.render import fitted_values
+from gate_tui.tui.history_render import fitted_values
 from gate_tui.tui.text import apart
 from gate_tui.tui.widgets.choice_field import ChoiceField
 from tests.tui_helpers import ML_CONFIG, wait_for
@@ -17,6 +18,23 @@ from tests.tui_helpers import ML_CONFIG, wait_for
 def make_app() -> GateApp:
     config = load_config(ML_CONFIG)
     return GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 20)])
+async def test_at_start_typing_answers_the_first_gate(size: tuple[int, int]) -> None:
+    """At start the gate list had the focus and typed letters did nothing."""
+    app = make_app()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await wait_for(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "raw",
+            message="Raw focused",
+        )
+        assert app.gate_screen.gate_editor.key == app.session.decision.next_gate
+        await pilot.press(*"labelled")
+        await wait_for(
+            pilot, lambda: app.query_one("#raw").text == "labelled", message="typed into Raw"
+        )
 
 
 def _background(widget: ChoiceField) -> tuple[int, int, int]:

@@ -82,7 +82,7 @@ async def test_the_summary_field_scrolls_into_view_when_focused(size: tuple[int,
 async def test_the_gate_question_wraps_instead_of_being_cut(size: tuple[int, int]) -> None:
     app = make_app()
     async with app.run_test(size=size, notifications=True) as pilot:
-        await pilot.press("down", "down", "down")  # the list's cursor shows 4_data_privacy
+        await pilot.press("f5", "down", "down", "down")  # the list's cursor shows 4_data_privacy
         await wait_for(pilot, lambda: app.gate_screen.gate_editor.key == "4_data_privacy")
         question = app.config.gates["4_data_privacy"].question
         column = app.query_one("#editor-column").region

@@ -1,11 +1,14 @@
-"""#18 item 6: toasts never cover the verdict and its reason (they start on the row under
-the reason, right of the big word), after an apply, at any size; and, as before, never the
-panes below (tests/functional/test_tui_small.py)."""
+"""#18 item 6 and #28: toasts never cover the verdict, its reason, the next gate's line
+("Next ▶ …") or the model's overruled claim (they start on the row under them, right of
+the big word), after an apply or at start, at any size; and, as before, never the
+timeline rows below (tests/functional/test_tui_small.py)."""
 
 from __future__ import annotations
 
 import pytest
 from textual import events
+from textual.geometry import Region
+from textual.widgets import Static
 from textual.widgets._toast import Toast
 
 from gate_tui import load_config
@@ -42,13 +45,56 @@ async def test_a_toast_after_apply_leaves_the_decision_in_view(size: tuple[int, 
         rows = seen[0].splitlines()
         reason = rows[panel.y]
         assert "missing" in reason and "Reply applied" not in reason and "▌" not in reason
-        word = app.query_one("#decision-word").region
+        word = app.query_one("#decision-word").content_region  # its letters
         assert all(
             not toast.region.overlaps(word) and toast.region.y > panel.y
             for toast in app.screen.query(Toast)
         )
         assert "Reply applied" in "".join(rows[panel.y + 1 :])
         assert len(before) == len(rows)
+        kept = kept_lines(app)
+        assert "Next ▶" in rows[kept[1].y] and "model claimed" in rows[kept[2].y]
+        assert_clear(app, kept)
+
+
+def kept_lines(app: GateApp) -> list[Region]:
+    """The regions of the decision's lines no toast may cover: verdict, next gate, and the
+    overruled claim when there is one (the row right under the next gate)."""
+    details = app.gate_screen.decision_panel.query_one("#decision-details", Static).region
+    return [Region(details.x, details.y + row, details.width, 1) for row in range(3)]
+
+
+def assert_clear(app: GateApp, kept: list[Region]) -> None:
+    toasts = list(app.screen.query(Toast))
+    assert toasts
+    for toast in toasts:
+        assert not any(toast.region.overlaps(region) for region in kept), (toast.region, kept)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (60, 20)])
+async def test_a_toast_at_start_leaves_the_next_gate_line_readable(
+    size: tuple[int, int],
+) -> None:
+    config = load_config(ML_CONFIG)
+    app = GateApp(config, ML_CONFIG, session=Session.in_memory(config, ML_CONFIG), blink=False)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        panel = app.gate_screen.decision_panel
+        await wait_for(pilot, lambda: panel.word == "NO PASS", message="the decision")
+        app.notify(
+            "The last session of this config finished at PASS on a day long ago; this one "
+            "starts empty.",
+            title="New session",
+            markup=False,
+        )
+        await wait_for(pilot, lambda: "New session" in screen_text(app), message="the toast")
+        await pilot.resize_terminal(*size)  # the place is kept after a resize too
+
+        def clear() -> bool:  # "Next ▶ 1_data_…  F3", or "▶ 1_data_availability F3" when narrow
+            next_row = screen_text(app).splitlines()[panel.region.y + 1]
+            return "▶ 1_data_availability" in next_row and "▌" not in next_row
+
+        await wait_for(pilot, clear, message="the next gate's line uncovered")
+        assert_clear(app, kept_lines(app)[:2])
 
 
 @pytest.mark.parametrize("size", [(120, 40), (60, 20)])

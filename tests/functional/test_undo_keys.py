@@ -27,7 +27,8 @@ async def test_ctrl_z_and_ctrl_y_in_the_gate_editor() -> None:
         applied = screen.session.state
         journal = screen.session.history.journal
         await wait_for(pilot, lambda: app.focused is not None, SLOW, "a focused widget")
-        assert app.focused.id == "gate-list"  # no text area to take the key first
+        screen.gate_list.focus()  # no text area to take the key first
+        await wait_for(pilot, lambda: app.focused.id == "gate-list", SLOW, "the list focused")
 
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: journal.current == START, SLOW, "the reply undone")

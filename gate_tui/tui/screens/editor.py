@@ -65,7 +65,8 @@ def gate_commands() -> type[Provider]:
 class GateScreen(Screen[None]):
     """The gate editor. ``session`` is None until the app's boot attaches one."""
 
-    AUTO_FOCUS = "#gate-list"
+    # The first answer field of the gate asked first: at start, typing answers it (#28).
+    AUTO_FOCUS = "#raw"
     BINDINGS = keymap.bindings()
     COMMANDS: ClassVar[set[ProviderSource]] = {gate_commands}  # type: ignore[assignment]
     EDIT_COMMIT_DELAY: ClassVar[float] = 0.5
@@ -96,7 +97,7 @@ class GateScreen(Screen[None]):
         yield DecisionPanel(self.config, id="decision")
         yield PageBar(id="pages")
         with Workspace(id="workspace"):
-            # "-focused" marks the pane holding the focus; the gate list has it first (AUTO_FOCUS).
+            # "-focused" marks the pane holding the focus; its Raw field has it first (AUTO_FOCUS).
             with Vertical(id="gates-pane", classes="pane -focused") as gates:
                 gates.border_title = (
                     f"Gates ({len(self.config.gate_order)}) · * required · ✓ done · ▶ next"
@@ -205,7 +206,7 @@ class GateScreen(Screen[None]):
         self.show_current()
         history = self.workspace.history()
         if history is not None:
-            history.show(self.session.timeline)
+            history.show(self.session.timeline, self.session.records)
         reply = self.workspace.reply()
         if reply is not None:
             reply.refresh_preview()
@@ -223,7 +224,7 @@ class GateScreen(Screen[None]):
     @on(HistoryReady)
     def _history_ready(self, event: HistoryReady) -> None:
         if event.pane.is_attached and self.session is not None:
-            event.pane.show(self.session.timeline)
+            event.pane.show(self.session.timeline, self.session.records)
 
     # ------------------------------------------------------------- user edits
 

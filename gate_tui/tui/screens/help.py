@@ -26,6 +26,11 @@ EXTRA_KEYS = (
     ("Enter (gate field)", "record the edit now (in Raw too; {raw_newline} starts a new line)"),
     ("Enter (timeline)", "restore the state after that row (undoable)"),
     (
+        "o / Space (timeline)",
+        "open the row in full without restoring it: every field before and after; a rejected"
+        " attempt (✗) with its errors; a model call (↗) with its message and reply",
+    ),
+    (
         "Ctrl+A (reply pane, Raw)",
         "select all the text (then type or paste over it, or Delete); Home: line start",
     ),

@@ -4,11 +4,13 @@ The verdict is always a word (never colour alone) and always one the parser or t
 session produced; this widget only shows it. Extra lines carry the "model claimed …
 overruled" notice and the live-edit marker.
 
-Nothing ever covers the verdict and its reason: the screen's toasts (docked at the top
-right, ``styles.tcss``, clear of the big word on the left) start on the row under the
-reason, wherever the panel is (:meth:`keep_clear`, after every resize and every change of
-the lines above or in it) — over the next gate's lines for a few seconds, never over the
-panes below.
+Nothing ever covers the verdict, its reason, the next gate ("Next ▶ …") or the extra
+lines (a model's claim overruled): the screen's toasts (docked at the top right,
+``styles.tcss``, clear of the big word on the left) start on the row under them, wherever
+the panel is (:meth:`keep_clear`, after every resize and every change of the lines above
+or in it) — over the next gate's question for a few seconds (the gate's form shows it
+too); below the big word's letters they may take the screen's width, so that a long one
+keeps to few rows.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from textual.widgets import Static
 from textual.widgets._toast import ToastRack
 
 from gate_tui.tui.keymap import hints_of
-from gate_tui.tui.render import big_word, decision_details, verdict
+from gate_tui.tui.render import big_word, decision_details, status_rows, verdict
 from gate_tui.tui.widgets.refresh import set_content
 
 if TYPE_CHECKING:
@@ -71,11 +73,20 @@ class DecisionPanel(Horizontal):
             self.show(*self._shown)
 
     def keep_clear(self) -> None:
-        """Start the toasts on the row under the verdict and its reason."""
+        """Start the toasts on the row under the verdict, the next gate and the extra lines."""
         racks = self.screen.query(ToastRack)
         if not racks or not self.is_attached:
             return
-        top = self.region.y + 1
+        kept = status_rows(self.config, *self._shown) if self._shown is not None else 1
+        top = self.region.y + kept
         rack = racks.first()
         if rack.styles.margin.top != top:
             rack.styles.margin = (top, 0, 0, 0)
+        # Beside the big word while they share rows; once they start below its letters
+        # (a third kept line), as wide as the screen: a narrow one would wrap into more
+        # rows and reach the panes below.
+        letters = self.query_one("#decision-word", Static)
+        beside = top < letters.content_region.bottom
+        left = letters.region.right + 1 if beside else 1
+        if rack.styles.padding.left != left:
+            rack.styles.padding = (0, 0, 0, left)

@@ -90,6 +90,10 @@ class RawArea(SafeTextArea):
             placeholder=Content(placeholder),
             **kwargs,  # type: ignore[arg-type]
         )
+        # TextArea's F6 (select the line) is the editor's Ask here (a priority key): left in,
+        # it only put "f6 Ask" first in the footer, pushing Save off a 60-column one now
+        # that this field has the focus at start (#28).
+        self._bindings.key_to_bindings.pop("f6", None)
 
     def show(self, text: str, key: str | None = None) -> None:
         """Show gate ``key``'s ``text`` with the cursor at its end, posting nothing (not a user
