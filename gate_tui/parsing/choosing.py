@@ -33,6 +33,7 @@ from gate_tui.parsing.repair.tokenizer import repair_json
 from gate_tui.parsing.repair.vocabulary import Fix, RepairOutcome
 from gate_tui.parsing.scanning import ScanResult, first_non_blank, text_is_blank
 from gate_tui.parsing.short_close import comma_follows
+from gate_tui.parsing.spans import holds_object, inside, merge_spans
 
 NO_OBJECT = "No JSON object found in text"
 
@@ -111,7 +112,7 @@ class Chooser:
                         text, start + 1, stop - 1
                     ):
                         continue
-                if start < consumed or _inside(arrays, array_starts, start):
+                if start < consumed or inside(arrays, array_starts, start):
                     continue
                 restart = None
                 if outer[0] < start < outer[1]:
@@ -356,7 +357,7 @@ class Chooser:
             if bare and _NOT_EMPTY_OBJECT.search(self.text, start, stop) is not None:
                 continue  # a `{` not closed at once, and no member: never strict JSON
             decoded = self._decode_array(start, stop, closed, strict_only=bare)
-            if decoded is not None and (lead or _holds_object(decoded[0])):
+            if decoded is not None and (lead or holds_object(decoded[0])):
                 # A comma after its last closers: it was closed early and holds the rest.
                 end = len(self.text) if comma_follows(self.text, decoded[1]) else decoded[1]
                 spans.append((start, end))
@@ -369,13 +370,7 @@ class Chooser:
                 # reply's value: one of its elements is never the answer (as above, a comma
                 # after its last closers: it holds the rest of the text).
                 spans.append((start, len(self.text) if comma_follows(self.text, stop) else stop))
-        merged: list[tuple[int, int]] = []
-        for start, end in spans:
-            if merged and start < merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-            else:
-                merged.append((start, end))
-        return merged
+        return merge_spans(spans)
 
     def _decode_array(
         self, start: int, stop: int, closed: bool, *, strict_only: bool = False
@@ -395,20 +390,3 @@ class Chooser:
             return None
         value = decode_outcome(outcome)
         return (value, outcome.end) if isinstance(value, list) else None
-
-
-def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
-    index = bisect_right(starts, offset) - 1
-    return index >= 0 and offset < spans[index][1]
-
-
-def _holds_object(value: list[Any]) -> bool:
-    """Whether a decoded array has an object among its elements (looking through nested arrays)."""
-    pending = [value]
-    while pending:
-        for item in pending.pop():
-            if isinstance(item, dict):
-                return True
-            if isinstance(item, list):
-                pending.append(item)
-    return False

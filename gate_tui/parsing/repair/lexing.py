@@ -21,6 +21,14 @@ from gate_tui.parsing.repair.decoder import (
     Duplicated,
     finite_float,
 )
+from gate_tui.parsing.repair.string_ends import (
+    BLANK,
+    comma_ends_string,
+    comment_closes,
+    first_on_its_line,
+    line_ends_with_comma,
+    next_closing,
+)
 from gate_tui.parsing.repair.vocabulary import (
     SINGLE_QUOTES_MESSAGE,
     SMART_QUOTES_MESSAGE,
@@ -28,9 +36,17 @@ from gate_tui.parsing.repair.vocabulary import (
     Fix,
 )
 
-__all__ = ["DECODER", "DUPLICATES_SEEN", "SCAN_ONCE", "SCAN_STRING", "Duplicated", "finite_float"]
-
-BLANK = re.compile(r"[ \t\r\n]*+")
+# BLANK and comma_ends_string are also the repair passes' (re-exported here).
+__all__ = [
+    "BLANK",
+    "DECODER",
+    "DUPLICATES_SEEN",
+    "SCAN_ONCE",
+    "SCAN_STRING",
+    "Duplicated",
+    "comma_ends_string",
+    "finite_float",
+]
 
 
 # One token after optional blanks, by group number: 1 a complete double-quoted string,
@@ -200,14 +216,6 @@ def requote(found: re.Match[str]) -> str:
 
 _FOLLOWERS = frozenset(",}]):/#")
 _BARE_KEY_AHEAD = re.compile(r"[\w$][\w$\-]*+[ \t]*+:")
-# A double quote followed by what can follow a value (see follows_a_value), as one pattern.
-_DQ_CLOSING = re.compile(
-    r'"(?=[ \t\r\n]*+(?:[,}\])\:/#]|\Z)'
-    r"|[ \t\r]*+\n[ "
-    r"\t\r\n]*+(?:[\"'\u201c\u2018{\[\-0-9]|(?:true|false|null|True|False|None)\b|[\w$][\w$\-]*+[ "
-    r"\t]*+:))"
-    r'|"(?=[ \t]*+"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+:)'
-)
 _LITERAL_AHEAD = re.compile(r"(?:true|false|null|True|False|None)\b")
 # Right after a closing quote, another string and a colon: the next key, its comma forgotten
 # (`"According to the policy""ans": "YES"`).
@@ -265,8 +273,8 @@ def locate_string(
             return _unclosed(text, pos, limit, inner)
         if key or follows_a_value(text, end + 1, limit):
             return CLOSED, end, end + 1, inner
-        if inner < 0 and _first_on_its_line(text, start, end):
-            comma = _line_ends_with_comma(text, start, end)
+        if inner < 0 and first_on_its_line(text, start, end):
+            comma = line_ends_with_comma(text, start, end)
             if comma >= 0:  # `"raw": "x,⏎  "next": …`: the quote closing "x" is missing
                 return MISSING_QUOTE, comma, comma, -1
             if quote == '"' and _KEY_REST.match(text, end + 1, limit) is not None:
@@ -284,7 +292,7 @@ def locate_string(
         if inner < 0:
             inner = end
             if quote == '"':  # past the first inner quote, jump to the next quote that can close
-                end = _next_closing(text, end + 1, limit)
+                end = next_closing(text, end + 1, limit)
                 if end < 0:
                     return _unclosed(text, pos, limit, inner)
                 return CLOSED, end, end + 1, inner
@@ -338,76 +346,3 @@ def follows_a_value(text: str, at: int, limit: int) -> bool:
         _BARE_KEY_AHEAD.match(text, after, limit) is not None
         or _LITERAL_AHEAD.match(text, after, limit) is not None
     )
-
-
-# Within a line after a comment marker or a comma: the first quote (escapes skipped), when it
-# closes a string for sure (`", "b"`, `"}`): the text up to it can be the string's.
-_STRING_GOES_ON = re.compile(r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"[ \t]*+[,}\]:]')
-_COMMENT_LOOKAHEAD = 4096  # characters looked at: bounded, so each marker costs O(1)
-
-
-# After a comma, on its line: what starts a member or an element (or a line break, the end).
-_AFTER_COMMA_STARTS = re.compile(
-    r"""[ \t]*+(?:[\r\n"'{\[\-0-9}\]\u201c\u2018]|\Z|\\[ntr]|[\w$][\w$\-]*+"?[ \t]*+:"""
-    r"""|[\w$.+\-]++[ \t]*+(?:[,}\]\r\n]|\\[ntr]))"""
-)
-
-
-def comma_ends_string(text: str, at: int, limit: int) -> bool:
-    """Whether a quote followed by the ``,`` at ``at`` closes its string.
-
-    It does, unless prose follows the comma on its line — a word that starts no member or
-    element — and a quote that closes a string for sure comes later on that line: then the
-    quote and the comma were text (``"the "dictator", waiting on it."``)."""
-    if _AFTER_COMMA_STARTS.match(text, at + 1, limit) is not None:
-        return True
-    return _STRING_GOES_ON.match(text, at, min(limit, at + _COMMENT_LOOKAHEAD)) is None
-
-
-def comment_closes(text: str, at: int, limit: int) -> bool:
-    """Whether ``#`` / ``//`` / ``/*`` at ``at``, right after a quote, starts a comment (the
-    quote closed its string) rather than going on inside the string.
-
-    A ``/`` that opens no comment is text. A marker followed on its line by a quote that
-    closes a string for sure (``"the "q" // y", "b"``) is inside what can be a string: a
-    comment there would delete text and take a value short, so it is never one."""
-    if text[at] == "/" and not text.startswith(("//", "/*"), at):
-        return False
-    stop = min(limit, at + _COMMENT_LOOKAHEAD)
-    goes_on = _STRING_GOES_ON.match(text, at, stop)
-    if goes_on is None:
-        return True
-    return text.startswith("/*", at) and 0 <= text.find("*/", at + 2, goes_on.end()) < goes_on.end()
-
-
-def _next_closing(text: str, at: int, limit: int) -> int:
-    """The next unescaped ``"`` from ``at`` that :func:`follows_a_value` accepts, or -1.
-
-    One regex search per candidate instead of a Python step per inner quote: a megabyte
-    of inner quotes is one search."""
-    while True:
-        found = _DQ_CLOSING.search(text, at, limit)
-        if found is None:
-            return -1
-        quote = found.start()
-        slashes = (
-            quote - len(text[max(at, quote - 256) : quote].rstrip("\\")) - max(at, quote - 256)
-        )
-        if slashes % 2 == 0:
-            after = BLANK.match(text, quote + 1, limit).end()
-            judge = comma_ends_string if after < limit and text[after] == "," else comment_closes
-            if after >= limit or text[after] not in "/#," or judge(text, after, limit):
-                return quote
-        at = quote + 1
-
-
-def _first_on_its_line(text: str, start: int, at: int) -> bool:
-    newline = text.rfind("\n", start, at)
-    return newline >= 0 and not text[newline + 1 : at].strip()
-
-
-def _line_ends_with_comma(text: str, start: int, at: int) -> int:
-    """Offset of the ``,`` ending the line before ``at`` (inside the string), or -1."""
-    newline = text.rfind("\n", start, at)
-    before = text[start:newline].rstrip()
-    return start + len(before) - 1 if before.endswith(",") else -1
