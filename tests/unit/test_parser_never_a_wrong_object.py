@@ -247,12 +247,22 @@ SHAPES = [
     '"',
     '{"a": [',
     "} ] ",
+    "[[[[",  # deep nesting: refused at the depth cap, never a RecursionError
+    '{"a":',  # an unclosed member after member
+    '"unclosed ',  # one string that never ends
+    "}",
+    "] ",
+    "{}",  # many candidates, each an empty object
+    "\\n\\n",  # literal backslash-n pairs between tokens
+    "\\",  # a run of backslashes
+    '{"a":"\\n"} ',  # many small objects holding an escape
+    "word ",  # long prose (an object follows it in the next test)
 ]
 
 
 def _seconds(text: str) -> float:
     best = float("inf")
-    for _ in range(2):
+    for _ in range(3):  # the min of several runs: a loaded machine only ever adds time
         started = time.perf_counter()
         extract_json(text, max_chars=len(text) + 1)
         best = min(best, time.perf_counter() - started)
@@ -267,6 +277,17 @@ def test_growth_per_doubling_is_linear(unit: str) -> None:
     ratios = [later / max(earlier, 1e-4) for earlier, later in zip(times, times[1:], strict=False)]
     assert min(ratios) < 3.5, (unit, times, ratios)  # the smaller ratio: noise on a loaded machine
     assert times[-1] / max(times[0], 1e-4) < 3.5 * 3.5, (unit, times)
+
+
+def test_long_prose_before_one_object_grows_linearly() -> None:
+    """The one object at the end of growing prose: found each time, time ~2x per doubling."""
+    times = []
+    for size in [40_000, 80_000, 160_000]:
+        text = ("word " * (size // 5)) + '{"a": 1}'
+        assert extract_json(text, max_chars=len(text) + 1).value == {"a": 1}
+        times.append(_seconds(text))
+    ratios = [later / max(earlier, 1e-4) for earlier, later in zip(times, times[1:], strict=False)]
+    assert min(ratios) < 3.5, (times, ratios)
 
 
 # --- accept_truncated_replies: a cut before (or inside) status loses nothing the model owns ---
