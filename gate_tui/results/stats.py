@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gate_tui.results.row_summary import STATUSES, SUMMARY
 from gate_tui.results.summary import CUT_REASONS
 
 BATCH_ROWS = 1 << 16
 CLAIMS = ("PASS", "NO PASS", "none")
-SYSTEM = ("PASS", "NO PASS", "VALID", "invalid")
+SYSTEM = STATUSES
 TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
 GROUNDING = "grounding"
 _KEYS = (
@@ -40,20 +41,10 @@ _KEYS = (
     "several_states",
     "provider_cut",
 )
+# The index's summary columns (one source; less its line number), the provider's signals,
+# then the grounding column.
 _NEEDED = (
-    "id",
-    "ok",
-    "pass",
-    "reason",
-    "next_gate",
-    "error_codes",
-    "repairs",
-    "guessed",
-    "warnings",
-    "claimed",
-    "cut_off",
-    "several_states",
-    "repair_codes",
+    *(name for name in SUMMARY if name not in ("line", GROUNDING)),
     "finish_reason",
     *TOKENS,
     GROUNDING,

@@ -35,6 +35,23 @@ class KeyAction(
     priority: bool = False
 
 
+_COMMON: dict[str, tuple[str, str, str, str, bool]] = {
+    # id: (keys, action, footer, name, priority) - the rows every editor has.
+    "apply_reply": ("ctrl+j,ctrl+enter", "workbench('apply')", "Apply", "Apply reply", True),
+    "undo": ("ctrl+z", "undo_transition", "Undo", "Undo", False),
+    "redo": ("ctrl+y", "redo_transition", "Redo", "Redo", False),
+    "help": ("f1", "help", "Help", "Help", False),
+    "quit": ("ctrl+q", "quit", "Quit", "Quit", True),
+}
+
+
+def common_action(action_id: str, help_: str, *, show: bool = True) -> KeyAction:
+    """A row every editor has (apply, undo, redo, help, quit): the same id, keys, action
+    and names everywhere; each editor words what it does there."""
+    keys, action, footer, name, priority = _COMMON[action_id]
+    return KeyAction(action_id, keys, action, footer, name, help_, show=show, priority=priority)
+
+
 CLEAR_REPLY = KeyAction(
     "clear_reply",
     "ctrl+l",
@@ -98,7 +115,7 @@ def ask_actions(ask: str, again: str, cancel: str) -> tuple[KeyAction, ...]:
 
 
 ACTIONS: tuple[KeyAction, ...] = (
-    KeyAction("help", "f1", "help", "Help", "Help", "Keys, the decision rules, user vs assistant"),
+    common_action("help", "Keys, the decision rules, user vs assistant"),
     KeyAction(
         "focus_reply",
         "f2",
@@ -107,14 +124,9 @@ ACTIONS: tuple[KeyAction, ...] = (
         "Focus reply pane",
         "Paste a model reply there",
     ),
-    KeyAction(
+    common_action(
         "apply_reply",
-        "ctrl+j,ctrl+enter",
-        "workbench('apply')",
-        "Apply",
-        "Apply reply",
         "Run the reply through the parser; only an ok result changes the state",
-        priority=True,
     ),
     KeyAction(
         "next_gate",
@@ -142,21 +154,13 @@ ACTIONS: tuple[KeyAction, ...] = (
         "Move to the list of gates",
         show=False,
     ),
-    KeyAction(
+    common_action(
         "undo",
-        "ctrl+z",
-        "undo_transition",
-        "Undo",
-        "Undo",
         "Undo the last state transition, from any pane (in the reply pane: its own text edits "
-        "first, then the transition)",
+            "first, then the transition)",
     ),
-    KeyAction(
+    common_action(
         "redo",
-        "ctrl+y",
-        "redo_transition",
-        "Redo",
-        "Redo",
         "Redo the transition undone last (in the reply pane: an undone text edit first)",
         show=False,
     ),
@@ -187,15 +191,7 @@ ACTIONS: tuple[KeyAction, ...] = (
         "Stop a running request: the partial reply stays in the pane, nothing is applied",
     ),
     PALETTE,
-    KeyAction(
-        "quit",
-        "ctrl+q",
-        "quit",
-        "Quit",
-        "Quit",
-        "Leave the editor (a pending edit is recorded first)",
-        priority=True,
-    ),
+    common_action("quit", "Leave the editor (a pending edit is recorded first)"),
 )
 FIELD_ACTIONS: tuple[KeyAction, ...] = (
     KeyAction(

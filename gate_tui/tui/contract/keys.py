@@ -6,17 +6,20 @@ never disagree. ``FILE_COMMANDS`` are the file commands without a key of their o
 
 from __future__ import annotations
 
-from gate_tui.tui.keymap import CLEAR_REPLY, PALETTE, KeyAction, KeyTable, ask_actions, key_display
+from gate_tui.tui.keymap import (
+    CLEAR_REPLY,
+    PALETTE,
+    KeyAction,
+    KeyTable,
+    ask_actions,
+    common_action,
+    key_display,
+)
 
 ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer must keep comes first
-    KeyAction(
+    common_action(
         "apply_reply",
-        "ctrl+j,ctrl+enter",
-        "workbench('apply')",
-        "Apply",
-        "Apply reply",
         "Take the reply's JSON as the current value; the contract says VALID or INVALID",
-        priority=True,
     ),
     KeyAction(
         "focus_reply", "f2", "focus_reply", "Reply", "Focus reply pane", "Paste a model reply there"
@@ -29,14 +32,10 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "Focus value tree",
         "Move to the tree; Enter edits the selected leaf",
     ),
-    KeyAction(
+    common_action(
         "undo",
-        "ctrl+z",
-        "undo_transition",
-        "Undo",
-        "Undo",
         "Undo the last change, from any pane (in the reply pane or a text edit: its own"
-        " typing first)",
+            " typing first)",
     ),
     KeyAction(
         "export",
@@ -47,26 +46,17 @@ ACTIONS: tuple[KeyAction, ...] = (  # in footer order: what a 60-column footer m
         "Write the current value as JSON to a file you name (asks before replacing one)",
         priority=True,
     ),  # a text area's Ctrl+E (line end) would hide it; End does that
-    KeyAction(
+    common_action(
         "redo",
-        "ctrl+y",
-        "redo_transition",
-        "Redo",
-        "Redo",
         "Redo the change undone last (in the reply pane: an undone text edit first)",
     ),
-    KeyAction("help", "f1", "help", "Help", "Help", "Keys and who decides validity"),
+    common_action("help", "Keys and who decides validity"),
     CLEAR_REPLY,
     PALETTE,
-    KeyAction(
+    common_action(
         "quit",
-        "ctrl+q",
-        "quit",
-        "Quit",
-        "Quit",
         "Leave the editor (every change is already in the journal; asks first if the journal"
-        " could not be written)",
-        priority=True,
+            " could not be written)",
     ),
 )
 ASK_ACTIONS = ask_actions(  # asking the model (F6); listed last in help
