@@ -13,7 +13,7 @@ contract value) is the editor's; how undo, redo and a jump move is this module's
 * :meth:`jump_to` restores the state after any entry as a *new* pushed entry, so a jump
   is itself undoable.
 
-No Textual, no pydantic: pure data, tested on its own (``tests/test_undo_journal.py``).
+No Textual, no pydantic: pure data, tested on its own (``tests/unit/test_undo_journal.py``).
 """
 
 from __future__ import annotations
