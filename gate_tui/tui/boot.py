@@ -18,8 +18,9 @@ Textual app (``bench/bench_tui.py``):
    handler ever runs without a session.
 
 The reply and history panes are mounted right after the boot; the modal screens and
-the command palette's provider are imported when first used. ``tests/functional/test_tui_startup.py``
-checks that the first step imports neither pydantic nor yaml.
+the command palette's provider are imported when first used.
+``tests/functional/test_tui_startup.py`` checks that the first step imports neither
+pydantic nor yaml.
 """
 
 from __future__ import annotations
