@@ -105,10 +105,20 @@ def _user_texts(messages: Sequence[Any]) -> tuple[list[str], str | None]:
     """The user messages' texts, up to the first message without a role (the problem)."""
     # The common case in comprehensions (this runs for every reply of a batch): every
     # message a dict with a role, user contents plain strings.
-    if all(type(m) is dict and type(m.get("role")) is str for m in messages):
-        users = [m.get("content") for m in messages if m["role"] == "user"]
-        if all(type(c) is str for c in users):
-            return [c[:MAX_TURN_CHARS] for c in users], None
+    users: list[str] = []
+    for m in messages:  # one loop: no generator per check
+        if type(m) is not dict:
+            break
+        role = m.get("role")
+        if role == "user":
+            content = m.get("content")
+            if type(content) is not str:
+                break
+            users.append(content if len(content) <= MAX_TURN_CHARS else content[:MAX_TURN_CHARS])
+        elif type(role) is not str:
+            break
+    else:
+        return users, None
     texts: list[str] = []
     for message in messages:
         if not isinstance(message, dict) or not isinstance(message.get("role"), str):

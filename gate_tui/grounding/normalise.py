@@ -16,6 +16,7 @@ EDGE_PUNCTUATION = frozenset(".,;:!?\u2026'- ")
 """What is dropped at either end of a normalised answer (quotes are ``'`` by then)."""
 
 
+_EDGE = "".join(sorted(EDGE_PUNCTUATION))
 _QUOTE_TABLE = {ord(quote): "'" for quote in QUOTES if not quote.isascii()}
 
 
@@ -64,12 +65,7 @@ def normalise_mapped(text: str) -> tuple[str, list[int]]:
 
 def trim(text: str) -> str:
     """``text`` without its leading and trailing spaces, quotes and punctuation."""
-    start, end = 0, len(text)
-    while start < end and text[start] in EDGE_PUNCTUATION:
-        start += 1
-    while end > start and text[end - 1] in EDGE_PUNCTUATION:
-        end -= 1
-    return text[start:end]
+    return text.strip(_EDGE)  # at C speed: the same characters as EDGE_PUNCTUATION
 
 
 def normalise(text: str) -> str:

@@ -7,11 +7,19 @@ import json
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
+def _quoted(text: str) -> str:
+    """``text`` as a JSON string; text with nothing to escape is just quoted (no encoder call:
+    this runs for every checked value of every reply in a batch)."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return _ENCODE(text)
+
+
 def value_position(text: str, key: str, field: str, value: str) -> tuple[int | None, int | None]:
     """The line and column of ``value`` (as a JSON string) under ``key`` / ``field`` in the
     reply ``text``; (None, None) when the text does not show it literally."""
-    quoted = _ENCODE(value)
-    key_at = text.find(_ENCODE(key))
+    quoted = _quoted(value)
+    key_at = text.find(_quoted(key))
     field_at = text.find(f'"{field}"', max(key_at, 0))
     at = text.find(quoted, max(field_at, 0))
     if at < 0:

@@ -72,7 +72,7 @@ def run_on_ray(
     carried = carried_names([name for name in names if name != ROW_HASH], columns)
     columns = replace(columns, carry=tuple(carried))
     own = (columns.id, columns.reply, columns.previous, columns.actor)
-    own += (columns.finish_reason, columns.usage)
+    own += (columns.finish_reason, columns.usage, columns.messages)  # messages: grounding
     wanted = list(dict.fromkeys((*own, *columns.carry)))
     dataset = dataset.select_columns([name for name in wanted if name in names] + [ROW_HASH])
     filesystem, folder = _filesystem(output)
