@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("openai")
 
 from tests.helpers.scripted_openai import ScriptedServer, Step  # noqa: E402
-from tests.test_tui_tmux import Tmux, gate_tui  # noqa: E402
+from tests.helpers.tmux import Tmux, gate_tui  # noqa: E402
 from tests.tui_helpers import ML_CONFIG  # noqa: E402
 
 pytestmark = pytest.mark.tmux
