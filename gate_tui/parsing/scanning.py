@@ -293,6 +293,9 @@ class _Scanner:
         if length < 3:
             return run_end
         fence = self.fence
+        quote = self.text[i - 1] if i else ""
+        if fence is None and quote in ("'", '"') and self.text.startswith(quote, run_end):
+            return run_end  # `"```"`: a quoted marker is text (a JSON string cut loose), no fence
         if fence is None:
             self._abandon(i)
             self.result.boundaries.append(i)

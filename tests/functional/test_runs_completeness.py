@@ -51,6 +51,14 @@ def _review_says(path: Path) -> str:
     return done.stderr
 
 
+def _size(path: Path) -> int:
+    """A file's size, 0 once it is gone (a partial file renamed into place meanwhile)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 def _start_and_stop(tmp_path: Path, source: Path, out_name: str, how: int) -> tuple[Path, int]:
     out = tmp_path / out_name
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
@@ -63,13 +71,13 @@ def _start_and_stop(tmp_path: Path, source: Path, out_name: str, how: int) -> tu
     deadline = time.monotonic() + 60
     # Stopped once it has written results (the partial Parquet file, or JSON Lines records).
     while time.monotonic() < deadline and process.poll() is None:
+        # The results so far (not the sidecar, nor its temporary copy: renamed any moment).
         written = [
             path
             for path in tmp_path.iterdir()
-            if path.name.startswith((out_name, f".{out_name}"))
-            and not path.name.endswith(".run.json")
+            if path.name.startswith((out_name, f".{out_name}")) and ".run.json" not in path.name
         ]
-        if any(path.stat().st_size > 200_000 for path in written):
+        if any(_size(path) > 200_000 for path in written):
             break
         time.sleep(0.05)
     assert process.poll() is None, "the run ended before it could be stopped"
