@@ -100,10 +100,8 @@ def overrule_line(claimed: StatusInfo | None, decision: DecisionView | None) -> 
         said = "PASS" if claimed.pass_ else "NO PASS"
         return line((f"model claimed {said} — overruled: {short_reason(decision)}", WARN_STYLE))
     if not decision.pass_ and claimed.next_gate != decision.next_gate:
-        said = claimed.next_gate or "no next gate"
-        return line(
-            (f"model claimed next gate {said} — overruled: {short_reason(decision)}", WARN_STYLE)
-        )
+        said = f"next gate {claimed.next_gate}" if claimed.next_gate else "no next gate"
+        return line((f"model claimed {said} — overruled: {short_reason(decision)}", WARN_STYLE))
     return None
 
 

@@ -63,10 +63,13 @@ class AskState:
         return call.seq
 
     def kept_message(self) -> str:
-        """The message to reopen with: the last one, when its request got no reply."""
+        """The message to reopen with: the last one, when its request got no whole reply
+        (it failed, or Esc cancelled it)."""
         run = self.run
         failed = (
-            run is not None and not run.running and (run.call is None or run.call.result is None)
+            run is not None
+            and not run.running
+            and (run.cancelled or run.call is None or run.call.result is None)
         )
         return self.last_message if failed else ""
 
