@@ -57,13 +57,16 @@ def make_app(shown_path: Path | None = None) -> GateApp:
 
 
 async def ready(pilot: Any) -> None:
-    """Wait until the panes mounted after the first frame are there."""
+    """Wait until the panes mounted after the first frame are there, and the scroll
+    after the start's resize has run (else it lands between a scene's keys, and where
+    the gates pane is scrolled to depends on the machine's speed)."""
     app: GateApp = pilot.app
     await until(
         pilot,
         lambda: (
             app.gate_screen.workspace.reply() is not None
             and app.gate_screen.workspace.history() is not None
+            and app.gate_screen.workspace.settled
         ),
     )
 
@@ -113,7 +116,10 @@ async def scene_reply_errors(pilot: Any) -> None:
     app: GateApp = pilot.app
     await paste_reply(pilot, BAD_REPLY)
     await pilot.press("ctrl+j")
-    await until(pilot, lambda: len(app._notifications) > 0)
+    await until(
+        pilot,
+        lambda: len(app._notifications) > 0 and app.gate_screen.history_pane.table.row_count == 1,
+    )
 
 
 async def scene_summary(pilot: Any) -> None:

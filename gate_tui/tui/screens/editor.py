@@ -39,7 +39,7 @@ from gate_tui.tui.widgets.notice_bar import NoticeBar
 from gate_tui.tui.widgets.page_bar import PageBar
 from gate_tui.tui.widgets.title_bar import TitleBar
 from gate_tui.tui.widgets.workspace import Workspace
-from gate_tui.tui.workbench.messages import ChoiceChanged, ReplyApplied
+from gate_tui.tui.workbench.messages import ChoiceChanged, ReplyApplied, ReplyRejected
 from gate_tui.tui.workbench.target import Applied, Previewed
 
 if TYPE_CHECKING:
@@ -165,8 +165,7 @@ class GateScreen(Screen[None]):
             self.controller = EditController(gate_config, session)
         else:
             self.controller.attach(session)
-        history = self.workspace.history()
-        if history is not None:
+        if (history := self.workspace.history()) is not None:
             history.table.clear()
         self.notice_bar.show_session(session, self._notices)
         start = session.decision.next_gate or self.config.gate_order[0]
@@ -204,14 +203,16 @@ class GateScreen(Screen[None]):
                 self.session.state, self.gate_editor.key, self.gate_editor, self.summary_editor
             )
         self.show_current()
-        history = self.workspace.history()
-        if history is not None:
-            history.show(self.session.timeline, self.session.records)
-        reply = self.workspace.reply()
-        if reply is not None:
+        self.show_history()
+        if (reply := self.workspace.reply()) is not None:
             reply.refresh_preview()
         self.refresh_bindings()
         self.toast_new_notices()
+
+    @on(ReplyRejected)  # the rejected attempt's row at once, not at the pane's next look
+    def show_history(self) -> None:
+        if (history := self.workspace.history()) is not None:
+            history.show(self.session.timeline, self.session.records)
 
     def toast_new_notices(self) -> None:
         """Notices the session added since we last looked (e.g. a failed write) as toasts."""

@@ -198,7 +198,14 @@ class HistoryPane(Vertical):
             table.add_row(*cells, key=row_key(row))
         self._rows.extend(new)  # an instance's own list (show() and on_mount set it)
         if self._rows:
-            table.move_cursor(row=table.row_count - 1, animate=False)
+            newest = table.row_count - 1
+            table.move_cursor(row=newest, animate=False)
             # Again once the new rows are laid out: the table cannot scroll to a row that
-            # is not in its size yet, and the newest row must always be in view.
-            table.call_after_refresh(table.move_cursor, row=table.row_count - 1, animate=False)
+            # is not in its size yet, and the newest row must always be in view. Unless the
+            # cursor moved in between: a row the user chose stays chosen.
+            table.call_after_refresh(self._keep_newest_in_view, newest)
+
+    def _keep_newest_in_view(self, newest: int) -> None:
+        table = self.table
+        if table.cursor_row == newest:
+            table.move_cursor(row=newest, animate=False)

@@ -58,6 +58,11 @@ class Workspace(Container):
             self._settle.stop()
         self._settle = self.set_timer(0.2, self._focus_in_view)
 
+    @property
+    def settled(self) -> bool:
+        """True when no scroll after a resize is waiting (its timer has run)."""
+        return self._settle is None
+
     def _focus_in_view(self) -> None:
         self._settle = None
         focused = self.screen.focused
