@@ -14,7 +14,7 @@ from typing import Any
 
 from gate_tui.decision import decision_dict, status_dict
 from gate_tui.grounding.conversation import user_turns
-from gate_tui.grounding.matching import trace
+from gate_tui.grounding.matching import trace_many
 from gate_tui.grounding.models import GroundingPolicy
 from gate_tui.grounding.positions import value_position
 from gate_tui.models import (
@@ -55,45 +55,45 @@ def find(
     accepted before), and each ``classified`` whose gate has no grounded ``raw``."""
     turns, problem = user_turns(conversation if conversation is not None else [])
     before = previous.gates if previous is not None else {}
+    gates = list(state.gates.items())
+    # The raw answers the reply set or changed, traced together (one normalising pass).
+    new = [
+        bool(value.raw and value.raw.strip())
+        and ((old := before.get(key)) is None or old.raw != value.raw)
+        for key, value in gates
+    ]
+    asked = [value.raw or "" for (_, value), n in zip(gates, new, strict=True) if n]
+    traced = iter(trace_many(asked, turns))
     findings: list[dict[str, Any]] = []
-    for key, value in state.gates.items():
-        old = before.get(key)
-        raw_new = bool(value.raw and value.raw.strip()) and (old is None or old.raw != value.raw)
+    for (key, value), raw_new in zip(gates, new, strict=True):
         raw_kind = "grounded"
         if raw_new:
-            raw_kind, span = trace(value.raw or "", turns)
-            findings.append(_finding(key, "raw", raw_kind, value.raw or "", span, reply_text))
+            raw_kind, closest = next(traced)
+            findings.append(_finding(key, "raw", raw_kind, value.raw or "", closest, reply_text))
         elif not (value.raw and value.raw.strip()):
             raw_kind = "absent"
-        cls_new = value.classified is not None and (
-            old is None or old.classified != value.classified or raw_new
-        )
-        if cls_new and raw_kind in ("absent", "ungrounded"):
-            findings.append(
-                _finding(
-                    key,
-                    "classified",
-                    "classified_ungrounded",
-                    value.classified or "",
-                    None,
-                    reply_text,
+        if value.classified is not None and raw_kind in ("absent", "ungrounded"):
+            old = before.get(key)
+            if old is None or old.classified != value.classified or raw_new:
+                finding = _finding(
+                    key, "classified", "classified_ungrounded", value.classified, None, reply_text
                 )
-            )
+                findings.append(finding)
     return findings, len(turns), problem
 
 
 def _finding(
-    key: str, field: str, kind: str, value: str, span: Any, reply_text: str | None
+    key: str, field: str, kind: str, value: str, closest: Any, reply_text: str | None
 ) -> dict[str, Any]:
     line, column = value_position(reply_text, key, field, value) if reply_text else (None, None)
-    closest = (
-        None
-        if span is None
-        else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
-    )
     return {
-        "gate": key, "path": f"gates.{key}.{field}", "kind": kind, "value": value,
-        "line": line, "column": column, "closest": closest,
+        "gate": key,
+        "path": f"gates.{key}.{field}",
+        "kind": kind,
+        "value": value,
+        "line": line,
+        "column": column,
+        "closest": closest,
     }
 
 
@@ -138,7 +138,7 @@ def ground(
     chosen = policy or effective_policy(config, conversation)
     if chosen == "off" or not result.ok or result.canonical_state is None:
         return result
-    if isinstance(previous, Mapping):
+    if previous is not None and type(previous) is not GateState:  # a Mapping (not an ABC check)
         previous = GateState.model_validate(previous)
     if reply_text is None and isinstance(result.source, str):
         reply_text = result.source

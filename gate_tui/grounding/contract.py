@@ -10,10 +10,11 @@ Bounded: at most :data:`MAX_CHECKED` values per reply, depth at most :data:`MAX_
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from gate_tui.grounding.conversation import user_turns
-from gate_tui.grounding.matching import trace
+from gate_tui.grounding.matching import trace_many
 
 GROUNDED_KEY = "x-grounded"
 MAX_CHECKED = 1000
@@ -52,17 +53,14 @@ def contract_findings(
     """The findings of each ``x-grounded`` string against the user's words (and a problem
     with the conversation, if any)."""
     turns, problem = user_turns(conversation if conversation is not None else [])
-    findings: list[dict[str, Any]] = []
-    for count, (path, text) in enumerate(marked_strings(schema, value)):
-        if count >= MAX_CHECKED:
-            break
-        if not text.strip():
-            continue
-        kind, span = trace(text, turns)
-        closest = (
-            None
-            if span is None
-            else {"turn": span.turn, "text": span.text, "score": span.score, "start": span.start}
-        )
-        findings.append({"path": path, "kind": kind, "value": text, "closest": closest})
+    marked = [
+        (path, text)
+        for path, text in islice(marked_strings(schema, value), MAX_CHECKED)
+        if text.strip()
+    ]
+    traced = trace_many([text for _, text in marked], turns)
+    findings = [
+        {"path": path, "kind": kind, "value": text, "closest": closest}
+        for (path, text), (kind, closest) in zip(marked, traced, strict=True)
+    ]
     return findings, problem

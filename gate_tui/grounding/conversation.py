@@ -6,11 +6,10 @@ gives no turns plus a problem, never an exception.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
-from gate_tui.grounding.normalise import loose_form, normal_form, normalise_mapped
+from gate_tui.grounding.normalise import SEPARATOR, loose_form, normal_form, normalise_mapped
 
 MAX_TURN_CHARS = 4_000_000
 """A turn longer than this is cut: the check stays bounded in time and memory."""
@@ -76,49 +75,76 @@ def message_text(content: Any) -> str | None:
     return None
 
 
-class Turns(list):  # type: ignore[type-arg]
+class Turns(Sequence[UserTurn]):
     """The user turns, with a fast exact look-up over all of them at once.
 
     ``loose``: every turn's text, quotes straightened and case folded but spacing kept,
     joined by :data:`SEPARATOR` (a few C calls per conversation). A normalised value found
     there is in that turn's normal form too (it has no edge spaces, so the spacing around
     it cannot differ), and the user's own characters are the same offsets of the turn.
-    Only a value not found so literally needs the turns' normal forms (built lazily)."""
+    Only a value not found so literally needs the turns themselves (:class:`UserTurn`,
+    with their normal forms): they are built on first use, as most replies never need
+    them (this runs for every reply of a batch)."""
 
-    loose: str = ""
-    starts: list[int]
+    __slots__ = ("texts", "loose", "_turns")
 
-    def locate(self, needle: str) -> tuple[UserTurn, int, str] | None:
-        """The first turn holding ``needle`` literally (after folding), the offset in its
-        text and the user's characters there; None when the slow path must decide."""
-        if SEPARATOR in needle or not self.loose:
+    def __init__(self, texts: Sequence[str] = ()) -> None:
+        self.texts = list(texts)
+        self._turns: list[UserTurn] | None = None
+        joined = SEPARATOR.join(self.texts)
+        loose = loose_form(joined)
+        # Offsets map one to one only when the fold kept the length and no turn holds the
+        # separator itself.
+        literal = len(loose) == len(joined) and joined.count(SEPARATOR) == len(self.texts) - 1
+        self.loose = loose if literal and self.texts else ""
+
+    @property
+    def turns(self) -> list[UserTurn]:
+        if self._turns is None:
+            self._turns = [UserTurn(number, text) for number, text in enumerate(self.texts, 1)]
+        return self._turns
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, index: int) -> UserTurn: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[UserTurn]: ...
+    def __getitem__(self, index: int | slice) -> UserTurn | list[UserTurn]:
+        return self.turns[index]
+
+    def __iter__(self) -> Iterator[UserTurn]:
+        return iter(self.turns)
+
+    def locate(self, needle: str) -> tuple[int, int, str] | None:
+        """The first turn holding ``needle`` literally (after folding): its number, the
+        offset in its text and the user's characters there; None when the slow path must
+        decide."""
+        if not self.loose or SEPARATOR in needle:
             return None
         at = self.loose.find(needle)
         if at < 0:
             return None
-        index = bisect_right(self.starts, at) - 1
-        turn, offset = self[index], at - self.starts[index]
-        return turn, offset, turn.text[offset : offset + len(needle)]
+        # Which turn, and where in it: the separators before the match (C-speed counts).
+        index = self.loose.count(SEPARATOR, 0, at)
+        offset = at - (self.loose.rfind(SEPARATOR, 0, at) + 1)
+        return index + 1, offset, self.texts[index][offset : offset + len(needle)]
 
 
 def _user_texts(messages: Sequence[Any]) -> tuple[list[str], str | None]:
     """The user messages' texts, up to the first message without a role (the problem)."""
-    # The common case in comprehensions (this runs for every reply of a batch): every
-    # message a dict with a role, user contents plain strings.
-    users: list[str] = []
-    for m in messages:  # one loop: no generator per check
-        if type(m) is not dict:
-            break
-        role = m.get("role")
-        if role == "user":
-            content = m.get("content")
-            if type(content) is not str:
-                break
-            users.append(content if len(content) <= MAX_TURN_CHARS else content[:MAX_TURN_CHARS])
-        elif type(role) is not str:
-            break
-    else:
-        return users, None
+    # The common case in a few C-speed passes (this runs for every reply of a batch):
+    # every message a dict with a string role, user contents plain strings.
+    if type(messages) is list and set(map(type, messages)) <= {dict}:
+        roles = [m.get("role") for m in messages]
+        if set(map(type, roles)) <= {str}:
+            pairs = zip(messages, roles, strict=True)
+            users = [m.get("content") for m, role in pairs if role == "user"]
+            if set(map(type, users)) <= {str}:
+                if users and max(map(len, users)) > MAX_TURN_CHARS:
+                    users = [text[:MAX_TURN_CHARS] for text in users]
+                return users, None
     texts: list[str] = []
     for message in messages:
         if not isinstance(message, dict) or not isinstance(message.get("role"), str):
@@ -138,28 +164,7 @@ def user_turns(messages: Any) -> tuple[Turns, str | None]:
     ):
         return Turns(), "the conversation is not a JSON list of chat messages"
     texts, problem = _user_texts(messages)
-    turns = Turns(UserTurn(number, text) for number, text in enumerate(texts, 1))
-    joined = SEPARATOR.join(texts)
-    loose = loose_form(joined)
-    if len(loose) == len(joined) and SEPARATOR not in "".join(texts):  # offsets map one to one
-        turns.loose = loose
-    turns.starts, offset = [], 0
-    for text in texts:
-        turns.starts.append(offset)
-        offset += len(text) + 1
-    return turns, problem
-
-
-SEPARATOR = "\x00"
-
-
-def normal_forms(texts: list[str]) -> list[str]:
-    """:func:`normal_form` of each text, in one pass over them all (a few C calls for a whole
-    conversation rather than a few per turn: this runs for every reply of a batch)."""
-    if any(SEPARATOR in text for text in texts):
-        return [normal_form(text) for text in texts]
-    parts = normal_form(SEPARATOR.join(texts)).split(SEPARATOR)
-    return [part.strip(" ") for part in parts] if texts else []
+    return Turns(texts), problem
 
 
 def as_messages(user_texts: Sequence[str]) -> list[dict[str, str]]:

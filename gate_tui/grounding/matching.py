@@ -7,47 +7,65 @@ note showing both texts. Near matching needs :data:`NEAR_MIN_CHARS` characters (
 letters align with almost anything) and looks at the first :data:`NEAR_MAX_CHARS` of a
 value (the alignment's cost grows with the value's length; the turns' length is what
 a conversation brings, and that cost is linear).
+
+A finding's ``closest`` is a plain dict in the shape of ``models.UserSpan`` (``turn``,
+``text``, ``score``, ``start``): one is built for every checked value of every reply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any
 
 from rapidfuzz import fuzz
 
 from gate_tui.grounding.conversation import Turns, UserTurn
-from gate_tui.grounding.normalise import normalise
+from gate_tui.grounding.normalise import normalise_many
 
 NEAR_SCORE = 85.0
 NEAR_MIN_CHARS = 5
 NEAR_MAX_CHARS = 200
 
-
-class Span(NamedTuple):
-    """The closest user words (the shape of ``models.UserSpan``; a tuple: built per value)."""
-
-    turn: int
-    text: str
-    score: float
-    start: int
+Traced = tuple[str, "dict[str, Any] | None"]
+"""``("grounded" | "near" | "ungrounded", the closest user span or None)``."""
 
 
-def trace(value: str, turns: Sequence[UserTurn]) -> tuple[str, Span | None]:
-    """``("grounded" | "near" | "ungrounded", closest span)`` for one value."""
-    needle = normalise(value)
-    if not needle:
-        return "grounded", None  # nothing but spaces and punctuation: no words to invent
-    fast = turns.locate(needle) if isinstance(turns, Turns) else None
-    if fast is not None:
-        turn, start, text = fast
-        return "grounded", Span(turn=turn.number, text=text, score=100.0, start=start)
+def trace(value: str, turns: Sequence[UserTurn]) -> Traced:
+    """Where one value comes from (see :func:`trace_many`)."""
+    return trace_many([value], turns)[0]
+
+
+def trace_many(values: list[str], turns: Sequence[UserTurn]) -> list[Traced]:
+    """Each value's kind and closest user span. The values are normalised in one pass and
+    looked up in all the turns at once (:meth:`Turns.locate`); only a value not found
+    there literally walks the turns."""
+    fast = turns if type(turns) is Turns else None  # (an ABC: isinstance is slow)
+    out: list[Traced] = []
+    for needle in normalise_many(values):
+        if not needle:
+            out.append(("grounded", None))  # nothing but spaces and punctuation: no words
+            continue
+        found = fast.locate(needle) if fast is not None else None
+        if found is not None:
+            number, start, text = found
+            out.append(("grounded", {"turn": number, "text": text, "score": 100.0, "start": start}))
+        else:
+            out.append(_trace_turns(needle, turns))
+    return out
+
+
+def _span(turn: UserTurn, start: int, end: int, score: float) -> dict[str, Any]:
+    at, text = turn.original(start, end)
+    return {"turn": turn.number, "text": text, "score": score, "start": at}
+
+
+def _trace_turns(needle: str, turns: Sequence[UserTurn]) -> Traced:
+    """The slow path: each turn's normal form, then the near alignment."""
     for turn in turns:
         at = turn.normal.find(needle)
         if at >= 0:
-            start, text = turn.original(at, at + len(needle))
-            return "grounded", Span(turn=turn.number, text=text, score=100.0, start=start)
-    best: Span | None = None
+            return "grounded", _span(turn, at, at + len(needle), 100.0)
+    best: dict[str, Any] | None = None
     probe = needle[:NEAR_MAX_CHARS]
     for turn in turns:
         if not turn.normal:
@@ -59,10 +77,9 @@ def trace(value: str, turns: Sequence[UserTurn]) -> tuple[str, Span | None]:
         else:
             found = fuzz.partial_ratio_alignment(probe, turn.normal)
             score, span = found.score, (found.dest_start, found.dest_end)
-        if best is not None and score <= best.score:
+        if best is not None and score <= best["score"]:
             continue
-        start, text = turn.original(*span)
-        best = Span(turn=turn.number, text=text, score=round(score, 1), start=start)
-    if best is not None and best.score >= NEAR_SCORE and len(needle) >= NEAR_MIN_CHARS:
+        best = _span(turn, span[0], span[1], round(score, 1))
+    if best is not None and best["score"] >= NEAR_SCORE and len(needle) >= NEAR_MIN_CHARS:
         return "near", best
     return "ungrounded", best

@@ -19,12 +19,13 @@ def value_position(text: str, key: str, field: str, value: str) -> tuple[int | N
     """The line and column of ``value`` (as a JSON string) under ``key`` / ``field`` in the
     reply ``text``; (None, None) when the text does not show it literally."""
     quoted = _quoted(value)
-    key_at = text.find(_quoted(key))
-    field_at = text.find(f'"{field}"', max(key_at, 0))
-    at = text.find(quoted, max(field_at, 0))
-    if at < 0:
-        at = text.find(quoted)
+    at = text.find(quoted)
     if at < 0:
         return None, None
+    if text.find(quoted, at + 1) >= 0:  # more than once: the one under this key and field
+        key_at = text.find(_quoted(key))
+        field_at = text.find(f'"{field}"', max(key_at, 0))
+        under = text.find(quoted, max(field_at, 0))
+        at = under if under >= 0 else at
     line = text.count("\n", 0, at) + 1
     return line, at - (text.rfind("\n", 0, at) + 1) + 1

@@ -18,6 +18,11 @@ from tests.helpers.processes import alive, children, wait_until
 ML = str(CONFIGS / "ml_project_intake.yaml")
 
 
+def default_signal_handlers() -> None:
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 @pytest.fixture(scope="module")
 def big_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("batch") / "big.jsonl"
@@ -53,6 +58,9 @@ def test_an_ending_signal_stops_the_batch_and_its_workers(
             ],
             stdout=sink,
             stderr=subprocess.PIPE,
+            # As from a terminal: a run under nohup (SIGHUP ignored, which the child
+            # inherits and keeps ignoring, by design) must still test the signal.
+            preexec_fn=default_signal_handlers,
         )
         try:
             assert wait_until(
