@@ -134,7 +134,23 @@ def throughput(lines: int, repeat: int, folder: Path) -> bool:
         f"  2 KB conversation, warn         {lines / grounded:10,.0f} replies/s   added "
         f"{added:+.1%} (goal <= {GOAL_ADDED:.0%})"
     )
+    per_reply(body, messages, repeat)
     return added <= GOAL_ADDED
+
+
+def per_reply(body: str, messages: list[dict[str, str]], repeat: int) -> None:
+    """In process, for scale: ``parse`` and ``ground`` on one line's reply and conversation."""
+    config = load_config(CONFIG)
+    config = config.model_copy(
+        update={"policy": config.policy.model_copy(update={"grounding": "warn"})}
+    )
+    result = parse(body, config)
+    parsing = min_time(lambda: parse(body, config), repeat * 5, 2000)
+    grounding = min_time(lambda: ground(result, config, messages, body), repeat * 5, 2000)
+    print(
+        f"  in process, per reply: parse() {parsing * 1e6:.1f} µs, ground() "
+        f"{grounding * 1e6:.1f} µs"
+    )
 
 
 def linearity(repeat: int) -> bool:

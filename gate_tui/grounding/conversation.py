@@ -29,7 +29,7 @@ class UserTurn:
     @property
     def normal(self) -> str:
         """The turn's normal form (built when first needed: most values are found by
-        :meth:`Turns.locate` without it)."""
+        the look-up over all turns at once without it)."""
         if self._normal is None:
             self._normal = normal_form(self.text)
         return self._normal
@@ -89,7 +89,7 @@ class Turns(Sequence[UserTurn]):
     __slots__ = ("texts", "loose", "_turns")
 
     def __init__(self, texts: Sequence[str] = ()) -> None:
-        self.texts = list(texts)
+        self.texts = texts if type(texts) is list else list(texts)
         self._turns: list[UserTurn] | None = None
         joined = SEPARATOR.join(self.texts)
         loose = loose_form(joined)
@@ -117,34 +117,21 @@ class Turns(Sequence[UserTurn]):
     def __iter__(self) -> Iterator[UserTurn]:
         return iter(self.turns)
 
-    def locate(self, needle: str) -> tuple[int, int, str] | None:
-        """The first turn holding ``needle`` literally (after folding): its number, the
-        offset in its text and the user's characters there; None when the slow path must
-        decide."""
-        if not self.loose or SEPARATOR in needle:
-            return None
-        at = self.loose.find(needle)
-        if at < 0:
-            return None
-        # Which turn, and where in it: the separators before the match (C-speed counts).
-        index = self.loose.count(SEPARATOR, 0, at)
-        offset = at - (self.loose.rfind(SEPARATOR, 0, at) + 1)
-        return index + 1, offset, self.texts[index][offset : offset + len(needle)]
-
 
 def _user_texts(messages: Sequence[Any]) -> tuple[list[str], str | None]:
     """The user messages' texts, up to the first message without a role (the problem)."""
     # The common case in a few C-speed passes (this runs for every reply of a batch):
     # every message a dict with a string role, user contents plain strings.
     if type(messages) is list and set(map(type, messages)) <= {dict}:
-        roles = [m.get("role") for m in messages]
-        if set(map(type, roles)) <= {str}:
-            pairs = zip(messages, roles, strict=True)
-            users = [m.get("content") for m, role in pairs if role == "user"]
-            if set(map(type, users)) <= {str}:
-                if users and max(map(len, users)) > MAX_TURN_CHARS:
-                    users = [text[:MAX_TURN_CHARS] for text in users]
-                return users, None
+        try:  # a message without a role or a user message without content: the slow path
+            roles = [m["role"] for m in messages]
+            users = [m["content"] for m, role in zip(messages, roles) if role == "user"]  # noqa: B905
+        except KeyError:
+            roles = users = [None]
+        if set(map(type, roles)) <= {str} and set(map(type, users)) <= {str}:
+            if users and max(map(len, users)) > MAX_TURN_CHARS:
+                users = [text[:MAX_TURN_CHARS] for text in users]
+            return users, None
     texts: list[str] = []
     for message in messages:
         if not isinstance(message, dict) or not isinstance(message.get("role"), str):

@@ -20,7 +20,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from gate_tui.grounding.conversation import Turns, UserTurn
-from gate_tui.grounding.normalise import normalise_many
+from gate_tui.grounding.normalise import SEPARATOR, normalise_many
 
 NEAR_SCORE = 85.0
 NEAR_MIN_CHARS = 5
@@ -37,20 +37,24 @@ def trace(value: str, turns: Sequence[UserTurn]) -> Traced:
 
 def trace_many(values: list[str], turns: Sequence[UserTurn]) -> list[Traced]:
     """Each value's kind and closest user span. The values are normalised in one pass and
-    looked up in all the turns at once (:meth:`Turns.locate`); only a value not found
-    there literally walks the turns."""
-    fast = turns if type(turns) is Turns else None  # (an ABC: isinstance is slow)
+    looked up in all the turns at once (:class:`Turns`, its ``loose`` text: inlined, as
+    this runs for every answer of every reply of a batch); only a value not found there
+    literally walks the turns."""
+    loose, texts = (turns.loose, turns.texts) if type(turns) is Turns else ("", [])
     out: list[Traced] = []
     for needle in normalise_many(values):
+        at = loose.find(needle) if loose and SEPARATOR not in needle else -1
         if not needle:
             out.append(("grounded", None))  # nothing but spaces and punctuation: no words
-            continue
-        found = fast.locate(needle) if fast is not None else None
-        if found is not None:
-            number, start, text = found
-            out.append(("grounded", {"turn": number, "text": text, "score": 100.0, "start": start}))
+        elif at >= 0:
+            # Which turn, and where in it: the separators before the match (C-speed counts).
+            index = loose.count(SEPARATOR, 0, at)
+            start = at - loose.rfind(SEPARATOR, 0, at) - 1
+            text = texts[index][start : start + len(needle)]
+            span = {"turn": index + 1, "text": text, "score": 100.0, "start": start}
+            out.append(("grounded", span))
         else:
-            out.append(_trace_turns(needle, turns))
+            out.append(trace_turns(needle, turns))
     return out
 
 
@@ -59,7 +63,7 @@ def _span(turn: UserTurn, start: int, end: int, score: float) -> dict[str, Any]:
     return {"turn": turn.number, "text": text, "score": score, "start": at}
 
 
-def _trace_turns(needle: str, turns: Sequence[UserTurn]) -> Traced:
+def trace_turns(needle: str, turns: Sequence[UserTurn]) -> Traced:
     """The slow path: each turn's normal form, then the near alignment."""
     for turn in turns:
         at = turn.normal.find(needle)
