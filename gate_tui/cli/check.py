@@ -34,9 +34,12 @@ from gate_tui.exit_codes import EXIT_INVALID, EXIT_NO_PASS, EXIT_PASS, EXIT_USAG
 from gate_tui.json_text import model_json_bytes
 from gate_tui.models import GateConfig, GateState, ParseError, ParseResult, Repair
 from gate_tui.parsing.pipeline import parse
+from gate_tui.runs.blocks import MAX_LINE_BYTES
 from gate_tui.runs.states import state_from_json
 from gate_tui.runs.strict_json import STRICT_DECODER, RepeatedKey
+from gate_tui.safe_read import read_regular
 from gate_tui.safe_text import json_visible, visible
+from gate_tui.session.store import MAX_STATE_BYTES
 from gate_tui.warning_codes import is_repair
 
 STDIN_NAME = "-"
@@ -101,44 +104,44 @@ def reply_payload(text: str, actor: str) -> Any:
     return value if isinstance(value, dict) else text
 
 
-def load_previous(path: str) -> tuple[GateState | None, str | None]:
-    """Read ``--previous``; the message names the file and what is wrong with it."""
+def read_json_file(path: str, limit: int, what: str) -> tuple[Any, str | None]:
+    """The JSON value in the regular file at ``path`` (at most ``limit`` bytes), or a
+    message naming the file and what is wrong with it (never an exception, never a wait on
+    a pipe)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        data = read_regular(path, limit, what)
     except FileNotFoundError:
         return None, f"{path}: file not found"
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+    if isinstance(data, str):
+        return None, f"{path}: {data}"
     try:
-        value = STRICT_DECODER.decode(text)
+        return STRICT_DECODER.decode(data.decode("utf-8-sig")), None
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: cannot read: not UTF-8 ({exc.reason} at byte {exc.start})"
     except json.JSONDecodeError as exc:
         return None, f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"
     except RepeatedKey as exc:
-        return (
-            None,
-            f"{path}: gives the key {visible(exc.args[0], one_line=True)[:80]!r} twice: which "
-            "value was meant is unknowable",
-        )
+        key = visible(exc.args[0], one_line=True)[:80]
+        return None, f"{path}: gives the key {key!r} twice: which value was meant is unknowable"
     except (ValueError, RecursionError):
         return None, f"{path}: invalid JSON"
+
+
+def load_previous(path: str) -> tuple[GateState | None, str | None]:
+    """Read ``--previous``; the message names the file and what is wrong with it."""
+    value, problem = read_json_file(path, MAX_STATE_BYTES, "state file")
+    if problem is not None:
+        return None, problem
     state, problem = state_from_json(value)
     return state, None if problem is None else f"{path}: {problem}"
 
 
 def load_conversation(path: str) -> tuple[list[Any] | None, str | None]:
-    """Read ``--conversation``: a JSON list of chat messages (OpenAI format)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        return None, f"{path}: file not found"
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
-    try:
-        value = STRICT_DECODER.decode(text)
-    except json.JSONDecodeError as exc:
-        return None, f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"
-    except (ValueError, RecursionError):
-        return None, f"{path}: invalid JSON"
+    """Read ``--conversation``: a JSON list of chat messages (OpenAI format), or a request
+    body holding one (``messages``); as large as a batch line may be."""
+    value, problem = read_json_file(path, MAX_LINE_BYTES, "conversation file")
+    if problem is not None:
+        return None, problem
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
         value = value["messages"]  # a request body as it was sent
     if not isinstance(value, list) or not all(

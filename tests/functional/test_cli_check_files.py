@@ -86,3 +86,26 @@ def test_contract_mode_names_files_and_prints_a_total() -> None:
     assert [record["file"] for record in records] == replies
     text = gate_tui("check", "--contract", contract, *replies)
     assert text.stdout.rstrip().splitlines()[-1] == "total: 2 files: 1 VALID, 1 INVALID"
+
+
+def test_previous_and_conversation_files_are_read_the_same_bounded_way(tmp_path) -> None:  # noqa: ANN001
+    """A pipe is never waited on, a repeated key is named, a file too large is refused:
+    for ``--previous`` and ``--conversation`` alike, each a clear usage error."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    twice = tmp_path / "twice.json"
+    twice.write_text('[{"role": "user", "role": "assistant", "content": "x"}]', encoding="utf-8")
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as out:
+        out.truncate(6_000_000)  # over the state file's limit, without writing 6 MB
+    for flag, path, words in [
+        ("--previous", fifo, "not a regular file"),
+        ("--conversation", fifo, "not a regular file"),
+        ("--conversation", twice, "gives the key 'role' twice"),
+        ("--previous", huge, "too large for a state file"),
+    ]:
+        done = gate_tui("check", "--config", ML, flag, str(path), FILES[0])
+        assert done.returncode == 3, (flag, path, done.stderr)
+        assert words in done.stderr and str(path) in done.stderr, done.stderr
