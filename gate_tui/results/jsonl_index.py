@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gate_tui.results.summary import CUT_OFF_WORDS
+from gate_tui.results.summary import CLAIM_WORDS, CUT_OFF_WORDS, claim_word
 from gate_tui.warning_codes import DIFFERENT_STATES, REPAIRED_PREFIX, TRUNCATED_REPLY, is_repair
 
 
@@ -168,7 +168,7 @@ def _flatten(table: Any) -> Any:
         pc.equal(pc.list_flatten(flat_codes), DIFFERENT_STATES), flat_codes, table.num_rows
     )
     claim = pc.struct_field(pc.struct_field(result, "claimed_status"), "pass")
-    claimed = pc.if_else(claim, "PASS", "NO PASS")
+    claimed = pc.if_else(claim, CLAIM_WORDS[True], CLAIM_WORDS[False])
     return pa.table({
         "ok": table.column("ok"),
         "pass": table.column("pass"),
@@ -269,9 +269,7 @@ def _summary_of(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _claim(status: Any) -> str | None:
-    if not isinstance(status, dict) or not isinstance(status.get("pass"), bool):
-        return None
-    return "PASS" if status["pass"] else "NO PASS"
+    return claim_word(status.get("pass")) if isinstance(status, dict) else None
 
 
 def _grounding_summary(grounding: Any) -> str | None:

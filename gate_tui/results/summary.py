@@ -42,12 +42,21 @@ def summary(result: Any) -> tuple[Any, ...]:
         len(repairs),
         any(repair.certainty == "guess" for repair in repairs),
         sum(1 for warning in warnings if not is_repair(warning.code)),
-        None if claim is None else ("PASS" if claim.pass_ else "NO PASS"),
+        None if claim is None else claim_word(claim.pass_),
         is_cut_off(result.errors, warnings),
         any(warning.code == DIFFERENT_STATES for warning in warnings),
         [repair.code for repair in repairs],
         None if getattr(result, "grounding", None) is None else result.grounding.get("summary"),
     )
+
+
+CLAIM_WORDS = {True: "PASS", False: "NO PASS"}
+"""The ``claimed`` column's words for the model's claimed ``pass``."""
+
+
+def claim_word(claimed_pass: Any) -> str | None:
+    """``PASS`` / ``NO PASS`` for a claimed ``pass`` (None when it is not a boolean)."""
+    return CLAIM_WORDS.get(claimed_pass) if isinstance(claimed_pass, bool) else None
 
 
 def is_cut_off(errors: Any, warnings: Any) -> bool:
