@@ -127,6 +127,34 @@ async def test_quit_without_changes_or_with_a_saving_session_does_not_ask(tmp_pa
         )
 
 
+@pytest.mark.parametrize("box", ["help", "ask"])
+async def test_ctrl_q_over_a_box_closes_it_and_quits_as_the_editor_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, box: str
+) -> None:
+    """The footer's Quit works over any box: unsaved work still gets the question first."""
+    from gate_tui.tui.screens.ask_prompt import AskScreen
+    from gate_tui.tui.screens.help import HelpScreen
+
+    unwritable_state_dir(tmp_path, monkeypatch)
+    app = GateApp(load_config(ML_CONFIG), ML_CONFIG, blink=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.session.persistence_warning is not None)
+        await type_answer(pilot, app, "2_use_case", "Rank tickets")
+        kind = HelpScreen if box == "help" else AskScreen
+        if box == "help":
+            await pilot.press("f1")
+        else:
+            app.push_screen(AskScreen("model at host", "auto-retry off"))
+        await wait_for(pilot, lambda: isinstance(app.screen, kind), message=f"the {box} box")
+        await pilot.press("ctrl+q")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, QuitScreen), message="the quit question"
+        )
+        assert not any(isinstance(screen, kind) for screen in app.screen_stack)
+        await pilot.click("#quit-anyway")
+        await wait_for(pilot, lambda: app.return_code == 0, message="quit anyway")
+
+
 async def test_quit_from_a_read_only_second_editor_asks(tmp_path: Path) -> None:
     config = load_config(ML_CONFIG)
     state_file = tmp_path / "intake.json"

@@ -41,6 +41,7 @@ class QuitScreen(CenteredModal[str | None]):
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="quit_cancel")]
+    QUIT_CLOSES = False  # a second Ctrl+Q does not throw the work away
 
     def __init__(
         self,

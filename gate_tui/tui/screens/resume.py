@@ -78,3 +78,7 @@ class ResumeScreen(CenteredModal[bool]):
 
     def action_fresh(self) -> None:
         self.dismiss(False)
+
+    def action_quit_from_box(self) -> None:
+        # Neither answer: the unfinished session stays as it is, for the next start.
+        self.app.exit(0)
