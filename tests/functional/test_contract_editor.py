@@ -107,8 +107,17 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
         )
         await pilot.press("ctrl+z")
         await wait_for(pilot, lambda: app.editor.value["relationshipDeltas"]["mira"] == 150)
+        screen = app.screen
+        assert screen.check_action("redo_transition", ()) is True  # two undone: redo is live
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.editor.value["relationshipDeltas"]["mira"] == 40)
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: app.editor.index == 4)
+        # Nothing left to redo: the key is greyed out, as in the gate editor.
+        assert screen.check_action("redo_transition", ()) is None
+        assert screen.check_action("undo_transition", ()) is True
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: app.editor.index == 3)
         assert "INVALID (4 errors)" in app.query_one("#contract-decision").render().plain  # type: ignore[attr-defined]
         journal = app.editor.folder / "journal.jsonl"
         # export asks where, then writes the current value there
@@ -132,7 +141,7 @@ async def test_paste_preview_apply_edit_leaves_undo_redo(game) -> None:
     read = read_journal(journal)
     kinds = [record["kind"] for record in read.records]
     assert read.header["mode"] == "contract" and read.header["config_title"] == game.title
-    assert kinds == ["change", "change", "change", "change", "undo", "undo", "redo", "close"]
+    assert kinds == ["change"] * 4 + ["undo", "undo", "redo", "redo", "undo", "close"]
     assert read.records[1]["value"]["emotion"] == "sad" and read.records[1]["actor"] == "user"
 
 

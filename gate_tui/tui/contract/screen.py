@@ -203,6 +203,7 @@ class ContractScreen(Screen[None]):
         )
         if not self.query_one("#reply", TextArea).text.strip():
             self.workbench.refresh_preview()
+        self.refresh_bindings()  # undo / redo greyed out or not
 
     def _after_change(self, problem: str | None) -> None:
         # Success needs no toast: the tree and the decision panel show the new value.
@@ -214,16 +215,21 @@ class ContractScreen(Screen[None]):
         """Undo the last change, from anywhere. A text area with typing to undo (the reply
         pane, a text leaf) takes Ctrl+Z itself first; the reply pane falls through to this
         once it has none (so Ctrl+Z right after Ctrl+J undoes the reply), as in the gate editor."""
-        if isinstance(self.focused, Input):
-            return  # a one-line edit in progress: Escape cancels it
         self._move(self.editor.undo, "Nothing to undo.")
 
     def action_redo_transition(self) -> None:
-        if isinstance(self.focused, Input):
-            return
         self._move(self.editor.redo, "Nothing to redo.")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out undo/redo when there is nothing to move to (None greys the key out)."""
+        if action in ("undo_transition", "redo_transition"):
+            can = self.editor.can_undo if action[0] == "u" else self.editor.can_redo
+            return True if can else None
+        return True
+
     def _move(self, move: Callable[[], bool], nothing: str) -> None:
+        if isinstance(self.focused, Input):
+            return  # a one-line edit in progress: Escape cancels it
         if move():
             self.close_editor()
             self.refresh_value()
