@@ -84,11 +84,13 @@ class EditController:
         self.config = config
         self.session = session
         self.pending: PendingEdit | None = None
+        self._said: tuple[int, list[str]] = (0, [])  # records read, the user's F6 messages
 
     def attach(self, session: Session) -> None:
         """Work on ``session`` from now on; a pending edit of the old one is dropped."""
         self.session = session
         self.pending = None
+        self._said = (0, [])
 
     # ------------------------------------------------------------- user edits
 
@@ -145,7 +147,14 @@ class EditController:
         from gate_tui.grounding.conversation import as_messages
         from gate_tui.llm.conversation import turns_of
 
-        said = [turn.message for turn in turns_of(self.session.records) if turn.call_kind == "ask"]
+        records = self.session.records
+        seen, said = self._said
+        if len(records) < seen:  # not the records read before: all of them anew
+            seen, said = 0, []
+        # Records only grow: each preview reads the new ones alone (a long session's
+        # preview costs what a short one's does).
+        said = said + [turn.message for turn in turns_of(records[seen:]) if turn.call_kind == "ask"]
+        self._said = (len(records), said)
         conversation = (
             as_messages(said) if said or self.config.policy.grounding is not None else None
         )

@@ -98,3 +98,44 @@ async def test_the_editor_marks_who_said_each_answer(monkeypatch) -> None:
                 timeout=10,
                 message="gate title says who said it",
             )
+
+
+def test_the_preview_reads_each_new_message_once_and_sees_every_one() -> None:
+    """The editor's preview keeps the user's F6 messages read so far: a message journaled
+    after a preview counts in the next one, and records already read are not read again."""
+    from gate_tui import load_config
+    from gate_tui.llm import conversation
+    from gate_tui.session.live import Session
+    from gate_tui.tui.controller import EditController
+    from tests.tui_helpers import ML_CONFIG
+
+    config = load_config(ML_CONFIG)
+    session = Session.in_memory(config, ML_CONFIG)
+    controller = EditController(config, session)
+    from gate_tui.parsing.pipeline import empty_state
+
+    state = empty_state(config).model_dump(mode="json", by_alias=True)
+    state["gates"]["2_use_case"]["raw"] = "Route urgent tickets first"
+    reply = json.dumps(state)
+    read: list[int] = []
+    original = conversation.turns_of
+
+    def counting(records):  # noqa: ANN001, ANN202
+        read.append(len(records))
+        return original(records)
+
+    conversation.turns_of = counting
+    try:
+        for n in range(30):
+            session.record_model_call(call_kind="ask", model="m", endpoint="h:1", message=f"x{n}")
+            first = controller.preview(reply)
+        session.record_model_call(
+            call_kind="ask", model="m", endpoint="h:1", message="Route urgent tickets first!"
+        )
+        second = controller.preview(reply)
+    finally:
+        conversation.turns_of = original
+    assert first is not None and second is not None
+    assert first.grounding["summary"] == "ungrounded" and second.grounding["summary"] == "grounded"
+    assert second.grounding["user_turns"] == 31
+    assert max(read) == 1  # each preview read only the record journaled since the last
