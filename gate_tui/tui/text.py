@@ -70,7 +70,10 @@ def apart(before: str, after: str, room_before: int, room_after: int) -> tuple[s
     end = min(len(before), len(after))
     while first < end and before[first] == after[first]:
         first += 1
-    context = min(first, max(min(room_before, room_after) // 3, 1))
+    room = min(room_before, room_after)
+    # Some context before the difference, but never so much that the difference itself
+    # falls out of a window cut at both ends (an ``…`` each side: room - 2 characters).
+    context = min(first, max(room // 3, 1), max(room - 3, 0))
     start = first - context
     return _window(before, start, room_before), _window(after, start, room_after)
 
