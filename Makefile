@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run run-local test bench screenshots docs lint clean
+.PHONY: run run-local test fuzz bench screenshots docs lint clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ run-local: $(VENV)/.installed-model-test
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(ARGS)
+
+# The property tests on fresh random examples (`make test` runs them on fixed ones).
+fuzz: $(VENV)/.installed-test
+	GATE_TUI_FUZZ=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" $(ARGS) $$(grep -rl "from hypothesis" tests)
 
 bench: $(VENV)/.installed-test
 	@status=0; for script in bench/bench_parse.py bench/bench_tui.py bench/bench_check.py bench/bench_sessions.py bench/bench_contract.py bench/bench_model.py bench/bench_eval.py bench/bench_stats.py bench/bench_grounding.py; do \

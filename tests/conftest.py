@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from gate_tui.config.loading import load_config
 from gate_tui.models import GateConfig
@@ -12,6 +14,14 @@ from gate_tui.models import GateConfig
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = ROOT / "sample_configs"
 REPLIES = CONFIGS / "replies"
+
+# `make test` (and so CI) runs each property test on the same examples every time: a gate
+# that passes or fails by the luck of a seed cannot say whether a change broke something.
+# New examples are looked for on purpose: `make fuzz` (GATE_TUI_FUZZ=1), and a find there
+# becomes an `@example` in the test, so the gate keeps it.
+settings.register_profile("gate", derandomize=True, print_blob=True)
+settings.register_profile("fuzz", derandomize=False, print_blob=True)
+settings.load_profile("fuzz" if os.environ.get("GATE_TUI_FUZZ") else "gate")
 
 
 @pytest.fixture(autouse=True)
