@@ -58,6 +58,7 @@ from gate_tui.parsing.choosing import (
     failure,
     locate,
 )
+from gate_tui.parsing.comment_reach import comment_over_members
 from gate_tui.parsing.duplicates import settle
 from gate_tui.parsing.fast_path import fast_path
 from gate_tui.parsing.markers import (
@@ -311,6 +312,9 @@ def apply_policy(
     value, error, source, span, records, notes = found
     if value is None:
         return found
+    over = comment_over_members(text, records)
+    if over is not None:
+        return None, over, source, span, records, {**notes, "recovered": value, "warnings": []}
     if (
         span is not None
         and isinstance(value, list)
@@ -352,15 +356,8 @@ def apply_policy(
             value, span = whole, (span[0], end)
             records = repair_records(text, (fix,))
             notes = {**notes, "others": [o for o in notes.get("others") or [] if o >= end]}
-    if allow_guesses and len(notes) == 1 and not notes.get("others", True):
-        return (
-            value,
-            error,
-            source,
-            span,
-            records,
-            {"others": [], "warnings": []},
-        )  # the common reply: nothing to say
+    if allow_guesses and len(notes) == 1 and not notes.get("others", True):  # nothing to say
+        return value, error, source, span, records, {"others": [], "warnings": []}
     warnings: list[dict[str, Any]] = []
     several = candidate_warning(
         text, notes.get("candidates") or [], notes.get("others") or [], picked, bool(keys)

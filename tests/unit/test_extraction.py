@@ -400,3 +400,23 @@ def test_result_is_frozen() -> None:
     result = extract_json(STATE_JSON)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.value = {}  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{ "key": { "key2": "value2" # comment }, "key3": "value3" }',
+        '{"a": {"b": 1 // note }, "d": 2 }',
+        '{"a": [1, 2 # two ], "b": 3}',
+    ],
+)
+def test_a_comment_that_swallows_a_closer_and_more_members_is_refused(text: str) -> None:
+    """Never returned short: what follows the closer inside the comment reads as more
+    members, so the comment's reach is unknowable (json_repair's suite has such a case)."""
+    result = extract_json(text)
+    assert result.value is None and "runs over a closer" in (result.error or "")
+
+
+def test_an_ordinary_comment_is_still_removed() -> None:
+    result = extract_json('{"a": 1, // the first\n  "b": [2] # done\n}')
+    assert result.value == {"a": 1, "b": [2]} and result.error is None
